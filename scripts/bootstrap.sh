@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Idempotent setup for a bare Debian machine: system packages, .venv, CPU torch, the project.
+# Sourced by ./dev.sh; quick when everything is already in place (a stamp records what was installed).
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+VENV="$ROOT/.venv"
+PY="${PYTHON:-python3}"
+APT_PACKAGES=(pkg-config libcairo2-dev libpango1.0-dev chromium)
+TORCH_PIN="torch==2.13.0"
+
+log() { printf '[bootstrap] %s\n' "$*" >&2; }
+
+missing_apt_packages() {
+    local pkg missing=()
+    for pkg in "${APT_PACKAGES[@]}"; do
+        dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+    done
+    echo "${missing[@]:-}"
+}
+
+ensure_system_packages() {
+    local missing
+    missing="$(missing_apt_packages)"
+    [ -z "$missing" ] && return 0
+    local cmd="apt-get update && apt-get install -y --no-install-recommends $missing"
+    if [ "$(id -u)" -ne 0 ]; then
+        log "missing Debian packages: $missing"
+        log "run as root:  $cmd"
+        exit 1
+    fi
+    log "installing Debian packages: $missing"
+    DEBIAN_FRONTEND=noninteractive bash -c "$cmd" >/dev/null
+}
+
+stamp_value() {
+    # Everything that should trigger a reinstall when it changes.
+    cat "$ROOT/pyproject.toml" "$ROOT/scripts/bootstrap.sh" | sha256sum | cut -d' ' -f1
+}
+
+ensure_venv() {
+    if [ ! -x "$VENV/bin/python" ]; then
+        log "creating $VENV"
+        "$PY" -m venv "$VENV"
+    fi
+    local stamp="$VENV/.bootstrap-stamp"
+    if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$(stamp_value)" ]; then
+        return 0
+    fi
+    # CPU torch first: with torch already present, the project's torch==2.13.0 pin installs nothing more.
+    if ! "$VENV/bin/python" -c "import torch, sys; sys.exit(torch.__version__.split('+')[0] != '2.13.0')" 2>/dev/null; then
+        log "installing $TORCH_PIN (CPU wheel)"
+        "$VENV/bin/python" -m pip install -q "$TORCH_PIN"
+    fi
+    log "installing the project and its test extra"
+    "$VENV/bin/python" -m pip install -q -e "$ROOT[test]"
+    stamp_value > "$stamp"
+}
+
+ensure_system_packages
+ensure_venv
