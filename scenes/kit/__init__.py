@@ -1,0 +1,16 @@
+"""The shared visual language: palette, fonts, the number formatter, tensor widgets and the scene base."""
+
+from . import palette, typography
+from .base import AttentionScene, BeatRecord, BeatWithoutCaption, beat
+from .numbers import NumberTrace, Source, TracedNumber, format_value
+from .text import escape_markup, heading, label, math, title
+from .widgets import (
+    SoftmaxBars, TensorGrid, TokenRow, caption_brace, flow_arrow, frame_box, heatmap, matrix, token_box, vector,
+)
+
+__all__ = [
+    "palette", "typography", "AttentionScene", "BeatRecord", "BeatWithoutCaption", "beat", "NumberTrace",
+    "Source", "TracedNumber", "format_value", "escape_markup", "heading", "label", "math", "title",
+    "SoftmaxBars", "TensorGrid", "TokenRow", "caption_brace", "flow_arrow", "frame_box", "heatmap", "matrix",
+    "token_box", "vector",
+]

@@ -1,0 +1,128 @@
+"""AttentionScene: the storyboard scaffolding every clip shares.
+
+A scene's `construct()` is a list of beats; each beat is a method decorated with `@beat`. Inside a beat,
+`self.say(text)` sets the subcaption, which lasts until the next `say` or the end of the beat, so every
+moment of a clip has a caption. The beat log (name, start, end, captions) lets tests name the beat in which
+something went wrong, and `after_animation` is the hook the layout check uses.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field
+from typing import Callable
+
+from manim import DOWN, UP, FadeIn, FadeOut, Scene, VGroup, Write
+
+from scenes import registry
+
+from . import palette, typography
+from .text import label, title
+
+
+class BeatWithoutCaption(RuntimeError):
+    """Raised when a beat finishes without ever calling `say`: every beat must have a subcaption."""
+
+
+@dataclass
+class BeatRecord:
+    name: str
+    start: float
+    end: float | None = None
+    captions: list[str] = field(default_factory=list)
+
+
+def beat(method: Callable) -> Callable:
+    """Mark a method as one beat of the storyboard (its name is the beat's name)."""
+
+    @functools.wraps(method)
+    def run(self: "AttentionScene", *args, **kwargs):
+        self._start_beat(method.__name__)
+        result = method(self, *args, **kwargs)
+        self._end_beat()
+        return result
+
+    run.is_beat = True
+    return run
+
+
+class AttentionScene(Scene):
+    """Base for every clip: background, title card, beats and subcaptions."""
+
+    scene_id: str = ""  # the id in scenes.registry
+
+    def setup(self):
+        self.camera.background_color = palette.BACKGROUND
+        self.beat_log: list[BeatRecord] = []
+        self._caption: tuple[str, float] | None = None
+
+    # --- beats and subcaptions -------------------------------------------------------------------
+    @property
+    def spec(self) -> registry.SceneSpec:
+        return registry.get(self.scene_id)
+
+    @property
+    def current_beat(self) -> str | None:
+        if self.beat_log and self.beat_log[-1].end is None:
+            return self.beat_log[-1].name
+        return None
+
+    def _start_beat(self, name: str) -> None:
+        if self.current_beat is not None:
+            raise RuntimeError(f"beat {name!r} started inside beat {self.current_beat!r}")
+        self.beat_log.append(BeatRecord(name, self.time))
+
+    def _end_beat(self) -> None:
+        record = self.beat_log[-1]
+        if not record.captions:
+            raise BeatWithoutCaption(f"{type(self).__name__}.{record.name} never called self.say(...)")
+        self._flush_caption()
+        record.end = self.time
+
+    def say(self, text: str) -> None:
+        """Set the subcaption from now until the next `say` or the end of the beat."""
+        if self.current_beat is None:
+            raise RuntimeError("say() is only valid inside a @beat method")
+        self._flush_caption()
+        self._caption = (text, self.time)
+        self.beat_log[-1].captions.append(text)
+
+    def _flush_caption(self) -> None:
+        if self._caption is None:
+            return
+        text, start = self._caption
+        duration = self.time - start
+        if duration > 0:
+            self.add_subcaption(text, duration=duration, offset=-duration)
+        self._caption = None
+
+    # --- hooks -----------------------------------------------------------------------------------
+    def play(self, *args, **kwargs):
+        super().play(*args, **kwargs)
+        self.after_animation()
+
+    def wait(self, *args, **kwargs):
+        super().wait(*args, **kwargs)
+        self.after_animation()
+
+    def after_animation(self) -> None:
+        """Called after every animation; the layout check replaces it to inspect the screen."""
+
+    # --- shared beats ----------------------------------------------------------------------------
+    @beat
+    def show_title(self) -> None:
+        """The clip's title and the post section it illustrates."""
+        heading = title(self.spec.title)
+        section = label(f"from “{self.spec.section}”", font_size=typography.BODY_SIZE, color=palette.MUTED)
+        card = VGroup(heading, section).arrange(DOWN, buff=0.35)
+        if card.width > 12.5:
+            card.scale_to_fit_width(12.5)
+        self.say(self.spec.title)
+        self.play(Write(heading), FadeIn(section, shift=UP * 0.2), run_time=1.5)
+        self.wait(1.0)
+        self.play(FadeOut(card), run_time=0.6)
+
+    def clear_stage(self, run_time: float = 0.6) -> None:
+        """Fade out everything on screen before the next idea."""
+        if self.mobjects:
+            self.play(*(FadeOut(m) for m in self.mobjects), run_time=run_time)

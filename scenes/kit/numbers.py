@@ -1,0 +1,101 @@
+"""The one number formatter: every number on screen is a `TracedNumber` read from an attention_math example.
+
+Each number remembers where it came from (example name, field path, index) so a test can recompute it
+from scratch and compare at the precision shown. Scenes never pass a bare float.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from manim import DecimalNumber, MathTypst, VGroup
+
+from attention_math import examples
+
+from . import palette, typography
+
+
+@dataclass(frozen=True)
+class NumberTrace:
+    """Where a displayed number comes from: `examples.build(example)` → field path → index."""
+
+    example: str
+    path: str
+    index: tuple[int, ...]
+    decimals: int
+
+    def fresh_value(self) -> float:
+        """Recompute the value from scratch (uncached), for tests."""
+        raw = resolve(examples.build(self.example), self.path)
+        return to_float(raw[self.index] if self.index else raw)
+
+
+def resolve(record: Any, path: str) -> Any:
+    """Follow a dotted field path ("steps.scores") through dataclasses, dicts and sequences."""
+    value = record
+    for part in path.split("."):
+        if isinstance(value, dict):
+            value = value[part]
+        elif part.isdigit() and isinstance(value, (list, tuple)):
+            value = value[int(part)]
+        else:
+            value = getattr(value, part)
+    return value
+
+
+def to_float(value: Any) -> float:
+    return float(value.item() if hasattr(value, "item") else value)
+
+
+class TracedNumber(VGroup):
+    """A number typeset with MathTypst (via DecimalNumber), or ∓∞ for masked scores, with its trace."""
+
+    def __init__(self, value: float, trace: NumberTrace, *, font_size: float = typography.NUMBER_SIZE,
+                 color=palette.TEXT, include_sign: bool = False):
+        super().__init__()
+        self.trace = trace
+        self.value = value
+        if math.isinf(value):
+            glyph = MathTypst("-infinity" if value < 0 else "infinity", font_size=font_size, color=color)
+        else:
+            glyph = DecimalNumber(value, num_decimal_places=trace.decimals, mob_class=MathTypst,
+                                  font_size=font_size, color=color, include_sign=include_sign)
+        self.glyph = glyph
+        self.add(glyph)
+
+    @property
+    def shown_text(self) -> str:
+        """The string a reader sees, e.g. "0.73" or "-inf"."""
+        return format_value(self.value, self.trace.decimals)
+
+
+def format_value(value: float, decimals: int) -> str:
+    if math.isinf(value):
+        return "-inf" if value < 0 else "inf"
+    text = f"{value:.{decimals}f}"
+    return "0." + "0" * decimals if text == "-0." + "0" * decimals else text
+
+
+class Source:
+    """A named example from attention_math, and the factory for numbers read from it."""
+
+    def __init__(self, name: str):
+        self.name = name
+        self.data = examples.load(name)
+
+    def get(self, path: str) -> Any:
+        """The raw field (tensor, list or string) — for layout decisions such as sizes and labels."""
+        return resolve(self.data, path)
+
+    def value(self, path: str, index: tuple[int, ...] | int = ()) -> float:
+        index = index if isinstance(index, tuple) else (index,)
+        return to_float(resolve(self.data, path)[index]) if index else to_float(resolve(self.data, path))
+
+    def number(self, path: str, index: tuple[int, ...] | int = (), *, decimals: int = 2, **style) -> TracedNumber:
+        index = index if isinstance(index, tuple) else (index,)
+        return TracedNumber(self.value(path, index), NumberTrace(self.name, path, index, decimals), **style)
+
+    def shape(self, path: str) -> tuple[int, ...]:
+        return tuple(resolve(self.data, path).shape)

@@ -1,0 +1,46 @@
+"""One colour per role, used by every scene (model: 3Blue1Brown's attention chapter).
+
+Q, K and V each keep one colour everywhere; positive and negative values keep theirs; masked cells are dim.
+V is pink rather than red so that it never reads as "negative".
+"""
+
+from manim import ManimColor, interpolate_color
+
+BACKGROUND = ManimColor("#101318")
+TEXT = ManimColor("#ECEFF4")
+MUTED = ManimColor("#8A93A6")
+ACCENT = ManimColor("#FFFFFF")
+
+QUERY = ManimColor("#F4D35E")  # Q: yellow
+KEY = ManimColor("#3DD6C6")  # K: teal
+VALUE = ManimColor("#F28FD0")  # V: pink
+CONTEXT = ManimColor("#A3E635")  # context / output vectors z, c
+
+POSITIVE = ManimColor("#4EA8F5")  # positive values: blue
+NEGATIVE = ManimColor("#F2542D")  # negative values: red-orange
+ZERO = ManimColor("#1C2230")  # a zero cell's fill
+MASKED = ManimColor("#3A3F4B")  # cells hidden by the causal mask
+DROPPED = ManimColor("#5A2A2A")  # weights zeroed by dropout
+WEIGHT = ManimColor("#B48EF5")  # attention weights / probabilities: violet
+ENGLISH = ManimColor("#E9C46A")
+FRENCH = ManimColor("#8ECAE6")
+WRONG = ManimColor("#FF5C5C")
+RIGHT = ManimColor("#7BD389")
+
+ROLE_COLORS = {"Q": QUERY, "K": KEY, "V": VALUE}
+
+
+def value_color(value: float, scale: float) -> ManimColor:
+    """Diverging shade: blue for positive, red-orange for negative, darker towards zero.
+
+    `scale` is the magnitude that gets the full colour (usually the tensor's max |value|).
+    """
+    if scale <= 0:
+        return ZERO
+    t = min(abs(value) / scale, 1.0)
+    return interpolate_color(ZERO, POSITIVE if value >= 0 else NEGATIVE, t)
+
+
+def weight_color(weight: float) -> ManimColor:
+    """Sequential shade for probabilities in [0, 1]: dark at 0, full violet at 1."""
+    return interpolate_color(ZERO, WEIGHT, max(0.0, min(1.0, weight)))

@@ -1,0 +1,39 @@
+"""All words and formulas on screen go through Typst (no LaTeX): one sans font, escaped markup."""
+
+from __future__ import annotations
+
+from manim import MathTypst, Typst
+
+from . import palette, typography
+
+SANS_PREAMBLE = f'#set text(font: "{typography.FONT}")'
+MONO_PREAMBLE = f'#set text(font: "{typography.MONO_FONT}")'
+_TYPST_SPECIAL = set("\\#$*_`<>@[]=-+/~\"'")
+
+
+def escape_markup(text: str) -> str:
+    """Escape Typst markup characters so a token such as "<end>" or "J'aime" prints literally."""
+    return "".join("\\" + ch if ch in _TYPST_SPECIAL else ch for ch in text)
+
+
+def label(text: str, *, font_size: float = typography.LABEL_SIZE, color=palette.TEXT,
+          bold: bool = False, mono: bool = False) -> Typst:
+    """A line of plain text in the kit's font."""
+    body = escape_markup(text)
+    if bold:
+        body = f"*{body}*"
+    preamble = MONO_PREAMBLE if mono else SANS_PREAMBLE
+    return Typst(body, typst_preamble=preamble, font_size=font_size, color=color)
+
+
+def title(text: str) -> Typst:
+    return label(text, font_size=typography.TITLE_SIZE, bold=True)
+
+
+def heading(text: str, color=palette.TEXT) -> Typst:
+    return label(text, font_size=typography.HEADING_SIZE, bold=True, color=color)
+
+
+def math(expression: str, *, font_size: float = typography.BODY_SIZE + 6, color=palette.TEXT) -> MathTypst:
+    """Typst math; label sub-expressions with `{{ ... : name }}` to light them up later (see `highlight`)."""
+    return MathTypst(expression, font_size=font_size, color=color)

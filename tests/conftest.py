@@ -1,0 +1,33 @@
+"""Suite-wide rules.
+
+A skipped test is not a passed test: any skip (for example manim's frames_comparison skipping on cairo < 1.18)
+fails the whole run. manim's graphical-test options are registered here because manim defines them only in
+its own test suite.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+
+def pytest_addoption(parser):
+    parser.addoption("--set_test", action="store_true", default=False,
+                     help="regenerate the pixel-regression control data instead of comparing")
+    parser.addoption("--show_diff", action="store_true", default=False,
+                     help="show a diff image when a frame comparison fails")
+
+
+def pytest_sessionfinish(session, exitstatus):
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    skipped = reporter.stats.get("skipped", []) if reporter else []
+    if skipped and exitstatus == 0:
+        names = ", ".join(report.nodeid for report in skipped[:10])
+        sys.stderr.write(f"\nFAILING THE RUN: {len(skipped)} test(s) skipped ({names}); a skip is not a pass.\n")
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED

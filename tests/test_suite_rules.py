@@ -1,0 +1,30 @@
+"""The suite's own rules: a skip fails the run; a run that collects nothing fails."""
+
+import subprocess
+import sys
+import textwrap
+
+from conftest import ROOT
+
+
+def run_pytest_on(tmp_path, body: str) -> subprocess.CompletedProcess:
+    test_file = tmp_path / "test_probe.py"
+    test_file.write_text(textwrap.dedent(body))
+    (tmp_path / "conftest.py").write_text((ROOT / "tests" / "conftest.py").read_text())
+    return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(test_file)],
+                          cwd=tmp_path, capture_output=True, text=True)
+
+
+def test_a_skipped_test_fails_the_run(tmp_path):
+    result = run_pytest_on(tmp_path, """
+        import pytest
+        def test_ok(): pass
+        def test_skipped(): pytest.skip("cairo too old")
+    """)
+    assert result.returncode != 0, result.stdout + result.stderr
+    assert "a skip is not a pass" in result.stderr
+
+
+def test_a_clean_run_passes(tmp_path):
+    result = run_pytest_on(tmp_path, "def test_ok(): pass\n")
+    assert result.returncode == 0, result.stdout + result.stderr
