@@ -78,6 +78,7 @@ class AttentionScene(Scene):
             raise BeatWithoutCaption(f"{type(self).__name__}.{record.name} never called self.say(...)")
         self._flush_caption()
         record.end = self.time
+        self.on_beat_end(record)
 
     def say(self, text: str) -> None:
         """Set the subcaption from now until the next `say` or the end of the beat."""
@@ -107,6 +108,9 @@ class AttentionScene(Scene):
 
     def after_animation(self) -> None:
         """Called after every animation; the layout check replaces it to inspect the screen."""
+
+    def on_beat_end(self, record: BeatRecord) -> None:
+        """Called when a beat ends; frame dumps and pixel-regression tests capture the screen here."""
 
     # --- shared beats ----------------------------------------------------------------------------
     @beat

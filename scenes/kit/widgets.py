@@ -95,6 +95,7 @@ class TensorGrid(VGroup):
         if shading == "none":
             self.brackets = self._brackets(bracket_color)
             self.add(self.brackets)
+        self.move_to([0, 0, 0])
 
     @staticmethod
     def _index(r: int, c: int, ndim: int, orientation: str) -> tuple[int, ...]:

@@ -1,0 +1,93 @@
+"""Run a registered scene without encoding video and capture the screen at the end of every beat.
+
+Used by the beat-frame dump (`python -m scenes.kit.headless <scene_id>`), the pixel-regression tests and the
+layout check: animations are skipped (only their end states are drawn), so a whole clip runs in seconds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+import tempfile
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+from manim import tempconfig
+
+from scenes import registry
+
+from .base import AttentionScene, BeatRecord
+
+QUALITY_480P = {"pixel_width": 854, "pixel_height": 480, "frame_rate": 15}
+
+
+def scene_class(scene_id: str) -> type[AttentionScene]:
+    spec = registry.get(scene_id)
+    return getattr(importlib.import_module(spec.module), spec.class_name)
+
+
+def run_headless(scene_id: str, *, on_beat_end: Callable[[AttentionScene, BeatRecord, np.ndarray], None] | None = None,
+                 after_animation: Callable[[AttentionScene], None] | None = None,
+                 resolution: dict | None = None) -> AttentionScene:
+    """Build the scene with animations skipped; call the hooks with the scene (and the beat's frame)."""
+    base = scene_class(scene_id)
+
+    class Probe(base):  # type: ignore[misc, valid-type]
+        def on_beat_end(self, record: BeatRecord) -> None:
+            super().on_beat_end(record)
+            if on_beat_end is not None:
+                self.renderer.update_frame(self)
+                on_beat_end(self, record, self.renderer.get_frame())
+
+        def after_animation(self) -> None:
+            super().after_animation()
+            if after_animation is not None:
+                after_animation(self)
+
+    Probe.__name__ = base.__name__
+    with tempfile.TemporaryDirectory() as media, tempconfig({
+        **(resolution or QUALITY_480P), "media_dir": media, "dry_run": True, "disable_caching": True,
+        "verbosity": "ERROR", "progress_bar": "none",
+    }):
+        scene = Probe(skip_animations=True)
+        scene.render()
+    return scene
+
+
+def dump_beat_frames(scene_id: str, out_dir: Path) -> list[Path]:
+    """Write <out_dir>/<scene_id>/<nn>_<beat>.png, one per beat, and return the paths."""
+    from PIL import Image
+
+    target = out_dir / scene_id
+    target.mkdir(parents=True, exist_ok=True)
+    written: list[Path] = []
+
+    def save(scene: AttentionScene, record: BeatRecord, frame: np.ndarray) -> None:
+        path = target / f"{len(written):02d}_{record.name}.png"
+        Image.fromarray(frame[..., :3]).save(path)
+        written.append(path)
+
+    run_headless(scene_id, on_beat_end=save)
+    return written
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Dump one 480p PNG per beat of a scene (no video encoding).")
+    parser.add_argument("scene_ids", nargs="+", help=f"scene ids: {', '.join(registry.scene_ids())}")
+    parser.add_argument("--out", type=Path, default=Path("media/beat_frames"))
+    args = parser.parse_args(argv)
+    for scene_id in args.scene_ids:
+        try:
+            registry.get(scene_id)
+        except KeyError as error:
+            print(error.args[0], file=sys.stderr)
+            return 2
+        for path in dump_beat_frames(scene_id, args.out):
+            print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
