@@ -1,0 +1,40 @@
+"""PyTorch math behind the clips of "Attention from Scratch" (never imports manim).
+
+Functional forms that return every intermediate as frozen dataclasses:
+``soft`` (encoder-decoder soft attention), ``self_attention`` (weight-free), ``qkv`` and ``scaled``
+(scaled Q/K/V attention), ``causal`` (mask, wrong order), ``attention_dropout``, ``multihead`` (split and
+stacked layouts), plus the walk-throughs ``teacher_forcing``, ``bottleneck`` and ``saturation``.
+``toy_data`` holds the post's numbers; ``examples`` holds every named example a scene shows.
+"""
+
+from . import (
+    attention_dropout,
+    bottleneck,
+    causal,
+    examples,
+    multihead,
+    qkv,
+    saturation,
+    scaled,
+    self_attention,
+    soft,
+    teacher_forcing,
+    toy_data,
+    validation,
+)
+
+__all__ = [
+    "attention_dropout",
+    "bottleneck",
+    "causal",
+    "examples",
+    "multihead",
+    "qkv",
+    "saturation",
+    "scaled",
+    "self_attention",
+    "soft",
+    "teacher_forcing",
+    "toy_data",
+    "validation",
+]

@@ -1,0 +1,538 @@
+"""Named, fully computed examples: the single source of every number a scene shows.
+
+Scenes contain no numeric literals: they call ``load("coffee")`` (cached) and read fields. ``build(name)``
+recomputes from scratch (no cache), so a test can compare on-screen numbers against a fresh computation.
+Every seed, dropout rate and size used by a scene is a constant in this module.
+
+Records are frozen dataclasses of float32 tensors; treat the tensors as read-only (``load`` shares them).
+Per-term products (``*_terms``, ``weighted_*``) are precomputed so scenes never multiply anything.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import torch
+
+from . import toy_data
+from .bottleneck import bottleneck_steps, seeded_rnn_encoder
+from .causal import wrong_order_steps
+from .multihead import SplitWeights, multihead_stacked_steps, multihead_steps, split_to_stacked
+from .qkv import QueryRowSteps, qkv_attention_steps, query_row_steps
+from .saturation import SaturationCase, seeded_saturation_cases
+from .seeding import seeded_matrix
+from .self_attention import single_query_steps, weight_free_self_attention
+from .soft import project_query, seeded_additive_scorer, soft_attention_steps
+from .attention_dropout import apply_attention_dropout
+from .teacher_forcing import DecoderStep, TeacherForcingExample, teacher_forcing_example
+
+__all__ = [
+    "EXAMPLES",
+    "names",
+    "load",
+    "build",
+    "CoffeeExample",
+    "RainExample",
+    "QKVExample",
+    "SaturationExample",
+    "CausalExample",
+    "DropoutExample",
+    "MultiHeadExample",
+    "BottleneckExample",
+    "TeacherForcingExample",
+    "DecoderStep",
+    "QueryRowSteps",
+    "SaturationCase",
+]
+
+# --- every seed, rate and size the scenes use ----------------------------------------------------------------
+
+#: Additive (MLP) score for the coffee example: hidden width, init scale, seed. The MLP is untrained; the
+#: seed was chosen so that coffee ranks first, as with the dot-product score.
+ADDITIVE_HIDDEN = 4
+ADDITIVE_SCALE = 2.0
+ADDITIVE_SEED = 4
+
+#: Q/K/V projections for the rain sentence: d_k = d_v = 2, entries N(0, 1.5^2) rounded to 1 decimal,
+#: W_q/W_k/W_v drawn with seeds QKV_SEED, QKV_SEED + 1, QKV_SEED + 2 (chosen for visibly uneven weights).
+QKV_D_K = 2
+QKV_SCALE = 1.5
+QKV_SEED = 7700
+#: The query row spelled out step by step: "dry", as in the post's weight-free example.
+QKV_QUERY_INDEX = toy_data.RAIN_QUERY_INDEX
+
+#: Saturation demo: key widths, number of keys, base seed (each d_k uses seed + d_k).
+SATURATION_D_KS = (4, 64, 512)
+SATURATION_N_KEYS = 6
+SATURATION_SEED = 1
+
+#: Dropout on the causal weights: rate and keep-mask seed (chosen so 3 nonzero weights are dropped).
+DROPOUT_P = 0.25
+DROPOUT_SEED = 3
+
+#: Multi-head: d_out = 4 split into 2 heads of width 2; W_q/W_k/W_v (N(0, 1.5^2)), W_o (N(0, 0.5^2)),
+#: b_o (N(0, 0.2^2)), all rounded to 1 decimal, seeds MULTIHEAD_SEED + 0..4 (chosen so the heads differ).
+MULTIHEAD_D_OUT = 4
+MULTIHEAD_N_HEADS = 2
+MULTIHEAD_SEED = 1480
+MULTIHEAD_QKV_SCALE = 1.5
+MULTIHEAD_OUT_SCALE = 0.5
+MULTIHEAD_BIAS_SCALE = 0.2
+
+#: Bottleneck RNN encoder over the coffee encoder vectors: hidden width, seed, scales.
+BOTTLENECK_HIDDEN = 4
+BOTTLENECK_SEED = 0
+BOTTLENECK_RECURRENT_SCALE = 0.9
+BOTTLENECK_INPUT_SCALE = 1.5
+
+
+# --- records --------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class CoffeeExample:
+    """Soft attention for "I love coffee" while predicting "café" (post's toy numbers)."""
+
+    tokens: tuple[str, ...]  # ("I", "love", "coffee")
+    french_so_far: tuple[str, ...]  # ("J'aime", "le")
+    next_word: str  # "café"
+    s_decoder: torch.Tensor  # (3,) (1, 0, 1)
+    W_q: torch.Tensor  # (3, 3)
+    q_terms: torch.Tensor  # (3, 3) W_q[r, c] * s_decoder[c]; row r sums to q[r]
+    q: torch.Tensor  # (3,) (0.9, 0.1, 0.8)
+    H: torch.Tensor  # (3, 3) rows h_1, h_2, h_3
+    score_terms: torch.Tensor  # (3, 3) q[k] * H[i, k]; row i sums to scores[i]
+    scores: torch.Tensor  # (3,) (0.73, 0.35, 1.35)
+    weights: torch.Tensor  # (3,) softmax(scores) ~ (0.282, 0.193, 0.525)
+    weighted_h: torch.Tensor  # (3, 3) weights[i] * H[i]
+    context: torch.Tensor  # (3,) sum of weighted_h rows
+    # The post's ILLUSTRATIVE trained outcome (0.05, 0.10, 0.85): NOT softmax(scores).
+    illustrative_weights: torch.Tensor  # (3,)
+    illustrative_weighted_h: torch.Tensor  # (3, 3)
+    illustrative_context: torch.Tensor  # (3,) (0.655, 0.095, 0.775)
+    # Additive score e_i = w2 . tanh(W1 [q; h_i] + b1), seeded and untrained.
+    additive_W1: torch.Tensor  # (ADDITIVE_HIDDEN, 6)
+    additive_b1: torch.Tensor  # (ADDITIVE_HIDDEN,)
+    additive_w2: torch.Tensor  # (ADDITIVE_HIDDEN,)
+    additive_hidden: torch.Tensor  # (3, ADDITIVE_HIDDEN) tanh(W1 [q; h_i] + b1)
+    additive_scores: torch.Tensor  # (3,)
+    additive_weights: torch.Tensor  # (3,)
+    additive_weighted_h: torch.Tensor  # (3, 3)
+    additive_context: torch.Tensor  # (3,)
+
+
+@dataclass(frozen=True, eq=False)
+class RainExample:
+    """Weight-free self-attention over "rain softens dry soil"; single query "dry" (index 2)."""
+
+    tokens: tuple[str, ...]
+    X: torch.Tensor  # (4, 3)
+    query_index: int  # 2
+    query_token: str  # "dry"
+    query: torch.Tensor  # (3,) x_3
+    omega_terms: torch.Tensor  # (4, 3) x_3[k] * X[j, k]; row j sums to omega[j]
+    omega: torch.Tensor  # (4,)
+    alpha: torch.Tensor  # (4,) softmax(omega)
+    weighted_x: torch.Tensor  # (4, 3) alpha[j] * X[j]
+    z: torch.Tensor  # (3,) z_3
+    scores: torch.Tensor  # (4, 4) X X^T
+    weights: torch.Tensor  # (4, 4) softmax(X X^T)
+    Z: torch.Tensor  # (4, 3) weights @ X
+
+
+@dataclass(frozen=True, eq=False)
+class QKVExample:
+    """Scaled Q/K/V self-attention (non-causal) over the rain X with seeded projections."""
+
+    tokens: tuple[str, ...]
+    X: torch.Tensor  # (4, 3)
+    d_in: int  # 3
+    d_k: int  # 2
+    d_v: int  # 2
+    W_q: torch.Tensor  # (3, 2), applied as X @ W_q
+    W_k: torch.Tensor  # (3, 2)
+    W_v: torch.Tensor  # (3, 2)
+    Q: torch.Tensor  # (4, 2)
+    K: torch.Tensor  # (4, 2)
+    V: torch.Tensor  # (4, 2)
+    raw_scores: torch.Tensor  # (4, 4) Q K^T
+    scale: float  # sqrt(d_k)
+    scaled_scores: torch.Tensor  # (4, 4) Q K^T / sqrt(d_k)
+    weights: torch.Tensor  # (4, 4)
+    output: torch.Tensor  # (4, 2)
+    query_index: int  # 2 ("dry")
+    query_row: QueryRowSteps  # x, q_terms, q, score_terms, raw_scores, scale, scaled_scores, weights, weighted_v, z
+
+
+@dataclass(frozen=True, eq=False)
+class SaturationExample:
+    """Unscaled vs scaled softmax for growing d_k."""
+
+    d_ks: tuple[int, ...]  # (4, 64, 512)
+    n_keys: int  # 6
+    cases: tuple[SaturationCase, ...]  # one per d_k, same order
+    unscaled_max: tuple[float, ...]  # max weight per d_k without the scale
+    scaled_max: tuple[float, ...]  # max weight per d_k with the scale
+
+
+@dataclass(frozen=True, eq=False)
+class CausalExample:
+    """Causal attention over the rain sentence (same X and projections as "qkv"), plus the wrong order."""
+
+    tokens: tuple[str, ...]
+    X: torch.Tensor  # (4, 3)
+    Q: torch.Tensor  # (4, 2)
+    K: torch.Tensor  # (4, 2)
+    V: torch.Tensor  # (4, 2)
+    scale: float
+    scores: torch.Tensor  # (4, 4) scaled scores Q K^T / sqrt(d_k), before masking
+    mask: torch.Tensor  # (4, 4) bool, True above the diagonal = future
+    masked_scores: torch.Tensor  # (4, 4) -inf above the diagonal
+    weights: torch.Tensor  # (4, 4) lower triangular, rows sum to 1, exact zeros above the diagonal
+    output: torch.Tensor  # (4, 2) weights @ V
+    right_order_row_sums: torch.Tensor  # (4,) all 1
+    wrong_order_unmasked_weights: torch.Tensor  # (4, 4) softmax over all keys (future included)
+    wrong_order_weights: torch.Tensor  # (4, 4) the above with the future zeroed afterwards
+    wrong_order_row_sums: torch.Tensor  # (4,) < 1 for rows 1..3, = 1 for the last row
+
+
+@dataclass(frozen=True, eq=False)
+class DropoutExample:
+    """Dropout on the causal weights of "causal": one seeded keep-mask, train vs eval."""
+
+    tokens: tuple[str, ...]
+    weights: torch.Tensor  # (4, 4) causal weights before dropout
+    mask: torch.Tensor  # (4, 4) causal mask (True = future)
+    V: torch.Tensor  # (4, 2)
+    p: float  # 0.25
+    seed: int
+    rescale: float  # 1 / (1 - p)
+    keep_mask: torch.Tensor  # (4, 4) bool, True = kept (drawn for every entry, future included)
+    dropped_positions: tuple[tuple[int, int], ...]  # (i, j) with j <= i whose nonzero weight was dropped
+    dropped_weights: torch.Tensor  # (4, 4) weights * keep / (1 - p)
+    output_train: torch.Tensor  # (4, 2) dropped_weights @ V
+    output_eval: torch.Tensor  # (4, 2) weights @ V (dropout is the identity in eval)
+
+
+@dataclass(frozen=True, eq=False)
+class MultiHeadExample:
+    """Two-head causal attention over the rain X, split layout with every step, plus the stacked layout."""
+
+    tokens: tuple[str, ...]
+    X: torch.Tensor  # (1, 4, 3) batch of one; every tensor below drops that batch axis
+    d_in: int  # 3
+    d_out: int  # 4
+    n_heads: int  # 2
+    head_dim: int  # 2
+    W_q: torch.Tensor  # (3, 4) wide, applied as X @ W_q
+    W_k: torch.Tensor  # (3, 4)
+    W_v: torch.Tensor  # (3, 4)
+    W_o: torch.Tensor  # (4, 4), applied as concat @ W_o + b_o
+    b_o: torch.Tensor  # (4,)
+    W_q_heads: torch.Tensor  # (2, 3, 2) head h = columns [2h, 2h+2) of W_q
+    W_k_heads: torch.Tensor  # (2, 3, 2)
+    W_v_heads: torch.Tensor  # (2, 3, 2)
+    Q: torch.Tensor  # (4, 4) wide
+    K: torch.Tensor  # (4, 4)
+    V: torch.Tensor  # (4, 4)
+    Q_heads: torch.Tensor  # (2, 4, 2)
+    K_heads: torch.Tensor  # (2, 4, 2)
+    V_heads: torch.Tensor  # (2, 4, 2)
+    scale: float  # sqrt(head_dim)
+    raw_scores: torch.Tensor  # (2, 4, 4)
+    scaled_scores: torch.Tensor  # (2, 4, 4)
+    mask: torch.Tensor  # (4, 4) bool
+    masked_scores: torch.Tensor  # (2, 4, 4)
+    weights: torch.Tensor  # (2, 4, 4) per-head causal weights
+    head_outputs: torch.Tensor  # (2, 4, 2)
+    concat: torch.Tensor  # (4, 4) heads side by side
+    output: torch.Tensor  # (4, 4) concat @ W_o + b_o
+    stacked_head_outputs: torch.Tensor  # (2, 4, 2) from one single-head attention per head
+    stacked_concat: torch.Tensor  # (4, 4)
+    stacked_output: torch.Tensor  # (4, 4)
+    max_abs_diff: float  # max |stacked_output - output|
+
+
+@dataclass(frozen=True, eq=False)
+class BottleneckExample:
+    """A seeded tanh RNN encoder reading I, love, coffee (the coffee h-vectors as inputs)."""
+
+    tokens: tuple[str, ...]
+    X: torch.Tensor  # (3, 3) inputs, one row per token
+    hidden_size: int
+    W_x: torch.Tensor  # (hidden, 3)
+    W_h: torch.Tensor  # (hidden, hidden)
+    b: torch.Tensor  # (hidden,)
+    hidden_states: torch.Tensor  # (3, hidden) after I, after love, after coffee
+    summary: torch.Tensor  # (hidden,) s = hidden state after coffee
+    jacobian_norms: torch.Tensor  # (3, 3) ||dh_t/dx_i||, row t, column i, 0 for i > t
+    influence: torch.Tensor  # (3, 3) jacobian_norms normalised per row (row sums 1)
+    first_token_share: torch.Tensor  # (3,) influence of "I" on h_1, h_2, h_3 (shrinking)
+
+
+# --- factories -----------------------------------------------------------------------------------------------
+
+
+def _coffee() -> CoffeeExample:
+    proj = project_query(toy_data.w_q_coffee(), toy_data.s_decoder())
+    H = toy_data.h_coffee()
+    dot = soft_attention_steps(proj.q, H)
+    illus = toy_data.illustrative_weights()
+    illus_parts = H * illus.unsqueeze(1)
+    scorer = seeded_additive_scorer(3, 3, ADDITIVE_HIDDEN, ADDITIVE_SEED, ADDITIVE_SCALE)
+    add = soft_attention_steps(proj.q, H, scorer)
+    return CoffeeExample(
+        tokens=toy_data.COFFEE_TOKENS,
+        french_so_far=toy_data.COFFEE_FRENCH_SO_FAR,
+        next_word=toy_data.COFFEE_NEXT_WORD,
+        s_decoder=proj.s,
+        W_q=proj.W_q,
+        q_terms=proj.terms,
+        q=proj.q,
+        H=H,
+        score_terms=H * proj.q.unsqueeze(0),
+        scores=dot.scores,
+        weights=dot.weights,
+        weighted_h=dot.weighted_h,
+        context=dot.context,
+        illustrative_weights=illus,
+        illustrative_weighted_h=illus_parts,
+        illustrative_context=illus_parts.sum(dim=0),
+        additive_W1=scorer.W1,
+        additive_b1=scorer.b1,
+        additive_w2=scorer.w2,
+        additive_hidden=scorer.hidden(proj.q, H),
+        additive_scores=add.scores,
+        additive_weights=add.weights,
+        additive_weighted_h=add.weighted_h,
+        additive_context=add.context,
+    )
+
+
+def _rain() -> RainExample:
+    X = toy_data.rain_x()
+    one = single_query_steps(X, toy_data.RAIN_QUERY_INDEX)
+    full = weight_free_self_attention(X)
+    return RainExample(
+        tokens=toy_data.RAIN_TOKENS,
+        X=X,
+        query_index=one.query_index,
+        query_token=toy_data.RAIN_TOKENS[one.query_index],
+        query=one.query,
+        omega_terms=one.omega_terms,
+        omega=one.omega,
+        alpha=one.alpha,
+        weighted_x=one.weighted_x,
+        z=one.z,
+        scores=full.scores,
+        weights=full.weights,
+        Z=full.Z,
+    )
+
+
+def _qkv_weights() -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    d_in = len(toy_data.RAIN_X[0])
+    return tuple(seeded_matrix((d_in, QKV_D_K), QKV_SEED + i, scale=QKV_SCALE) for i in range(3))  # type: ignore[return-value]
+
+
+def _qkv() -> QKVExample:
+    X = toy_data.rain_x()
+    W_q, W_k, W_v = _qkv_weights()
+    s = qkv_attention_steps(X, W_q, W_k, W_v)
+    a = s.attention
+    return QKVExample(
+        tokens=toy_data.RAIN_TOKENS,
+        X=X,
+        d_in=X.shape[1],
+        d_k=W_q.shape[1],
+        d_v=W_v.shape[1],
+        W_q=W_q,
+        W_k=W_k,
+        W_v=W_v,
+        Q=a.Q,
+        K=a.K,
+        V=a.V,
+        raw_scores=a.raw_scores,
+        scale=a.scale,
+        scaled_scores=a.scaled_scores,
+        weights=a.weights,
+        output=a.output,
+        query_index=QKV_QUERY_INDEX,
+        query_row=query_row_steps(X, W_q, a.K, a.V, QKV_QUERY_INDEX),
+    )
+
+
+def _saturation() -> SaturationExample:
+    cases = seeded_saturation_cases(SATURATION_D_KS, SATURATION_N_KEYS, SATURATION_SEED)
+    return SaturationExample(
+        d_ks=SATURATION_D_KS,
+        n_keys=SATURATION_N_KEYS,
+        cases=cases,
+        unscaled_max=tuple(c.unscaled_max for c in cases),
+        scaled_max=tuple(c.scaled_max for c in cases),
+    )
+
+
+def _causal() -> CausalExample:
+    X = toy_data.rain_x()
+    s = qkv_attention_steps(X, *_qkv_weights(), causal=True)
+    a = s.attention
+    wrong = wrong_order_steps(a.scaled_scores)
+    return CausalExample(
+        tokens=toy_data.RAIN_TOKENS,
+        X=X,
+        Q=a.Q,
+        K=a.K,
+        V=a.V,
+        scale=a.scale,
+        scores=a.scaled_scores,
+        mask=a.mask,
+        masked_scores=a.masked_scores,
+        weights=a.weights,
+        output=a.output,
+        right_order_row_sums=a.weights.sum(dim=-1),
+        wrong_order_unmasked_weights=wrong.unmasked_weights,
+        wrong_order_weights=wrong.weights,
+        wrong_order_row_sums=wrong.row_sums,
+    )
+
+
+def _dropout() -> DropoutExample:
+    c = _causal()
+    g = torch.Generator().manual_seed(DROPOUT_SEED)
+    keep, dropped = apply_attention_dropout(c.weights, DROPOUT_P, training=True, generator=g)
+    positions = tuple(
+        (i, j)
+        for i in range(c.weights.shape[0])
+        for j in range(c.weights.shape[1])
+        if not bool(keep[i, j]) and not bool(c.mask[i, j]) and float(c.weights[i, j]) != 0.0
+    )
+    return DropoutExample(
+        tokens=c.tokens,
+        weights=c.weights,
+        mask=c.mask,
+        V=c.V,
+        p=DROPOUT_P,
+        seed=DROPOUT_SEED,
+        rescale=1.0 / (1.0 - DROPOUT_P),
+        keep_mask=keep,
+        dropped_positions=positions,
+        dropped_weights=dropped,
+        output_train=dropped @ c.V,
+        output_eval=c.weights @ c.V,
+    )
+
+
+def _multihead() -> MultiHeadExample:
+    X = toy_data.rain_x().unsqueeze(0)
+    d_in = X.shape[-1]
+    wide = SplitWeights(
+        *(seeded_matrix((d_in, MULTIHEAD_D_OUT), MULTIHEAD_SEED + i, scale=MULTIHEAD_QKV_SCALE) for i in range(3))
+    )
+    W_o = seeded_matrix((MULTIHEAD_D_OUT, MULTIHEAD_D_OUT), MULTIHEAD_SEED + 3, scale=MULTIHEAD_OUT_SCALE)
+    b_o = seeded_matrix((MULTIHEAD_D_OUT,), MULTIHEAD_SEED + 4, scale=MULTIHEAD_BIAS_SCALE)
+    m = multihead_steps(X, wide, W_o, b_o, n_heads=MULTIHEAD_N_HEADS, causal=True)
+    heads = split_to_stacked(wide, MULTIHEAD_N_HEADS)
+    st = multihead_stacked_steps(X, heads, W_o, b_o, causal=True)
+    a = m.attention
+    return MultiHeadExample(
+        tokens=toy_data.RAIN_TOKENS,
+        X=X,
+        d_in=d_in,
+        d_out=MULTIHEAD_D_OUT,
+        n_heads=m.n_heads,
+        head_dim=m.head_dim,
+        W_q=wide.W_q,
+        W_k=wide.W_k,
+        W_v=wide.W_v,
+        W_o=W_o,
+        b_o=b_o,
+        W_q_heads=torch.stack([h.W_q for h in heads]),
+        W_k_heads=torch.stack([h.W_k for h in heads]),
+        W_v_heads=torch.stack([h.W_v for h in heads]),
+        Q=m.Q_wide[0],
+        K=m.K_wide[0],
+        V=m.V_wide[0],
+        Q_heads=m.Q_heads[0],
+        K_heads=m.K_heads[0],
+        V_heads=m.V_heads[0],
+        scale=a.scale,
+        raw_scores=a.raw_scores[0],
+        scaled_scores=a.scaled_scores[0],
+        mask=a.mask,
+        masked_scores=a.masked_scores[0],
+        weights=a.weights[0],
+        head_outputs=m.head_outputs[0],
+        concat=m.concat[0],
+        output=m.output[0],
+        stacked_head_outputs=torch.stack([o[0] for o in st.head_outputs]),
+        stacked_concat=st.concat[0],
+        stacked_output=st.output[0],
+        max_abs_diff=float((st.output - m.output).abs().max()),
+    )
+
+
+def _bottleneck() -> BottleneckExample:
+    X = toy_data.h_coffee()
+    enc = seeded_rnn_encoder(
+        X.shape[1], BOTTLENECK_HIDDEN, BOTTLENECK_SEED, BOTTLENECK_RECURRENT_SCALE, BOTTLENECK_INPUT_SCALE
+    )
+    s = bottleneck_steps(enc, X)
+    return BottleneckExample(
+        tokens=toy_data.COFFEE_TOKENS,
+        X=X,
+        hidden_size=enc.hidden_size,
+        W_x=enc.W_x,
+        W_h=enc.W_h,
+        b=enc.b,
+        hidden_states=s.hidden_states,
+        summary=s.summary,
+        jacobian_norms=s.jacobian_norms,
+        influence=s.influence,
+        first_token_share=s.first_token_share,
+    )
+
+
+# --- registry ------------------------------------------------------------------------------------------------
+
+#: Name -> factory. Each call computes the example from scratch.
+EXAMPLES: dict[str, Callable[[], object]] = {
+    "coffee": _coffee,
+    "rain": _rain,
+    "qkv": _qkv,
+    "saturation": _saturation,
+    "causal": _causal,
+    "dropout": _dropout,
+    "multihead": _multihead,
+    "teacher_forcing": teacher_forcing_example,
+    "bottleneck": _bottleneck,
+}
+
+
+def names() -> list[str]:
+    """The valid example names, in registry order."""
+    return list(EXAMPLES)
+
+
+def _factory(name: str) -> Callable[[], object]:
+    if not isinstance(name, str) or name not in EXAMPLES:
+        raise ValueError(f"unknown example {name!r}; valid names: {', '.join(EXAMPLES)}")
+    return EXAMPLES[name]
+
+
+def build(name: str):
+    """Compute the named example afresh (uncached)."""
+    return _factory(name)()
+
+
+@functools.cache
+def _load_cached(name: str):
+    return build(name)
+
+
+def load(name: str):
+    """The named example, computed once per process and shared (treat its tensors as read-only)."""
+    _factory(name)  # validate before touching the cache (unhashable names raise ValueError too)
+    return _load_cached(name)

@@ -1,0 +1,15 @@
+"""attention_math must stay importable without manim (render-free tests and tools rely on it)."""
+
+import subprocess
+import sys
+
+
+def test_import_attention_math_does_not_import_manim():
+    code = (
+        "import sys, attention_math, attention_math.examples as e; "
+        "e.load('coffee'); "
+        "assert 'manim' not in sys.modules, sorted(m for m in sys.modules if 'manim' in m); print('ok')"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "ok"
