@@ -33,13 +33,13 @@ class NumberTrace:
 
 
 def resolve(record: Any, path: str) -> Any:
-    """Follow a dotted field path ("steps.scores") through dataclasses, dicts and sequences."""
+    """Follow a dotted field path ("steps.scores", "weights.1") through dataclasses, dicts, sequences and tensors."""
     value = record
     for part in path.split("."):
         if isinstance(value, dict):
             value = value[part]
-        elif part.isdigit() and isinstance(value, (list, tuple)):
-            value = value[int(part)]
+        elif part.isdigit() and (isinstance(value, (list, tuple)) or hasattr(value, "shape")):
+            value = value[int(part)]  # "weights.0": head 0 of a stacked (heads, T, T) tensor
         else:
             value = getattr(value, part)
     return value
