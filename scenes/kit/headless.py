@@ -28,11 +28,11 @@ def scene_class(scene_id: str) -> type[AttentionScene]:
     return getattr(importlib.import_module(spec.module), spec.class_name)
 
 
-def run_headless(scene_id: str, *, on_beat_end: Callable[[AttentionScene, BeatRecord, np.ndarray], None] | None = None,
+def run_headless(scene: str | type[AttentionScene], *, on_beat_end: Callable[[AttentionScene, BeatRecord, np.ndarray], None] | None = None,
                  after_animation: Callable[[AttentionScene], None] | None = None,
                  resolution: dict | None = None) -> AttentionScene:
-    """Build the scene with animations skipped; call the hooks with the scene (and the beat's frame)."""
-    base = scene_class(scene_id)
+    """Build the scene (an id or a class) with animations skipped; call the hooks with the scene (and frame)."""
+    base = scene_class(scene) if isinstance(scene, str) else scene
 
     class Probe(base):  # type: ignore[misc, valid-type]
         def on_beat_end(self, record: BeatRecord) -> None:
@@ -51,9 +51,9 @@ def run_headless(scene_id: str, *, on_beat_end: Callable[[AttentionScene, BeatRe
         **(resolution or QUALITY_480P), "media_dir": media, "dry_run": True, "disable_caching": True,
         "verbosity": "ERROR", "progress_bar": "none",
     }):
-        scene = Probe(skip_animations=True)
-        scene.render()
-    return scene
+        probe = Probe(skip_animations=True)
+        probe.render()
+    return probe
 
 
 def dump_beat_frames(scene_id: str, out_dir: Path) -> list[Path]:

@@ -1,0 +1,176 @@
+"""Quality gates on what a scene puts on screen, checked at the end of every animation.
+
+- layout: text or numbers outside the frame, two text mobjects overlapping, text below the 480p floor;
+- numbers: every number shown is a TracedNumber whose value, at the precision shown, equals a fresh
+  computation by attention_math (and no untraced DecimalNumber appears);
+- frames: one frame per beat for pixel regression.
+
+`python -m scenes.kit.inspection [scene_id ...]` prints the problems found (exit 1 if any).
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import sys
+from dataclasses import dataclass, field
+
+import numpy as np
+from manim import DecimalNumber, Mobject, Text, Typst, config
+
+from scenes import registry
+
+from . import typography
+from .base import AttentionScene, BeatRecord
+from .headless import run_headless
+from .numbers import TracedNumber, format_value, to_float
+
+EDGE_TOLERANCE = 0.02  # units; anti-aliasing slack at the frame edge
+OVERLAP_TOLERANCE = 0.04  # units; glyph boxes may touch, not overlap by more than this in both directions
+FONT_SIZE_TOLERANCE = 0.97
+
+
+@dataclass
+class SceneReport:
+    scene_id: str
+    beat_frames: list[tuple[str, np.ndarray]] = field(default_factory=list)
+    layout_problems: list[str] = field(default_factory=list)
+    number_problems: list[str] = field(default_factory=list)
+    numbers_checked: int = 0
+    animations_checked: int = 0
+
+
+def text_units(scene: AttentionScene) -> list[Mobject]:
+    """The outermost text-like mobjects on screen: traced numbers, Typst/MathTypst, Pango Text, bare decimals."""
+    units: list[Mobject] = []
+
+    def visit(mob: Mobject) -> None:
+        if isinstance(mob, (TracedNumber, Typst, Text, DecimalNumber)):
+            units.append(mob)
+            return
+        for sub in mob.submobjects:
+            visit(sub)
+
+    for mob in scene.mobjects + scene.foreground_mobjects:
+        visit(mob)
+    return [unit for unit in units if is_visible(unit)]
+
+
+def is_visible(mob: Mobject) -> bool:
+    for part in mob.family_members_with_points():
+        opacity = part.get_fill_opacity() if hasattr(part, "get_fill_opacity") else 1.0
+        if opacity > 0.05:
+            return True
+    return False
+
+
+def describe(mob: Mobject) -> str:
+    if isinstance(mob, TracedNumber):
+        t = mob.trace
+        return f"number {mob.shown_text} ({t.example}.{t.path}{list(t.index)})"
+    code = getattr(mob, "typst_code", None) or getattr(mob, "text", None) or type(mob).__name__
+    return f"{type(mob).__name__} {str(code)[:40]!r}"
+
+
+def effective_font_size(mob: Mobject) -> float | None:
+    sizes = [leaf.font_size for leaf in mob.get_family() if isinstance(leaf, Typst) and leaf.height > 0]
+    return min(sizes) if sizes else None
+
+
+def _box(mob: Mobject) -> tuple[float, float, float, float]:
+    left, right = mob.get_left()[0], mob.get_right()[0]
+    bottom, top = mob.get_bottom()[1], mob.get_top()[1]
+    return left, right, bottom, top
+
+
+def layout_problems(scene: AttentionScene) -> list[str]:
+    problems: list[str] = []
+    units = text_units(scene)
+    half_w, half_h = config.frame_width / 2, config.frame_height / 2
+    boxes = [_box(u) for u in units]
+    for unit, (left, right, bottom, top) in zip(units, boxes):
+        if left < -half_w - EDGE_TOLERANCE or right > half_w + EDGE_TOLERANCE or \
+                bottom < -half_h - EDGE_TOLERANCE or top > half_h + EDGE_TOLERANCE:
+            problems.append(f"outside the frame: {describe(unit)}")
+        size = effective_font_size(unit)
+        if size is not None and size < typography.MIN_FONT_SIZE * FONT_SIZE_TOLERANCE:
+            problems.append(f"below the legibility floor (font size {size:.1f} < {typography.MIN_FONT_SIZE}): "
+                            f"{describe(unit)}")
+    for i in range(len(units)):
+        for j in range(i + 1, len(units)):
+            a, b = boxes[i], boxes[j]
+            overlap_x = min(a[1], b[1]) - max(a[0], b[0])
+            overlap_y = min(a[3], b[3]) - max(a[2], b[2])
+            if overlap_x > OVERLAP_TOLERANCE and overlap_y > OVERLAP_TOLERANCE:
+                problems.append(f"overlapping: {describe(units[i])} and {describe(units[j])}")
+    return problems
+
+
+def number_problems(scene: AttentionScene) -> tuple[list[str], int]:
+    """Each visible number must equal a fresh attention_math computation at the precision shown."""
+    problems: list[str] = []
+    checked = 0
+    for unit in text_units(scene):
+        if isinstance(unit, TracedNumber):
+            checked += 1
+            trace = unit.trace
+            fresh = format_value(trace.fresh_value(), trace.decimals)
+            shown_value = unit.value if not isinstance(unit.glyph, DecimalNumber) else to_float(unit.glyph.number)
+            shown = format_value(shown_value, trace.decimals)
+            if shown != fresh:
+                problems.append(f"number shows {shown} but {trace.example}.{trace.path}{list(trace.index)} "
+                                f"recomputes to {fresh}")
+        elif isinstance(unit, DecimalNumber):
+            problems.append(f"untraced number on screen: {unit.number} (use Source.number)")
+    return problems, checked
+
+
+@functools.cache
+def inspect_scene(scene_id: str) -> SceneReport:
+    """Run a registered scene once headless at 480p (cached per process, so each gate reuses one run)."""
+    return inspect_scene_class(scene_id, scene_id)
+
+
+def inspect_scene_class(scene: str | type[AttentionScene], scene_id: str) -> SceneReport:
+    """Run the scene headless at 480p and gather beat frames, layout problems and number problems."""
+    report = SceneReport(scene_id)
+    seen_layout: set[str] = set()
+
+    def after_animation(scene: AttentionScene) -> None:
+        report.animations_checked += 1
+        where = f"{scene_id} / beat {scene.current_beat or '(between beats)'} / animation {report.animations_checked}"
+        for problem in layout_problems(scene):
+            key = problem
+            if key not in seen_layout:
+                seen_layout.add(key)
+                report.layout_problems.append(f"{where}: {problem}")
+        problems, checked = number_problems(scene)
+        report.numbers_checked += checked
+        report.number_problems.extend(f"{where}: {p}" for p in problems)
+
+    def on_beat_end(scene: AttentionScene, record: BeatRecord, frame: np.ndarray) -> None:
+        report.beat_frames.append((record.name, frame[..., :3].copy()))
+
+    run_headless(scene, on_beat_end=on_beat_end, after_animation=after_animation)
+    return report
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Check layout and on-screen numbers of scenes (480p, headless).")
+    parser.add_argument("scene_ids", nargs="*", help="default: every registered scene")
+    args = parser.parse_args(argv)
+    ids = args.scene_ids or registry.scene_ids()
+    failed = False
+    for scene_id in ids:
+        report = inspect_scene(scene_id)
+        problems = report.layout_problems + report.number_problems
+        failed |= bool(problems)
+        print(f"{scene_id}: {report.animations_checked} animations, {report.numbers_checked} numbers checked, "
+              f"{len(problems)} problem(s)")
+        for problem in problems:
+            print("  " + problem)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,118 @@
+"""Quality gates run on every registered scene, headless at 480p (one run per scene, shared by the gates).
+
+- layout: nothing outside the frame, no overlapping text, nothing below the legibility floor;
+- numbers on screen: every number equals a fresh attention_math computation at the precision shown;
+- pixel regression: the frame at the end of every beat matches committed control data
+  (regenerate with `./dev.sh test tests/test_quality_gates.py --set_test`);
+- determinism: a second run draws identical frames.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from conftest import ROOT
+from scenes.kit.inspection import inspect_scene, inspect_scene_class
+from scenes.registry import SCENES
+from tests.fixtures.quality import flawed_scenes
+
+CONTROL_DIR = ROOT / "tests" / "control_data"
+PIXEL_ATOL = 1  # per channel, out of 255
+MAX_DIFFERING_FRACTION = 1e-5
+ids = [spec.id for spec in SCENES]
+
+
+def control_path(scene_id: str, position: int, beat: str) -> Path:
+    return CONTROL_DIR / scene_id / f"{position:02d}_{beat}.png"
+
+
+def frames_differ(expected: np.ndarray, actual: np.ndarray) -> str | None:
+    if expected.shape != actual.shape:
+        return f"shape {actual.shape} != control {expected.shape}"
+    differing = np.any(np.abs(expected.astype(int) - actual.astype(int)) > PIXEL_ATOL, axis=-1)
+    fraction = differing.mean()
+    if fraction > MAX_DIFFERING_FRACTION:
+        return f"{differing.sum()} pixels ({fraction:.4%}) differ"
+    return None
+
+
+# --- the gates can fail ------------------------------------------------------------------------------------
+
+
+def test_layout_gate_catches_crowding():
+    problems = inspect_scene_class(flawed_scenes.CrowdedScene, "crowded").layout_problems
+    assert any("outside the frame" in p and "cut off" in p for p in problems), problems
+    assert any("overlapping" in p for p in problems), problems
+    assert any("legibility floor" in p and "too small" in p for p in problems), problems
+    assert all("beat crowd" in p for p in problems), "each problem names the beat"
+
+
+def test_number_gate_catches_a_mislabelled_number():
+    report = inspect_scene_class(flawed_scenes.WrongNumberScene, "wrong")
+    assert any("coffee.scores[2]" in p for p in report.number_problems), report.number_problems
+
+
+def test_clean_fixture_passes_every_gate():
+    report = inspect_scene_class(flawed_scenes.CleanScene, "clean")
+    assert report.layout_problems == [] and report.number_problems == []
+    assert report.numbers_checked == 3
+
+
+def test_pixel_comparison_catches_a_small_shift():
+    frame = inspect_scene_class(flawed_scenes.CleanScene, "clean").beat_frames[-1][1]
+    shifted = np.roll(frame, 3, axis=1)
+    assert frames_differ(frame, frame) is None
+    assert frames_differ(frame, shifted) is not None
+
+
+# --- the gates on every scene -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("scene_id", ids)
+def test_layout(scene_id):
+    problems = inspect_scene(scene_id).layout_problems
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("scene_id", ids)
+def test_numbers_on_screen(scene_id):
+    report = inspect_scene(scene_id)
+    assert not report.number_problems, "\n".join(report.number_problems)
+
+
+@pytest.mark.parametrize("scene_id", ids)
+def test_pixel_regression(scene_id, request):
+    frames = inspect_scene(scene_id).beat_frames
+    assert frames, f"{scene_id} has no beats"
+    if request.config.getoption("--set_test"):
+        target = CONTROL_DIR / scene_id
+        for old in target.glob("*.png"):
+            old.unlink()
+        target.mkdir(parents=True, exist_ok=True)
+        for position, (beat, frame) in enumerate(frames):
+            Image.fromarray(frame).save(control_path(scene_id, position, beat), optimize=True)
+        return
+    expected_files = sorted((CONTROL_DIR / scene_id).glob("*.png"))
+    assert expected_files, (f"no control data for {scene_id}; create it with "
+                            f"`./dev.sh test tests/test_quality_gates.py --set_test`")
+    names = [control_path(scene_id, i, beat).name for i, (beat, _) in enumerate(frames)]
+    assert names == [p.name for p in expected_files], "the scene's beats changed; regenerate the control data"
+    failures = []
+    for (beat, frame), path in zip(frames, expected_files):
+        problem = frames_differ(np.asarray(Image.open(path).convert("RGB")), frame)
+        if problem:
+            failures.append(f"beat {beat}: {problem}")
+    assert not failures, f"{scene_id}: " + "; ".join(failures)
+
+
+@pytest.mark.parametrize("scene_id", ids)
+def test_determinism(scene_id):
+    first = inspect_scene(scene_id).beat_frames
+    second = inspect_scene_class(scene_id, scene_id).beat_frames
+    assert [b for b, _ in first] == [b for b, _ in second]
+    for (beat, a), (_, b) in zip(first, second):
+        assert np.array_equal(a, b), f"beat {beat} drew different frames on a second run"
