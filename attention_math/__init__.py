@@ -4,6 +4,8 @@ Functional forms that return every intermediate as frozen dataclasses:
 ``soft`` (encoder-decoder soft attention), ``self_attention`` (weight-free), ``qkv`` and ``scaled``
 (scaled Q/K/V attention), ``causal`` (mask, wrong order), ``attention_dropout``, ``multihead`` (split and
 stacked layouts), plus the walk-throughs ``teacher_forcing``, ``bottleneck`` and ``saturation``.
+``modules`` has the post's four nn.Modules (state_dict-compatible with the post's code) and ``conversion``
+moves weights between the stacked and split multi-head layouts.
 ``toy_data`` holds the post's numbers; ``examples`` holds every named example a scene shows.
 """
 
@@ -11,7 +13,9 @@ from . import (
     attention_dropout,
     bottleneck,
     causal,
+    conversion,
     examples,
+    modules,
     multihead,
     qkv,
     saturation,
@@ -27,7 +31,9 @@ __all__ = [
     "attention_dropout",
     "bottleneck",
     "causal",
+    "conversion",
     "examples",
+    "modules",
     "multihead",
     "qkv",
     "saturation",
