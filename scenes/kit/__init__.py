@@ -3,14 +3,14 @@
 from . import palette, typography
 from .base import AttentionScene, BeatRecord, BeatWithoutCaption, beat
 from .numbers import NumberTrace, Source, TracedNumber, format_value
-from .text import escape_markup, heading, label, math, title
+from .text import align_baselines, baseline_y, escape_markup, heading, label, math, title
 from .widgets import (
     SoftmaxBars, TensorGrid, TokenRow, caption_brace, flow_arrow, frame_box, heatmap, matrix, token_box, vector,
 )
 
 __all__ = [
     "palette", "typography", "AttentionScene", "BeatRecord", "BeatWithoutCaption", "beat", "NumberTrace",
-    "Source", "TracedNumber", "format_value", "escape_markup", "heading", "label", "math", "title",
+    "Source", "TracedNumber", "format_value", "align_baselines", "baseline_y", "escape_markup", "heading", "label", "math", "title",
     "SoftmaxBars", "TensorGrid", "TokenRow", "caption_brace", "flow_arrow", "frame_box", "heatmap", "matrix",
     "token_box", "vector",
 ]

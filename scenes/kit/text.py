@@ -37,3 +37,24 @@ def heading(text: str, color=palette.TEXT) -> Typst:
 def math(expression: str, *, font_size: float = typography.BODY_SIZE + 6, color=palette.TEXT) -> MathTypst:
     """Typst math; label sub-expressions with `{{ ... : name }}` to light them up later (see `highlight`)."""
     return MathTypst(expression, font_size=font_size, color=color)
+
+
+def baseline_y(word) -> float:
+    """The y of a line of text's baseline: the median bottom of its glyphs (descenders such as y, g, p are
+    the minority, so the median ignores them)."""
+    bottoms = sorted(glyph.get_bottom()[1] for glyph in word.family_members_with_points())
+    return float(bottoms[len(bottoms) // 2])
+
+
+def align_baselines(words, y: float | None = None):
+    """Shift each word vertically so that all baselines sit on one line (default: the first word's).
+
+    Centring words on a line makes "dry" float above "rain"; sharing a baseline reads as one row of text.
+    """
+    words = list(words)
+    if not words:
+        return words
+    target = baseline_y(words[0]) if y is None else y
+    for word in words:
+        word.shift([0, target - baseline_y(word), 0])
+    return words
