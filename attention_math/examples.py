@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any, Literal, overload
 
 import torch
 
@@ -522,17 +523,60 @@ def _factory(name: str) -> Callable[[], object]:
     return EXAMPLES[name]
 
 
-def build(name: str):
-    """Compute the named example afresh (uncached)."""
+@overload
+def build(name: Literal["coffee"]) -> CoffeeExample: ...
+@overload
+def build(name: Literal["rain"]) -> RainExample: ...
+@overload
+def build(name: Literal["qkv"]) -> QKVExample: ...
+@overload
+def build(name: Literal["saturation"]) -> SaturationExample: ...
+@overload
+def build(name: Literal["causal"]) -> CausalExample: ...
+@overload
+def build(name: Literal["dropout"]) -> DropoutExample: ...
+@overload
+def build(name: Literal["multihead"]) -> MultiHeadExample: ...
+@overload
+def build(name: Literal["teacher_forcing"]) -> TeacherForcingExample: ...
+@overload
+def build(name: Literal["bottleneck"]) -> BottleneckExample: ...
+@overload
+def build(name: str) -> Any: ...
+def build(name: str) -> Any:
+    """Compute the named example afresh (uncached). Unknown name -> ValueError listing the valid names."""
     return _factory(name)()
 
 
 @functools.cache
-def _load_cached(name: str):
+def _load_cached(name: str) -> Any:
     return build(name)
 
 
-def load(name: str):
-    """The named example, computed once per process and shared (treat its tensors as read-only)."""
+@overload
+def load(name: Literal["coffee"]) -> CoffeeExample: ...
+@overload
+def load(name: Literal["rain"]) -> RainExample: ...
+@overload
+def load(name: Literal["qkv"]) -> QKVExample: ...
+@overload
+def load(name: Literal["saturation"]) -> SaturationExample: ...
+@overload
+def load(name: Literal["causal"]) -> CausalExample: ...
+@overload
+def load(name: Literal["dropout"]) -> DropoutExample: ...
+@overload
+def load(name: Literal["multihead"]) -> MultiHeadExample: ...
+@overload
+def load(name: Literal["teacher_forcing"]) -> TeacherForcingExample: ...
+@overload
+def load(name: Literal["bottleneck"]) -> BottleneckExample: ...
+@overload
+def load(name: str) -> Any: ...
+def load(name: str) -> Any:
+    """The named example, computed once per process and shared (treat its tensors as read-only).
+
+    Unknown name -> ValueError listing the valid names.
+    """
     _factory(name)  # validate before touching the cache (unhashable names raise ValueError too)
     return _load_cached(name)
