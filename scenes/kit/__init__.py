@@ -10,7 +10,8 @@ from .widgets import (
 
 __all__ = [
     "palette", "typography", "AttentionScene", "BeatRecord", "BeatWithoutCaption", "beat", "NumberTrace",
-    "Source", "TracedNumber", "format_value", "align_baselines", "baseline_y", "escape_markup", "heading", "label", "math", "title",
+    "Source", "TracedNumber", "format_value", "align_baselines", "baseline_y", "escape_markup", "heading", "label",
+    "math", "title",
     "SoftmaxBars", "TensorGrid", "TokenRow", "caption_brace", "flow_arrow", "frame_box", "heatmap", "matrix",
     "token_box", "vector",
 ]
