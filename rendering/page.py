@@ -1,0 +1,367 @@
+"""The offline HTML page: the post, with each clip embedded at its section, written next to the media.
+
+`write_page(manifest, out_dir)` writes out_dir/index.html plus out_dir/page/ (stylesheet, formula SVGs). All
+references are relative paths inside out_dir, so the page works opened from disk or from any static host, and it
+loads nothing from the network. `embed_snippet(clip)` is the ready-to-paste <video> element for one clip.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import html
+import math
+import shutil
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from urllib.parse import quote
+
+from rendering.math_svg import MathImage, MathRenderer, write_atomically
+from rendering.post_text import (Code, Diagram, DisplayMath, Heading, ListBlock, Paragraph, Post, Preformatted,
+                                 Table, inline_parts, load_post)
+
+QUALITIES = ("low", "medium", "high", "1440p", "4k")  # lowest first: the order of the quality chooser
+DEFAULT_QUALITY_CEILING = "high"  # start players at the best quality up to 1080p; 1440p/4k only on request
+VIDEO_FORMATS = (("webm", "video/webm"), ("mp4", "video/mp4"))  # <source> order: the browser takes the first
+CLIP_KEYS = ("id", "title", "section", "order", "quality", "resolution", "fps", "duration", "files")
+ASSETS_DIR = Path(__file__).resolve().parent / "page_assets"
+PAGE_DIR = "page"  # out_dir/page/: stylesheet and formula SVGs
+REFERENCES_HEADING = "References"
+
+_QUALITY_SCRIPT = (ASSETS_DIR / "quality.js").read_text(encoding="utf-8")
+
+
+def embed_snippet(clip: Mapping) -> str:
+    """A ready-to-paste <video> for one manifest entry: poster, WebM and MP4 sources, English captions."""
+    return _video_element(clip, caption_url=_url)
+
+
+def _video_element(clip: Mapping, caption_url: Callable[[str], str]) -> str:
+    _check_clip(clip)
+    files = clip["files"]
+    width, height = clip["resolution"]
+    attributes = ['controls', 'preload="metadata"', 'playsinline', f'width="{int(width)}"', f'height="{int(height)}"']
+    if "png" in files:
+        attributes.append(f'poster="{_url(files["png"]["path"])}"')
+    attributes.append(f'aria-label="{_escape(clip["title"])}"')
+    lines = [f"<video {' '.join(attributes)}>"]
+    for name, mime in VIDEO_FORMATS:
+        if name in files:
+            lines.append(f'  <source src="{_url(files[name]["path"])}" type="{mime}">')
+    if "vtt" in files:
+        captions = caption_url(files["vtt"]["path"])
+        lines.append(f'  <track kind="captions" srclang="en" label="English" src="{captions}" default>')
+    fallback = next(files[name]["path"] for name in ("mp4", "webm") if name in files)
+    lines.append(f'  <p>Your browser cannot play this video. <a href="{_url(fallback)}">Download it</a>.</p>')
+    lines.append("</video>")
+    return "\n".join(lines)
+
+
+def _inline_captions(out_dir: Path) -> Callable[[str], str]:
+    """Captions as data: URLs read from out_dir: browsers refuse to load a <track> file from a page opened
+    from disk (file: URLs are unique origins), and a data: URL is allowed everywhere. A missing file keeps
+    its relative link."""
+    def caption_url(path: str) -> str:
+        _check_relative_path(path, "captions")
+        file = out_dir / path
+        if not file.is_file():
+            return _url(path)
+        encoded = base64.b64encode(file.read_bytes()).decode("ascii")
+        return f"data:text/vtt;charset=utf-8;base64,{encoded}"
+    return caption_url
+
+
+def write_page(manifest: Mapping, out_dir: Path) -> Path:
+    """Write out_dir/index.html (atomically) and its assets under out_dir/page/; return the index path."""
+    out_dir = Path(out_dir)
+    players = group_players(manifest)
+    post = load_post()
+    _check_sections(players, post)
+
+    page_dir = out_dir / PAGE_DIR
+    page_dir.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(ASSETS_DIR / "page.css", page_dir / "page.css.tmp")
+    (page_dir / "page.css.tmp").replace(page_dir / "page.css")
+    renderer = MathRenderer(page_dir / "math", f"{PAGE_DIR}/math")
+    document = render_document(post, players, renderer, _inline_captions(out_dir))
+    renderer.remove_unused()
+
+    index = out_dir / "index.html"
+    write_atomically(index, document)
+    return index
+
+
+@dataclass(frozen=True)
+class Player:
+    """One scene on the page: every rendered quality of it, lowest first."""
+
+    id: str
+    title: str
+    section: str
+    order: int
+    variants: tuple[Mapping, ...]
+
+    @property
+    def default(self) -> Mapping:
+        ceiling = QUALITIES.index(DEFAULT_QUALITY_CEILING)
+        allowed = [v for v in self.variants if QUALITIES.index(v["quality"]) <= ceiling]
+        return allowed[-1] if allowed else self.variants[0]
+
+
+def group_players(manifest: Mapping) -> list[Player]:
+    """One player per clip id, in registry order; ValueError for a manifest that breaks the schema."""
+    if not isinstance(manifest, Mapping) or manifest.get("version") != 1:
+        raise ValueError("manifest must be a dict with \"version\": 1")
+    clips = manifest.get("clips")
+    if not isinstance(clips, list):
+        raise ValueError("manifest[\"clips\"] must be a list")
+    by_id: dict[str, list[Mapping]] = {}
+    for clip in clips:
+        _check_clip(clip)
+        by_id.setdefault(clip["id"], []).append(clip)
+    players = []
+    for clip_id, variants in by_id.items():
+        first = variants[0]
+        qualities = [v["quality"] for v in variants]
+        if len(set(qualities)) != len(qualities):
+            raise ValueError(f"clip {clip_id!r} lists a quality twice: {qualities}")
+        for other in variants[1:]:
+            for key in ("title", "section", "order"):
+                if other[key] != first[key]:
+                    raise ValueError(f"clip {clip_id!r}: entries disagree on {key!r}")
+        variants.sort(key=lambda v: QUALITIES.index(v["quality"]))
+        players.append(Player(clip_id, first["title"], first["section"], int(first["order"]), tuple(variants)))
+    players.sort(key=lambda p: p.order)
+    return players
+
+
+def _check_clip(clip: Mapping) -> None:
+    if not isinstance(clip, Mapping):
+        raise ValueError(f"manifest clip must be a dict, got {type(clip).__name__}")
+    missing = [key for key in CLIP_KEYS if key not in clip]
+    if missing:
+        raise ValueError(f"manifest clip {clip.get('id', '?')!r} lacks {', '.join(missing)}")
+    if clip["quality"] not in QUALITIES:
+        raise ValueError(f"clip {clip['id']!r}: quality {clip['quality']!r}; valid: {', '.join(QUALITIES)}")
+    files = clip["files"]
+    if not any(name in files for name, _ in VIDEO_FORMATS):
+        raise ValueError(f"clip {clip['id']!r} ({clip['quality']}) has neither an mp4 nor a webm file")
+    for name, entry in files.items():
+        _check_relative_path(entry.get("path") if isinstance(entry, Mapping) else None, f"{clip['id']} {name}")
+
+
+def _check_relative_path(path: object, what: str) -> None:
+    """Only plain relative POSIX paths inside out_dir: no URL, no absolute path, no '..'."""
+    if not isinstance(path, str) or not path:
+        raise ValueError(f"{what}: file path must be a non-empty string")
+    pure = PurePosixPath(path)
+    if pure.is_absolute() or ".." in pure.parts or "\\" in path or ":" in path:
+        raise ValueError(f"{what}: file path {path!r} must be relative to the out dir (POSIX, no '..', no URL)")
+
+
+def _check_sections(players: Iterable[Player], post: Post) -> None:
+    headings = [h.text for h in post.headings()]
+    for player in players:
+        if player.section not in headings:
+            raise ValueError(f"clip {player.id!r}: section {player.section!r} is not a heading of the post; "
+                             f"valid: {'; '.join(headings)}")
+
+
+# ---------------------------------------------------------------- document
+
+
+def render_document(post: Post, players: list[Player], renderer: MathRenderer,
+                    caption_url: Callable[[str], str] | None = None) -> str:
+    caption_url = caption_url or _url
+    by_section: dict[str, list[Player]] = {}
+    for player in players:
+        by_section.setdefault(player.section, []).append(player)
+    body: list[str] = []
+    pending: list[Player] = []  # the clips of the section being written, placed before its next heading
+    numbers = {player.id: n for n, player in enumerate(players, 1)}
+    reference_ids = _reference_numbers(post)
+    previous = None
+    for block in post.blocks:
+        if isinstance(block, Heading):
+            body.extend(_figure(p, numbers[p.id], caption_url) for p in pending)
+            pending = list(by_section.get(block.text, []))
+            body.append(f'<h{block.level} id="{_escape(block.slug)}">{_escape(block.text)}</h{block.level}>')
+        else:
+            is_references = isinstance(previous, Heading) and previous.text == REFERENCES_HEADING
+            body.append(_block(block, renderer, reference_ids, is_references))
+        previous = block
+    body.extend(_figure(p, numbers[p.id], caption_url) for p in pending)
+
+    script = _QUALITY_SCRIPT
+    script_hash = base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii")
+    policy = ("default-src 'none'; img-src 'self' data:; media-src 'self' data:; style-src 'self' 'unsafe-inline'; "
+              f"script-src 'sha256-{script_hash}'; base-uri 'none'; form-action 'none'")
+    count = len(players)
+    summary = f"{count} animated clip{'s' if count != 1 else ''}" if count else "no clips rendered yet"
+    return "\n".join([
+        "<!doctype html>",
+        '<html lang="en">',
+        "<head>",
+        '<meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        '<meta name="color-scheme" content="light dark">',
+        f'<meta http-equiv="Content-Security-Policy" content="{policy}">',
+        f"<title>{_escape(post.title)}</title>",
+        '<link rel="icon" href="data:,">',
+        f'<link rel="stylesheet" href="{PAGE_DIR}/page.css">',
+        "</head>",
+        "<body>",
+        '<main class="post">',
+        "<header>",
+        f"<h1>{_escape(post.title)}</h1>",
+        f'<p class="byline">The post with {summary}. Everything on this page is local: it works offline.</p>',
+        "</header>",
+        *body,
+        "</main>",
+        '<footer class="colophon"><p>Clips animated with Manim; formulas typeset with Typst when the page was '
+        "built.</p></footer>",
+        f"<script>{script}</script>",
+        "</body>",
+        "</html>",
+        "",
+    ])
+
+
+def _block(block, renderer: MathRenderer, reference_ids: set[int], is_references: bool) -> str:
+    if isinstance(block, Paragraph):
+        return f"<p>{_inline(block.text, renderer, reference_ids)}</p>"
+    if isinstance(block, ListBlock):
+        tag = "ol" if block.ordered else "ul"
+        items = []
+        for n, item in enumerate(block.items, 1):
+            anchor = f' id="ref-{n}"' if is_references else ""
+            items.append(f"<li{anchor}>{_inline(item, renderer, reference_ids)}</li>")
+        css = ' class="references"' if is_references else ""
+        return f"<{tag}{css}>\n" + "\n".join(items) + f"\n</{tag}>"
+    if isinstance(block, Table):
+        header, *rows = block.rows
+        head = "".join(f'<th scope="col">{_inline(c, renderer, reference_ids)}</th>' for c in header)
+        body = "\n".join("<tr>" + "".join(f"<td>{_inline(c, renderer, reference_ids)}</td>" for c in row)
+                         + "</tr>" for row in rows)
+        return (f'<div class="table-wrap"><table>\n<thead><tr>{head}</tr></thead>\n<tbody>\n{body}\n</tbody>\n'
+                "</table></div>")
+    if isinstance(block, Code):
+        return f'<pre class="code"><code class="language-python">{_escape(block.text)}</code></pre>'
+    if isinstance(block, Preformatted):
+        return f'<pre class="text-figure">{_escape(block.text)}</pre>'
+    if isinstance(block, DisplayMath):
+        return f'<div class="display-math">{_math_img(renderer.render(block.latex, display=True))}</div>'
+    if isinstance(block, Diagram):
+        return ('<details class="diagram"><summary>Diagram source (Mermaid, as in the original post)</summary>'
+                f"<pre>{_escape(block.text)}</pre></details>")
+    raise ValueError(f"no HTML for block {type(block).__name__}")
+
+
+def _inline(text: str, renderer: MathRenderer, reference_ids: set[int]) -> str:
+    out = []
+    for kind, value in inline_parts(text):
+        if kind == "text":
+            out.append(_escape(value))
+        elif kind == "math":
+            out.append(_math_img(renderer.render(value, display=False)))
+        elif kind == "code":
+            out.append(f"<code>{_escape(value)}</code>")
+        elif int(value) in reference_ids:
+            out.append(f'<a class="cite" href="#ref-{int(value)}">[{int(value)}]</a>')
+        else:
+            out.append(_escape(f"[{value}]"))
+    return "".join(out)
+
+
+def _math_img(image: MathImage) -> str:
+    style = f"width:{image.em(image.width_pt)};height:{image.em(image.height_pt)}"
+    if not image.display:
+        style += f";vertical-align:-{image.em(image.depth_pt)}"
+    css = "math display" if image.display else "math"
+    return f'<img class="{css}" src="{_url(image.path)}" alt="{_escape(image.latex)}" style="{style}">'
+
+
+def _reference_numbers(post: Post) -> set[int]:
+    blocks = list(post.blocks)
+    for i, block in enumerate(blocks[:-1]):
+        if isinstance(block, Heading) and block.text == REFERENCES_HEADING and isinstance(blocks[i + 1], ListBlock):
+            return set(range(1, len(blocks[i + 1].items) + 1))
+    return set()
+
+
+# ---------------------------------------------------------------- players
+
+
+def _figure(player: Player, number: int, caption_url: Callable[[str], str]) -> str:
+    chosen = player.default
+    snippet = _video_element(chosen, caption_url)
+    indented = "\n".join("  " + line for line in snippet.splitlines())
+    return "\n".join([
+        f'<figure class="clip" id="clip-{_escape(player.id)}">',
+        indented,
+        "  <figcaption>",
+        f'    <span class="clip-title"><span class="clip-number">Clip {number}.</span> '
+        f"{_escape(player.title)}</span>",
+        f'    <span class="clip-controls">{_quality_control(player, chosen, caption_url)}'
+        f"{_download_links(player, chosen)}</span>",
+        "  </figcaption>",
+        "</figure>",
+    ])
+
+
+def quality_label(clip: Mapping) -> str:
+    width, height = clip["resolution"]
+    fps = clip["fps"]
+    fps_text = f"{fps:g}" if isinstance(fps, (int, float)) and math.isfinite(fps) else str(fps)
+    return f"{int(height)}p · {fps_text} fps"
+
+
+def _quality_control(player: Player, chosen: Mapping, caption_url: Callable[[str], str]) -> str:
+    duration = _duration_text(chosen["duration"])
+    if len(player.variants) == 1:
+        return f'<span class="quality-single">{_escape(quality_label(chosen))} · {duration}</span> '
+    options = []
+    for variant in player.variants:
+        files = variant["files"]
+        data = [f'data-{name}="{_url(files[name]["path"])}"' for name in ("webm", "mp4", "gif", "png")
+                if name in files]
+        if "vtt" in files:
+            data.append(f'data-vtt="{caption_url(files["vtt"]["path"])}"')
+        width, height = variant["resolution"]
+        data += [f'data-width="{int(width)}"', f'data-height="{int(height)}"',
+                 f'data-duration="{float(variant["duration"]):.3f}"']
+        selected = " selected" if variant is chosen else ""
+        options.append(f'<option value="{_escape(variant["quality"])}" {" ".join(data)}{selected}>'
+                       f"{_escape(quality_label(variant))}</option>")
+    return (f'<label class="quality">Quality <select class="quality" aria-label="Video quality for '
+            f'{_escape(player.title)}">{"".join(options)}</select></label> <span class="duration">{duration}'
+            "</span> ")
+
+
+def _download_links(player: Player, chosen: Mapping) -> str:
+    """Links for every format any quality has; the chooser hides those the chosen quality lacks."""
+    present = {name for variant in player.variants for name in variant["files"]}
+    links = []
+    for name, label in (("mp4", "MP4"), ("webm", "WebM"), ("gif", "GIF")):
+        if name not in present:
+            continue
+        path = chosen["files"].get(name, {}).get("path")
+        target = f'href="{_url(path)}"' if path else "hidden"
+        links.append(f'<a data-format="{name}" {target} download>{label}</a>')
+    return f'<span class="downloads">Download {" ".join(links)}</span>' if links else ""
+
+
+def _duration_text(seconds: float) -> str:
+    total = max(0, round(float(seconds)))
+    return f"{total // 60}:{total % 60:02d}"
+
+
+def _url(path: str) -> str:
+    """A relative path as an attribute value: percent-encoded (spaces, '#', '?') and HTML-escaped."""
+    _check_relative_path(path, "link")
+    return _escape(quote(path, safe="/"))
+
+
+def _escape(text: object) -> str:
+    return html.escape(str(text), quote=True)

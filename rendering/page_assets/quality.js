@@ -1,0 +1,39 @@
+// Quality chooser: swap a player's sources, poster and captions to the chosen rendering, keeping the position.
+(function () {
+  "use strict";
+  var FORMATS = [["webm", "video/webm"], ["mp4", "video/mp4"]];
+  function choose(select) {
+    var option = select.options[select.selectedIndex];
+    var figure = select.closest("figure");
+    var video = figure.querySelector("video");
+    var time = video.currentTime, playing = !video.paused;
+    Array.prototype.forEach.call(video.querySelectorAll("source"), function (old) { old.remove(); });
+    var before = video.querySelector("track, p");
+    FORMATS.forEach(function (format) {
+      var src = option.getAttribute("data-" + format[0]);
+      if (!src) { return; }
+      var source = document.createElement("source");
+      source.setAttribute("src", src);
+      source.setAttribute("type", format[1]);
+      video.insertBefore(source, before);
+    });
+    var track = video.querySelector("track");
+    if (track && option.hasAttribute("data-vtt")) { track.setAttribute("src", option.getAttribute("data-vtt")); }
+    video.setAttribute("poster", option.getAttribute("data-png") || "");
+    video.setAttribute("width", option.getAttribute("data-width"));
+    video.setAttribute("height", option.getAttribute("data-height"));
+    Array.prototype.forEach.call(figure.querySelectorAll("a[data-format]"), function (link) {
+      var href = option.getAttribute("data-" + link.getAttribute("data-format"));
+      link.hidden = !href;
+      if (href) { link.setAttribute("href", href); }
+    });
+    video.addEventListener("loadedmetadata", function () {
+      if (time > 0) { video.currentTime = Math.min(time, video.duration); }
+      if (playing) { video.play(); }
+    }, { once: true });
+    video.load();
+  }
+  Array.prototype.forEach.call(document.querySelectorAll("select.quality"), function (select) {
+    select.addEventListener("change", function () { choose(select); });
+  });
+})();
