@@ -1,0 +1,225 @@
+"""render.py's command line: check the request, decide what is out of date, render it, report.
+
+Exit status: 0 all clips rendered or up to date; 1 a clip failed (the others still render); 2 bad input (unknown
+scene, quality or format, unwritable output directory), with nothing written; 130 interrupted (Ctrl-C).
+The up-to-date path imports neither manim nor PyAV: only the registry, file hashes and the manifest.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+from . import inputs, outdir
+from .install import Installer
+from .jobs import FAILED, INTERRUPTED, UP_TO_DATE, Job, Outcome
+from .manifest import Manifest, files_intact
+from .qualities import DEFAULT_FORMATS, DEFAULT_QUALITY, FORMATS, QUALITIES, parse_formats, parse_qualities
+from .scenes import DEFAULT_REGISTRY, load_registry, select
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+
+DESCRIPTION = """\
+Render the post's animated clips into an output folder: videos, poster frames, WebVTT captions, a manifest and
+the HTML page. Only clips whose inputs changed are rendered again (their scene module, scenes/kit, the registry,
+attention_math, the manim/typst versions, the quality); a run with nothing to do takes about a second.
+"""
+
+EPILOG = f"""\
+qualities: {', '.join(f'{q.name} ({q.width}x{q.height}, {q.fps} fps)' for q in QUALITIES.values())}
+formats:   mp4 and webm (video), gif (looping, at most 30 fps), png (the poster frame)
+outputs:   OUT/clips/<quality>/<scene>.<ext>, <scene>.vtt when the scene has subcaptions, OUT/manifest.json,
+           OUT/index.html; manim's output for a failed clip in OUT/logs/<scene>-<quality>.log
+exit:      0 ok, 1 a clip failed, 2 bad arguments (nothing written), 130 interrupted
+
+examples:
+  python render.py                          every scene, {DEFAULT_QUALITY} quality, {','.join(DEFAULT_FORMATS)}
+  python render.py --list                   the scenes: id, title, post section
+  python render.py coffee_cafe -q high      one scene at 1080p60
+  python render.py all -q low,high -f mp4   two qualities, mp4 only
+  python render.py --force --jobs 1         everything again, one clip at a time
+"""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # one line, not a usage dump
+        self.exit(EXIT_USAGE, f"render.py: error: {message}\n")
+
+
+def default_jobs() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:
+        return os.cpu_count() or 1
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"--jobs needs a whole number of at least 1, got {text!r}")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="render.py", description=DESCRIPTION, epilog=EPILOG,
+                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("scenes", nargs="*", metavar="SCENE",
+                        help="scene ids to render, or 'all' (the default); see --list")
+    parser.add_argument("--list", action="store_true", help="print the scenes (id, title, post section) and exit")
+    parser.add_argument("-q", "--quality", action="append", metavar="Q",
+                        help=f"{', '.join(QUALITIES)}; comma-separated or repeated for several "
+                             f"(default: {DEFAULT_QUALITY}, the quick preview)")
+    parser.add_argument("-f", "--format", action="append", metavar="F",
+                        help=f"{', '.join(FORMATS)} (png = poster frame); comma-separated or repeated "
+                             f"(default: {','.join(DEFAULT_FORMATS)})")
+    parser.add_argument("-j", "--jobs", type=_positive_int, default=default_jobs(), metavar="N",
+                        help="clips rendered at once, each in its own process (default: the number of cores, "
+                             f"{default_jobs()} here)")
+    parser.add_argument("--force", action="store_true", help="render the selected clips even if up to date")
+    parser.add_argument("--out", metavar="DIR", help="output folder (default: media/ in the project)")
+    parser.add_argument("-v", "--verbose", action="store_true", help="show manim's own log and progress bars")
+    # For tests and benchmarks: another scene registry, and the folder its scene paths are relative to.
+    parser.add_argument("--registry", default=os.environ.get("RENDER_REGISTRY", DEFAULT_REGISTRY),
+                        help=argparse.SUPPRESS)
+    parser.add_argument("--root", default=os.environ.get("RENDER_ROOT"), help=argparse.SUPPRESS)
+    return parser
+
+
+def _usage_error(message: str) -> int:
+    sys.stderr.write(f"render.py: error: {message}\n")
+    return EXIT_USAGE
+
+
+def _print_list(registry) -> None:
+    rows = [("id", "title", "post section")] + [(s.id, s.title, s.section) for s in registry.scenes]
+    widths = [max(len(row[i]) for row in rows) for i in range(2)]
+    for scene_id, title, section in rows:
+        print(f"{scene_id:<{widths[0]}}  {title:<{widths[1]}}  {section}")
+
+
+def _load_page():
+    """The HTML page builder (rendering/page.py, written separately); None while it does not exist."""
+    try:
+        from . import page
+    except ModuleNotFoundError as error:
+        if error.name == f"{__package__}.page":
+            return None
+        raise
+    return page
+
+
+def plan(specs, qualities, formats, *, root: Path, registry_path: Path, manifest: Manifest, out_dir: Path,
+         force: bool) -> tuple[list[Job], list[Outcome]]:
+    """Split the requested clips into jobs to render and outcomes already known (up to date, or failed early)."""
+    shared = inputs.shared_digest(root, registry_path)
+    jobs, known = [], []
+    for spec in specs:
+        for quality in qualities:
+            try:
+                input_hash = inputs.clip_input_hash(shared, root, spec, quality)
+            except OSError as error:
+                message = str(error) if isinstance(error, inputs.MissingSceneModule) else f"cannot read inputs: {error}"
+                known.append(Outcome(spec.id, quality.name, FAILED, error=message))
+                continue
+            entry = manifest.get(spec.id, quality.name)
+            if (not force and entry is not None and entry.get("input_hash") == input_hash
+                    and all(fmt in entry["files"] for fmt in formats) and files_intact(out_dir, entry)):
+                known.append(Outcome(spec.id, quality.name, UP_TO_DATE,
+                                     bytes=sum(f["bytes"] for f in entry["files"].values())))
+                continue
+            previous = entry or next((manifest.get(spec.id, q) for q in QUALITIES if manifest.get(spec.id, q)), None)
+            jobs.append(Job(spec, quality, list(formats), input_hash,
+                            expected_seconds=previous.get("duration") if previous else None))
+    return jobs, known
+
+
+def main(argv: list[str] | None = None) -> int:
+    started = time.monotonic()
+    args = build_parser().parse_args(argv)
+    try:
+        root = Path(args.root).resolve() if args.root else REPO_ROOT
+        registry = load_registry(args.registry, root)
+        if args.list:
+            _print_list(registry)
+            return EXIT_OK
+        specs = select(registry, args.scenes)
+        qualities = parse_qualities(args.quality)
+        formats = parse_formats(args.format)
+        out_dir = Path(args.out).absolute() if args.out else root / "media"
+        outdir.check_writable(out_dir)
+    except ValueError as error:
+        return _usage_error(str(error))
+
+    from .report import PlainReporter, RichReporter, make_console, summary
+
+    console = make_console()
+    try:
+        lock = outdir.OutputLock(out_dir).__enter__()
+    except ValueError as error:
+        return _usage_error(str(error))
+    try:
+        manifest, warning = Manifest.load(out_dir)
+        if warning:
+            console.print(f"warning: {warning}", markup=False, style="yellow")
+        manifest.prune({spec.id for spec in registry.scenes})
+        jobs, outcomes = plan(specs, qualities, formats, root=root, registry_path=registry.path, manifest=manifest,
+                              out_dir=out_dir, force=args.force)
+        page = _load_page()
+        embed = page.embed_snippet if page is not None else None
+        interrupted = False
+        if jobs:
+            from .runner import Runner
+
+            fancy = console.is_terminal and not args.verbose
+            reporter = RichReporter(console) if fancy else PlainReporter(console)
+            runner = Runner(parallel=min(args.jobs, len(jobs)), work_root=lock.work_root(), root=root,
+                            logs_dir=out_dir / outdir.LOGS, verbose=args.verbose, reporter=reporter,
+                            install=Installer(out_dir, manifest, embed))
+            with reporter:
+                if fancy:
+                    for job in sorted(jobs, key=lambda j: -j.cost()):
+                        reporter.add(job)
+                rendered, interrupted = runner.run(jobs)
+            outcomes += rendered
+        # After Ctrl-C only the (fast) manifest is written: stopping should not wait for the page to be built.
+        page_error = _finish_outputs(manifest, out_dir, None if interrupted else page, console,
+                                     page_note="not updated (interrupted)" if interrupted else "")
+    except KeyboardInterrupt:  # Ctrl-C outside the render loop (e.g. while hashing): nothing half-written
+        console.print("interrupted", style="yellow")
+        return EXIT_INTERRUPTED
+    finally:
+        lock.__exit__(None, None, None)
+
+    order = {spec.id: i for i, spec in enumerate(registry.scenes)}
+    outcomes.sort(key=lambda o: (order.get(o.scene_id, 0), list(QUALITIES).index(o.quality)))
+    summary(console, outcomes, time.monotonic() - started)
+    if interrupted:
+        console.print("interrupted: finished clips were kept; nothing partial was written", style="yellow")
+        return EXIT_INTERRUPTED
+    if any(o.status in (FAILED, INTERRUPTED) for o in outcomes) or page_error:
+        return EXIT_FAILED
+    return EXIT_OK
+
+
+def _finish_outputs(manifest: Manifest, out_dir: Path, page, console, page_note: str = "") -> bool:
+    """Refresh every entry's embed snippet, write the manifest, then the page. Returns True if the page failed."""
+    if page is not None:
+        for entry in manifest.entries():
+            entry["embed"] = page.embed_snippet(entry)
+    manifest.write()
+    if page is None:
+        console.print(f"note: index.html {page_note or 'not written: rendering/page.py not found'}", style="dim")
+        return False
+    try:
+        page.write_page(manifest.to_dict(), out_dir)
+    except Exception as error:  # the clips are fine; say what went wrong with the page
+        console.print(f"page: {type(error).__name__}: {error}", markup=False, style="red")
+        return True
+    return False

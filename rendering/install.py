@@ -1,0 +1,58 @@
+"""Move a finished clip from its work folder into media/ and record it in the manifest.
+
+Order matters for anyone reading media/ at any moment: the clip's old entry leaves the manifest first, then each
+file is renamed into place (each rename is atomic), then the new entry is written. So the manifest never lists a
+file that is missing or that belongs to another render.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable
+
+from . import atomic
+from .jobs import RENDERED, Job, Outcome
+from .manifest import Manifest
+from .outdir import clip_file, relative
+
+
+def clip_entry(job: Job, result: dict, files: dict) -> dict:
+    spec = job.spec
+    return {
+        "id": spec.id, "title": spec.title, "section": spec.section, "order": spec.order,
+        "quality": job.quality.name, "resolution": [result["width"], result["height"]],
+        "fps": int(result["fps"]) if float(result["fps"]).is_integer() else result["fps"], "duration": round(result["duration"], 6), "frames": result["frames"],
+        "input_hash": job.input_hash, "files": files, "embed": "",
+    }
+
+
+class Installer:
+    def __init__(self, out_dir: Path, manifest: Manifest, embed: Callable[[dict], str] | None) -> None:
+        self.out_dir = out_dir
+        self.manifest = manifest
+        self.embed = embed
+
+    def __call__(self, job: Job, result: dict) -> Outcome:
+        scene_id, quality = job.spec.id, job.quality.name
+        old = self.manifest.drop(scene_id, quality)
+        if old is not None:
+            self.manifest.write()
+        files = {}
+        for ext, info in result["files"].items():
+            destination = clip_file(self.out_dir, quality, scene_id, ext)
+            atomic.install(Path(info["tmp"]), destination)
+            files[ext] = {"path": relative(self.out_dir, destination), "bytes": info["bytes"],
+                          "sha256": info["sha256"]}
+        for ext, info in (old or {}).get("files", {}).items():
+            if ext in files:
+                continue
+            if ext != "vtt" and old.get("input_hash") == job.input_hash:
+                files[ext] = info  # same inputs, so this format made last time still matches the new render
+            else:
+                (self.out_dir / info["path"]).unlink(missing_ok=True)  # made from other inputs: stale
+        entry = clip_entry(job, result, dict(sorted(files.items())))
+        if self.embed is not None:
+            entry["embed"] = self.embed(entry)
+        self.manifest.put(entry)
+        self.manifest.write()
+        return Outcome(scene_id, quality, RENDERED, bytes=sum(f["bytes"] for f in files.values()), files=files)

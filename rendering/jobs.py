@@ -1,0 +1,44 @@
+"""What one run has to do: a Job per (scene, quality) to render, and the Outcome of each clip."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .qualities import Quality
+
+RENDERED, UP_TO_DATE, FAILED, INTERRUPTED, NOT_STARTED = "rendered", "up to date", "failed", "interrupted", "not started"
+
+
+@dataclass
+class Job:
+    spec: object  # SceneSpec
+    quality: Quality
+    formats: list[str]
+    input_hash: str
+    expected_seconds: float | None = None  # video length from the last render, for the progress bar
+
+    @property
+    def key(self) -> str:
+        return f"{self.spec.id}@{self.quality.name}"
+
+    @property
+    def expected_frames(self) -> int | None:
+        return None if self.expected_seconds is None else round(self.expected_seconds * self.quality.fps)
+
+    def cost(self) -> float:
+        """Rough work estimate, so the longest clips start first and parallel runs finish together."""
+        q = self.quality
+        return (self.expected_seconds or 60.0) * q.width * q.height * q.fps
+
+
+@dataclass
+class Outcome:
+    scene_id: str
+    quality: str
+    status: str
+    seconds: float = 0.0
+    bytes: int = 0
+    error: str | None = None
+    log: Path | None = None
+    files: dict = field(default_factory=dict)

@@ -1,0 +1,92 @@
+"""media/manifest.json: one entry per (scene, quality) clip that is complete on disk.
+
+Schema (the HTML page codes against it):
+  {"version": 1, "clips": [{"id", "title", "section", "order", "quality", "resolution": [w, h], "fps",
+    "duration", "frames", "input_hash",
+    "files": {"mp4"|"webm"|"gif"|"png"|"vtt": {"path", "bytes", "sha256"}}, "embed"}]}
+The manifest is merged across runs, never replaced: entries for clips this run did not touch stay while their
+files are still there. It is always rewritten whole and atomically, so it is valid JSON at every moment, and an
+entry is added only after all of its files are in place.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from . import atomic
+from .outdir import MANIFEST
+from .qualities import QUALITIES
+
+VERSION = 1
+_QUALITY_RANK = {name: rank for rank, name in enumerate(QUALITIES)}
+
+
+class Manifest:
+    def __init__(self, out_dir: Path, entries: list[dict] | None = None) -> None:
+        self.out_dir = out_dir
+        self._entries: dict[tuple[str, str], dict] = {}
+        for entry in entries or []:
+            self._entries[(entry["id"], entry["quality"])] = entry
+
+    @classmethod
+    def load(cls, out_dir: Path) -> tuple["Manifest", str | None]:
+        """Read the manifest; an unreadable one counts as empty (with a warning to show)."""
+        path = out_dir / MANIFEST
+        if not path.exists():
+            return cls(out_dir), None
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            if data.get("version") != VERSION or not isinstance(data.get("clips"), list):
+                raise ValueError(f"expected version {VERSION} with a clips list")
+            return cls(out_dir, [entry for entry in data["clips"] if _well_formed(entry)]), None
+        except (OSError, ValueError, AttributeError) as error:
+            return cls(out_dir), f"ignoring unreadable {path}: {error}"
+
+    def get(self, scene_id: str, quality: str) -> dict | None:
+        return self._entries.get((scene_id, quality))
+
+    def put(self, entry: dict) -> None:
+        self._entries[(entry["id"], entry["quality"])] = entry
+
+    def drop(self, scene_id: str, quality: str) -> dict | None:
+        return self._entries.pop((scene_id, quality), None)
+
+    def entries(self) -> list[dict]:
+        return sorted(self._entries.values(), key=lambda e: (e.get("order", 0), _QUALITY_RANK.get(e["quality"], 99),
+                                                              e["id"]))
+
+    def prune(self, known_ids: set[str]) -> list[str]:
+        """Drop entries of scenes no longer registered or whose files changed or vanished; returns their keys."""
+        dropped = []
+        for key, entry in list(self._entries.items()):
+            if entry["id"] not in known_ids or not files_intact(self.out_dir, entry):
+                del self._entries[key]
+                dropped.append(f"{key[0]}@{key[1]}")
+        return dropped
+
+    def to_dict(self) -> dict:
+        return {"version": VERSION, "clips": self.entries()}
+
+    def write(self) -> None:
+        atomic.write_text(self.out_dir / MANIFEST, json.dumps(self.to_dict(), indent=2, ensure_ascii=False) + "\n")
+
+
+def _well_formed(entry) -> bool:
+    return (isinstance(entry, dict) and isinstance(entry.get("id"), str) and isinstance(entry.get("quality"), str)
+            and isinstance(entry.get("files"), dict)
+            and all(isinstance(f, dict) and "path" in f and "bytes" in f for f in entry["files"].values()))
+
+
+def files_intact(out_dir: Path, entry: dict, formats: list[str] | None = None) -> bool:
+    """Every listed file (or those of `formats`) exists with the recorded size. A stat, not a hash: this is the
+    up-to-date check, which must stay well under a second even for 4k clips."""
+    for fmt, info in entry["files"].items():
+        if formats is not None and fmt not in formats:
+            continue
+        try:
+            if (out_dir / info["path"]).stat().st_size != info["bytes"]:
+                return False
+        except OSError:
+            return False
+    return True

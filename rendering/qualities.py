@@ -1,0 +1,72 @@
+"""The qualities and output formats render.py knows, and the parsing of the user's choices.
+
+Kept free of manim so the CLI can validate its arguments (and answer "up to date") without importing it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Quality:
+    """One render quality: our name for it, manim's name, and the frame size and rate it produces."""
+
+    name: str
+    manim_name: str  # key of manim.constants.QUALITIES
+    width: int
+    height: int
+    fps: int
+
+    @property
+    def label(self) -> str:
+        return f"{self.height}p{self.fps}"
+
+
+QUALITIES: dict[str, Quality] = {
+    q.name: q
+    for q in (
+        Quality("low", "low_quality", 854, 480, 15),
+        Quality("medium", "medium_quality", 1280, 720, 30),
+        Quality("high", "high_quality", 1920, 1080, 60),
+        Quality("1440p", "production_quality", 2560, 1440, 60),
+        Quality("4k", "fourk_quality", 3840, 2160, 60),
+    )
+}
+DEFAULT_QUALITY = "low"  # the quick preview a plain `python render.py` gives
+
+FORMATS: tuple[str, ...] = ("mp4", "webm", "gif", "png")  # png = the poster frame
+DEFAULT_FORMATS: tuple[str, ...] = ("mp4", "webm", "png")  # what the blog page embeds
+CAPTIONS = "vtt"  # written whenever a scene has subcaptions; not a format one asks for
+
+GIF_MAX_FPS = 30  # browsers stretch GIF frame delays under 2/100 s, so 60 fps GIFs would play slowly
+
+
+def _split(values: list[str] | None) -> list[str]:
+    """Accept both `--x a b`, `--x a,b` and repeated flags."""
+    items: list[str] = []
+    for value in values or []:
+        items.extend(part.strip().lower() for part in value.split(",") if part.strip())
+    return items
+
+
+def _dedupe(items: list[str]) -> list[str]:
+    return list(dict.fromkeys(items))
+
+
+def parse_qualities(values: list[str] | None) -> list[Quality]:
+    """Quality names → Quality objects, in the order given; ValueError names the valid choices."""
+    names = _dedupe(_split(values)) or [DEFAULT_QUALITY]
+    unknown = [name for name in names if name not in QUALITIES]
+    if unknown:
+        raise ValueError(f"unknown quality {unknown[0]!r}; valid: {', '.join(QUALITIES)}")
+    return [QUALITIES[name] for name in names]
+
+
+def parse_formats(values: list[str] | None) -> list[str]:
+    """Format names, in our canonical order; ValueError names the valid choices."""
+    names = _dedupe(_split(values)) or list(DEFAULT_FORMATS)
+    unknown = [name for name in names if name not in FORMATS]
+    if unknown:
+        raise ValueError(f"unknown format {unknown[0]!r}; valid: {', '.join(FORMATS)}")
+    return [name for name in FORMATS if name in names]

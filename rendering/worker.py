@@ -1,0 +1,154 @@
+"""Render one clip in a process of its own: `python -m rendering.worker JOB_JSON EVENTS_FD`.
+
+A process per clip keeps scenes apart (a crash, a leaked global or manim's config cannot reach another clip) and
+lets clips render in parallel. Everything is written inside the job's work folder; the parent moves finished
+files into place. Events (JSON lines: started, frames, done, error) go to EVENTS_FD; manim's own output goes to
+stderr, which the parent sends to a log file or, with --verbose, to the terminal.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import importlib
+import json
+import os
+import signal
+import sys
+import time
+import traceback
+from pathlib import Path
+
+
+class Events:
+    """JSON lines to the parent; frame counts at most every 0.2 s."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self._last_frames_at = 0.0
+
+    def send(self, event: str, **fields) -> None:
+        os.write(self.fd, (json.dumps({"event": event, **fields}) + "\n").encode())
+
+    def frames(self, count: int) -> None:
+        now = time.monotonic()
+        if now - self._last_frames_at >= 0.2:
+            self._last_frames_at = now
+            self.send("frames", frames=count)
+
+
+def _die_with_parent() -> None:
+    """If render.py is killed outright, do not render on as an orphan (Linux prctl PR_SET_PDEATHSIG)."""
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)
+    except (OSError, AttributeError):
+        pass
+
+
+def manim_settings(job: dict, work: Path) -> dict:
+    """manim config for this clip: all of manim's files inside the work folder, no cache, fixed seed."""
+    verbose = job.get("verbose", False)
+    return {
+        "quality": job["quality"]["manim_name"],
+        "format": "mp4",
+        "media_dir": str(work / "manim"),
+        "video_dir": str(work / "manim" / "video"),
+        "images_dir": str(work / "manim" / "images"),
+        # Typst/Pango caches are per clip: manim writes them in place, so a shared cache could be read half-written
+        # by a parallel render or left truncated by an interrupted one.
+        "tex_dir": str(work / "manim" / "tex"),
+        "text_dir": str(work / "manim" / "text"),
+        "output_file": "clip",
+        "disable_caching": True,  # every frame is drawn, so the frame tap sees the whole movie
+        "log_to_file": False,
+        "verbosity": "INFO" if verbose else "WARNING",
+        "progress_bar": "display" if verbose else "none",
+        "preview": False,
+        "show_in_file_browser": False,
+    }
+
+
+def render(job: dict, events: Events) -> dict:
+    work = Path(job["work_dir"])
+    out = work / "out"
+    out.mkdir(parents=True, exist_ok=True)
+    formats = job["formats"]
+    quality = job["quality"]
+
+    from manim import Scene, config, tempconfig
+
+    from .captions import Cue, to_webvtt
+    from .framesink import FrameSink
+    from .media import gif_from_video, probe, save_poster, sha256
+
+    settings = manim_settings(job, work)
+    if config.seed is None:
+        settings["seed"] = 0  # scenes that draw random numbers without seeding still render the same twice
+    with tempconfig(settings):
+        module = importlib.import_module(job["module"])
+        scene_class = getattr(module, job["class_name"], None)
+        if not (isinstance(scene_class, type) and issubclass(scene_class, Scene)):
+            raise LookupError(f"{job['module']} has no Scene class {job['class_name']}")
+        events.send("started")
+        scene = scene_class()
+        sink = FrameSink(width=quality["width"], height=quality["height"], fps=quality["fps"],
+                         webm_path=out / "clip.webm" if "webm" in formats else None, on_frames=events.frames)
+        sink.attach(scene.renderer.file_writer)
+        try:
+            scene.render()
+        except BaseException:
+            sink.abort()
+            raise
+        sink.finish()
+        writer = scene.renderer.file_writer
+        movie = Path(writer.movie_file_path)
+        if not movie.is_file():
+            raise RuntimeError("the scene played no animations, so there is no video")
+        cues = [Cue(sub.start.total_seconds(), sub.end.total_seconds(), sub.content) for sub in writer.subcaptions]
+
+    events.send("frames", frames=sink.frames)
+    mp4 = out / "clip.mp4"
+    os.replace(movie, mp4)
+    facts = probe(mp4)
+    if facts.frames != sink.frames:
+        raise RuntimeError(f"the mp4 has {facts.frames} frames but {sink.frames} were drawn")
+    if "gif" in formats:
+        gif_from_video(mp4, out / "clip.gif")
+    if "png" in formats:
+        poster = sink.poster()
+        if poster is None:
+            raise RuntimeError("no frame to make a poster from")
+        save_poster(poster, out / "clip.png")
+    if cues:
+        (out / "clip.vtt").write_text(to_webvtt(cues), encoding="utf-8")
+    if "mp4" not in formats:
+        mp4.unlink()
+
+    files = {}
+    for ext in (*formats, "vtt"):
+        path = out / f"clip.{ext}"
+        if path.is_file():
+            files[ext] = {"tmp": str(path), "bytes": path.stat().st_size, "sha256": sha256(path)}
+    return {"width": facts.width, "height": facts.height, "fps": facts.fps, "frames": facts.frames,
+            "duration": facts.duration, "files": files}
+
+
+def main(argv: list[str]) -> int:
+    job = json.loads(Path(argv[0]).read_text(encoding="utf-8"))
+    events = Events(int(argv[1]))
+    _die_with_parent()
+    try:
+        result = render(job, events)
+    except KeyboardInterrupt:
+        return 130
+    except BaseException as error:  # reported to the parent, which carries on with the other clips
+        traceback.print_exc()
+        message = f"{type(error).__name__}: {error}".strip()
+        events.send("error", message=message.splitlines()[0] if message else type(error).__name__,
+                    traceback=traceback.format_exc())
+        return 1
+    events.send("done", **result)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
