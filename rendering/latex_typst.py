@@ -41,11 +41,7 @@ def supported_commands() -> list[str]:
 
 def latex_to_typst(latex: str) -> str:
     """Typst math source for one LaTeX formula (without the surrounding dollars)."""
-    parser = _Parser(latex)
-    pieces = parser.sequence(stop=())
-    if parser.position != len(parser.tokens):
-        raise ValueError(f"unbalanced '{parser.tokens[parser.position]}' in formula {latex!r}")
-    return _join(pieces)
+    return _join(_Parser(latex).sequence(stop=()))  # a stray "}" or "&" is an error inside atom()
 
 
 def _join(pieces: list[str]) -> str:
@@ -136,9 +132,9 @@ class _Parser:
             return self.group()
         if token.startswith("\\") and len(token) > 1:
             return self.command(token[1:])
-        if token in ("}", "&"):
-            if token == "&":
-                return "&"
+        if token == "&":
+            return "&"  # alignment point (align*, cases): the environment code splits cells on it
+        if token == "}":
             raise self.error("unexpected '}'")
         return TYPST_ESCAPES.get(token, token)
 

@@ -21,7 +21,10 @@ import typst
 from rendering.latex_typst import latex_to_typst
 
 TYPST_VERSION = version("typst")  # part of each formula's cache key: a new Typst may typeset differently
-FONT_PT = 11.0  # the size Typst sets the math at; the page scales it to 1em of the surrounding text
+FONT_PT = 11.0  # the size Typst sets the math at
+# The page draws FONT_PT at this many em of the surrounding text: Typst's New Computer Modern has a smaller
+# x-height than the page's serif fonts, so at 1:1 a formula looks a size too small beside the words.
+EM_PER_FONT = 1.15
 INK = "#1f2328"  # the page's light-mode text colour; dark mode inverts the images in CSS
 PREAMBLE = (
     '#set page(width: auto, height: auto, margin: 0pt, fill: none)\n'
@@ -52,7 +55,7 @@ class MathImage:
         return self.height_pt - self.baseline_pt
 
     def em(self, value_pt: float) -> str:
-        return f"{value_pt / FONT_PT:.3f}em"
+        return f"{value_pt / FONT_PT * EM_PER_FONT:.3f}em"
 
 
 def typst_source(latex: str, display: bool) -> str:
@@ -64,6 +67,8 @@ def typst_source(latex: str, display: bool) -> str:
 
 class MathRenderer:
     """Writes formula SVGs into `directory` (which `prefix` names relative to the page) and reuses them."""
+
+    _typeset_in_this_process: dict[str, str] = {}  # file name -> SVG, shared by renderers of other folders
 
     def __init__(self, directory: Path, prefix: str):
         self.directory = directory
@@ -79,8 +84,9 @@ class MathRenderer:
         if path.exists():
             svg = path.read_text(encoding="utf-8")
         else:
-            svg = self._typeset(source, display, latex)
+            svg = self._typeset_in_this_process.get(name) or self._typeset(source, display, latex)
             write_atomically(path, svg)
+        self._typeset_in_this_process[name] = svg
         return _image(f"{self.prefix}/{name}", latex, display, svg)
 
     def remove_unused(self) -> None:

@@ -253,7 +253,9 @@ def _block(block, renderer: MathRenderer, reference_ids: set[int], is_references
     if isinstance(block, DisplayMath):
         return f'<div class="display-math">{_math_img(renderer.render(block.latex, display=True))}</div>'
     if isinstance(block, Diagram):
-        return ('<details class="diagram"><summary>Diagram source (Mermaid, as in the original post)</summary>'
+        summary = ("Diagram source (Mermaid, as in the original post)" if block.mermaid
+                   else "Diagram text (its boxes, as copied from the original post)")
+        return (f'<details class="diagram"><summary>{summary}</summary>'
                 f"<pre>{_escape(block.text)}</pre></details>")
     raise ValueError(f"no HTML for block {type(block).__name__}")
 

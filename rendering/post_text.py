@@ -18,7 +18,7 @@ POST_DIR = Path(__file__).resolve().parent / "post"
 POST_PATH = POST_DIR / "attention-from-scratch.txt"
 OUTLINE_PATH = POST_DIR / "attention-from-scratch.outline"
 
-OUTLINE_KINDS = ("h1", "h2", "h3", "ol", "drop")
+OUTLINE_KINDS = ("h1", "h2", "h3", "ol", "diagram", "drop")
 DIAGRAM_STARTS = ("flowchart ", "sequenceDiagram")  # Mermaid sources, flattened to one line by the copy
 _DISPLAY_MATH = re.compile(r"\\\[(.+?)\\\]", re.S)
 _CODE_MARKER = re.compile(r"^(import |from \S+ import |class |def |@|#)|[=()\[\]]", re.M)
@@ -64,7 +64,10 @@ class DisplayMath:
 
 @dataclass(frozen=True)
 class Diagram:
-    text: str  # Mermaid source as it appears in the post
+    """A picture the plain-text copy could not keep: Mermaid source, or boxes flattened into lines of text."""
+
+    text: str
+    mermaid: bool
 
 
 Block = Heading | Paragraph | ListBlock | Table | Code | Preformatted | DisplayMath | Diagram
@@ -93,12 +96,14 @@ class Post:
 class Outline:
     headings: dict[str, int]  # line -> level
     ordered_lists: frozenset[str]  # first lines of numbered lists
+    diagrams: frozenset[str]  # first lines of blocks that are a flattened picture, not prose
     dropped: frozenset[str]
 
 
 def parse_outline(text: str) -> Outline:
     headings: dict[str, int] = {}
     ordered: set[str] = set()
+    diagrams: set[str] = set()
     dropped: set[str] = set()
     for number, raw in enumerate(text.splitlines(), 1):
         line = raw.rstrip("\n")
@@ -112,9 +117,11 @@ def parse_outline(text: str) -> Outline:
             headings[rest] = int(kind[1])
         elif kind == "ol":
             ordered.add(rest)
+        elif kind == "diagram":
+            diagrams.add(rest)
         else:
             dropped.add(rest)
-    return Outline(headings, frozenset(ordered), frozenset(dropped))
+    return Outline(headings, frozenset(ordered), frozenset(diagrams), frozenset(dropped))
 
 
 def slugify(text: str) -> str:
@@ -165,7 +172,9 @@ def _classify(lines: list[str], outline: Outline) -> list[Block]:
             raise ValueError(f"text beside a display formula: {joined!r}")
         return [DisplayMath(f) for f in formulas]
     if first.startswith(DIAGRAM_STARTS):
-        return [Diagram(joined)]
+        return [Diagram(joined, mermaid=True)]
+    if first in outline.diagrams:
+        return [Diagram(joined, mermaid=False)]
     if any("\t" in line for line in lines):
         if not all("\t" in line for line in lines):
             raise ValueError(f"table with a line that has no tab: {joined!r}")
@@ -183,7 +192,7 @@ def parse_post(text: str, outline: Outline) -> Post:
     """Split the post into blocks; ValueError when the outline names a line the post lacks."""
     lines = [line for line in text.splitlines() if line.strip() not in outline.dropped]
     present = {line.strip() for line in text.splitlines()}
-    for wanted in [*outline.headings, *outline.ordered_lists, *outline.dropped]:
+    for wanted in [*outline.headings, *outline.ordered_lists, *outline.diagrams, *outline.dropped]:
         if wanted not in present:
             raise ValueError(f"outline names a line the post does not contain: {wanted!r}")
 
@@ -194,7 +203,12 @@ def parse_post(text: str, outline: Outline) -> Post:
             # A blank line inside a code listing (between methods, after imports) splits it into chunks.
             blocks[-1] = Code(previous.text + "\n\n" + "\n".join(chunk))
             continue
-        blocks.extend(_classify(chunk, outline))
+        new = _classify(chunk, outline)
+        if (isinstance(previous, Diagram) and not previous.mermaid and len(new) == 1
+                and isinstance(new[0], Diagram) and not new[0].mermaid):
+            blocks[-1] = Diagram(previous.text + "\n\n" + new[0].text, mermaid=False)  # one picture, two rows
+            continue
+        blocks.extend(new)
 
     for wanted in outline.headings:
         if not any(isinstance(b, Heading) and b.text == wanted for b in blocks):
@@ -202,6 +216,9 @@ def parse_post(text: str, outline: Outline) -> Post:
     for wanted in outline.ordered_lists:
         if not any(isinstance(b, ListBlock) and b.items[0] == wanted for b in blocks):
             raise ValueError(f"outline 'ol' line does not start a list in the post: {wanted!r}")
+    for wanted in outline.diagrams:
+        if not any(isinstance(b, Diagram) and wanted in b.text.split("\n") for b in blocks):
+            raise ValueError(f"outline 'diagram' line does not start a block in the post: {wanted!r}")
 
     if not blocks or not isinstance(blocks[0], Heading) or blocks[0].level != 1:
         raise ValueError("the post must start with its title, marked 'h1' in the outline")

@@ -337,7 +337,9 @@ def _check_all_sources(page, index_url: str, manifest: dict, report: PageReport)
 
 
 def _check_layout_and_screenshots(page, screenshot_dir: Path | None, report: PageReport) -> None:
-    page.evaluate("() => document.querySelectorAll('video').forEach(v => { v.pause(); v.currentTime = 0; })")
+    page.reload(wait_until="load")  # as a reader first sees it: posters, default qualities
+    page.wait_for_function("() => Array.from(document.images).every(i => i.complete)", timeout=WAIT_MS)
+    page.wait_for_load_state("networkidle", timeout=WAIT_MS)  # posters and metadata fetched
     if not page.evaluate("() => getComputedStyle(document.body).backgroundColor !== 'rgba(0, 0, 0, 0)'"):
         report.problems.append("page has no background colour")
     light = page.evaluate("() => getComputedStyle(document.body).backgroundColor")
@@ -362,6 +364,11 @@ def _check_layout_and_screenshots(page, screenshot_dir: Path | None, report: Pag
         path = screenshot_dir / "page-narrow.png"
         page.screenshot(path=str(path), full_page=False)
         report.screenshots.append(path)
+        if page.locator("figure.clip").count():
+            page.locator("figure.clip").first.scroll_into_view_if_needed()
+            path = screenshot_dir / "page-narrow-clip.png"
+            page.screenshot(path=str(path), full_page=False)
+            report.screenshots.append(path)
     page.set_viewport_size({"width": 1280, "height": 900})
 
 
