@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 from . import inputs, outdir
-from .install import Installer
+from .install import Installer, embed_or_empty
 from .jobs import FAILED, INTERRUPTED, UP_TO_DATE, Job, Outcome
 from .manifest import Manifest, files_intact
 from .qualities import DEFAULT_FORMATS, DEFAULT_QUALITY, FORMATS, QUALITIES, parse_formats, parse_qualities
@@ -212,13 +212,16 @@ def _finish_outputs(manifest: Manifest, out_dir: Path, page, console, page_note:
     """Refresh every entry's embed snippet, write the manifest, then the page. Returns True if the page failed."""
     if page is not None:
         for entry in manifest.entries():
-            entry["embed"] = page.embed_snippet(entry)
+            entry["embed"] = embed_or_empty(page.embed_snippet, entry)
     manifest.write()
     if page is None:
         console.print(f"note: index.html {page_note or 'not written: rendering/page.py not found'}", style="dim")
         return False
+    # The page plays videos: clips rendered only as gif/png stay in manifest.json but are not given to it.
+    playable = {**manifest.to_dict()}
+    playable["clips"] = [entry for entry in playable["clips"] if entry["embed"]]
     try:
-        page.write_page(manifest.to_dict(), out_dir)
+        page.write_page(playable, out_dir)
     except Exception as error:  # the clips are fine; say what went wrong with the page
         console.print(f"page: {type(error).__name__}: {error}", markup=False, style="red")
         return True

@@ -88,9 +88,15 @@ class _WebmEncoder:
             pass
 
 
+BLANK_TOLERANCE = 16  # a fade-out's last frame still holds traces one or two levels off the background
+
+
 def is_blank(pixels: np.ndarray) -> bool:
-    """A frame showing nothing but one colour (the background), e.g. after a final fade-out."""
-    return not np.any(pixels[..., :3] != pixels[0, 0, :3])
+    """A frame showing nothing but its background colour (the top-left pixel), e.g. after a final fade-out."""
+    rgb = pixels[..., :3]
+    background = rgb[0, 0]
+    difference = np.maximum(rgb, background) - np.minimum(rgb, background)  # |a - b| without leaving uint8
+    return not bool((difference > BLANK_TOLERANCE).any())
 
 
 class FrameSink:

@@ -26,6 +26,14 @@ def clip_entry(job: Job, result: dict, files: dict) -> dict:
     }
 
 
+def embed_or_empty(embed: Callable[[dict], str], entry: dict) -> str:
+    """The page's <video> snippet, or "" for a clip it cannot embed (rendered as gif/png only, no video source)."""
+    try:
+        return embed(entry)
+    except ValueError:
+        return ""
+
+
 class Installer:
     def __init__(self, out_dir: Path, manifest: Manifest, embed: Callable[[dict], str] | None) -> None:
         self.out_dir = out_dir
@@ -52,7 +60,7 @@ class Installer:
                 (self.out_dir / info["path"]).unlink(missing_ok=True)  # made from other inputs: stale
         entry = clip_entry(job, result, dict(sorted(files.items())))
         if self.embed is not None:
-            entry["embed"] = self.embed(entry)
+            entry["embed"] = embed_or_empty(self.embed, entry)
         self.manifest.put(entry)
         self.manifest.write()
         return Outcome(scene_id, quality, RENDERED, bytes=sum(f["bytes"] for f in files.values()), files=files)
