@@ -314,8 +314,8 @@ def _figure(player: Player, number: int, caption_url: Callable[[str], str]) -> s
 
 def quality_label(clip: Mapping) -> str:
     width, height = clip["resolution"]
-    fps = clip["fps"]
-    fps_text = f"{fps:g}" if isinstance(fps, (int, float)) and math.isfinite(fps) else str(fps)
+    fps = float(clip["fps"])  # render.py measures it: 15.000741 is "15 fps" to a reader
+    fps_text = str(round(fps)) if math.isfinite(fps) and abs(fps - round(fps)) < 0.01 else f"{fps:.2f}"
     return f"{int(height)}p · {fps_text} fps"
 
 
@@ -355,7 +355,7 @@ def _download_links(player: Player, chosen: Mapping) -> str:
 
 
 def _duration_text(seconds: float) -> str:
-    total = max(0, round(float(seconds)))
+    total = max(0, math.floor(float(seconds)))  # as the player's own clock shows it
     return f"{total // 60}:{total % 60:02d}"
 
 

@@ -203,6 +203,12 @@ def _stays_local(url: str) -> bool:
     return parts.scheme in ("data", "blob", "file") or parts.hostname == "127.0.0.1"
 
 
+def _is_cancelled_media(request) -> bool:
+    """Chromium cancels a video's range request once it has buffered enough (preload=metadata, a seek, the
+    page reloading): that is the player at work, not a failure."""
+    return request.resource_type == "media" and request.failure == "net::ERR_ABORTED"
+
+
 def _launch(playwright, profile: Path):
     if not CHROMIUM.exists():
         raise FileNotFoundError(f"{CHROMIUM} is missing; the README setup (scripts/bootstrap.sh) installs it")
@@ -245,7 +251,8 @@ def check_page_in_browser(media_dir: Path, screenshot_dir: Path | None = ARTIFAC
             page = context.new_page()
             page.on("console", lambda m: m.type == "error" and problems.append(f"console error: {m.text}"))
             page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
-            page.on("requestfailed", lambda r: problems.append(f"request failed: {r.url} {r.failure}"))
+            page.on("requestfailed", lambda r: _is_cancelled_media(r) or problems.append(
+                f"request failed: {r.url} {r.failure}"))
             page.on("response", lambda r: r.status >= 400 and problems.append(f"HTTP {r.status}: {r.url}"))
 
             index_url = server.url + "index.html"

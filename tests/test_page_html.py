@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from rendering.page import QUALITIES, embed_snippet, write_page
+from rendering.page import QUALITIES, embed_snippet, quality_label, write_page
 from rendering.post_text import Code, Heading, Paragraph, load_post
 from scenes.registry import SCENES
 
@@ -251,3 +251,12 @@ def test_rewriting_the_page_replaces_it(tmp_path):
     document = write_page(manifest, tmp_path).read_text(encoding="utf-8")
     assert "clip-summary" not in document
     assert Path(tmp_path / "index.html").stat().st_size == len(document.encode("utf-8"))
+
+
+@pytest.mark.parametrize("resolution, fps, label", [
+    ([854, 480], 15.000741104278312, "480p · 15 fps"),  # a measured rate, as render.py writes it
+    ([1920, 1080], 60, "1080p · 60 fps"),
+    ([1280, 720], 29.97, "720p · 29.97 fps"),
+])
+def test_quality_labels_read_well(resolution, fps, label):
+    assert quality_label({"resolution": resolution, "fps": fps}) == label
