@@ -16,7 +16,7 @@ from pathlib import Path
 
 POST_DIR = Path(__file__).resolve().parent / "post"
 POST_PATH = POST_DIR / "attention-from-scratch.txt"
-OUTLINE_PATH = POST_DIR / "attention-from-scratch.outline"
+OUTLINE_PATH = POST_DIR / "attention-from-scratch-outline.txt"  # .txt: packaged like the post (pyproject)
 
 OUTLINE_KINDS = ("h1", "h2", "h3", "ol", "diagram", "drop")
 DIAGRAM_STARTS = ("flowchart ", "sequenceDiagram")  # Mermaid sources, flattened to one line by the copy
@@ -236,10 +236,8 @@ def _make_slugs_unique(blocks: list[Block]) -> None:
                 blocks[i] = Heading(block.level, block.text, f"{block.slug}-{count + 1}")
 
 
-def load_post(post_path: Path = POST_PATH, outline_path: Path | None = None) -> Post:
+def load_post(post_path: Path = POST_PATH, outline_path: Path = OUTLINE_PATH) -> Post:
     """The post bundled in the repository (a copy of /work/shared/blog/...), parsed."""
-    if outline_path is None:
-        outline_path = post_path.with_suffix(".outline")
     return parse_post(post_path.read_text(encoding="utf-8"),
                       parse_outline(outline_path.read_text(encoding="utf-8")))
 
