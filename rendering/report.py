@@ -97,9 +97,10 @@ class RichReporter:
     def finished(self, job: Job, outcome: Outcome) -> None:
         task = self.tasks[job.key]
         style = _STYLE.get(outcome.status, "")
-        done = self.progress.tasks[task].completed or 1
-        self.progress.update(task, total=done, completed=done if outcome.status == RENDERED else None,
-                             status=f"[{style}]{outcome.status}")
+        if outcome.status == RENDERED:  # the clip's real length is known now: show the bar full
+            done = self.progress.tasks[task].completed or 1
+            self.progress.update(task, total=done, completed=done)
+        self.progress.update(task, status=f"[{style}]{outcome.status}")
         self.progress.stop_task(task)
 
 

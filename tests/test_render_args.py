@@ -74,7 +74,8 @@ def test_list_prints_id_title_section_and_writes_nothing(project):
     assert lines[0].split() == ["id", "title", "post", "section"]
     square = next(line for line in lines if line.startswith("square "))
     assert "A square" in square and "Why attention exists" in square
-    assert [line.split()[0] for line in lines[1:]] == ["square", "fade_text", "broken", "slow", "missing"]
+    assert [line.split()[0] for line in lines[1:]] == ["square", "fade_text", "broken", "slow", "missing",
+                                                   "toy_matrix", "toy_bars"]
     assert not project.out.exists()
 
 
