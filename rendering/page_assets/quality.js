@@ -19,7 +19,8 @@
     });
     var track = video.querySelector("track");
     if (track && option.hasAttribute("data-vtt")) { track.setAttribute("src", option.getAttribute("data-vtt")); }
-    video.setAttribute("poster", option.getAttribute("data-png") || "");
+    if (option.hasAttribute("data-png")) { video.setAttribute("poster", option.getAttribute("data-png")); }
+    else { video.removeAttribute("poster"); }
     video.setAttribute("width", option.getAttribute("data-width"));
     video.setAttribute("height", option.getAttribute("data-height"));
     Array.prototype.forEach.call(figure.querySelectorAll("a[data-format]"), function (link) {
