@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from manim import (
     DOWN, LEFT, RIGHT, UP, Arrow, FadeIn, FadeOut, LaggedStart, Rectangle, ReplacementTransform, VGroup, Write,
-    Create, Indicate, UR,
+    Create, Indicate,
 )
 
 from scenes.kit import (
