@@ -14,7 +14,7 @@ from manim import (
 )
 
 from scenes.kit import (
-    AttentionScene, Source, SoftmaxBars, TokenRow, beat, caption_brace, flow_arrow, format_value, frame_box,
+    AttentionScene, Source, SoftmaxBars, TokenRow, beat, flow_arrow, format_value, frame_box,
     label, math, matrix, palette, token_box, typography, vector,
 )
 
