@@ -99,7 +99,7 @@ def head_metrics(weights: torch.Tensor, distant_offset: int) -> tuple[HeadMetric
     T, k = weights.shape[-1], distant_offset
     if not 2 <= k < T:
         raise ValueError(f"distant_offset must be in [2, T={T}), got {k}")
-    w = weights.reshape(-1, *weights.shape[-3:])
+    w = weights.detach().reshape(-1, *weights.shape[-3:])
     rows = torch.arange(k, T)
     previous = w[:, :, rows, rows - 1].mean(dim=(0, 2))
     distant = w[:, :, rows, rows - k].mean(dim=(0, 2))
