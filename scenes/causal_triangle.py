@@ -182,7 +182,9 @@ class CausalTriangleScene(AttentionScene):
         self.play(FadeOut(keep_box), run_time=0.4)
         # from here on the screen shows the masked grid's cells (with the scores grid's labels)
         self.grid.remove(*old)
-        self.masked = masked
+        # the cells on screen now: the past keeps the score cells, the future shows the −∞ cells
+        self.on_screen = {(i, j): (masked if bool(self.future[i, j]) else self.grid).cell(i, j)
+                          for i in range(self.n) for j in range(self.n)}
         self.cases = cases
 
     @beat
@@ -201,7 +203,7 @@ class CausalTriangleScene(AttentionScene):
         sums = self._row_sums(weights, "right_order_row_sums", palette.RIGHT)
         self.play(FadeIn(sums[0]), run_time=0.5)
         for i in range(self.n):
-            old = VGroup(*(self.masked.cell(i, j) for j in range(self.n)))
+            old = VGroup(*(self.on_screen[i, j] for j in range(self.n)))
             self.play(ReplacementTransform(old, weights.row(i)), FadeIn(sums[1][i], shift=LEFT * 0.2),
                       run_time=0.9)
         self.wait(1.0)
