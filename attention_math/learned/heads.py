@@ -188,10 +188,10 @@ def learned_heads(config: HeadsConfig = HeadsConfig()) -> LearnedHeads:
     """Each head's attention on the example sequence, the measured specialisation, loss and accuracy."""
     trained = load_heads_model(config)
     model = trained.model
-    loss, accuracy, eval_weights = _evaluate(model, config)
     k = config.task.distant_offset
     tokens = example_tokens(config)
-    with torch.no_grad():
+    with deterministic(config.seed), torch.no_grad():  # one thread: same numbers, no spinning on a busy machine
+        loss, accuracy, eval_weights = _evaluate(model, config)
         _, weights = model(tokens.unsqueeze(0))
     eval_metrics = head_metrics(eval_weights, k)
     targets = config.task.targets(tokens)

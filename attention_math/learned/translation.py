@@ -63,9 +63,9 @@ class AlignmentSnapshot:
     coffee) so every frame has the same shape; ``greedy_french`` is what the model would say at that moment.
     """
 
-    step: int
-    loss: float
-    alignment: torch.Tensor
+    step: int  # optimizer steps taken so far (0 = untrained)
+    loss: float  # mean cross-entropy per French token over the whole corpus, teacher-forced
+    alignment: torch.Tensor  # (3, 3): reference French steps × English tokens
     greedy_french: tuple[str, ...]
 
 
