@@ -1,12 +1,14 @@
 """The shared visual language: palette, fonts, the number formatter, tensor widgets and the scene base."""
 
-from . import palette, typography
+from . import copy_speed, palette, typography
 from .base import AttentionScene, BeatRecord, BeatWithoutCaption, beat
 from .numbers import NumberTrace, Source, TracedNumber, format_value
 from .text import align_baselines, baseline_y, escape_markup, heading, label, math, title
 from .widgets import (
     SoftmaxBars, TensorGrid, TokenRow, caption_brace, flow_arrow, frame_box, heatmap, matrix, token_box, vector,
 )
+
+copy_speed.install()
 
 __all__ = [
     "palette", "typography", "AttentionScene", "BeatRecord", "BeatWithoutCaption", "beat", "NumberTrace",

@@ -14,10 +14,12 @@ import argparse
 import functools
 import sys
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 from manim import DecimalNumber, Mobject, Text, Typst, config
 
+from attention_math import examples
 from scenes import registry
 
 from . import typography
@@ -106,15 +108,22 @@ def layout_problems(scene: AttentionScene) -> list[str]:
     return problems
 
 
-def number_problems(scene: AttentionScene) -> tuple[list[str], int]:
-    """Each visible number must equal a fresh attention_math computation at the precision shown."""
+def number_problems(scene: AttentionScene, fresh_records: dict[str, Any] | None = None) -> tuple[list[str], int]:
+    """Each visible number must equal a fresh attention_math computation at the precision shown.
+
+    `fresh_records` caches one `examples.build(name)` per example for the run (built from scratch once, not
+    read from the scenes' cache).
+    """
     problems: list[str] = []
     checked = 0
+    fresh_records = {} if fresh_records is None else fresh_records
     for unit in text_units(scene):
         if isinstance(unit, TracedNumber):
             checked += 1
             trace = unit.trace
-            fresh = format_value(trace.fresh_value(), trace.decimals)
+            if trace.example not in fresh_records:
+                fresh_records[trace.example] = examples.build(trace.example)
+            fresh = format_value(trace.fresh_value(fresh_records[trace.example]), trace.decimals)
             shown_value = unit.value if not isinstance(unit.glyph, DecimalNumber) else to_float(unit.glyph.number)
             shown = format_value(shown_value, trace.decimals)
             if shown != fresh:
@@ -135,6 +144,7 @@ def inspect_scene_class(scene: str | type[AttentionScene], scene_id: str) -> Sce
     """Run the scene headless at 480p and gather beat frames, layout problems and number problems."""
     report = SceneReport(scene_id)
     seen_layout: set[str] = set()
+    fresh_records: dict[str, Any] = {}
 
     def after_animation(scene: AttentionScene) -> None:
         report.animations_checked += 1
@@ -144,7 +154,7 @@ def inspect_scene_class(scene: str | type[AttentionScene], scene_id: str) -> Sce
             if key not in seen_layout:
                 seen_layout.add(key)
                 report.layout_problems.append(f"{where}: {problem}")
-        problems, checked = number_problems(scene)
+        problems, checked = number_problems(scene, fresh_records)
         report.numbers_checked += checked
         report.number_problems.extend(f"{where}: {p}" for p in problems)
 

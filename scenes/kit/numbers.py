@@ -26,9 +26,9 @@ class NumberTrace:
     index: tuple[int, ...]
     decimals: int
 
-    def fresh_value(self) -> float:
-        """Recompute the value from scratch (uncached), for tests."""
-        raw = resolve(examples.build(self.example), self.path)
+    def fresh_value(self, record: Any = None) -> float:
+        """Recompute the value from scratch (uncached), for tests; `record` may be a freshly built example."""
+        raw = resolve(record if record is not None else examples.build(self.example), self.path)
         return to_float(raw[self.index] if self.index else raw)
 
 
@@ -84,6 +84,13 @@ class Source:
     def __init__(self, name: str):
         self.name = name
         self.data = examples.load(name)
+
+    def __deepcopy__(self, memo: dict) -> "Source":
+        """Shared, read-only data: copying a widget (as every Transform does) must not copy the tensors."""
+        return self
+
+    def __copy__(self) -> "Source":
+        return self
 
     def get(self, path: str) -> Any:
         """The raw field (tensor, list or string) — for layout decisions such as sizes and labels."""
