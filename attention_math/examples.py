@@ -42,6 +42,8 @@ __all__ = [
     "DropoutExample",
     "MultiHeadExample",
     "BottleneckExample",
+    "LearnedAlignmentExample",
+    "LearnedHeadsExample",
     "TeacherForcingExample",
     "DecoderStep",
     "QueryRowSteps",
@@ -88,6 +90,10 @@ BOTTLENECK_SEED = 0
 BOTTLENECK_RECURRENT_SCALE = 0.9
 BOTTLENECK_INPUT_SCALE = 1.5
 
+
+#: The trained English→French model's second sentence (attention_math.learned): French puts the adjective
+#: after the noun ("the cold water" → "l'eau froide"), so its alignment is not the diagonal.
+LEARNED_REORDER_ENGLISH = ("She", "drinks", "the", "cold", "water")
 
 # --- records --------------------------------------------------------------------------------------------------
 
@@ -272,6 +278,52 @@ class BottleneckExample:
     influence: torch.Tensor  # (3, 3) jacobian_norms normalised per row (row sums 1)
     first_token_share: torch.Tensor  # (3,) influence of "I" on h_1, h_2, h_3 (shrinking)
 
+
+@dataclass(frozen=True, eq=False)
+class LearnedAlignmentExample:
+    """The trained GRU encoder–decoder (attention_math.learned.translation): what it attends to, and when.
+
+    ``alignment`` comes from the model generating on its own (greedy); the snapshots are teacher-forced on the
+    corpus French, recorded while training, so every frame of the time-lapse has the same shape.
+    """
+
+    english_tokens: tuple[str, ...]  # ("I", "love", "coffee")
+    french_tokens: tuple[str, ...]  # what the trained model says
+    reference_french: tuple[str, ...]  # the corpus's French
+    alignment: torch.Tensor  # (F, E) row r = weights on the English words while emitting french_tokens[r]
+    cafe_row: int  # index of "café" in french_tokens
+    snapshot_steps: torch.Tensor  # (S,) optimiser step of each snapshot (0 = untrained)
+    snapshot_losses: torch.Tensor  # (S,) mean cross-entropy per French token over the corpus
+    snapshot_alignments: torch.Tensor  # (S, F, E) teacher-forced alignment at each snapshot
+    snapshot_french: tuple[tuple[str, ...], ...]  # what the model would say at each snapshot (greedy)
+    final_loss: float
+    n_pairs: int  # sentence pairs in the training corpus
+    reorder_english: tuple[str, ...]  # LEARNED_REORDER_ENGLISH
+    reorder_french: tuple[str, ...]  # the model's French for it
+    reorder_alignment: torch.Tensor  # (len(reorder_french), len(reorder_english))
+
+
+@dataclass(frozen=True, eq=False)
+class LearnedHeadsExample:
+    """The trained two-head causal layer (attention_math.learned.heads): each head's pattern and its measurement."""
+
+    description: str  # the task in one sentence
+    vocab_size: int
+    seq_len: int
+    distant_offset: int  # k: the second output is the digit k back
+    n_heads: int
+    train_steps: int
+    n_eval_sequences: int  # fresh random sequences the masses and accuracy are measured on
+    tokens: torch.Tensor  # (T,) the example digit sequence
+    weights: torch.Tensor  # (n_heads, T, T) each head's causal weights on the example
+    previous_mass: torch.Tensor  # (n_heads,) mean weight on offset 1, eval set, query positions t >= k
+    distant_mass: torch.Tensor  # (n_heads,) mean weight on offset k, same average
+    example_previous_mass: torch.Tensor  # (n_heads,) the same two averages on the example sequence
+    example_distant_mass: torch.Tensor  # (n_heads,)
+    previous_token_head: int  # head with the most mass on offset 1 (eval set)
+    distant_head: int  # head with the most mass on offset k (eval set)
+    accuracy: float  # fraction of eval-set target digits predicted exactly
+    final_loss: float  # eval-set cross-entropy
 
 # --- factories -----------------------------------------------------------------------------------------------
 
@@ -496,6 +548,60 @@ def _bottleneck() -> BottleneckExample:
     )
 
 
+def _learned_alignment() -> LearnedAlignmentExample:
+    """Loads the trained translator (trains and caches it on first use, see attention_math.learned)."""
+    from .learned import corpus, translation
+
+    learned = translation.learned_alignment()
+    if toy_data.COFFEE_NEXT_WORD not in learned.french_tokens:
+        raise ValueError(f"the trained model says {learned.french_tokens}, without {toy_data.COFFEE_NEXT_WORD!r}")
+    translator = translation.load_translator()
+    reorder_french, reorder_alignment = translation.translate(translator, LEARNED_REORDER_ENGLISH)
+    snaps = learned.snapshots
+    return LearnedAlignmentExample(
+        english_tokens=learned.english_tokens,
+        french_tokens=learned.french_tokens,
+        reference_french=learned.reference_french,
+        alignment=learned.alignment,
+        cafe_row=learned.french_tokens.index(toy_data.COFFEE_NEXT_WORD),
+        snapshot_steps=torch.tensor([float(s.step) for s in snaps]),
+        snapshot_losses=torch.tensor([s.loss for s in snaps]),
+        snapshot_alignments=torch.stack([s.alignment for s in snaps]),
+        snapshot_french=tuple(s.greedy_french for s in snaps),
+        final_loss=learned.final_loss,
+        n_pairs=len(corpus.load_pairs()),
+        reorder_english=LEARNED_REORDER_ENGLISH,
+        reorder_french=reorder_french,
+        reorder_alignment=reorder_alignment,
+    )
+
+
+def _learned_heads() -> LearnedHeadsExample:
+    """Loads the trained two-head layer (trains and caches it on first use, see attention_math.learned)."""
+    from .learned import heads
+
+    config = heads.HeadsConfig()
+    learned = heads.learned_heads(config)
+    return LearnedHeadsExample(
+        description=learned.task_description,
+        vocab_size=config.task.vocab_size,
+        seq_len=config.task.seq_len,
+        distant_offset=learned.distant_offset,
+        n_heads=config.n_heads,
+        train_steps=config.steps,
+        n_eval_sequences=heads.EVAL_SEQUENCES,
+        tokens=torch.tensor([float(t) for t in learned.tokens]),
+        weights=learned.weights,
+        previous_mass=torch.tensor([m.previous_token_mass for m in learned.eval_head_metrics]),
+        distant_mass=torch.tensor([m.distant_offset_mass for m in learned.eval_head_metrics]),
+        example_previous_mass=torch.tensor([m.previous_token_mass for m in learned.head_metrics]),
+        example_distant_mass=torch.tensor([m.distant_offset_mass for m in learned.head_metrics]),
+        previous_token_head=learned.previous_token_head,
+        distant_head=learned.distant_head,
+        accuracy=learned.accuracy,
+        final_loss=learned.final_loss,
+    )
+
 # --- registry ------------------------------------------------------------------------------------------------
 
 #: Name -> factory. Each call computes the example from scratch.
@@ -509,6 +615,8 @@ EXAMPLES: dict[str, Callable[[], object]] = {
     "multihead": _multihead,
     "teacher_forcing": teacher_forcing_example,
     "bottleneck": _bottleneck,
+    "learned_alignment": _learned_alignment,
+    "learned_heads": _learned_heads,
 }
 
 
@@ -542,6 +650,10 @@ def build(name: Literal["teacher_forcing"]) -> TeacherForcingExample: ...
 @overload
 def build(name: Literal["bottleneck"]) -> BottleneckExample: ...
 @overload
+def build(name: Literal["learned_alignment"]) -> LearnedAlignmentExample: ...
+@overload
+def build(name: Literal["learned_heads"]) -> LearnedHeadsExample: ...
+@overload
 def build(name: str) -> Any: ...
 def build(name: str) -> Any:
     """Compute the named example afresh (uncached). Unknown name -> ValueError listing the valid names."""
@@ -571,6 +683,10 @@ def load(name: Literal["multihead"]) -> MultiHeadExample: ...
 def load(name: Literal["teacher_forcing"]) -> TeacherForcingExample: ...
 @overload
 def load(name: Literal["bottleneck"]) -> BottleneckExample: ...
+@overload
+def load(name: Literal["learned_alignment"]) -> LearnedAlignmentExample: ...
+@overload
+def load(name: Literal["learned_heads"]) -> LearnedHeadsExample: ...
 @overload
 def load(name: str) -> Any: ...
 def load(name: str) -> Any:
