@@ -128,24 +128,29 @@ def main(argv: list[str] | None = None) -> int:
                     row[f"cpu_manim_cli_{name}"] = CPU[key]
                 row["manim_cli_same_outputs"] = row["manim_cli_mp4"] + row["manim_cli_webm"] + row["manim_cli_png"]
                 row["cpu_manim_cli_same_outputs"] = sum(row[f"cpu_manim_cli_{n}"] for n in ("mp4", "webm", "png"))
-            out = work / f"out-{quality}"
-            warm_page(out)
-            command = render_py + ["--out", str(out), "-q", quality, "-f", args.formats, *[s.id for s in specs]]
-            for jobs in jobs_values:
-                key = f"{quality}/render_py_jobs{jobs}"
-                seconds, result = timed(command + ["--force", "--jobs", str(jobs)], cwd=REPO, env=env, cpu_key=key)
-                check(result, f"render.py --jobs {jobs}")
-                row[f"render_py_jobs{jobs}"] = seconds
-                row[f"cpu_render_py_jobs{jobs}"] = CPU[key]
-            seconds, result = timed(command, cwd=REPO, env=env)
-            check(result, "render.py rebuild")
-            if "0 rendered" not in result.stdout:
-                raise SystemExit(f"the nothing-changed rebuild rendered something:\n{result.stdout}")
-            row["render_py_nothing_changed"] = seconds
-            manifest = json.loads((out / "manifest.json").read_text())
-            video = sum(c["duration"] for c in manifest["clips"] if c["quality"] == quality)
-            row["video_seconds"] = video
-            row["render_s_per_video_s"] = row[f"render_py_jobs{jobs_values[0]}"] / video
+            # Two render.py variants: the blog's formats (compare with the CLI runs that make the same files) and
+            # mp4 only (the same single file as the plain CLI run).
+            for variant, formats in (("blog", args.formats), ("mp4", "mp4")):
+                out = work / f"out-{quality}-{variant}"
+                warm_page(out)
+                command = render_py + ["--out", str(out), "-q", quality, "-f", formats, *[s.id for s in specs]]
+                for jobs in jobs_values:
+                    key = f"{quality}/render_py_{variant}_jobs{jobs}"
+                    seconds, result = timed(command + ["--force", "--jobs", str(jobs)], cwd=REPO, env=env,
+                                            cpu_key=key)
+                    check(result, f"render.py -f {formats} --jobs {jobs}")
+                    row[f"render_py_{variant}_jobs{jobs}"] = seconds
+                    row[f"cpu_render_py_{variant}_jobs{jobs}"] = CPU[key]
+                if variant == "blog":
+                    seconds, result = timed(command, cwd=REPO, env=env)
+                    check(result, "render.py rebuild")
+                    if "0 rendered" not in result.stdout:
+                        raise SystemExit(f"the nothing-changed rebuild rendered something:\n{result.stdout}")
+                    row["render_py_nothing_changed"] = seconds
+                    manifest = json.loads((out / "manifest.json").read_text())
+                    video = sum(c["duration"] for c in manifest["clips"] if c["quality"] == quality)
+                    row["video_seconds"] = video
+                    row["render_s_per_video_s"] = row[f"render_py_blog_jobs{jobs_values[0]}"] / video
             figures["qualities"][quality] = row
             _print_row(quality, row, jobs_values)
         if args.json:
@@ -157,22 +162,20 @@ def main(argv: list[str] | None = None) -> int:
 
 def _print_row(quality: str, row: dict, jobs_values: list[int]) -> None:
     q = QUALITIES[quality]
-    print(f"\n{quality} ({q.width}x{q.height}@{q.fps}), {row['video_seconds']:.1f} s of video")
-    if "manim_cli_mp4" in row:
-        print(f"  manim CLI serial, mp4 only            {row['manim_cli_mp4']:8.1f} s [{row['cpu_manim_cli_mp4']:.1f}]")
-        print(f"  manim CLI serial, mp4 + webm + png    {row['manim_cli_same_outputs']:8.1f} s "
-              f"[{row['cpu_manim_cli_same_outputs']:.1f}]")
-    for jobs in jobs_values:
-        seconds = row[f"render_py_jobs{jobs}"]
-        ratios = ""
-        if "manim_cli_mp4" in row:
-            ratios = (f"   = {seconds / row['manim_cli_mp4']:.2f} x CLI mp4-only, "
-                      f"{seconds / row['manim_cli_same_outputs']:.2f} x CLI same outputs")
-        print(f"  render.py --jobs {jobs}                    {seconds:8.1f} s [{row[f'cpu_render_py_jobs{jobs}']:.1f}]"
-              f"{ratios}")
+    print(f"\n{quality} ({q.width}x{q.height}@{q.fps}), {row['video_seconds']:.1f} s of video; "
+          f"load average now {os.getloadavg()[0]:.1f}")
+    for variant, cli_key, label in (("mp4", "manim_cli_mp4", "mp4 only"),
+                                    ("blog", "manim_cli_same_outputs", "mp4 + webm + png")):
+        if cli_key in row:
+            print(f"  manim CLI serial, {label:<18} {row[cli_key]:8.1f} s [{row['cpu_' + cli_key]:.1f}]")
+        for jobs in jobs_values:
+            seconds = row[f"render_py_{variant}_jobs{jobs}"]
+            ratio = f"   = {seconds / row[cli_key]:.2f} x the CLI" if cli_key in row else ""
+            print(f"  render.py --jobs {jobs}, {label:<17} {seconds:8.1f} s "
+                  f"[{row[f'cpu_render_py_{variant}_jobs{jobs}']:.1f}]{ratio}")
     print(f"  render.py, nothing changed            {row['render_py_nothing_changed']:8.2f} s")
     print(f"  render seconds per video second       {row['render_s_per_video_s']:8.2f}  (render.py --jobs "
-          f"{jobs_values[0]})")
+          f"{jobs_values[0]}, mp4 + webm + png)")
 
 
 if __name__ == "__main__":
