@@ -125,3 +125,19 @@ def test_selection_keeps_registry_order_and_all_means_everything(project, monkey
     assert [s.id for s in select(registry, ["slow", "square"])] == ["square", "slow"]
     with pytest.raises(ValueError, match="did you mean 'fade_text'"):
         select(registry, ["fade-text"])
+
+
+def test_a_second_run_on_the_same_output_directory_is_refused(project):
+    import fcntl
+    import os
+
+    (project.out / ".render").mkdir(parents=True)
+    fd = os.open(project.out / ".render" / "lock", os.O_RDWR | os.O_CREAT)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)  # as a running render.py holds it
+        result = project.render("square")
+    finally:
+        os.close(fd)
+    assert result.returncode == 2
+    assert "in use by another render.py run" in _one_line_error(result)
+    assert sorted(p.name for p in project.out.rglob("*")) == [".render", "lock"]
