@@ -318,6 +318,7 @@ class LearnedHeadsExample:
     weights: torch.Tensor  # (n_heads, T, T) each head's causal weights on the example
     previous_mass: torch.Tensor  # (n_heads,) mean weight on offset 1, eval set, query positions t >= k
     distant_mass: torch.Tensor  # (n_heads,) mean weight on offset k, same average
+    offset_masses: torch.Tensor  # (n_heads, 2) [previous_mass, distant_mass] per head, for one table
     example_previous_mass: torch.Tensor  # (n_heads,) the same two averages on the example sequence
     example_distant_mass: torch.Tensor  # (n_heads,)
     previous_token_head: int  # head with the most mass on offset 1 (eval set)
@@ -594,6 +595,9 @@ def _learned_heads() -> LearnedHeadsExample:
         weights=learned.weights,
         previous_mass=torch.tensor([m.previous_token_mass for m in learned.eval_head_metrics]),
         distant_mass=torch.tensor([m.distant_offset_mass for m in learned.eval_head_metrics]),
+        offset_masses=torch.tensor(
+            [[m.previous_token_mass, m.distant_offset_mass] for m in learned.eval_head_metrics]
+        ),
         example_previous_mass=torch.tensor([m.previous_token_mass for m in learned.head_metrics]),
         example_distant_mass=torch.tensor([m.distant_offset_mass for m in learned.head_metrics]),
         previous_token_head=learned.previous_token_head,

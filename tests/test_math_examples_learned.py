@@ -71,3 +71,9 @@ def test_heads_specialise_on_the_two_offsets():
     assert float(ex.previous_mass[ex.distant_head]) < 0.1
     assert float(ex.distant_mass[ex.previous_token_head]) < 0.1
     assert ex.tokens.shape == (ex.seq_len,)
+
+
+def test_offset_table_holds_the_two_masses_per_head():
+    ex = examples.load("learned_heads")
+    assert torch.equal(ex.offset_masses[:, 0], ex.previous_mass)
+    assert torch.equal(ex.offset_masses[:, 1], ex.distant_mass)
