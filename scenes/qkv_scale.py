@@ -14,26 +14,11 @@ from manim import (
 )
 
 from scenes.kit import (
-    AttentionScene, SoftmaxBars, Source, beat, format_value, frame_box, heatmap, label, math, matrix, palette,
-    typography, vector,
+    AttentionScene, SoftmaxBars, Source, align_rows, beat, format_value, frame_box, group, heatmap, label, math,
+    matrix, palette, subscript, typography, vector,
 )
 
 NUMBER = typography.SMALL_SIZE + 2  # numbers inside the grids: a notch under NUMBER_SIZE so several grids fit
-
-
-def _group(content: str, key: str) -> str:
-    """A labelled `{{ content : key }}` group for MathTypst, so the term can light up later."""
-    return "{{ " + content + " : " + key + " }}"
-
-
-def _subscript(n: int) -> str:
-    """n written with Unicode subscript digits, for captions and bar labels (x₃, k₁)."""
-    return "".join(chr(ord("₀") + int(digit)) for digit in str(n))
-
-
-def _align_rows(grid, reference) -> None:
-    """Move `grid` vertically so its cell rows line up with `reference`'s rows."""
-    grid.shift(UP * (reference.body.get_top()[1] - grid.body.get_top()[1]))
 
 
 def _arrow_between(left, right, y=None) -> Arrow:
@@ -92,8 +77,8 @@ class QKVScaleScene(AttentionScene):
 
     def attention_equation(self):
         """softmax(QKᵀ/√dₖ)V, each part a named group so it can light up as the picture computes it."""
-        eq = math(_group('op("softmax")', "sm") + " lr(( (" + _group("Q", "q") + " " + _group("K^top", "k")
-                  + ") / " + _group("sqrt(d_k)", "scale") + " )) " + _group("V", "v"),
+        eq = math(group('op("softmax")', "sm") + " lr(( (" + group("Q", "q") + " " + group("K^top", "k")
+                  + ") / " + group("sqrt(d_k)", "scale") + " )) " + group("V", "v"),
                   font_size=typography.HEADING_SIZE)
         return eq.to_edge(UP, buff=0.3)
 
@@ -102,14 +87,14 @@ class QKVScaleScene(AttentionScene):
     def three_projections(self):
         """X times three learned matrices gives Q, K and V: the roles can now differ."""
         roles = (("Q", palette.QUERY, "W_q", "Q"), ("K", palette.KEY, "W_k", "K"), ("V", palette.VALUE, "W_v", "V"))
-        eq = math(", quad ".join(_group(r, r.lower()) + " = X " + _group(f"W_{r}", "w" + r.lower())
+        eq = math(", quad ".join(group(r, r.lower()) + " = X " + group(f"W_{r}", "w" + r.lower())
                                  for r, *_ in roles), font_size=typography.HEADING_SIZE).to_edge(UP, buff=0.3)
         X = self.grid("X")
         X.add_row_labels(self.tokens, color=palette.ENGLISH)
         outs = VGroup(*(self.grid(path, color=color) for _, color, _, path in roles)).arrange(RIGHT, buff=1.0)
         X.next_to(outs, LEFT, buff=0.9)
         VGroup(X, outs).move_to(DOWN * 1.45)
-        _align_rows(X, outs[0])
+        align_rows(X, outs[0])
         weights = VGroup()
         for (_, color, path, _), out in zip(roles, outs):
             w = self.grid(path, color=color)
@@ -144,7 +129,7 @@ class QKVScaleScene(AttentionScene):
     def project_the_query(self):
         """Step 1 of the query row: q₃ = x₃ W_Q, each entry of x₃ scaling one row of W_Q."""
         qn, word = self.qn, self.tokens[self.qi]
-        self.say(f"One query row, step by step. Step one, project: q{_subscript(qn)} = x{_subscript(qn)} W_Q "
+        self.say(f"One query row, step by step. Step one, project: q{subscript(qn)} = x{subscript(qn)} W_Q "
                  f"for “{word}”.")
         self.clear_stage()
         self.lit_box = None
@@ -172,7 +157,7 @@ class QKVScaleScene(AttentionScene):
         self.play(Create(arrow), FadeIn(terms.brackets),
                   LaggedStart(*(TransformFromCopy(VGroup(x.cell(c), W.row(c)), terms.row(c))
                                 for c in range(terms.rows)), lag_ratio=0.3), run_time=1.6)
-        self.say(f"Each entry of x{_subscript(qn)} scales one row of W_Q; adding the rows gives the query.")
+        self.say(f"Each entry of x{subscript(qn)} scales one row of W_Q; adding the rows gives the query.")
         self.play(Create(rule), FadeIn(q.brackets),
                   *(TransformFromCopy(terms.column(k), q.cell(0, k)) for k in range(terms.cols)),
                   FadeIn(q_name), *self.light(eq, ["q"], palette.QUERY), run_time=1.4)
@@ -198,7 +183,7 @@ class QKVScaleScene(AttentionScene):
         scaled.next_to(raw, RIGHT, buff=2.7)
         VGroup(K, dot, terms, raw, scaled).move_to(DOWN * 0.9)
         for g in (terms, raw, scaled):
-            _align_rows(g, K)
+            align_rows(g, K)
         q = vector(self.src, "query_row.q", color=palette.QUERY, font_size=NUMBER, cell_width=0.9)
         q.next_to(terms, UP, buff=0.35)
         q_name = math(f"q_{qn}", color=palette.QUERY).next_to(q, LEFT, buff=0.2)
@@ -218,7 +203,7 @@ class QKVScaleScene(AttentionScene):
                   LaggedStart(*(TransformFromCopy(terms.row(j), raw.cell(j)) for j in range(raw.rows)),
                               lag_ratio=0.2), run_time=1.2)
         self.say(f"Then divide by √d_k = {format_value(self.src.value('query_row.scale'), 2)}: "
-                 f"these are the scaled scores ω{_subscript(qn)}ⱼ.")
+                 f"these are the scaled scores ω{subscript(qn)}ⱼ.")
         self.play(Create(div_arrow), FadeIn(scale), FadeIn(scaled.brackets), FadeIn(scaled_name),
                   *self.light(self.eq, ["q", "k", "scale"], paint=[]),
                   LaggedStart(*(TransformFromCopy(raw.cell(j), scaled.cell(j)) for j in range(raw.rows)),
@@ -267,7 +252,7 @@ class QKVScaleScene(AttentionScene):
         weighted.next_to(row, RIGHT, buff=1.3)
         VGroup(row, weighted).move_to(DOWN * 0.5)
         for g in (alpha, weighted):
-            _align_rows(g, V)
+            align_rows(g, V)
         arrow = _arrow_between(alpha, weighted)
         v_name = math("V", font_size=typography.HEADING_SIZE, color=palette.VALUE).next_to(V, UP, buff=0.2)
         a_name = math(f"alpha_({qn} j)", color=palette.WEIGHT).next_to(alpha, UP, buff=0.2)
@@ -285,7 +270,7 @@ class QKVScaleScene(AttentionScene):
         rule = Line(weighted.get_corner(DOWN + LEFT), weighted.get_corner(DOWN + RIGHT), color=palette.MUTED)
         rule.shift(DOWN * 0.2)
         z_name = math(f"z_{qn}", color=palette.CONTEXT).next_to(z, RIGHT, buff=0.25)
-        self.say(f"…and add: z{_subscript(qn)} = Σ α{_subscript(qn)}ⱼ vⱼ. Same four steps as soft attention; "
+        self.say(f"…and add: z{subscript(qn)} = Σ α{subscript(qn)}ⱼ vⱼ. Same four steps as soft attention; "
                  "new are the projections and the scale.")
         self.play(Create(rule), TransformFromCopy(weighted.body, z.body), FadeIn(z.brackets), FadeIn(z_name),
                   *self.light(self.eq, ["sm", "q", "k", "scale", "v"], palette.CONTEXT, paint=[]), run_time=1.4)
@@ -305,7 +290,7 @@ class QKVScaleScene(AttentionScene):
         times, equals = math("times", color=palette.MUTED), math("=", color=palette.MUTED)
         row = VGroup(A, times, V, equals, Z).arrange(RIGHT, buff=0.35).move_to(DOWN * 0.6)
         for g in (V, Z):
-            _align_rows(g, A)
+            align_rows(g, A)
         times.match_y(A.body)
         equals.match_y(A.body)
         names = VGroup(math('op("softmax")((Q K^top) / sqrt(d_k))', color=palette.WEIGHT).next_to(A, DOWN, buff=0.3),
@@ -355,7 +340,7 @@ class QKVScaleScene(AttentionScene):
         """One small bar chart (no numbers on the bars) plus its traced max weight underneath."""
         kind = "scaled" if scaled else "unscaled"
         keys = self.sat.get("n_keys")
-        bars = SoftmaxBars(self.sat, f"cases.{i}.{kind}_weights", [f"k{_subscript(j + 1)}" for j in range(keys)],
+        bars = SoftmaxBars(self.sat, f"cases.{i}.{kind}_weights", [f"k{subscript(j + 1)}" for j in range(keys)],
                            max_height=1.9, bar_width=0.3, buff=0.14, label_color=palette.KEY)
         bars.remove(bars.values)
         top = max(bars.bars, key=lambda b: b.height)

@@ -13,26 +13,11 @@ from manim import (
 )
 
 from scenes.kit import (
-    AttentionScene, SoftmaxBars, Source, beat, flow_arrow, format_value, frame_box, heatmap, label, math, matrix,
-    palette, typography, vector,
+    AttentionScene, SoftmaxBars, Source, align_rows, beat, flow_arrow, format_value, frame_box, group, heatmap,
+    label, math, matrix, palette, subscript, typography, vector,
 )
 
 NUMBER = typography.SMALL_SIZE + 2  # numbers inside the grids: a notch under NUMBER_SIZE so 4×4 grids fit
-
-
-def _group(content: str, key: str) -> str:
-    """A labelled `{{ content : key }}` group for MathTypst, so the term can light up later."""
-    return "{{ " + content + " : " + key + " }}"
-
-
-def _subscript(n: int) -> str:
-    """n written with Unicode subscript digits, for captions (x₃, α₃)."""
-    return "".join(chr(ord("₀") + int(digit)) for digit in str(n))
-
-
-def _align_rows(grid, reference) -> None:
-    """Move `grid` vertically so its cell rows line up with `reference`'s rows."""
-    grid.shift(UP * (reference.body.get_top()[1] - grid.body.get_top()[1]))
 
 
 class WeightFreeScene(AttentionScene):
@@ -80,10 +65,10 @@ class WeightFreeScene(AttentionScene):
     def step_formulas(self):
         """The post's three steps as one line across the top; each lights up when its step runs."""
         qn = self.qn
-        a = math(_group("omega_i", "om") + " = " + _group(f"x_{qn}^top", "q") + " " + _group("x_i", "k"))
-        b = math(_group("alpha_i", "al") + " = " + _group('op("softmax")(omega)_i', "sm"))
-        c = math(_group(f"z_{qn}", "z") + " = " + _group("sum_i", "sum") + " " + _group("alpha_i", "al")
-                 + " " + _group("x_i", "v"))
+        a = math(group("omega_i", "om") + " = " + group(f"x_{qn}^top", "q") + " " + group("x_i", "k"))
+        b = math(group("alpha_i", "al") + " = " + group('op("softmax")(omega)_i', "sm"))
+        c = math(group(f"z_{qn}", "z") + " = " + group("sum_i", "sum") + " " + group("alpha_i", "al")
+                 + " " + group("x_i", "v"))
         steps = VGroup()
         for letter, formula in zip(("A", "B", "C"), (a, b, c)):
             tag = label(f"Step {letter}", font_size=typography.SMALL_SIZE, color=palette.MUTED)
@@ -115,7 +100,7 @@ class WeightFreeScene(AttentionScene):
         steps, (fa, self.fb, self.fc) = self.step_formulas()
         self.steps = steps
         X, qi = self.X, self.qi
-        self.say(f"Step A: fix the query “{self.tokens[qi]}” (x{_subscript(self.qn)}) and score every word "
+        self.say(f"Step A: fix the query “{self.tokens[qi]}” (x{subscript(self.qn)}) and score every word "
                  "by a dot product.")
         self.play(FadeOut(self.X_name), X.animate.move_to(LEFT * 3.7 + DOWN * 0.5), FadeIn(steps[0]),
                   FadeIn(steps[1:], run_time=0.8), run_time=1.0)
@@ -124,13 +109,13 @@ class WeightFreeScene(AttentionScene):
         query = vector(self.src, "query", color=palette.QUERY, font_size=NUMBER, cell_width=0.9)
         terms = matrix(self.src, "omega_terms", font_size=NUMBER, cell_width=0.9)
         terms.next_to(X, RIGHT, buff=1.3)
-        _align_rows(terms, X)
+        align_rows(terms, X)
         query.next_to(terms, UP, buff=0.35)
         q_name = math(f"x_{self.qn}", color=palette.QUERY).next_to(query, LEFT, buff=0.2)
         omega = vector(self.src, "omega", orientation="column", font_size=NUMBER, cell_width=0.9,
                        color=palette.TEXT)
         omega.next_to(terms, RIGHT, buff=1.1)
-        _align_rows(omega, X)
+        align_rows(omega, X)
         o_name = math("omega", font_size=typography.HEADING_SIZE).next_to(omega, UP, buff=0.2)
         times = math("dot.o", color=palette.MUTED).move_to((X.get_right() + terms.get_left()) / 2)
         sums = label("sum →", font_size=typography.SMALL_SIZE, color=palette.MUTED)
@@ -140,7 +125,7 @@ class WeightFreeScene(AttentionScene):
         self.play(FadeIn(terms.brackets), FadeIn(omega.brackets), FadeIn(o_name), FadeIn(times), FadeIn(sums),
                   run_time=0.5)
         self.wait(0.8)
-        self.say(f"Multiply x{_subscript(self.qn)} and xᵢ entry by entry, add the products: "
+        self.say(f"Multiply x{subscript(self.qn)} and xᵢ entry by entry, add the products: "
                  "one score ωᵢ per word.")
         k_box = None
         for i in range(X.rows):
@@ -153,7 +138,7 @@ class WeightFreeScene(AttentionScene):
             k_box = box
         best = int(self.src.get("omega").argmax())
         self.say(f"“{self.tokens[best]}” scores highest against itself: "
-                 f"ω{_subscript(best + 1)} = {format_value(self.src.value('omega', best), 2)}.")
+                 f"ω{subscript(best + 1)} = {format_value(self.src.value('omega', best), 2)}.")
         self.play(FadeOut(k_box), omega.cell(best).animate.set_color(palette.QUERY), run_time=0.6)
         self.wait(1.6)
         self.q_box, self.omega, self.o_name = q_box, omega, o_name
@@ -195,11 +180,11 @@ class WeightFreeScene(AttentionScene):
         steps = self.steps
         alpha = heatmap(self.src, "alpha", orientation="column", font_size=NUMBER, cell_width=0.9)
         alpha.next_to(self.X, RIGHT, buff=0.5)
-        _align_rows(alpha, self.X)
+        align_rows(alpha, self.X)
         a_name = math("alpha", font_size=typography.HEADING_SIZE, color=palette.WEIGHT).next_to(alpha, UP, buff=0.2)
         weighted = matrix(self.src, "weighted_x", font_size=NUMBER, cell_width=0.9)
         weighted.next_to(alpha, RIGHT, buff=1.2)
-        _align_rows(weighted, self.X)
+        align_rows(weighted, self.X)
         w_name = math("alpha_i x_i", color=palette.MUTED).next_to(weighted, UP, buff=0.2)
         equals = math("arrow.r", color=palette.MUTED).move_to((alpha.get_right() + weighted.get_left()) / 2)
         self.say("Step C: scale each word’s vector by its weight…")
@@ -221,7 +206,7 @@ class WeightFreeScene(AttentionScene):
         rule = Line(weighted.get_corner(DOWN + LEFT), weighted.get_corner(DOWN + RIGHT), color=palette.MUTED)
         rule.shift(DOWN * 0.18)
         z_name = math(f"z_{self.qn}", color=palette.CONTEXT).next_to(z, RIGHT, buff=0.25)
-        self.say(f"…and add them up: z{_subscript(self.qn)} is a blend of all four words, "
+        self.say(f"…and add them up: z{subscript(self.qn)} is a blend of all four words, "
                  f"leaning towards the ones with larger weights.")
         self.play(FadeOut(v_box), Create(rule), TransformFromCopy(weighted.body, z.body), FadeIn(z.brackets),
                   FadeIn(z_name), *self.light(self.fc, ["sum", "z"], palette.CONTEXT), run_time=1.4)
@@ -233,14 +218,14 @@ class WeightFreeScene(AttentionScene):
         self.say("Repeat Steps A–C with every word as the query and you get all positions at once.")
         self.clear_stage()
         self.lit_box = None
-        eq = math(_group("A", "a") + " = " + _group('op("softmax")', "sm") + "(" + _group("X X^top", "xx")
-                  + "), quad " + _group("Z", "z") + " = " + _group("A X", "ax"),
+        eq = math(group("A", "a") + " = " + group('op("softmax")', "sm") + "(" + group("X X^top", "xx")
+                  + "), quad " + group("Z", "z") + " = " + group("A X", "ax"),
                   font_size=typography.HEADING_SIZE)
         eq.to_edge(UP, buff=0.45)
         X = self.x_matrix().move_to(LEFT * 4.3 + DOWN * 0.5)
         scores = heatmap(self.src, "scores", weights=False, font_size=NUMBER, cell_width=0.9)
         scores.next_to(X, RIGHT, buff=2.6)
-        _align_rows(scores, X)
+        align_rows(scores, X)
         scores.add_row_labels(self.tokens, color=palette.ENGLISH)
         scores.add_column_labels(self.tokens, color=palette.ENGLISH)
         arrow = flow_arrow(X, scores.row_labels)
@@ -267,7 +252,7 @@ class WeightFreeScene(AttentionScene):
                   run_time=0.8)
         A = heatmap(self.src, "weights", font_size=NUMBER, cell_width=0.9)
         A.next_to(scores, RIGHT, buff=2.4)
-        _align_rows(A, scores)
+        align_rows(A, scores)
         A.add_column_labels(self.tokens, color=palette.ENGLISH)
         arrow = flow_arrow(scores, A)
         tag = label("softmax each row", font_size=typography.SMALL_SIZE, color=palette.WEIGHT)
@@ -312,7 +297,7 @@ class WeightFreeScene(AttentionScene):
         self.play(LaggedStart(*(TransformFromCopy(VGroup(A.row(i), X.body), Z.row(i)) for i in range(Z.rows)),
                               lag_ratio=0.25), FadeIn(Z.brackets), FadeIn(names[2]),
                   *self.light(self.eq, ["z", "ax"], palette.CONTEXT), run_time=2.0)
-        self.say(f"Row {self.qn} of Z is z{_subscript(self.qn)} from Step C: the same numbers, "
+        self.say(f"Row {self.qn} of Z is z{subscript(self.qn)} from Step C: the same numbers, "
                  f"now for all {Z.rows} positions in one product.")
         self.play(Create(frame_box(Z.row(qi), color=palette.QUERY)), Create(frame_box(A.row(qi), color=palette.QUERY)),
                   run_time=0.7)

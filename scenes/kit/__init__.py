@@ -3,17 +3,16 @@
 from . import copy_speed, palette, typography
 from .base import AttentionScene, BeatRecord, BeatWithoutCaption, beat
 from .numbers import NumberTrace, Source, TracedNumber, format_value
-from .text import align_baselines, baseline_y, escape_markup, heading, label, math, title
+from .text import align_baselines, baseline_y, escape_markup, group, heading, label, math, subscript, title
 from .widgets import (
-    SoftmaxBars, TensorGrid, TokenRow, caption_brace, flow_arrow, frame_box, heatmap, matrix, token_box, vector,
+    SoftmaxBars, TensorGrid, TokenRow, align_rows, caption_brace, flow_arrow, frame_box, heatmap, matrix, token_box, vector,
 )
 
 copy_speed.install()
 
 __all__ = [
     "palette", "typography", "AttentionScene", "BeatRecord", "BeatWithoutCaption", "beat", "NumberTrace",
-    "Source", "TracedNumber", "format_value", "align_baselines", "baseline_y", "escape_markup", "heading", "label",
-    "math", "title",
-    "SoftmaxBars", "TensorGrid", "TokenRow", "caption_brace", "flow_arrow", "frame_box", "heatmap", "matrix",
-    "token_box", "vector",
+    "Source", "TracedNumber", "format_value", "align_baselines", "baseline_y", "escape_markup", "group",
+    "heading", "label", "math", "subscript", "title", "SoftmaxBars", "TensorGrid", "TokenRow", "align_rows",
+    "caption_brace", "flow_arrow", "frame_box", "heatmap", "matrix", "token_box", "vector",
 ]

@@ -58,3 +58,13 @@ def align_baselines(words, y: float | None = None):
     for word in words:
         word.shift([0, target - baseline_y(word), 0])
     return words
+
+
+def group(content: str, key: str) -> str:
+    """A labelled `{{ content : key }}` group for `math`, so the term can light up later (`eq.select(key)`)."""
+    return "{{ " + content + " : " + key + " }}"
+
+
+def subscript(n: int) -> str:
+    """n in Unicode subscript digits, for captions and labels (x₃, α₃)."""
+    return "".join(chr(ord("₀") + int(digit)) for digit in str(n))

@@ -223,3 +223,8 @@ def frame_box(mob: VMobject, color=palette.ACCENT, buff: float = 0.08) -> Surrou
 
 def square_cell(size: float = typography.CELL) -> Square:
     return Square(side_length=size, stroke_width=1, stroke_color=palette.BACKGROUND)
+
+
+def align_rows(grid: TensorGrid, reference: TensorGrid) -> None:
+    """Move `grid` vertically so its cell rows line up with `reference`'s rows."""
+    grid.shift(UP * (reference.body.get_top()[1] - grid.body.get_top()[1]))
