@@ -17,6 +17,17 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 
+@pytest.fixture(scope="module")
+def cache_dir(tmp_path_factory):
+    """A fresh, empty model cache for one test module, so the trained-model tests really train."""
+    from attention_math.learned import cache
+
+    path = tmp_path_factory.mktemp("attention-cache")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv(cache.CACHE_ENV_VAR, str(path))
+        yield path
+
+
 def pytest_addoption(parser):
     parser.addoption("--set_test", action="store_true", default=False,
                      help="regenerate the pixel-regression control data instead of comparing")

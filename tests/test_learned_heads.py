@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import torch
 
-from attention_math.learned import cache, heads
+from attention_math.learned import heads
 from attention_math.learned.heads_task import IGNORE, HeadsTask
 
 # --- fast: the task and the measurement, on hand-made inputs ------------------------------------------------
@@ -54,14 +54,6 @@ def test_bad_task_and_config_are_rejected():
 
 
 # --- slow: the trained model ---------------------------------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def cache_dir(tmp_path_factory):
-    path = tmp_path_factory.mktemp("attention-cache")
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv(cache.CACHE_ENV_VAR, str(path))
-        yield path
 
 
 @pytest.fixture(scope="module")

@@ -8,17 +8,9 @@ import pytest
 import torch
 
 from attention_math import soft
-from attention_math.learned import cache, corpus, make_corpus, translation
+from attention_math.learned import corpus, make_corpus, translation
 
 pytestmark = pytest.mark.slow
-
-
-@pytest.fixture(scope="module")
-def cache_dir(tmp_path_factory):
-    path = tmp_path_factory.mktemp("attention-cache")
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv(cache.CACHE_ENV_VAR, str(path))
-        yield path
 
 
 @pytest.fixture(scope="module")
