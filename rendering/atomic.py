@@ -23,6 +23,13 @@ def _fsync_dir(directory: Path) -> None:
         os.close(fd)
 
 
+def _default_mode() -> int:
+    """The mode a plain open() would give (0666 less the umask): mkstemp's 0600 would hide pages from web servers."""
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask
+
+
 def write_bytes(path: Path, data: bytes) -> None:
     """Replace `path` with `data` in one step."""
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -32,6 +39,7 @@ def write_bytes(path: Path, data: bytes) -> None:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
+        os.chmod(tmp_name, _default_mode())
         os.replace(tmp_name, path)
     except BaseException:
         Path(tmp_name).unlink(missing_ok=True)

@@ -9,15 +9,14 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
-import tempfile
 from dataclasses import dataclass
 from importlib.metadata import version
 from pathlib import Path
 
 import typst
 
+from rendering.atomic import write_text
 from rendering.latex_typst import latex_to_typst
 
 TYPST_VERSION = version("typst")  # part of each formula's cache key: a new Typst may typeset differently
@@ -85,7 +84,7 @@ class MathRenderer:
             svg = path.read_text(encoding="utf-8")
         else:
             svg = self._typeset_in_this_process.get(name) or self._typeset(source, display, latex)
-            write_atomically(path, svg)
+            write_text(path, svg)
         self._typeset_in_this_process[name] = svg
         return _image(f"{self.prefix}/{name}", latex, display, svg)
 
@@ -126,16 +125,3 @@ def _image(path: str, latex: str, display: bool, svg: str) -> MathImage:
     match = _BASELINE_ATTR.search(svg)
     baseline = float(match.group(1)) if match else height
     return MathImage(path, latex, display, width, height, min(baseline, height))
-
-
-def write_atomically(path: Path, text: str) -> None:
-    """Write via a temporary file in the same folder and os.replace, so no reader sees half a file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as file:
-            file.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise

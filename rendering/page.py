@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from urllib.parse import quote
 
-from rendering.math_svg import MathImage, MathRenderer, write_atomically
+from rendering.atomic import write_text
+from rendering.math_svg import MathImage, MathRenderer
 from rendering.post_text import (Code, Diagram, DisplayMath, Heading, ListBlock, Paragraph, Post, Preformatted,
                                  Table, inline_parts, load_post)
 
@@ -88,7 +89,7 @@ def write_page(manifest: Mapping, out_dir: Path) -> Path:
     renderer.remove_unused()
 
     index = out_dir / "index.html"
-    write_atomically(index, document)
+    write_text(index, document)
     return index
 
 

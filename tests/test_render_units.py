@@ -213,3 +213,17 @@ def test_checking_the_output_directory_creates_nothing(tmp_path):
     (tmp_path / "media").mkdir()
     check_writable(tmp_path / "media")
     assert list((tmp_path / "media").iterdir()) == []
+
+
+def test_atomic_writes_are_readable_by_a_web_server(tmp_path):
+    """mkstemp makes 0600 files; a page served by another user must be world-readable like a plain open()."""
+    import os
+
+    from rendering import atomic
+
+    old = os.umask(0o022)
+    try:
+        atomic.write_text(tmp_path / "index.html", "<p>hi</p>")
+    finally:
+        os.umask(old)
+    assert (tmp_path / "index.html").stat().st_mode & 0o777 == 0o644
