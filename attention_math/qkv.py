@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import torch
 
 from .scaled import AttentionSteps, attention_steps
+from .soft import dot_score_terms, weighted_sum
 from .validation import check_bias, check_index, check_min_rank, check_projection, check_rank
 
 
@@ -114,12 +115,12 @@ def query_row_steps(X: torch.Tensor, W_q: torch.Tensor, K: torch.Tensor, V: torc
         raise ValueError(f"query/key size mismatch: q has {q.shape[0]} dims, K has shape {tuple(K.shape)}")
     if V.shape[0] != K.shape[0]:
         raise ValueError(f"key/value length mismatch: K {tuple(K.shape)} and V {tuple(V.shape)} need the same rows")
-    score_terms = K * q.unsqueeze(0)
+    score_terms = dot_score_terms(q, K)
     raw = score_terms.sum(dim=1)
     scale = math.sqrt(K.shape[1])
     scaled = raw / scale
     weights = torch.softmax(scaled, dim=0)
-    weighted_v = V * weights.unsqueeze(1)
+    weighted_v, z = weighted_sum(weights, V)
     return QueryRowSteps(
         query_index=query_index,
         x=x,
@@ -131,5 +132,5 @@ def query_row_steps(X: torch.Tensor, W_q: torch.Tensor, K: torch.Tensor, V: torc
         scaled_scores=scaled,
         weights=weights,
         weighted_v=weighted_v,
-        z=weighted_v.sum(dim=0),
+        z=z,
     )

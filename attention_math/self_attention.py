@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 import torch
 
+from .soft import dot_score_terms, weighted_sum
 from .validation import check_index, check_min_rank, check_rank
 
 
@@ -50,10 +51,10 @@ def single_query_steps(X: torch.Tensor, query_index: int) -> SingleQuerySteps:
     X = check_rank("X", X, 2)
     check_index("query_index", query_index, X.shape[0])
     query = X[query_index]
-    omega_terms = X * query.unsqueeze(0)
+    omega_terms = dot_score_terms(query, X)
     omega = omega_terms.sum(dim=1)
     alpha = torch.softmax(omega, dim=0)
-    weighted_x = X * alpha.unsqueeze(1)
+    weighted_x, z = weighted_sum(alpha, X)
     return SingleQuerySteps(
         X=X,
         query_index=query_index,
@@ -62,5 +63,5 @@ def single_query_steps(X: torch.Tensor, query_index: int) -> SingleQuerySteps:
         omega=omega,
         alpha=alpha,
         weighted_x=weighted_x,
-        z=weighted_x.sum(dim=0),
+        z=z,
     )
