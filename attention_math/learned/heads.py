@@ -17,6 +17,7 @@ import torch
 from torch import nn
 
 from . import cache
+from ..validation import check_positive_int
 from .determinism import deterministic
 from .heads_model import CausalHeadsModel
 from .heads_task import IGNORE, OUTPUTS, HeadsTask
@@ -45,9 +46,7 @@ class HeadsConfig:
 
     def __post_init__(self):
         for name in ("d_model", "n_heads", "steps", "batch_size"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-                raise ValueError(f"HeadsConfig.{name} must be a positive int, got {value!r}")
+            check_positive_int(f"HeadsConfig.{name}", getattr(self, name))
         if not 2 <= self.n_heads <= 4:
             raise ValueError(f"HeadsConfig.n_heads must be 2, 3 or 4, got {self.n_heads}")
         if self.d_model % self.n_heads:

@@ -17,6 +17,7 @@ import torch
 from torch import nn
 
 from . import cache, corpus
+from ..validation import check_positive_int
 from .determinism import deterministic
 from .seq2seq import Seq2SeqAttention
 
@@ -46,9 +47,7 @@ class TranslatorConfig:
 
     def __post_init__(self):
         for name in ("embed_dim", "hidden_dim", "epochs", "batch_size", "snapshots"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-                raise ValueError(f"TranslatorConfig.{name} must be a positive int, got {value!r}")
+            check_positive_int(f"TranslatorConfig.{name}", getattr(self, name))
         if self.snapshots < 2:
             raise ValueError(f"TranslatorConfig.snapshots must be >= 2 (start and end), got {self.snapshots}")
         if not (self.learning_rate > 0 and self.grad_clip > 0):
