@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Literal, Sequence
 
 from manim import (
-    DOWN, LEFT, RIGHT, UP, Arrow, Brace, Line, Rectangle, RoundedRectangle, Square, VGroup, VMobject,
+    DOWN, LEFT, RIGHT, UP, Arrow, Brace, Line, Rectangle, RoundedRectangle, VGroup, VMobject,
     SurroundingRectangle,
 )
 
@@ -219,10 +219,6 @@ def caption_brace(mob: VMobject, text: str, *, direction=DOWN, color=palette.MUT
 def frame_box(mob: VMobject, color=palette.ACCENT, buff: float = 0.08) -> SurroundingRectangle:
     """The highlight box used when a term of an equation lights up with the picture."""
     return SurroundingRectangle(mob, color=color, buff=buff, stroke_width=3, corner_radius=0.05)
-
-
-def square_cell(size: float = typography.CELL) -> Square:
-    return Square(side_length=size, stroke_width=1, stroke_color=palette.BACKGROUND)
 
 
 def align_rows(grid: TensorGrid, reference: TensorGrid) -> None:
