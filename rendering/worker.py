@@ -90,8 +90,10 @@ def render(job: dict, events: Events) -> dict:
             raise LookupError(f"{job['module']} has no Scene class {job['class_name']}")
         events.send("started")
         scene = scene_class()
-        sink = FrameSink(width=quality["width"], height=quality["height"], fps=quality["fps"],
-                         webm_path=out / "clip.webm" if "webm" in formats else None, on_frames=events.frames)
+        mp4 = out / "clip.mp4"  # always made: the clip's facts are read from it, and the gif is made from it
+        videos = {"mp4": mp4, **({"webm": out / "clip.webm"} if "webm" in formats else {})}
+        sink = FrameSink(width=quality["width"], height=quality["height"], fps=quality["fps"], videos=videos,
+                         on_frames=events.frames)
         sink.attach(scene.renderer.file_writer)
         try:
             scene.render()
@@ -99,15 +101,12 @@ def render(job: dict, events: Events) -> dict:
             sink.abort()
             raise
         sink.finish()
-        writer = scene.renderer.file_writer
-        movie = Path(writer.movie_file_path)
-        if not movie.is_file():
+        if sink.frames == 0:
             raise RuntimeError("the scene played no animations, so there is no video")
+        writer = scene.renderer.file_writer
         cues = [Cue(sub.start.total_seconds(), sub.end.total_seconds(), sub.content) for sub in writer.subcaptions]
 
     events.send("frames", frames=sink.frames)
-    mp4 = out / "clip.mp4"
-    os.replace(movie, mp4)
     facts = probe(mp4)
     if facts.frames != sink.frames:
         raise RuntimeError(f"the mp4 has {facts.frames} frames but {sink.frames} were drawn")

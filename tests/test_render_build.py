@@ -70,6 +70,38 @@ def test_manifest_describes_each_clip_from_its_files(built):
     assert 22 <= square["frames"] <= 24
 
 
+def test_clips_show_the_same_frames_as_the_plain_manim_cli(built, tmp_path):
+    """render.py encodes the videos itself (each drawn frame converted once, waits re-encoded, not re-drawn): the
+    clip must still be the CLI's movie, frame for frame, up to the codec's rounding."""
+    project, _ = built
+    for scene_id, module, class_name in (("fade_text", "fade_text", "FadeTextScene"), ("square", "square",
+                                                                                         "SquareScene")):
+        media = tmp_path / scene_id
+        cli = subprocess.run([sys.executable, "-m", "manim", "render", "-ql", "--disable_caching", "--media_dir",
+                              str(media), str(project.scene_file(module)), class_name],
+                             cwd=project.root, capture_output=True, text=True, timeout=240)
+        assert cli.returncode == 0, cli.stdout + cli.stderr
+        reference = decode_frames(next(media.rglob(f"{class_name}.mp4")))
+        ours = decode_frames(project.clip(scene_id, "mp4"))
+        assert len(ours) == len(reference), f"{scene_id}: {len(ours)} frames vs the CLI's {len(reference)}"
+        differences = [np.abs(a.astype(int) - b.astype(int)).mean() for a, b in zip(ours, reference)]
+        assert max(differences) < 0.5, f"{scene_id}: frame {int(np.argmax(differences))} differs by " \
+                                       f"{max(differences):.2f} levels on average"
+
+
+def test_videos_are_browser_playable_and_the_mp4_can_start_before_it_has_all_arrived(built):
+    import av
+
+    project, _ = built
+    expected = {"mp4": ("h264", "yuv420p"), "webm": ("vp9", "yuv420p")}
+    for ext, (codec, pixel_format) in expected.items():
+        with av.open(str(project.clip("square", ext))) as container:
+            stream = container.streams.video[0]
+            assert (stream.codec_context.name, stream.codec_context.format.name) == (codec, pixel_format), ext
+    data = project.clip("square", "mp4").read_bytes()
+    assert 0 < data.find(b"moov") < data.find(b"mdat"), "faststart: the mp4's index must come before its data"
+
+
 def test_embed_snippet_comes_from_the_page_builder(built):
     from rendering import page
 
