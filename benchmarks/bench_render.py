@@ -208,23 +208,21 @@ def _print_row(quality: str, row: dict, jobs_values: list[int]) -> None:
     q = QUALITIES[quality]
     print(f"\n{quality} ({q.width}x{q.height}@{q.fps}), {row['video_seconds']:.1f} s of video; "
           f"load average now {os.getloadavg()[0]:.1f}")
-    cli = row.get("manim_cli_mp4")
-    if cli is not None:
-        print(f"  manim CLI serial, mp4                    {cli:8.1f} s [{row['cpu_manim_cli_mp4']:.1f}]")
+
+    def line(label: str, key: str, versus: str = "") -> None:
+        ratio = f"   = {row[key] / row['manim_cli_mp4']:.2f} x the CLI{versus}" if "manim_cli_mp4" in row else ""
+        print(f"  {label:<38} {row[key]:8.1f} s [{row['cpu_' + key]:.1f}]{ratio if key != 'manim_cli_mp4' else ''}")
+
+    if "manim_cli_mp4" in row:
+        line("manim CLI serial, mp4", "manim_cli_mp4")
     for jobs in jobs_values:
-        seconds = row[f"render_py_mp4_jobs{jobs}"]
-        ratio = f"   = {seconds / cli:.2f} x the CLI" if cli else ""
-        print(f"  render.py --jobs {jobs}, mp4                  {seconds:8.1f} s "
-              f"[{row[f'cpu_render_py_mp4_jobs{jobs}']:.1f}]{ratio}")
-    blog = [key for key in row if key.startswith("render_py_blog_jobs")]
-    for key in blog:
-        print(f"  render.py --jobs {key.rsplit('jobs', 1)[1]}, blog formats     {row[key]:8.1f} s "
-              f"[{row['cpu_' + key]:.1f}]" + (f"   = {row[key] / cli:.2f} x the CLI's mp4 alone" if cli else ""))
+        line(f"render.py --jobs {jobs}, mp4", f"render_py_mp4_jobs{jobs}")
+    for key in (k for k in row if k.startswith("render_py_blog_jobs")):
+        line(f"render.py --jobs {key.rsplit('jobs', 1)[1]}, blog formats", key, "'s mp4 alone")
     if "manim_cli_same_outputs" in row:
-        print(f"  manim CLI serial, mp4 + webm + png       {row['manim_cli_same_outputs']:8.1f} s "
-              f"[{row['cpu_manim_cli_same_outputs']:.1f}]")
-    print(f"  render.py, nothing changed               {row['render_py_nothing_changed']:8.2f} s")
-    print(f"  render seconds per video second          {row['render_s_per_video_s']:8.2f}  (render.py --jobs "
+        line("manim CLI serial, mp4 + webm + png", "manim_cli_same_outputs")
+    print(f"  {'render.py, nothing changed':<38} {row['render_py_nothing_changed']:8.2f} s")
+    print(f"  {'render seconds per video second':<38} {row['render_s_per_video_s']:8.2f}   (render.py --jobs "
           f"{jobs_values[0]}, mp4)")
     if "manim_cli_mp4_bytes" in row:
         print(f"  mp4 bytes: render.py {row['render_py_mp4_bytes'] / 1e6:.1f} MB, CLI "
