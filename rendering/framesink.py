@@ -57,7 +57,6 @@ class _StreamWriter:
     """One container with one video stream; frames arrive already converted to PIXEL_FORMAT."""
 
     def __init__(self, path: Path, encoding: Encoding, width: int, height: int, fps: int) -> None:
-        self.path = path
         self.container = av.open(str(path), mode="w", format=encoding.container,
                                  container_options=dict(encoding.container_options))
         try:
