@@ -4,7 +4,8 @@ Functional forms that return every intermediate as frozen dataclasses:
 ``soft`` (encoder-decoder soft attention), ``self_attention`` (weight-free), ``qkv`` and ``scaled``
 (scaled Q/K/V attention), ``causal`` (mask, wrong order), ``attention_dropout``, ``multihead`` (split and
 stacked layouts), plus the walk-throughs ``teacher_forcing``, ``bottleneck`` and ``saturation``.
-``modules`` has the post's four nn.Modules (state_dict-compatible with the post's code) and ``conversion``
+``modules`` has the post's four nn.Modules (state_dict-compatible with the post's code; also importable from
+the package itself: ``from attention_math import SelfAttention``) and ``conversion``
 moves weights between the stacked and split multi-head layouts.
 ``toy_data`` holds the post's numbers; ``examples`` holds every named example a scene shows.
 """
@@ -26,8 +27,13 @@ from . import (
     toy_data,
     validation,
 )
+from .modules import CausalSelfAttention, MultiHeadCausalAttention, MultiHeadCausalAttentionStacked, SelfAttention
 
 __all__ = [
+    "SelfAttention",
+    "CausalSelfAttention",
+    "MultiHeadCausalAttentionStacked",
+    "MultiHeadCausalAttention",
     "attention_dropout",
     "bottleneck",
     "causal",

@@ -3,9 +3,11 @@
 A ``state_dict`` saved from the post's own code loads here with ``strict=True`` and gives the same outputs.
 Each module's ``forward`` is ``forward_steps(x).output``, and ``forward_steps`` calls the functional code
 (``qkv``, ``scaled``, ``multihead``), so there is one implementation of the math. Unlike the post's code,
-bad input raises ``ValueError`` (rank, width, T > context_length, n_heads, dropout range).
+bad input raises ``ValueError`` (rank, width, T > context_length, n_heads, dropout range, dtype).
 
-Input layout for every module: x of shape (B, T, d_in).
+Input layout for every module: x of shape (B, T, d_in), with exactly the dtype of the module's weights
+(float32 unless the module was converted, e.g. with ``.double()``): torch does not promote in matmul, so a
+float64, float16 or integer x into float32 weights is refused with a ValueError naming both dtypes.
 """
 
 from __future__ import annotations
@@ -15,12 +17,22 @@ import torch.nn as nn
 
 from .multihead import HeadWeights, MultiHeadSteps, SplitWeights, StackedSteps, multihead_stacked_steps, multihead_steps
 from .qkv import QKVSteps, qkv_attention_steps
-from .validation import check_context, check_dropout, check_heads, check_positive_int, check_rank, check_size
+from .validation import (
+    check_context,
+    check_dropout,
+    check_dtype,
+    check_heads,
+    check_positive_int,
+    check_rank,
+    check_size,
+)
 
 __all__ = ["SelfAttention", "CausalSelfAttention", "MultiHeadCausalAttentionStacked", "MultiHeadCausalAttention"]
 
 
-def _check_input(x: object, d_in: int, context_length: int | None = None) -> torch.Tensor:
+def _check_input(module: nn.Module, x: object, d_in: int, context_length: int | None = None) -> torch.Tensor:
+    # The first parameter is the first projection x meets (W_q, or the first head's W_q).
+    check_dtype("x", x, next(module.parameters()).dtype, "the dtype of the module's weights")
     x = check_rank("x", x, 3)
     check_size("x", x, 2, d_in, "d_in")
     if x.shape[1] == 0:
@@ -53,7 +65,7 @@ class SelfAttention(nn.Module):
 
     def forward_steps(self, x: torch.Tensor) -> QKVSteps:
         """Every intermediate (Q, K, V, scores, weights, output) for x (B, T, d_in)."""
-        x = _check_input(x, self.d_in)
+        x = _check_input(self, x, self.d_in)
         (W_q, b_q), (W_k, b_k), (W_v, b_v) = _math(self.W_q), _math(self.W_k), _math(self.W_v)
         return qkv_attention_steps(x, W_q, W_k, W_v, b_q=b_q, b_k=b_k, b_v=b_v)
 
@@ -83,7 +95,7 @@ class CausalSelfAttention(nn.Module):
         Dropout acts only in training mode; with generator=None it draws from the global RNG the way
         ``nn.Dropout`` does.
         """
-        x = _check_input(x, self.d_in, self.context_length)
+        x = _check_input(self, x, self.d_in, self.context_length)
         T = x.shape[1]
         (W_q, b_q), (W_k, b_k), (W_v, b_v) = _math(self.W_q), _math(self.W_k), _math(self.W_v)
         return qkv_attention_steps(
@@ -117,7 +129,7 @@ class MultiHeadCausalAttentionStacked(nn.Module):
 
     def forward_steps(self, x: torch.Tensor, generator: torch.Generator | None = None) -> StackedSteps:
         """Per-head intermediates, the concatenation and the output."""
-        x = _check_input(x, self.d_in, self.context_length)
+        x = _check_input(self, x, self.d_in, self.context_length)
         T = x.shape[1]
         W_o, b_o = _math(self.out_proj)
         return multihead_stacked_steps(
@@ -156,7 +168,7 @@ class MultiHeadCausalAttention(nn.Module):
 
     def forward_steps(self, x: torch.Tensor, generator: torch.Generator | None = None) -> MultiHeadSteps:
         """Wide Q/K/V, per-head Q/K/V, per-head scores/weights/outputs, concat and output."""
-        x = _check_input(x, self.d_in, self.context_length)
+        x = _check_input(self, x, self.d_in, self.context_length)
         T = x.shape[1]
         W_o, b_o = _math(self.out_proj)
         return multihead_steps(

@@ -24,6 +24,20 @@ def check_tensor(name: str, t: object) -> torch.Tensor:
     return t
 
 
+def check_dtype(name: str, t: object, expected: torch.dtype, what: str) -> torch.Tensor:
+    """Require a tensor of exactly ``expected`` dtype; ``what`` says where that dtype comes from.
+
+    torch's matmul does not promote: float64 (or float16, or int64) input against float32 weights fails deep
+    inside with a RuntimeError, so the dtype is checked at the boundary instead.
+    """
+    if not isinstance(t, torch.Tensor):
+        raise ValueError(f"{name} must be a torch.Tensor of dtype {expected} ({what}), got {type(t).__name__}")
+    if t.dtype != expected:
+        raise ValueError(f"{name} has dtype {t.dtype}, expected {expected} ({what}); convert it with "
+                         f"{name}.to({expected})")
+    return t
+
+
 def check_rank(name: str, t: object, ranks: int | Iterable[int]) -> torch.Tensor:
     """Require ``t.dim()`` to be one of ``ranks``."""
     t = check_tensor(name, t)

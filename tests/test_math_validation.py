@@ -51,7 +51,8 @@ CASES = [
     ("x rank 4", lambda: m.CausalSelfAttention(3, 2, 4)(z(1, 1, 4, 3)), "rank 3"),
     ("x wrong width", lambda: m.SelfAttention(3, 2)(z(1, 4, 5)), r"size 5.*expected 3 \(d_in\)"),
     ("x not a tensor", lambda: m.SelfAttention(3, 2)([[0.0, 0.0, 0.0]]), "torch.Tensor"),
-    ("x integer dtype", lambda: m.SelfAttention(3, 2)(torch.zeros(1, 2, 3, dtype=torch.long)), "floating"),
+    ("x integer dtype", lambda: m.SelfAttention(3, 2)(torch.zeros(1, 2, 3, dtype=torch.long)),
+     r"x has dtype torch\.int64, expected torch\.float32"),
     ("x empty sequence", lambda: m.SelfAttention(3, 2)(z(1, 0, 3)), "empty"),
     ("T > context causal", lambda: m.CausalSelfAttention(3, 2, 4)(z(1, 5, 3)), "T=5 exceeds context_length=4"),
     ("T > context split", lambda: m.MultiHeadCausalAttention(3, 4, 4, 2)(z(1, 5, 3)), "context_length"),
@@ -116,3 +117,40 @@ CASES = [
 def test_bad_input_raises_value_error(call, pattern):
     with pytest.raises(ValueError, match=pattern):
         call()
+
+
+# --- module input dtype: x must have exactly the dtype of the module's weights ------------------------------
+
+FOUR_MODULES = {
+    "SelfAttention": lambda: m.SelfAttention(3, 4),
+    "CausalSelfAttention": lambda: m.CausalSelfAttention(3, 4, 5),
+    "MultiHeadCausalAttentionStacked": lambda: m.MultiHeadCausalAttentionStacked(3, 4, 5, 2),
+    "MultiHeadCausalAttention": lambda: m.MultiHeadCausalAttention(3, 4, 5, 2),
+}
+WEIGHTS = "the dtype of the module's weights"
+
+
+@pytest.mark.parametrize("module", FOUR_MODULES.values(), ids=FOUR_MODULES.keys())
+@pytest.mark.parametrize("dtype", [torch.float64, torch.float16, torch.int64, torch.bool])
+def test_an_input_of_another_dtype_than_the_weights_raises_value_error_naming_both(module, dtype):
+    x = torch.zeros(1, 2, 3, dtype=dtype)
+    expected = f"x has dtype {dtype}, expected torch.float32 ({WEIGHTS}); convert it with x.to(torch.float32)"
+    with pytest.raises(ValueError) as raised:
+        module()(x)
+    assert str(raised.value) == expected
+
+
+@pytest.mark.parametrize("module", FOUR_MODULES.values(), ids=FOUR_MODULES.keys())
+def test_a_non_tensor_input_raises_value_error_naming_the_dtype_wanted(module):
+    with pytest.raises(ValueError) as raised:
+        module()([[[0.0, 0.0, 0.0]]])
+    assert str(raised.value) == f"x must be a torch.Tensor of dtype torch.float32 ({WEIGHTS}), got list"
+
+
+@pytest.mark.parametrize("module", FOUR_MODULES.values(), ids=FOUR_MODULES.keys())
+def test_the_expected_dtype_follows_the_weights_when_the_module_is_converted(module):
+    double = module().double().eval()
+    out = double(torch.ones(1, 2, 3, dtype=torch.float64))
+    assert out.dtype == torch.float64 and out.shape == (1, 2, 4)
+    with pytest.raises(ValueError, match=r"x has dtype torch\.float32, expected torch\.float64"):
+        double(torch.ones(1, 2, 3))
