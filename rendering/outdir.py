@@ -2,6 +2,8 @@
 
 Layout under the output directory (default media/):
   clips/<quality>/<scene_id>.<ext>   finished clips, posters (.png) and captions (.vtt)
+  clips/<quality>/narrated/<scene_id>.<ext>   the narrated version of a clip (render.py --narrate)
+  film/<quality>/[narrated/]film.<ext>        every clip joined in the post's order, with chapters (--film)
   manifest.json                      what is there (see manifest.py)
   logs/<scene_id>-<quality>.log      manim's output for a clip that failed
   .render/lock                       held while a render.py run writes here
@@ -18,13 +20,21 @@ import tempfile
 from pathlib import Path
 
 CLIPS = "clips"
+NARRATED = "narrated"
+FILM = "film"
 MANIFEST = "manifest.json"
 LOGS = "logs"
 PRIVATE = ".render"
 
 
-def clip_file(out_dir: Path, quality: str, scene_id: str, ext: str) -> Path:
-    return out_dir / CLIPS / quality / f"{scene_id}.{ext}"
+def clip_file(out_dir: Path, quality: str, scene_id: str, ext: str, narrated: bool = False) -> Path:
+    folder = out_dir / CLIPS / quality
+    return (folder / NARRATED if narrated else folder) / f"{scene_id}.{ext}"
+
+
+def film_dir(out_dir: Path, quality: str, narrated: bool) -> Path:
+    folder = out_dir / FILM / quality
+    return folder / NARRATED if narrated else folder
 
 
 def relative(out_dir: Path, path: Path) -> str:
@@ -32,7 +42,18 @@ def relative(out_dir: Path, path: Path) -> str:
 
 
 def check_writable(out_dir: Path) -> None:
-    """ValueError unless `out_dir` is (or can be made as) a writable directory. Creates nothing."""
+    """ValueError unless `out_dir` is (or can be made as) a writable directory. Creates nothing.
+
+    A pre-check only: some refusals (EPERM in /sys, ENOENT in /proc) show only when the folder is made, which
+    OutputLock does, with the same kind of one-line ValueError.
+    """
+    try:
+        _check_writable(out_dir)
+    except OSError as error:  # e.g. a parent we may not search: stat itself fails
+        raise ValueError(f"output directory {out_dir} cannot be checked: {error.strerror}") from error
+
+
+def _check_writable(out_dir: Path) -> None:
     if out_dir.exists():
         if not out_dir.is_dir():
             raise ValueError(f"output directory {out_dir} cannot be written: it is not a directory")
@@ -43,6 +64,9 @@ def check_writable(out_dir: Path) -> None:
             target = target.parent
         if not target.is_dir():
             raise ValueError(f"output directory {out_dir} cannot be created: {target} is not a directory")
+    # Before os.access, which fails on a read-only mount too but cannot say why.
+    if os.statvfs(target).f_flag & os.ST_RDONLY:
+        raise ValueError(f"output directory {out_dir} cannot be written: {target} is on a read-only file system")
     if not os.access(target, os.W_OK | os.X_OK):
         raise ValueError(f"output directory {out_dir} cannot be written: no write permission on {target}")
     if not out_dir.exists():
@@ -55,6 +79,36 @@ def check_writable(out_dir: Path) -> None:
         raise ValueError(f"output directory {out_dir} cannot be written: {error.strerror}") from error
 
 
+def _make_dirs(path: Path) -> list[Path]:
+    """mkdir -p that returns the folders it made, outermost first, so a failure can remove exactly those."""
+    missing = []
+    while not path.exists():
+        missing.append(path)
+        path = path.parent
+    made: list[Path] = []
+    try:
+        for folder in reversed(missing):
+            try:
+                folder.mkdir()
+            except FileExistsError:
+                if not folder.is_dir():
+                    raise
+                continue  # another run made it just now: not ours to remove
+            made.append(folder)
+    except OSError:
+        _remove_dirs(made)
+        raise
+    return made
+
+
+def _remove_dirs(made: list[Path]) -> None:
+    for folder in reversed(made):
+        try:
+            folder.rmdir()
+        except OSError:
+            pass
+
+
 class OutputLock:
     """An exclusive lock on the output directory, so two runs never interleave their writes."""
 
@@ -64,8 +118,17 @@ class OutputLock:
         self._fd: int | None = None
 
     def __enter__(self) -> "OutputLock":
-        self.private.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.private / "lock", os.O_RDWR | os.O_CREAT, 0o644)
+        """Take the lock; ValueError (one line, nothing left behind) if the folder cannot be made or written."""
+        existed = self.out_dir.exists()
+        made: list[Path] = []
+        try:
+            made = _make_dirs(self.private)
+            fd = os.open(self.private / "lock", os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as error:
+            _remove_dirs(made)
+            verb = "written" if existed else "created"
+            where = f" ({error.filename})" if error.filename and Path(error.filename) != self.out_dir else ""
+            raise ValueError(f"output directory {self.out_dir} cannot be {verb}: {error.strerror}{where}") from error
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError as error:

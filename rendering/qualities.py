@@ -42,11 +42,18 @@ CAPTIONS = "vtt"  # written whenever a scene has subcaptions; not a format one a
 GIF_MAX_FPS = 30  # browsers stretch GIF frame delays under 2/100 s, so 60 fps GIFs would play slowly
 
 
-def _split(values: list[str] | None) -> list[str]:
-    """Accept both `--x a b`, `--x a,b` and repeated flags."""
+def _split(values: list[str] | None, kind: str, option: str, valid: tuple[str, ...]) -> list[str]:
+    """Accept both `--x a b`, `--x a,b` and repeated flags; ValueError for an empty name anywhere.
+
+    Not given at all (None) means the default; given but empty (`-q ''`, `-q ,`, `-f ' '`, `-q low,`) is a typo
+    or an unset shell variable, and silently rendering the defaults would hide it.
+    """
     items: list[str] = []
     for value in values or []:
-        items.extend(part.strip().lower() for part in value.split(",") if part.strip())
+        parts = [part.strip().lower() for part in value.split(",")]
+        if not all(parts):
+            raise ValueError(f"empty {kind} in {option} {value!r}; valid: {', '.join(valid)}")
+        items.extend(parts)
     return items
 
 
@@ -56,7 +63,7 @@ def _dedupe(items: list[str]) -> list[str]:
 
 def parse_qualities(values: list[str] | None) -> list[Quality]:
     """Quality names → Quality objects, in the order given; ValueError names the valid choices."""
-    names = _dedupe(_split(values)) or [DEFAULT_QUALITY]
+    names = _dedupe(_split(values, "quality", "--quality", tuple(QUALITIES))) or [DEFAULT_QUALITY]
     unknown = [name for name in names if name not in QUALITIES]
     if unknown:
         raise ValueError(f"unknown quality {unknown[0]!r}; valid: {', '.join(QUALITIES)}")
@@ -65,7 +72,7 @@ def parse_qualities(values: list[str] | None) -> list[Quality]:
 
 def parse_formats(values: list[str] | None) -> list[str]:
     """Format names, in our canonical order; ValueError names the valid choices."""
-    names = _dedupe(_split(values)) or list(DEFAULT_FORMATS)
+    names = _dedupe(_split(values, "format", "--format", FORMATS)) or list(DEFAULT_FORMATS)
     unknown = [name for name in names if name not in FORMATS]
     if unknown:
         raise ValueError(f"unknown format {unknown[0]!r}; valid: {', '.join(FORMATS)}")
