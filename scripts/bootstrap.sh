@@ -53,7 +53,7 @@ ensure_venv() {
         "$VENV/bin/python" -m pip install -q "$TORCH_PIN"
     fi
     log "installing the project and its test extra"
-    "$VENV/bin/python" -m pip install -q -e "$ROOT[test]"
+    "$VENV/bin/python" -m pip install -q -e "$ROOT[test,narration]"
     stamp_value > "$stamp"
 }
 
