@@ -1,0 +1,167 @@
+"""A narrated clip's audio track: speech placed on a timeline, measured and normalised (numpy + scipy only).
+
+The track is built at 48 kHz, the rate Opus encodes at (AAC takes it too), so both encoders get the same samples.
+Loudness is measured the way broadcasters and streaming sites do (ITU-R BS.1770-4, EBU R128), so every clip plays
+at the same level and a viewer need not touch the volume between clips.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Iterable
+
+import numpy as np
+from scipy.signal import lfilter, resample_poly
+
+OUTPUT_RATE = 48_000  # Opus only encodes at 48 kHz; AAC in mp4 plays it everywhere
+
+# −16 LUFS integrated: the common level for speech on the web and in podcasts (Apple/Spotify spoken word use −16
+# to −14); −23 (EBU R128 broadcast) would sound quiet beside everything else a reader's browser plays.
+TARGET_LUFS = -16.0
+# Sample-peak ceiling. The codecs' reconstruction overshoots the source's peaks a little; 1 dB of headroom keeps
+# the decoded AAC/Opus from clipping.
+PEAK_CEILING_DBFS = -1.0
+
+# BS.1770-4, K-weighting: a high shelf (head's acoustic effect) then an RLB high-pass. The standard tabulates the
+# 48 kHz coefficients only; these are the analogue prototype's parameters (as used by libebur128), from which the
+# bilinear transform gives the filter at any rate and reproduces the standard's 48 kHz table.
+_SHELF_HZ, _SHELF_GAIN_DB, _SHELF_Q = 1681.974450955533, 3.999843853973347, 0.7071752369554196
+_HIGHPASS_HZ, _HIGHPASS_Q = 38.13547087602444, 0.5003270373238773
+
+BLOCK_SECONDS = 0.4  # gating block (BS.1770-4 §2.5)
+BLOCK_STEP_SECONDS = 0.1  # 75 % overlap
+ABSOLUTE_GATE_LUFS = -70.0
+RELATIVE_GATE_LU = -10.0
+
+
+@dataclass(frozen=True)
+class AudioLevels:
+    """The normalised track's measured integrated loudness and sample peak, and the gain that got it there."""
+
+    loudness_lufs: float
+    peak_dbfs: float
+    gain_db: float
+
+
+def _as_mono(samples: np.ndarray) -> np.ndarray:
+    samples = np.asarray(samples)
+    if samples.ndim != 1:
+        raise ValueError(f"audio must be mono, a 1-D array of samples; got shape {samples.shape}")
+    return samples
+
+
+def _check_rate(rate: int) -> int:
+    if isinstance(rate, bool) or int(rate) != rate or rate <= 0:
+        raise ValueError(f"sample rate must be a positive whole number of Hz; got {rate!r}")
+    return int(rate)
+
+
+def resample(samples: np.ndarray, rate: int, target: int = OUTPUT_RATE) -> np.ndarray:
+    """Polyphase resampling (e.g. 22050 → 48000 is ×320/147); float32 out, time zero stays at sample zero."""
+    samples = _as_mono(samples).astype(np.float32, copy=False)
+    rate, target = _check_rate(rate), _check_rate(target)
+    if rate == target:
+        return samples.copy()
+    common = math.gcd(rate, target)
+    return resample_poly(samples, target // common, rate // common).astype(np.float32)
+
+
+def mix(placements: Iterable[tuple[float, np.ndarray, int]], duration: float, rate: int = OUTPUT_RATE) -> np.ndarray:
+    """One track of exactly round(duration·rate) samples; each (start seconds, samples, sample rate) is resampled
+    to `rate` and added at sample round(start·rate).
+
+    Speech that would start before 0 or run past the end is a ValueError, not silently cut: the scene waits for
+    its narration, so an overrun is a bug upstream."""
+    rate = _check_rate(rate)
+    if not duration >= 0:
+        raise ValueError(f"track duration must be ≥ 0 seconds; got {duration!r}")
+    track = np.zeros(round(duration * rate), dtype=np.float64)
+    for start, samples, sample_rate in placements:
+        placed = resample(samples, sample_rate, rate)
+        begin = round(start * rate)
+        if start < 0 or begin < 0:
+            raise ValueError(f"speech placed at {start:.3f} s, before the track starts at 0 s")
+        end = begin + len(placed)
+        if end > len(track):
+            raise ValueError(f"speech at {start:.3f} s lasts {len(placed) / rate:.3f} s and runs "
+                             f"{(end - len(track)) / rate:.3f} s past the end of the {duration:.3f} s track")
+        track[begin:end] += placed
+    return track.astype(np.float32)
+
+
+def _biquad(b0: float, b1: float, b2: float, a1: float, a2: float) -> tuple[np.ndarray, np.ndarray]:
+    return np.array([b0, b1, b2]), np.array([1.0, a1, a2])
+
+
+def k_weighting(rate: int) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The two K-weighting stages as (b, a) coefficient pairs at `rate`."""
+    rate = _check_rate(rate)
+    k = math.tan(math.pi * _SHELF_HZ / rate)
+    vh = 10 ** (_SHELF_GAIN_DB / 20)
+    vb = vh ** 0.4996667741545416
+    a0 = 1 + k / _SHELF_Q + k * k
+    shelf = _biquad((vh + vb * k / _SHELF_Q + k * k) / a0, 2 * (k * k - vh) / a0, (vh - vb * k / _SHELF_Q + k * k) / a0,
+                    2 * (k * k - 1) / a0, (1 - k / _SHELF_Q + k * k) / a0)
+    k = math.tan(math.pi * _HIGHPASS_HZ / rate)
+    a0 = 1 + k / _HIGHPASS_Q + k * k
+    highpass = _biquad(1.0, -2.0, 1.0, 2 * (k * k - 1) / a0, (1 - k / _HIGHPASS_Q + k * k) / a0)
+    return [shelf, highpass]
+
+
+def _block_loudness(mean_squares: np.ndarray) -> np.ndarray:
+    with np.errstate(divide="ignore"):
+        return -0.691 + 10 * np.log10(mean_squares)
+
+
+def integrated_loudness(samples: np.ndarray, rate: int) -> float:
+    """Integrated loudness of a mono track in LUFS (ITU-R BS.1770-4 / EBU R128): K-weighted mean square over
+    400 ms blocks every 100 ms, blocks under −70 LUFS dropped, then blocks more than 10 LU below the remaining
+    blocks' loudness dropped. −inf for silence or a track shorter than one block (nothing to measure)."""
+    samples = _as_mono(samples).astype(np.float64)
+    rate = _check_rate(rate)
+    weighted = samples
+    for b, a in k_weighting(rate):
+        weighted = lfilter(b, a, weighted)
+    block, step = round(BLOCK_SECONDS * rate), round(BLOCK_STEP_SECONDS * rate)
+    if len(weighted) < block:
+        return -math.inf
+    energy = np.concatenate(([0.0], np.cumsum(weighted * weighted)))
+    starts = np.arange(0, len(weighted) - block + 1, step)
+    mean_squares = (energy[starts + block] - energy[starts]) / block
+    mean_squares = np.maximum(mean_squares, 0.0)  # cumsum differences can go a hair negative in silence
+    loudness = _block_loudness(mean_squares)
+    above_absolute = loudness > ABSOLUTE_GATE_LUFS
+    if not above_absolute.any():
+        return -math.inf
+    relative_gate = float(_block_loudness(mean_squares[above_absolute].mean())) + RELATIVE_GATE_LU
+    gated = above_absolute & (loudness > relative_gate)
+    return float(_block_loudness(mean_squares[gated].mean()))
+
+
+def peak_dbfs(samples: np.ndarray) -> float:
+    """Sample peak in dB relative to full scale (1.0); −inf for silence."""
+    peak = float(np.max(np.abs(samples))) if len(samples) else 0.0
+    return 20 * math.log10(peak) if peak > 0 else -math.inf
+
+
+def normalise(samples: np.ndarray, rate: int) -> tuple[np.ndarray, AudioLevels]:
+    """Scale the track to TARGET_LUFS; if that would put its sample peak above PEAK_CEILING_DBFS, use the lower
+    gain that puts the peak exactly at the ceiling instead (the track then stays quieter than the target).
+
+    One constant gain, nothing else: no limiter or compressor changes the speech's dynamics, and no sample is ever
+    clipped. A silent track (or one shorter than a 400 ms block) has no loudness and keeps gain 0 dB."""
+    samples = _as_mono(samples).astype(np.float64)
+    loudness = integrated_loudness(samples, rate)
+    peak = float(np.max(np.abs(samples))) if len(samples) else 0.0
+    gain_db = TARGET_LUFS - loudness if math.isfinite(loudness) else 0.0
+    ceiling = 10 ** (PEAK_CEILING_DBFS / 20)
+    if peak > 0 and peak * 10 ** (gain_db / 20) > ceiling:
+        gain_db = PEAK_CEILING_DBFS - 20 * math.log10(peak)
+    gain = 10 ** (gain_db / 20)
+    out = (samples * gain).astype(np.float32)
+    while len(out) and float(np.max(np.abs(out))) > ceiling:  # float32 rounding may add an ulp; take it back
+        gain *= 1 - 2.0 ** -23
+        out = (samples * gain).astype(np.float32)
+    gain_db = 20 * math.log10(gain)
+    return out, AudioLevels(integrated_loudness(out, rate), peak_dbfs(out), gain_db)
