@@ -3,6 +3,10 @@
 `write_page(manifest, out_dir)` writes out_dir/index.html plus out_dir/page/ (stylesheet, formula SVGs). All
 references are relative paths inside out_dir, so the page works opened from disk or from any static host, and it
 loads nothing from the network. `embed_snippet(clip)` is the ready-to-paste <video> element for one clip.
+
+Each clip plays its narrated rendering where the manifest has one for that quality (else the silent one), with
+the narration's transcript collapsed under it; the manifest's film, when there is one, sits under the title with
+its chapters.
 """
 
 from __future__ import annotations
@@ -30,7 +34,11 @@ ASSETS_DIR = Path(__file__).resolve().parent / "page_assets"
 PAGE_DIR = "page"  # out_dir/page/: stylesheet and formula SVGs
 REFERENCES_HEADING = "References"
 
-_QUALITY_SCRIPT = (ASSETS_DIR / "quality.js").read_text(encoding="utf-8")
+FILM_KEYS = ("quality", "resolution", "fps", "duration", "files", "chapters")
+CHAPTER_KEYS = ("title", "start", "end")
+
+# One inline script (quality chooser, film chapters), allowed by its hash in the page's CSP: no inline handlers.
+_PAGE_SCRIPT = "\n".join((ASSETS_DIR / name).read_text(encoding="utf-8") for name in ("quality.js", "film.js"))
 
 
 def embed_snippet(clip: Mapping) -> str:
@@ -40,12 +48,16 @@ def embed_snippet(clip: Mapping) -> str:
 
 def _video_element(clip: Mapping, caption_url: Callable[[str], str]) -> str:
     _check_clip(clip)
-    files = clip["files"]
-    width, height = clip["resolution"]
+    return _video_markup(clip["files"], clip["resolution"], clip["title"], caption_url)
+
+
+def _video_markup(files: Mapping, resolution, label: str, caption_url: Callable[[str], str]) -> str:
+    """The <video> of a clip or the film: poster, sources, captions and (the film's) chapters track."""
+    width, height = resolution
     attributes = ['controls', 'preload="metadata"', 'playsinline', f'width="{int(width)}"', f'height="{int(height)}"']
     if "png" in files:
         attributes.append(f'poster="{_url(files["png"]["path"])}"')
-    attributes.append(f'aria-label="{_escape(clip["title"])}"')
+    attributes.append(f'aria-label="{_escape(label)}"')
     lines = [f"<video {' '.join(attributes)}>"]
     for name, mime in VIDEO_FORMATS:
         if name in files:
@@ -53,6 +65,9 @@ def _video_element(clip: Mapping, caption_url: Callable[[str], str]) -> str:
     if "vtt" in files:
         captions = caption_url(files["vtt"]["path"])
         lines.append(f'  <track kind="captions" srclang="en" label="English" src="{captions}" default>')
+    if "chapters_vtt" in files:
+        chapters = caption_url(files["chapters_vtt"]["path"])
+        lines.append(f'  <track kind="chapters" srclang="en" label="Chapters" src="{chapters}">')
     fallback = next(files[name]["path"] for name in ("mp4", "webm") if name in files)
     lines.append(f'  <p>Your browser cannot play this video. <a href="{_url(fallback)}">Download it</a>.</p>')
     lines.append("</video>")
@@ -77,6 +92,7 @@ def write_page(manifest: Mapping, out_dir: Path) -> Path:
     """Write out_dir/index.html (atomically) and its assets under out_dir/page/; return the index path."""
     out_dir = Path(out_dir)
     players = group_players(manifest)
+    film = choose_film(manifest)
     post = load_post()
     _check_sections(players, post)
 
@@ -85,7 +101,7 @@ def write_page(manifest: Mapping, out_dir: Path) -> Path:
     shutil.copyfile(ASSETS_DIR / "page.css", page_dir / "page.css.tmp")
     (page_dir / "page.css.tmp").replace(page_dir / "page.css")
     renderer = MathRenderer(page_dir / "math", f"{PAGE_DIR}/math")
-    document = render_document(post, players, renderer, _inline_captions(out_dir))
+    document = render_document(post, players, renderer, _inline_captions(out_dir), film)
     renderer.remove_unused()
 
     index = out_dir / "index.html"
@@ -93,9 +109,21 @@ def write_page(manifest: Mapping, out_dir: Path) -> Path:
     return index
 
 
+def is_narrated(entry: Mapping) -> bool:
+    """A manifest entry (clip or film) with a voice; entries written before narration lack the key: silent."""
+    return entry.get("narrated", False) is True
+
+
+def _default_quality(variants: list[Mapping]) -> Mapping:
+    """The best quality up to DEFAULT_QUALITY_CEILING (variants lowest first), else the lowest there is."""
+    ceiling = QUALITIES.index(DEFAULT_QUALITY_CEILING)
+    allowed = [v for v in variants if QUALITIES.index(v["quality"]) <= ceiling]
+    return allowed[-1] if allowed else variants[0]
+
+
 @dataclass(frozen=True)
 class Player:
-    """One scene on the page: every rendered quality of it, lowest first."""
+    """One scene on the page: one rendering per quality, lowest first, narrated where that quality has one."""
 
     id: str
     title: str
@@ -105,9 +133,14 @@ class Player:
 
     @property
     def default(self) -> Mapping:
-        ceiling = QUALITIES.index(DEFAULT_QUALITY_CEILING)
-        allowed = [v for v in self.variants if QUALITIES.index(v["quality"]) <= ceiling]
-        return allowed[-1] if allowed else self.variants[0]
+        return _default_quality(list(self.variants))
+
+    @property
+    def transcript(self) -> list[Mapping]:
+        """The narration's text, beat by beat (the same at every quality); empty for a silent-only clip."""
+        narrated = [v for v in self.variants if is_narrated(v)]
+        preferred = self.default if is_narrated(self.default) else (narrated[0] if narrated else None)
+        return list(preferred.get("transcript", [])) if preferred is not None else []
 
 
 def group_players(manifest: Mapping) -> list[Player]:
@@ -122,19 +155,38 @@ def group_players(manifest: Mapping) -> list[Player]:
         _check_clip(clip)
         by_id.setdefault(clip["id"], []).append(clip)
     players = []
-    for clip_id, variants in by_id.items():
-        first = variants[0]
-        qualities = [v["quality"] for v in variants]
-        if len(set(qualities)) != len(qualities):
-            raise ValueError(f"clip {clip_id!r} lists a quality twice: {qualities}")
-        for other in variants[1:]:
+    for clip_id, entries in by_id.items():
+        first = entries[0]
+        keys = [f"{e['quality']} (narrated)" if is_narrated(e) else e["quality"] for e in entries]
+        if len(set(keys)) != len(keys):
+            raise ValueError(f"clip {clip_id!r} lists a quality twice: {keys}")
+        for other in entries[1:]:
             for key in ("title", "section", "order"):
                 if other[key] != first[key]:
                     raise ValueError(f"clip {clip_id!r}: entries disagree on {key!r}")
-        variants.sort(key=lambda v: QUALITIES.index(v["quality"]))
+        by_quality: dict[str, Mapping] = {}
+        for entry in entries:  # the narrated rendering of a quality wins over the silent one
+            if entry["quality"] not in by_quality or is_narrated(entry):
+                by_quality[entry["quality"]] = entry
+        variants = sorted(by_quality.values(), key=lambda v: QUALITIES.index(v["quality"]))
         players.append(Player(clip_id, first["title"], first["section"], int(first["order"]), tuple(variants)))
     players.sort(key=lambda p: p.order)
     return players
+
+
+def choose_film(manifest: Mapping) -> Mapping | None:
+    """The film the page shows: narrated if any film is, at the default quality; None when the manifest has
+    none (manifests from before films lack the key). ValueError for a film that breaks the schema."""
+    films = manifest.get("films", [])
+    if not isinstance(films, list):
+        raise ValueError("manifest[\"films\"] must be a list")
+    for film in films:
+        _check_film(film)
+    if not films:
+        return None
+    narrated = [film for film in films if is_narrated(film)]
+    candidates = sorted(narrated or films, key=lambda film: QUALITIES.index(film["quality"]))
+    return _default_quality(candidates)
 
 
 def _check_clip(clip: Mapping) -> None:
@@ -150,6 +202,44 @@ def _check_clip(clip: Mapping) -> None:
         raise ValueError(f"clip {clip['id']!r} ({clip['quality']}) has neither an mp4 nor a webm file")
     for name, entry in files.items():
         _check_relative_path(entry.get("path") if isinstance(entry, Mapping) else None, f"{clip['id']} {name}")
+    if not isinstance(clip.get("narrated", False), bool):
+        raise ValueError(f"clip {clip['id']!r}: \"narrated\" must be true or false, got {clip['narrated']!r}")
+    transcript = clip.get("transcript", [])
+    if not isinstance(transcript, list) or not all(isinstance(beat, Mapping) and isinstance(beat.get("text"), str)
+                                                   for beat in transcript):
+        raise ValueError(f"clip {clip['id']!r}: \"transcript\" must be a list of {{\"beat\", \"text\"}} dicts")
+
+
+def _check_film(film: object) -> None:
+    if not isinstance(film, Mapping):
+        raise ValueError(f"manifest film must be a dict, got {type(film).__name__}")
+    missing = [key for key in FILM_KEYS if key not in film]
+    if missing:
+        raise ValueError(f"manifest film ({film.get('quality', '?')}) lacks {', '.join(missing)}")
+    name = f"film ({film['quality']})"
+    if film["quality"] not in QUALITIES:
+        raise ValueError(f"film: quality {film['quality']!r}; valid: {', '.join(QUALITIES)}")
+    if not _is_seconds(film["duration"]):
+        raise ValueError(f"{name}: duration must be seconds, got {film['duration']!r}")
+    if not isinstance(film.get("narrated", False), bool):
+        raise ValueError(f"{name}: \"narrated\" must be true or false, got {film['narrated']!r}")
+    files = film["files"]
+    if not isinstance(files, Mapping) or not any(fmt in files for fmt, _ in VIDEO_FORMATS):
+        raise ValueError(f"{name} has neither an mp4 nor a webm file")
+    for key, entry in files.items():
+        _check_relative_path(entry.get("path") if isinstance(entry, Mapping) else None, f"{name} {key}")
+    chapters = film["chapters"]
+    if not isinstance(chapters, list):
+        raise ValueError(f"{name}: \"chapters\" must be a list")
+    for n, chapter in enumerate(chapters):
+        if (not isinstance(chapter, Mapping) or any(key not in chapter for key in CHAPTER_KEYS)
+                or not isinstance(chapter["title"], str)
+                or not all(_is_seconds(chapter[key]) for key in ("start", "end"))):
+            raise ValueError(f"{name}: chapter {n} must have {', '.join(CHAPTER_KEYS)} (a text, and seconds)")
+
+
+def _is_seconds(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value) and value >= 0
 
 
 def _check_relative_path(path: object, what: str) -> None:
@@ -173,7 +263,7 @@ def _check_sections(players: Iterable[Player], post: Post) -> None:
 
 
 def render_document(post: Post, players: list[Player], renderer: MathRenderer,
-                    caption_url: Callable[[str], str] | None = None) -> str:
+                    caption_url: Callable[[str], str] | None = None, film: Mapping | None = None) -> str:
     caption_url = caption_url or _url
     by_section: dict[str, list[Player]] = {}
     for player in players:
@@ -194,12 +284,14 @@ def render_document(post: Post, players: list[Player], renderer: MathRenderer,
         previous = block
     body.extend(_figure(p, numbers[p.id], caption_url) for p in pending)
 
-    script = _QUALITY_SCRIPT
+    script = _PAGE_SCRIPT
     script_hash = base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii")
     policy = ("default-src 'none'; img-src 'self' data:; media-src 'self' data:; style-src 'self' 'unsafe-inline'; "
               f"script-src 'sha256-{script_hash}'; base-uri 'none'; form-action 'none'")
     count = len(players)
     summary = f"{count} animated clip{'s' if count != 1 else ''}" if count else "no clips rendered yet"
+    if film is not None:
+        summary += f", and all of them as one film ({_duration_text(film['duration'])})"
     return "\n".join([
         "<!doctype html>",
         '<html lang="en">',
@@ -218,6 +310,7 @@ def render_document(post: Post, players: list[Player], renderer: MathRenderer,
         f"<h1>{_escape(post.title)}</h1>",
         f'<p class="byline">The post with {summary}. Everything on this page is local: it works offline.</p>',
         "</header>",
+        *([_film_figure(film, caption_url)] if film is not None else []),
         *body,
         "</main>",
         '<footer class="colophon"><p>Clips animated with Manim; formulas typeset with Typst when the page was '
@@ -309,6 +402,51 @@ def _figure(player: Player, number: int, caption_url: Callable[[str], str]) -> s
         f'    <span class="clip-controls">{_quality_control(player, chosen, caption_url)}'
         f"{_download_links(player, chosen)}</span>",
         "  </figcaption>",
+        *_transcript(player, chosen),
+        "</figure>",
+    ])
+
+
+def _transcript(player: Player, chosen: Mapping) -> list[str]:
+    """The narration as text, collapsed: for readers who cannot or would rather not listen. Hidden (by the
+    quality chooser) while a quality without narration plays."""
+    beats = [beat["text"] for beat in player.transcript if beat["text"].strip()]
+    if not beats:
+        return []
+    hidden = "" if is_narrated(chosen) else " hidden"
+    return [f'  <details class="transcript"{hidden}>',
+            "    <summary>Transcript of the narration</summary>",
+            *(f"    <p>{_escape(text)}</p>" for text in beats),
+            "  </details>"]
+
+
+def _film_figure(film: Mapping, caption_url: Callable[[str], str]) -> str:
+    """The whole film under the title: player with captions and chapters track, and a chapter list that seeks
+    it (page_assets/film.js), since browsers show no chapter menu of their own."""
+    files = film["files"]
+    title = "All the clips as one film" + (", narrated" if is_narrated(film) else "")
+    snippet = _video_markup(files, film["resolution"], title, caption_url)
+    chapters = []
+    for chapter in film["chapters"]:
+        start = float(chapter["start"])
+        chapters.append(f'      <li><button type="button" class="chapter" data-start="{start:.3f}">'
+                        f'<span class="chapter-time">{_duration_text(start)}</span> '
+                        f"{_escape(chapter['title'])}</button></li>")
+    links = [f'<a data-format="{name}" href="{_url(files[name]["path"])}" download>{label}</a>'
+             for name, label in (("mp4", "MP4"), ("webm", "WebM")) if name in files]
+    if "chapters_txt" in files:
+        links.append(f'<a class="chapter-list" href="{_url(files["chapters_txt"]["path"])}">chapter list</a>')
+    return "\n".join([
+        '<figure class="film" id="film">',
+        "\n".join("  " + line for line in snippet.splitlines()),
+        "  <figcaption>",
+        f'    <span class="clip-title">{_escape(title)}</span>',
+        f'    <span class="clip-controls"><span class="quality-single">{_escape(quality_label(film))} · '
+        f'{_duration_text(film["duration"])}</span> '
+        + (f'<span class="downloads">Download {" ".join(links)}</span>' if links else "") + "</span>",
+        "  </figcaption>",
+        *(['  <nav class="chapters" aria-label="Chapters of the film">', "    <ol>", *chapters, "    </ol>",
+           "  </nav>"] if chapters else []),
         "</figure>",
     ])
 
@@ -324,6 +462,7 @@ def _quality_control(player: Player, chosen: Mapping, caption_url: Callable[[str
     duration = _duration_text(chosen["duration"])
     if len(player.variants) == 1:
         return f'<span class="quality-single">{_escape(quality_label(chosen))} · {duration}</span> '
+    mixed = any(is_narrated(v) for v in player.variants)  # then say which qualities have no voice
     options = []
     for variant in player.variants:
         files = variant["files"]
@@ -333,10 +472,12 @@ def _quality_control(player: Player, chosen: Mapping, caption_url: Callable[[str
             data.append(f'data-vtt="{caption_url(files["vtt"]["path"])}"')
         width, height = variant["resolution"]
         data += [f'data-width="{int(width)}"', f'data-height="{int(height)}"',
-                 f'data-duration="{float(variant["duration"]):.3f}"']
+                 f'data-duration="{float(variant["duration"]):.3f}"',
+                 f'data-narrated="{"true" if is_narrated(variant) else "false"}"']
         selected = " selected" if variant is chosen else ""
+        label = quality_label(variant) + (" · silent" if mixed and not is_narrated(variant) else "")
         options.append(f'<option value="{_escape(variant["quality"])}" {" ".join(data)}{selected}>'
-                       f"{_escape(quality_label(variant))}</option>")
+                       f"{_escape(label)}</option>")
     return (f'<label class="quality">Quality <select class="quality" aria-label="Video quality for '
             f'{_escape(player.title)}">{"".join(options)}</select></label> <span class="duration">{duration}'
             "</span> ")

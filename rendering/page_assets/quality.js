@@ -1,4 +1,5 @@
-// Quality chooser: swap a player's sources, poster and captions to the chosen rendering, keeping the position.
+// Quality chooser: swap a player's sources, poster and captions to the chosen rendering (narrated where that
+// quality has a voice), keeping the position.
 (function () {
   "use strict";
   var FORMATS = [["webm", "video/webm"], ["mp4", "video/mp4"]];
@@ -23,6 +24,13 @@
     else { video.removeAttribute("poster"); }
     video.setAttribute("width", option.getAttribute("data-width"));
     video.setAttribute("height", option.getAttribute("data-height"));
+    var duration = figure.querySelector("span.duration");  // a narrated rendering runs longer than a silent one
+    var seconds = Math.max(0, Math.floor(parseFloat(option.getAttribute("data-duration"))));
+    if (duration && isFinite(seconds)) {
+      duration.textContent = Math.floor(seconds / 60) + ":" + String(seconds % 60).padStart(2, "0");
+    }
+    var transcript = figure.querySelector("details.transcript");  // the narration's text, for narrated qualities
+    if (transcript) { transcript.hidden = option.getAttribute("data-narrated") !== "true"; }
     Array.prototype.forEach.call(figure.querySelectorAll("a[data-format]"), function (link) {
       var href = option.getAttribute("data-" + link.getAttribute("data-format"));
       link.hidden = !href;
