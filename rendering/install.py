@@ -18,12 +18,17 @@ from .outdir import clip_file, relative
 
 def clip_entry(job: Job, result: dict, files: dict) -> dict:
     spec = job.spec
-    return {
+    fps = int(result["fps"]) if float(result["fps"]).is_integer() else result["fps"]
+    entry = {
         "id": spec.id, "title": spec.title, "section": spec.section, "order": spec.order,
         "quality": job.quality.name, "resolution": [result["width"], result["height"]],
-        "fps": int(result["fps"]) if float(result["fps"]).is_integer() else result["fps"], "duration": round(result["duration"], 6), "frames": result["frames"],
-        "input_hash": job.input_hash, "files": files, "embed": "",
+        "fps": fps, "duration": round(result["duration"], 6), "frames": result["frames"],
+        "input_hash": job.input_hash, "files": files, "embed": "", "narrated": job.narrated,
     }
+    if job.narrated:
+        entry["audio"] = result["audio"]
+        entry["transcript"] = result["transcript"]
+    return entry
 
 
 def embed_or_empty(embed: Callable[[dict], str], entry: dict) -> str:
@@ -42,12 +47,12 @@ class Installer:
 
     def __call__(self, job: Job, result: dict) -> Outcome:
         scene_id, quality = job.spec.id, job.quality.name
-        old = self.manifest.drop(scene_id, quality)
+        old = self.manifest.drop(scene_id, quality, job.narrated)
         if old is not None:
             self.manifest.write()
         files = {}
         for ext, info in result["files"].items():
-            destination = clip_file(self.out_dir, quality, scene_id, ext)
+            destination = clip_file(self.out_dir, quality, scene_id, ext, job.narrated)
             atomic.install(Path(info["tmp"]), destination)
             files[ext] = {"path": relative(self.out_dir, destination), "bytes": info["bytes"],
                           "sha256": info["sha256"]}
@@ -63,4 +68,5 @@ class Installer:
             entry["embed"] = embed_or_empty(self.embed, entry)
         self.manifest.put(entry)
         self.manifest.write()
-        return Outcome(scene_id, quality, RENDERED, bytes=sum(f["bytes"] for f in files.values()), files=files)
+        return Outcome(scene_id, quality, RENDERED, bytes=sum(f["bytes"] for f in files.values()), files=files,
+                       narrated=job.narrated)

@@ -17,10 +17,20 @@ class Job:
     formats: list[str]
     input_hash: str
     expected_seconds: float | None = None  # video length from the last render, for the progress bar
+    narration: dict | None = None  # narrated clip: {"voice": model path or None, "cache_dir": ...}; None = silent
+
+    @property
+    def narrated(self) -> bool:
+        return self.narration is not None
 
     @property
     def key(self) -> str:
-        return f"{self.spec.id}@{self.quality.name}"
+        return f"{self.spec.id}@{self.quality.name}" + ("+narrated" if self.narrated else "")
+
+    @property
+    def name(self) -> str:
+        """For work folders and logs."""
+        return f"{self.spec.id}-{self.quality.name}" + ("-narrated" if self.narrated else "")
 
     @property
     def expected_frames(self) -> int | None:
@@ -42,3 +52,9 @@ class Outcome:
     error: str | None = None
     log: Path | None = None
     files: dict = field(default_factory=dict)
+    narrated: bool = False
+    bad_input: bool = False  # the clip could not be made because of what it was given (exit 2), not a crash
+
+    @property
+    def label(self) -> str:
+        return f"{self.scene_id}@{self.quality}" + ("+narrated" if self.narrated else "")

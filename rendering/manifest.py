@@ -3,7 +3,14 @@
 Schema (the HTML page codes against it):
   {"version": 1, "clips": [{"id", "title", "section", "order", "quality", "resolution": [w, h], "fps",
     "duration", "frames", "input_hash",
-    "files": {"mp4"|"webm"|"gif"|"png"|"vtt": {"path", "bytes", "sha256"}}, "embed"}]}
+    "files": {"mp4"|"webm"|"gif"|"png"|"vtt": {"path", "bytes", "sha256"}}, "embed", "narrated",
+    and for a narrated clip "audio": {"codecs", "sample_rate", "channels", "duration", "loudness_lufs",
+    "peak_dbfs", "target_lufs"} and "transcript": [{"beat", "text"}]}],
+   "films": [{"quality", "narrated", "resolution", "fps", "duration", "frames", "input_hash",
+    "files": {"mp4"|"webm"|"vtt"|"chapters_vtt"|"chapters_txt": {...}}, "chapters": [{"id", "title", "start",
+    "end"}]}]}
+A silent and a narrated clip of the same scene and quality are two entries ("narrated" false/true; an entry
+without the key is silent).
 The manifest is merged across runs, never replaced: entries for clips this run did not touch stay while their
 files are still there. It is always rewritten whole and atomically, so it is valid JSON at every moment, and an
 entry is added only after all of its files are in place.
@@ -22,12 +29,23 @@ VERSION = 1
 _QUALITY_RANK = {name: rank for rank, name in enumerate(QUALITIES)}
 
 
+def _key(entry: dict) -> tuple[str, str, bool]:
+    return entry["id"], entry["quality"], bool(entry.get("narrated", False))
+
+
+def _film_key(film: dict) -> tuple[str, bool]:
+    return film["quality"], bool(film.get("narrated", False))
+
+
 class Manifest:
-    def __init__(self, out_dir: Path, entries: list[dict] | None = None) -> None:
+    def __init__(self, out_dir: Path, entries: list[dict] | None = None, films: list[dict] | None = None) -> None:
         self.out_dir = out_dir
-        self._entries: dict[tuple[str, str], dict] = {}
+        self._entries: dict[tuple[str, str, bool], dict] = {}
+        self._films: dict[tuple[str, bool], dict] = {}
         for entry in entries or []:
-            self._entries[(entry["id"], entry["quality"])] = entry
+            self._entries[_key(entry)] = entry
+        for film in films or []:
+            self._films[_film_key(film)] = film
 
     @classmethod
     def load(cls, out_dir: Path) -> tuple["Manifest", str | None]:
@@ -39,22 +57,35 @@ class Manifest:
             data = json.loads(path.read_text(encoding="utf-8"))
             if data.get("version") != VERSION or not isinstance(data.get("clips"), list):
                 raise ValueError(f"expected version {VERSION} with a clips list")
-            return cls(out_dir, [entry for entry in data["clips"] if _well_formed(entry)]), None
+            films = [film for film in data.get("films", []) if _well_formed_film(film)]
+            return cls(out_dir, [entry for entry in data["clips"] if _well_formed(entry)], films), None
         except (OSError, ValueError, AttributeError) as error:
             return cls(out_dir), f"ignoring unreadable {path}: {error}"
 
-    def get(self, scene_id: str, quality: str) -> dict | None:
-        return self._entries.get((scene_id, quality))
+    def get(self, scene_id: str, quality: str, narrated: bool = False) -> dict | None:
+        return self._entries.get((scene_id, quality, narrated))
 
     def put(self, entry: dict) -> None:
-        self._entries[(entry["id"], entry["quality"])] = entry
+        self._entries[_key(entry)] = entry
 
-    def drop(self, scene_id: str, quality: str) -> dict | None:
-        return self._entries.pop((scene_id, quality), None)
+    def drop(self, scene_id: str, quality: str, narrated: bool = False) -> dict | None:
+        return self._entries.pop((scene_id, quality, narrated), None)
 
     def entries(self) -> list[dict]:
         return sorted(self._entries.values(), key=lambda e: (e.get("order", 0), _QUALITY_RANK.get(e["quality"], 99),
-                                                              e["id"]))
+                                                              bool(e.get("narrated")), e["id"]))
+
+    def film(self, quality: str, narrated: bool) -> dict | None:
+        return self._films.get((quality, narrated))
+
+    def put_film(self, film: dict) -> None:
+        self._films[_film_key(film)] = film
+
+    def drop_film(self, quality: str, narrated: bool) -> dict | None:
+        return self._films.pop((quality, narrated), None)
+
+    def films(self) -> list[dict]:
+        return sorted(self._films.values(), key=lambda f: (_QUALITY_RANK.get(f["quality"], 99), f["narrated"]))
 
     def prune(self, known_ids: set[str]) -> list[str]:
         """Drop entries of scenes no longer registered or whose files changed or vanished; returns their keys."""
@@ -62,11 +93,15 @@ class Manifest:
         for key, entry in list(self._entries.items()):
             if entry["id"] not in known_ids or not files_intact(self.out_dir, entry):
                 del self._entries[key]
-                dropped.append(f"{key[0]}@{key[1]}")
+                dropped.append(f"{key[0]}@{key[1]}" + ("+narrated" if key[2] else ""))
+        for key, film in list(self._films.items()):
+            if not files_intact(self.out_dir, film):
+                del self._films[key]
+                dropped.append(f"film@{key[0]}" + ("+narrated" if key[1] else ""))
         return dropped
 
     def to_dict(self) -> dict:
-        return {"version": VERSION, "clips": self.entries()}
+        return {"version": VERSION, "clips": self.entries(), "films": self.films()}
 
     def write(self) -> None:
         atomic.write_text(self.out_dir / MANIFEST, json.dumps(self.to_dict(), indent=2, ensure_ascii=False) + "\n")
@@ -76,6 +111,12 @@ def _well_formed(entry) -> bool:
     return (isinstance(entry, dict) and isinstance(entry.get("id"), str) and isinstance(entry.get("quality"), str)
             and isinstance(entry.get("files"), dict)
             and all(isinstance(f, dict) and "path" in f and "bytes" in f for f in entry["files"].values()))
+
+
+def _well_formed_film(film) -> bool:
+    return (isinstance(film, dict) and isinstance(film.get("quality"), str) and isinstance(film.get("files"), dict)
+            and isinstance(film.get("chapters"), list)
+            and all(isinstance(f, dict) and "path" in f and "bytes" in f for f in film["files"].values()))
 
 
 def files_intact(out_dir: Path, entry: dict, formats: list[str] | None = None) -> bool:

@@ -121,15 +121,15 @@ def summary(console: Console, outcomes: list[Outcome], wall_seconds: float) -> N
         table.add_column(column, justify=justify)
     for outcome in outcomes:
         style = _STYLE.get(outcome.status, "")
-        table.add_row(outcome.scene_id, outcome.quality, f"[{style}]{outcome.status}",
+        quality = outcome.quality + (" narrated" if outcome.narrated else "")
+        table.add_row(outcome.scene_id, quality, f"[{style}]{outcome.status}",
                       f"{outcome.seconds:.1f}" if outcome.status != UP_TO_DATE else "",
                       human_bytes(outcome.bytes) if outcome.bytes else "")
     console.print(table)
     for outcome in outcomes:
         if outcome.error:
             where = f" (log: {outcome.log})" if outcome.log else ""
-            console.print(f"FAILED {outcome.scene_id}@{outcome.quality}: {outcome.error}{where}", markup=False,
-                          style="red")
+            console.print(f"FAILED {outcome.label}: {outcome.error}{where}", markup=False, style="red")
     counts = {status: sum(1 for o in outcomes if o.status == status)
               for status in (RENDERED, UP_TO_DATE, FAILED, INTERRUPTED, NOT_STARTED)}
     parts = [f"{n} {status}" for status, n in counts.items() if n or status in (RENDERED, UP_TO_DATE, FAILED)]

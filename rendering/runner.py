@@ -72,6 +72,7 @@ class _Running:
     buffer: bytes = b""
     result: dict | None = None
     error: str | None = None
+    bad_input: bool = False
     events: list[str] = field(default_factory=list)
 
 
@@ -114,15 +115,22 @@ class Runner:
                         outcomes.append(outcome)
                         if interrupted:
                             raise KeyboardInterrupt
+                        if outcome.bad_input:  # the same input would fail every other clip: stop, write no more
+                            for other in running.values():
+                                self._stop(other)
+                                outcomes.append(self._outcome(other.job, INTERRUPTED,
+                                                              time.monotonic() - other.started))
+                                self.reporter.finished(other.job, outcomes[-1])
+                            outcomes += [self._outcome(job, NOT_STARTED) for job in pending]
+                            return outcomes, False
                     self.reporter.tick()
         except KeyboardInterrupt:
             for run in running.values():
                 self._stop(run)
             for run in running.values():
-                outcomes.append(Outcome(run.job.spec.id, run.job.quality.name, INTERRUPTED,
-                                        time.monotonic() - run.started))
+                outcomes.append(self._outcome(run.job, INTERRUPTED, time.monotonic() - run.started))
                 self.reporter.finished(run.job, outcomes[-1])
-            outcomes += [Outcome(job.spec.id, job.quality.name, NOT_STARTED) for job in pending]
+            outcomes += [self._outcome(job, NOT_STARTED) for job in pending]
             return outcomes, True
         finally:
             for run in running.values():
@@ -131,8 +139,12 @@ class Runner:
             selector.close()
         return outcomes, False
 
+    @staticmethod
+    def _outcome(job: Job, status: str, seconds: float = 0.0, **fields) -> Outcome:
+        return Outcome(job.spec.id, job.quality.name, status, seconds, narrated=job.narrated, **fields)
+
     def _start(self, job: Job) -> _Running:
-        work = self.work_root / f"{job.spec.id}-{job.quality.name}"
+        work = self.work_root / job.name
         shutil.rmtree(work, ignore_errors=True)
         work.mkdir(parents=True)
         spec = job.spec
@@ -141,7 +153,7 @@ class Runner:
             "scene_id": spec.id, "module": spec.module, "class_name": spec.class_name,
             "quality": {"name": job.quality.name, "manim_name": job.quality.manim_name, "width": job.quality.width,
                         "height": job.quality.height, "fps": job.quality.fps},
-            "formats": job.formats, "work_dir": str(work), "verbose": self.verbose,
+            "formats": job.formats, "work_dir": str(work), "verbose": self.verbose, "narration": job.narration,
         }), encoding="utf-8")
         read_fd, write_fd = os.pipe()
         log = None if self.verbose else work / "worker.log"
@@ -174,6 +186,7 @@ class Runner:
                 run.result = event
             elif kind == "error":
                 run.error = event.get("message") or "error"
+                run.bad_input = bool(event.get("bad_input"))
 
     def _finish(self, run: _Running) -> tuple[Outcome, bool]:
         """The clip's outcome, and whether Ctrl-C arrived while its files were being moved into place."""
@@ -187,14 +200,14 @@ class Runner:
                 with deferred_interrupts() as interrupted:
                     outcome = self.install(job, run.result)
                 outcome.seconds = seconds
-                (self.logs_dir / f"{job.spec.id}-{job.quality.name}.log").unlink(missing_ok=True)
+                (self.logs_dir / f"{job.name}.log").unlink(missing_ok=True)
             except Exception as error:  # e.g. disk full while moving files in
-                outcome = Outcome(job.spec.id, job.quality.name, FAILED, seconds,
-                                  error=f"installing the clip failed: {type(error).__name__}: {error}")
+                outcome = self._outcome(job, FAILED, seconds,
+                                        error=f"installing the clip failed: {type(error).__name__}: {error}")
         else:
             error = run.error or self._exit_reason(returncode, run.log)
-            outcome = Outcome(job.spec.id, job.quality.name, FAILED, seconds, error=error,
-                              log=self._keep_log(run))
+            outcome = self._outcome(job, FAILED, seconds, error=error, log=self._keep_log(run),
+                                    bad_input=run.bad_input)
         self.reporter.finished(job, outcome)
         shutil.rmtree(run.work, ignore_errors=True)
         return outcome, bool(interrupted)
@@ -213,7 +226,7 @@ class Runner:
         if run.log is None or not run.log.exists():
             return None
         self.logs_dir.mkdir(parents=True, exist_ok=True)
-        target = self.logs_dir / f"{run.job.spec.id}-{run.job.quality.name}.log"
+        target = self.logs_dir / f"{run.job.name}.log"
         shutil.copyfile(run.log, target)
         return target
 

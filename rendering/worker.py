@@ -73,6 +73,7 @@ def render(job: dict, events: Events) -> dict:
     out.mkdir(parents=True, exist_ok=True)
     formats = job["formats"]
     quality = job["quality"]
+    narration = job.get("narration")
 
     from manim import Scene, config, tempconfig
 
@@ -88,11 +89,17 @@ def render(job: dict, events: Events) -> dict:
         scene_class = getattr(module, job["class_name"], None)
         if not (isinstance(scene_class, type) and issubclass(scene_class, Scene)):
             raise LookupError(f"{job['module']} has no Scene class {job['class_name']}")
-        events.send("started")
         scene = scene_class()
+        if narration is not None:
+            from .narration.soundtrack import make_narrator
+
+            scene.narrator = make_narrator(narration)
+        events.send("started")
         mp4 = out / "clip.mp4"  # always made: the clip's facts are read from it, and the gif is made from it
         videos = {"mp4": mp4, **({"webm": out / "clip.webm"} if "webm" in formats else {})}
-        sink = FrameSink(width=quality["width"], height=quality["height"], fps=quality["fps"], videos=videos,
+        # A narrated clip's picture is encoded first, silent; the soundtrack is muxed in once the speech is placed.
+        drawn = {fmt: path.with_name(f"silent.{fmt}") for fmt, path in videos.items()} if narration else videos
+        sink = FrameSink(width=quality["width"], height=quality["height"], fps=quality["fps"], videos=drawn,
                          on_frames=events.frames)
         sink.attach(scene.renderer.file_writer)
         try:
@@ -107,6 +114,14 @@ def render(job: dict, events: Events) -> dict:
         cues = [Cue(sub.start.total_seconds(), sub.end.total_seconds(), sub.content) for sub in writer.subcaptions]
 
     events.send("frames", frames=sink.frames)
+    narrated = {}
+    if narration is not None:
+        from .narration.soundtrack import add_soundtrack, transcript
+
+        # A plain manim Scene (no beats, nothing said) gets a silent track; an AttentionScene's beats all speak.
+        spoken = getattr(scene, "spoken", [])
+        narrated["audio"] = add_soundtrack(spoken, drawn, videos, frames=sink.frames, fps=quality["fps"])
+        narrated["transcript"] = transcript(getattr(scene, "beat_log", []), spoken)
     facts = probe(mp4)
     if facts.frames != sink.frames:
         raise RuntimeError(f"the mp4 has {facts.frames} frames but {sink.frames} were drawn")
@@ -128,7 +143,16 @@ def render(job: dict, events: Events) -> dict:
         if path.is_file():
             files[ext] = {"tmp": str(path), "bytes": path.stat().st_size, "sha256": sha256(path)}
     return {"width": facts.width, "height": facts.height, "fps": facts.fps, "frames": facts.frames,
-            "duration": facts.duration, "files": files}
+            "duration": facts.duration, "files": files, **narrated}
+
+
+def _is_bad_input(error: BaseException) -> bool:
+    """Errors that the render's input caused (a beat with nothing to narrate, an unusable voice): exit 2, not 1."""
+    from scenes.kit.base import BeatWithoutNarration
+
+    from .narration.voice import VoiceError
+
+    return isinstance(error, (BeatWithoutNarration, VoiceError))
 
 
 def main(argv: list[str]) -> int:
@@ -141,9 +165,10 @@ def main(argv: list[str]) -> int:
         return 130
     except BaseException as error:  # reported to the parent, which carries on with the other clips
         traceback.print_exc()
-        message = f"{type(error).__name__}: {error}".strip()
+        bad_input = _is_bad_input(error)
+        message = str(error).strip() if bad_input else f"{type(error).__name__}: {error}".strip()
         events.send("error", message=message.splitlines()[0] if message else type(error).__name__,
-                    traceback=traceback.format_exc())
+                    traceback=traceback.format_exc(), bad_input=bad_input)
         return 1
     events.send("done", **result)
     return 0

@@ -77,4 +77,4 @@ def test_an_unreadable_manifest_is_replaced_by_a_valid_one(tmp_path, junk):
     result = project.render("missing")  # fails before rendering anything: quick
     assert result.returncode == 1
     assert "ignoring unreadable" in result.stdout
-    assert _assert_consistent(project) == {"version": 1, "clips": []}
+    assert _assert_consistent(project) == {"version": 1, "clips": [], "films": []}

@@ -17,11 +17,16 @@ from manim import DOWN, UP, FadeIn, FadeOut, Scene, VGroup, Write
 from scenes import registry
 
 from . import palette, typography
+from .narration import Narrator, SpokenSentence, place_sentences, segment_length, sentence_cues
 from .text import label, title
 
 
 class BeatWithoutCaption(RuntimeError):
     """Raised when a beat finishes without ever calling `say`: every beat must have a subcaption."""
+
+
+class BeatWithoutNarration(ValueError):
+    """Raised in a narrated render when a beat has nothing to read aloud (every `say` had an empty narration)."""
 
 
 @dataclass
@@ -30,6 +35,7 @@ class BeatRecord:
     start: float
     end: float | None = None
     captions: list[str] = field(default_factory=list)
+    narration: list[str] = field(default_factory=list)  # what is read aloud, one entry per `say`
 
 
 def beat(method: Callable) -> Callable:
@@ -50,11 +56,14 @@ class AttentionScene(Scene):
     """Base for every clip: background, title card, beats and subcaptions."""
 
     scene_id: str = ""  # the id in scenes.registry
+    narrator: Narrator | None = None  # set by the render worker for a narrated clip; None renders silently
 
     def setup(self):
         self.camera.background_color = palette.BACKGROUND
         self.beat_log: list[BeatRecord] = []
+        self.spoken: list[SpokenSentence] = []  # a narrated clip's speech, for the worker to mix into audio
         self._caption: tuple[str, float] | None = None
+        self._speech_end: float | None = None
 
     # --- beats and subcaptions -------------------------------------------------------------------
     @property
@@ -77,25 +86,60 @@ class AttentionScene(Scene):
         if not record.captions:
             raise BeatWithoutCaption(f"{type(self).__name__}.{record.name} never called self.say(...)")
         self._flush_caption()
+        if self.narrator is not None and not any(text.strip() for text in record.narration):
+            raise BeatWithoutNarration(f"{type(self).__name__}.{record.name} has nothing to read aloud: "
+                                       "give one of its say() calls a narration text")
         record.end = self.time
         self.on_beat_end(record)
 
-    def say(self, text: str) -> None:
-        """Set the subcaption from now until the next `say` or the end of the beat."""
+    def say(self, text: str, narration: str | None = None) -> None:
+        """Set the subcaption from now until the next `say` or the end of the beat.
+
+        `narration` is what a narrated clip reads aloud for this caption (default: the caption itself); it may be
+        fuller than the caption. Numbers in it must come from the same traced values as the picture.
+        """
         if self.current_beat is None:
             raise RuntimeError("say() is only valid inside a @beat method")
         self._flush_caption()
+        record = self.beat_log[-1]
+        spoken = text if narration is None else narration
         self._caption = (text, self.time)
-        self.beat_log[-1].captions.append(text)
+        record.captions.append(text)
+        record.narration.append(spoken)
+        if self.narrator is not None and spoken.strip():
+            self._speak(record.name, spoken)
+
+    def _speak(self, beat_name: str, text: str) -> None:
+        """Place the speech from now on; the cues of a narrated clip follow the sentences as they are spoken."""
+        placed = place_sentences(self.narrator, beat_name, text, self.time)
+        self.spoken += placed
+        self._speech_end = placed[-1].end if placed else None
+        for sentence in placed:
+            for start, end, cue in sentence_cues(sentence):
+                self.add_subcaption(cue, duration=end - start, offset=start - self.time)
 
     def _flush_caption(self) -> None:
         if self._caption is None:
             return
         text, start = self._caption
-        duration = self.time - start
-        if duration > 0:
-            self.add_subcaption(text, duration=duration, offset=-duration)
+        if self.narrator is not None:
+            self._hold_for_speech(start)
+        else:
+            duration = self.time - start
+            if duration > 0:
+                self.add_subcaption(text, duration=duration, offset=-duration)
         self._caption = None
+
+    def _hold_for_speech(self, start: float) -> None:
+        """Where the speech outlasts the caption's animations, the picture waits: speech never runs into the next
+        caption, so never into the next beat."""
+        if self._speech_end is None:
+            return
+        until = start + segment_length(self._speech_end - start)
+        frame = 1 / self.camera.frame_rate
+        while self.time < until - 1e-6:
+            self.wait(max(until - self.time, frame))
+        self._speech_end = None
 
     # --- hooks -----------------------------------------------------------------------------------
     def play(self, *args, **kwargs):

@@ -1,0 +1,78 @@
+"""A narrated clip's sound, in the render worker: the scene's narrator, then its placed speech as one audio track.
+
+The scene (scenes/kit/base.py) asks the narrator for each sentence while it renders and waits where the speech is
+longer than the picture; what it leaves in `scene.spoken` is where every sentence starts. Here those sentences
+become a track exactly as long as the video, normalised to the loudness target, muxed into every video file.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+from .audio import OUTPUT_RATE, TARGET_LUFS, mix, normalise
+from .mux import add_audio, probe_audio
+from .pronounce import sentences
+from .speech import Narrator
+from .voice import resolve_voice
+
+
+class SceneNarrator:
+    """What a scene needs from the voice: sentences to speak, and the speech of one sentence."""
+
+    def __init__(self, narrator: Narrator) -> None:
+        self.narrator = narrator
+
+    def sentences(self, text: str) -> list[str]:
+        return sentences(text)
+
+    def speak(self, sentence: str):
+        return self.narrator.speak(sentence)
+
+
+def make_narrator(settings: dict) -> SceneNarrator:
+    """`settings` is the job's narration entry: {"voice": model path or None, "cache_dir": folder or None}."""
+    voice = resolve_voice(settings.get("voice"))
+    cache_dir = settings.get("cache_dir")
+    return SceneNarrator(Narrator(voice, Path(cache_dir) if cache_dir else None))
+
+
+def add_soundtrack(spoken, silent: dict[str, Path], narrated: dict[str, Path], *, frames: int, fps: int) -> dict:
+    """Mix the placed sentences into one track of the video's exact length and mux it into each video file.
+
+    Returns the audio facts the manifest lists."""
+    duration = frames / fps
+    track = mix([(sentence.start, sentence.speech.samples, sentence.speech.rate) for sentence in spoken], duration)
+    track, levels = normalise(track, OUTPUT_RATE)
+    codecs = {}
+    for fmt, source in silent.items():
+        add_audio(source, track, OUTPUT_RATE, narrated[fmt])
+        source.unlink()
+        facts = probe_audio(narrated[fmt])
+        if facts is None:
+            raise RuntimeError(f"the narrated {fmt} has no audio stream")
+        codecs[fmt] = facts.codec
+        channels, sample_rate = facts.channels, facts.sample_rate
+        if fmt == "mp4":
+            audio_duration = facts.duration
+    return {"codecs": codecs, "sample_rate": sample_rate, "channels": channels,
+            "duration": round(audio_duration, 6), "loudness_lufs": _finite(levels.loudness_lufs),
+            "peak_dbfs": _finite(levels.peak_dbfs), "target_lufs": TARGET_LUFS}
+
+
+def _finite(level: float) -> float | None:
+    """A silent track has no loudness (-inf), which JSON cannot hold: the manifest says null."""
+    return round(level, 2) if math.isfinite(level) else None
+
+
+def transcript(beat_log, spoken) -> list[dict]:
+    """Per beat: its span, the narration read aloud, and where each sentence sits (the page and tests use it)."""
+    entries = []
+    for record in beat_log:
+        said = [s for s in spoken if s.beat == record.name and record.start <= s.start <= record.end]
+        entries.append({
+            "beat": record.name, "start": round(record.start, 6), "end": round(record.end, 6),
+            "text": " ".join(text.strip() for text in record.narration if text.strip()),
+            "speech": [{"start": round(s.start, 6), "end": round(s.end, 6), "text": s.text} for s in said],
+        })
+    return entries

@@ -1,0 +1,89 @@
+"""Timing a narrated beat: where each spoken sentence sits, how long the picture waits, and the caption cues.
+
+The kit never synthesises anything itself: the render worker gives the scene a narrator (see
+`rendering/narration/`), an object with `sentences(text) -> list[str]` and `speak(sentence) -> speech` where the
+speech has `.duration` (seconds), `.samples` and `.rate`. Without a narrator a scene renders exactly as before.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+PAUSE_AFTER_SPEECH = 0.4  # seconds of quiet after a caption's speech before the next caption may start
+SENTENCE_GAP = 0.2  # seconds between two sentences of one caption
+# A caption segment lasts a whole number of these: a speech length that differs by a few milliseconds on another
+# machine (floating point in the voice model) then still gives the same segment, and so the same frame count.
+SEGMENT_GRID = 0.25
+CUE_LINE_CHARS = 42  # the usual subtitle line length
+CUE_MAX_LINES = 2
+
+
+class Narrator(Protocol):
+    def sentences(self, text: str) -> list[str]: ...
+
+    def speak(self, sentence: str) -> Any: ...
+
+
+@dataclass(frozen=True)
+class SpokenSentence:
+    """One sentence of a beat's narration, placed on the clip's timeline."""
+
+    beat: str
+    start: float  # seconds from the start of the clip
+    text: str  # as written (the caption form), which is also what its cues show
+    speech: Any  # has .duration, .samples, .rate
+
+    @property
+    def end(self) -> float:
+        return self.start + self.speech.duration
+
+
+def segment_length(speech_seconds: float) -> float:
+    """How long a caption segment must last to hold its speech and the pause after it, on the grid."""
+    return math.ceil((speech_seconds + PAUSE_AFTER_SPEECH) / SEGMENT_GRID - 1e-9) * SEGMENT_GRID
+
+
+def place_sentences(narrator: Narrator, beat: str, text: str, start: float) -> list[SpokenSentence]:
+    """Speak `text` sentence by sentence from `start`, with a short gap between sentences."""
+    placed, at = [], start
+    for sentence in narrator.sentences(text):
+        speech = narrator.speak(sentence)
+        placed.append(SpokenSentence(beat, at, sentence, speech))
+        at += speech.duration + SENTENCE_GAP
+    return placed
+
+
+def cue_chunks(text: str, max_chars: int = CUE_LINE_CHARS * CUE_MAX_LINES) -> list[str]:
+    """Split a sentence into caption cues of at most two subtitle lines, at word boundaries, evenly sized."""
+    words = text.split()
+    if not words:
+        return []
+    count = max(1, math.ceil(len(text) / max_chars))
+    while True:
+        target = len(text) / count
+        chunks, current = [], ""
+        for word in words:
+            candidate = f"{current} {word}".strip()
+            if current and (len(candidate) > max_chars or (len(current) >= target and len(chunks) < count - 1)):
+                chunks.append(current)
+                current = word
+            else:
+                current = candidate
+        chunks.append(current)
+        if all(len(chunk) <= max_chars for chunk in chunks) or count >= len(words):
+            return chunks
+        count += 1
+
+
+def sentence_cues(sentence: SpokenSentence) -> list[tuple[float, float, str]]:
+    """(start, end, text) cues that follow the speech: a long sentence's time is shared by its chunks' lengths."""
+    chunks = cue_chunks(sentence.text)
+    total = sum(len(chunk) for chunk in chunks)
+    cues, at = [], sentence.start
+    for chunk in chunks:
+        length = sentence.speech.duration * len(chunk) / total
+        cues.append((at, at + length, chunk))
+        at += length
+    return cues

@@ -1,0 +1,183 @@
+"""render.py --narrate and --film on fixture scenes, with the real voice (a PyPI package, so CI runs it).
+
+One narrated render of the fixture scene is shared by the checks that only read its outputs; the cache, the film and
+the bad-input cases make their own.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+import av
+import pytest
+
+from rendering.captions import parse_webvtt
+from rendering.narration.audio import TARGET_LUFS
+from tests.fixtures.render.harness import Project, make_project
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def speech_cache(tmp_path_factory):
+    return tmp_path_factory.mktemp("speech-cache")
+
+
+def _render(project: Project, cache, *args: str):
+    env = {**os.environ, "NARRATION_CACHE_DIR": str(cache)}
+    import subprocess
+
+    return subprocess.run(project.args(*args), cwd=project.root, capture_output=True, text=True, timeout=300, env=env)
+
+
+@pytest.fixture(scope="module")
+def narrated(tmp_path_factory, speech_cache):
+    project = make_project(tmp_path_factory.mktemp("narrated"))
+    result = _render(project, speech_cache, "narrated", "--narrate", "-f", "mp4,webm,png")
+    assert result.returncode == 0, result.stdout + result.stderr
+    return project
+
+
+def _entry(project: Project, narrated: bool) -> dict:
+    matches = [c for c in project.manifest()["clips"] if c["id"] == "narrated" and c.get("narrated") == narrated]
+    assert len(matches) == 1
+    return matches[0]
+
+
+def _streams(path):
+    with av.open(str(path)) as container:
+        video, = container.streams.video
+        audio = list(container.streams.audio)
+        frames = sum(1 for _ in container.decode(video=0))
+        video_seconds = frames / float(video.average_rate)
+    with av.open(str(path)) as container:
+        stream = container.streams.audio[0] if audio else None
+        samples = sum(frame.samples for frame in container.decode(audio=0)) if stream else 0
+        rate = stream.rate if stream else None
+    return video_seconds, audio, samples, rate
+
+
+def test_narrated_clip_sits_beside_the_silent_one(narrated):
+    silent, spoken = _entry(narrated, False), _entry(narrated, True)
+    assert silent["files"]["mp4"]["path"] == "clips/low/narrated.mp4"
+    assert spoken["files"]["mp4"]["path"] == "clips/low/narrated/narrated.mp4"
+    assert set(spoken["files"]) == {"mp4", "webm", "png", "vtt"}
+    assert spoken["duration"] > silent["duration"]  # the picture waited for the voice
+    _, audio, _, _ = _streams(narrated.out / silent["files"]["mp4"]["path"])
+    assert audio == []
+
+
+@pytest.mark.parametrize("fmt, codec", [("mp4", "aac"), ("webm", "opus")])
+def test_one_audio_stream_as_long_as_the_video(narrated, fmt, codec):
+    entry = _entry(narrated, True)
+    video_seconds, audio, samples, rate = _streams(narrated.out / entry["files"][fmt]["path"])
+    assert len(audio) == 1 and audio[0].codec_context.name == codec and rate == 48000
+    assert abs(samples / rate - video_seconds) <= 1 / entry["fps"]
+    assert entry["audio"]["codecs"][fmt] == codec
+
+
+def test_manifest_lists_the_audio_facts(narrated):
+    audio = _entry(narrated, True)["audio"]
+    assert audio["sample_rate"] == 48000 and audio["channels"] == 1
+    assert audio["target_lufs"] == TARGET_LUFS
+    assert abs(audio["loudness_lufs"] - TARGET_LUFS) <= 1.0 or audio["peak_dbfs"] >= -1.01
+    assert audio["peak_dbfs"] <= -1.0 + 1e-6  # never clipped
+
+
+def test_every_sentence_is_spoken_inside_its_beat(narrated):
+    transcript = _entry(narrated, True)["transcript"]
+    assert [beat["beat"] for beat in transcript] == ["draw_a_square", "say_more_than_is_shown"]
+    assert transcript[0]["text"] == "Here is a square. It has four sides. And it goes."
+    for beat in transcript:
+        assert beat["speech"], beat["beat"]
+        for sentence in beat["speech"]:
+            assert beat["start"] <= sentence["start"] < sentence["end"] <= beat["end"], (beat["beat"], sentence)
+    # the last beat's animation lasts 0.5 s; its sentence is far longer, so the beat waited for it
+    last = transcript[-1]
+    assert last["end"] - last["start"] > 3.0
+    assert last["end"] >= last["speech"][-1]["end"] + 0.4 - 1e-6
+
+
+def test_caption_cues_follow_the_speech_in_short_cues(narrated):
+    entry = _entry(narrated, True)
+    cues = parse_webvtt((narrated.out / entry["files"]["vtt"]["path"]).read_text(encoding="utf-8"))
+    spoken = [s for beat in entry["transcript"] for s in beat["speech"]]
+    assert " ".join(cue.text.replace("\n", " ") for cue in cues) == " ".join(s["text"] for s in spoken)
+    assert all(len(cue.text) <= 84 for cue in cues)
+    long_sentence = spoken[-1]
+    inside = [cue for cue in cues if long_sentence["start"] - 0.001 <= cue.start < long_sentence["end"]]
+    assert len(inside) >= 2  # split, not one long cue
+    assert abs(inside[0].start - long_sentence["start"]) < 0.002 and abs(inside[-1].end - long_sentence["end"]) < 0.002
+
+
+def test_a_second_render_synthesises_nothing(tmp_path, speech_cache, narrated):
+    cached = {p.name: p.stat().st_mtime_ns for p in speech_cache.rglob("*") if p.is_file()}
+    assert cached  # the first render filled the cache
+    project = make_project(tmp_path)
+    result = _render(project, speech_cache, "narrated", "--narrate", "-f", "mp4")
+    assert result.returncode == 0, result.stdout + result.stderr
+    after = {p.name: p.stat().st_mtime_ns for p in speech_cache.rglob("*") if p.is_file()}
+    assert after == cached
+    first = (narrated.out / _entry(narrated, True)["files"]["mp4"]["path"])
+    again = project.out / _entry(project, True)["files"]["mp4"]["path"]
+    assert _streams(again)[2] == _streams(first)[2]  # same speech, same length
+
+
+def test_a_beat_with_nothing_to_say_is_refused(tmp_path, speech_cache):
+    project = make_project(tmp_path)
+    result = _render(project, speech_cache, "unnarrated", "--narrate", "-f", "mp4")
+    assert result.returncode == 2, result.stdout + result.stderr
+    errors = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(errors) == 1 and "quiet_beat" in errors[0] and "narration" in errors[0], result.stderr
+    assert not (project.out / "clips" / "low" / "narrated").exists()
+
+
+@pytest.mark.parametrize("make_voice, problem", [
+    (lambda d: d / "nope.onnx", "nope.onnx"),
+    (lambda d: (d / "voice.txt").write_text("x") and d / "voice.txt", "voice.txt"),
+    (lambda d: (d / "fake.onnx").write_bytes(b"\0") and d / "fake.onnx", "fake.onnx"),
+])
+def test_a_voice_that_is_not_a_piper_voice_is_refused(tmp_path, speech_cache, make_voice, problem):
+    project = make_project(tmp_path / "p")
+    voices = tmp_path / "voices"
+    voices.mkdir()
+    voice = make_voice(voices)
+    result = _render(project, speech_cache, "narrated", "--narrate", "--voice", str(voice))
+    assert result.returncode == 2
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and problem in lines[0], result.stderr
+    assert not project.out.exists() or not any(project.out.rglob("*.mp4"))
+
+
+def test_voice_without_narrate_is_refused(tmp_path, speech_cache):
+    project = make_project(tmp_path)
+    result = _render(project, speech_cache, "narrated", "--voice", "x.onnx")
+    assert result.returncode == 2 and "--narrate" in result.stderr
+    assert not project.out.exists()
+
+
+def test_film_joins_the_clips_with_a_chapter_each(tmp_path, speech_cache):
+    project = make_project(tmp_path)
+    result = _render(project, speech_cache, "square", "narrated", "--narrate", "--film", "-f", "mp4,webm")
+    assert result.returncode == 0, result.stdout + result.stderr
+    manifest = project.manifest()
+    film, = [f for f in manifest["films"] if f["narrated"]]
+    clips = {c["id"]: c for c in manifest["clips"] if c["narrated"]}
+    assert [c["id"] for c in film["chapters"]] == ["square", "narrated"]  # the post's (registry) order
+    square_seconds = clips["square"]["frames"] / clips["square"]["fps"]
+    assert film["chapters"][0]["start"] == 0 and abs(film["chapters"][1]["start"] - square_seconds) < 1e-6
+    assert film["frames"] == clips["square"]["frames"] + clips["narrated"]["frames"]
+    mp4 = project.out / film["files"]["mp4"]["path"]
+    assert mp4 == project.out / "film" / "low" / "narrated" / "film.mp4"
+    with av.open(str(mp4)) as container:
+        starts = [float(chapter["start"] * chapter["time_base"]) for chapter in container.chapters()]
+        assert len(container.streams.audio) == 1
+    assert starts == pytest.approx([0.0, square_seconds], abs=1e-3)
+    text = (project.out / film["files"]["chapters_txt"]["path"]).read_text(encoding="utf-8").splitlines()
+    assert text[0] == "00:00 A square" and text[1].endswith(" A square and a circle")
+    chapters = parse_webvtt((project.out / film["files"]["chapters_vtt"]["path"]).read_text(encoding="utf-8"))
+    assert [cue.text for cue in chapters] == ["A square", "A square and a circle"]
+    again = _render(project, speech_cache, "square", "narrated", "--narrate", "--film", "-f", "mp4,webm")
+    assert again.returncode == 0 and "film" in again.stdout and "up to date" in again.stdout
+    assert json.loads((project.out / "manifest.json").read_text())["films"] == manifest["films"]
