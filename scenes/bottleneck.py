@@ -39,7 +39,9 @@ class BottleneckScene(AttentionScene):
         """The encoder's one hidden state, after the first word, and what it is made of."""
         tokens = self.src.get("tokens")
         size = self.src.get("hidden_size")
-        self.say(f"The encoder reads the English left to right, keeping one hidden state: {size} numbers.")
+        self.say(f"The encoder reads the English left to right, keeping one hidden state: {size} numbers.",
+                 narration=f"The encoder reads the English from left to right. All it keeps is one hidden state, "
+                           f"a vector of {size} numbers.")
         words = VGroup(*(token_box(w, palette.ENGLISH) for w in tokens)).arrange(RIGHT, buff=0.9)
         words.to_edge(UP, buff=0.45)
         arrows = VGroup(*(flow_arrow(a, b) for a, b in zip(words[:-1], words[1:])))
@@ -56,8 +58,10 @@ class BottleneckScene(AttentionScene):
         self._layout_place_shares_title(self.shares_title)
         self.share_labels = self._share_labels()
         self.shares = self._share_bars(0)
-        self.say(f"After “{tokens[0]}”, the state is all “{tokens[0]}”: its share is "
-                 f"{format_value(self.src.value('first_token_share', 0), 2)}.")
+        first_share = format_value(self.src.value('first_token_share', 0), 2)
+        self.say(f"After “{tokens[0]}”, the state is all “{tokens[0]}”: its share is {first_share}.",
+                 narration=f"After the first word, “{tokens[0]}”, the state holds nothing else: the share of "
+                           f"“{tokens[0]}” is {first_share}.")
         self.play(FadeIn(self.shares_title), FadeIn(self.share_labels), run_time=0.5)
         self.play(GrowFromEdge(self.shares.bars, LEFT), FadeIn(self.shares.numbers), run_time=0.8)
         self.first_share_trail = self._share_trail_start()
@@ -70,7 +74,9 @@ class BottleneckScene(AttentionScene):
         tokens = self.src.get("tokens")
         share = [format_value(v, 2) for v in self.src.get("first_token_share").tolist()]
         self.say(f"Each new word overwrites the same hidden state. “{tokens[0]}” fades: "
-                 f"its share goes {' → '.join(share)}.")
+                 f"its share goes {' → '.join(share)}.",
+                 narration=f"Each new word overwrites the same hidden state, and “{tokens[0]}” fades: its share "
+                           f"goes from {share[0]} to {', then to '.join(share[1:])}.")
         for t in range(1, len(tokens)):
             self.play(GrowArrow(self.word_arrows[t - 1]), FadeIn(self.words[t]),
                       self.reader.animate.move_to(self.words[t]),
@@ -112,14 +118,18 @@ class BottleneckScene(AttentionScene):
         self.wait(1.5)
         self.all_of_it = all_of_it
         self.summary, self.summary_frame, self.summary_brace, self.funnel = summary, frame, brace, funnel
-        self.say(f"{len(tokens)} words or many more: the same {size} numbers.")
+        self.say(f"{len(tokens)} words or many more: the same {size} numbers.",
+                 narration=f"Whether the sentence has {len(tokens)} words or many more, s is always the same "
+                           f"{size} numbers.")
         self.wait(1.5)
 
     @beat
     def decoder_sees_only_s(self):
         """Every French step is computed from s alone; the English words are out of reach."""
         steps = self._decoder_words()
-        self.say(f"The decoder writes {', '.join(steps)} one word at a time. Each step sees only s.")
+        self.say(f"The decoder writes {', '.join(steps)} one word at a time. Each step sees only s.",
+                 narration=f"The decoder then writes {', '.join(steps)}, one word at a time, and every one of those "
+                           "steps sees only s, never the English words again.")
         self.play(FadeOut(self.funnel), FadeOut(self.summary_brace), FadeOut(self.all_of_it),
                   self.words.animate.set_opacity(0.3),
                   self.word_arrows.animate.set_opacity(0.3), run_time=0.6)
@@ -136,7 +146,9 @@ class BottleneckScene(AttentionScene):
         target = steps[-1]
         self.say(f"To write “{target}” it needs “{tokens[-1]}”, but “{tokens[-1]}” is only a "
                  f"{format_value(self.src.value('influence', (len(tokens) - 1, len(tokens) - 1)), 2)} "
-                 f"share mixed into s.")
+                 f"share mixed into s.",
+                 narration=f"To write “{target}” the decoder needs “{tokens[-1]}”, but “{tokens[-1]}” is only one "
+                           "share of the mixture in s, blended with every word before it.")
         self.play(Indicate(chain.step(target)[1], color=palette.FRENCH, scale_factor=1.3),
                   Indicate(self.words[-1][1], color=palette.ENGLISH, scale_factor=1.3), run_time=1.2)
         self.wait(1.8)
@@ -146,7 +158,9 @@ class BottleneckScene(AttentionScene):
         """The contrast: keep h_1..h_3, and let every decoder step reach each of them."""
         tokens = self.src.get("tokens")
         steps = self._decoder_words()
-        self.say(f"Soft attention keeps every encoder state h_1 … h_{len(tokens)} instead of just s.")
+        self.say(f"Soft attention keeps every encoder state h_1 … h_{len(tokens)} instead of just s.",
+                 narration=f"Soft attention does something different: it keeps every encoder state, h_1 to "
+                           f"h_{len(tokens)}, one per English word, instead of just s.")
         self.play(FadeOut(self.from_s), FadeOut(self.summary), FadeOut(self.summary_frame),
                   FadeOut(self.word_arrows), run_time=0.6)
         kept = self._kept_states()

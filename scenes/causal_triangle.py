@@ -139,7 +139,9 @@ class CausalTriangleScene(AttentionScene):
     @beat
     def scaled_scores(self):
         """The scores grid that the mask will act on: every query row against every key column."""
-        self.say("Start from the scaled scores ω = Q Kᵀ / √d_k for the short sentence: query rows, key columns.")
+        self.say("Start from the scaled scores ω = Q Kᵀ / √d_k for the short sentence: query rows, key columns.",
+                 narration="Start from the scaled scores, ω = Q Kᵀ / √d_k, for a short sentence: one row per query, "
+                           "one column per key.")
         self.play(FadeOut(self.table), run_time=0.8)
         eq = math("omega = (Q K^top) / sqrt(d_k)", font_size=typography.BODY_SIZE + 4)
         eq.to_edge(UP, buff=0.35)
@@ -161,7 +163,9 @@ class CausalTriangleScene(AttentionScene):
     @beat
     def mask_the_future(self):
         """Fill the future cells with −∞: the ω̃ cases, lit up as the picture applies each case."""
-        self.say("Mask: keep ω_ij where j ≤ i, and fill every future cell (j > i) with −∞.")
+        self.say("Mask: keep ω_ij where j ≤ i, and fill every future cell (j > i) with −∞.",
+                 narration="Now the mask: keep ω_ij wherever j ≤ i, and fill every future cell, where j > i, "
+                           "with −∞.")
         cases = math("{{ tilde(omega)_(i j) : lhs }} = cases({{ omega_(i j) : keep }} quad {{ j <= i : past }}, "
                      "{{ -infinity : inf }} quad {{ j > i : future }})", font_size=typography.BODY_SIZE + 2)
         cases.move_to(self.eq)
@@ -218,7 +222,9 @@ class CausalTriangleScene(AttentionScene):
     @beat
     def wrong_order(self):
         """Softmax first, mask after: the zeros are there, but the rows no longer sum to one."""
-        self.say("The wrong order: softmax over all keys first (the future included), then zero the future.")
+        self.say("The wrong order: softmax over all keys first (the future included), then zero the future.",
+                 narration="Now the wrong order: a softmax over all the keys first, the future included, and only "
+                           "then zero the future.")
         self.clear_stage()
         src = self.src
         unmasked = self._side_grid("wrong_order_unmasked_weights", row_labels=True)

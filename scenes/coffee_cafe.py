@@ -72,6 +72,18 @@ def _caption_list(src: Source, path: str, decimals: int = 2) -> str:
     return " / ".join(format_value(v, decimals) for v in src.get(path).tolist())
 
 
+def _spoken_list(src: Source, path: str, decimals: int = 2) -> str:
+    """"0.28, 0.19 and 0.52": the same numbers as `_caption_list`, as a narrator lists them."""
+    values = [format_value(v, decimals) for v in src.get(path).tolist()]
+    return ", ".join(values[:-1]) + " and " + values[-1]
+
+
+def _per_word(src: Source, path: str, tokens: list[str], decimals: int = 2) -> str:
+    """"0.28 for I, 0.19 for love and 0.52 for coffee": each traced value with the word it belongs to."""
+    parts = [f"{format_value(src.value(path, i), decimals)} for {token}" for i, token in enumerate(tokens)]
+    return ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
 class CoffeeCafeScene(AttentionScene):
     scene_id = "coffee_cafe"
 
@@ -117,7 +129,9 @@ class CoffeeCafeScene(AttentionScene):
         self.say(f"French so far: “{' '.join(french)}”. We are about to predict the next word.")
         self.play(FadeIn(sentence_title), FadeIn(words, lag_ratio=0.3), FadeIn(blank), run_time=1.5)
         self.wait(0.8)
-        self.say("The decoder reads that French and keeps a hidden state: s_decoder, a vector of numbers.")
+        self.say("The decoder reads that French and keeps a hidden state: s_decoder, a vector of numbers.",
+                 narration="The decoder reads that French and sums it up in a hidden state, s_decoder: not words "
+                           "any more, just a vector of numbers.")
         self.play(Create(to_decoder), FadeIn(decoder), run_time=1.0)
         self.play(Create(to_state), FadeIn(state), Write(state_name), run_time=1.2)
         self.play(FadeIn(kinds), run_time=0.6)
@@ -139,7 +153,9 @@ class CoffeeCafeScene(AttentionScene):
         )
         query_numbers = VGroup(*(query.cell(r) for r in range(n)))
 
-        self.say("A learned linear map turns the state into a query: q = W_q s_decoder.")
+        self.say("A learned linear map turns the state into a query: q = W_q s_decoder.",
+                 narration="A learned linear map turns that state into a query: q is the matrix W_q times "
+                           "s_decoder.")
         self.clear_stage()
         self.play(FadeIn(wq), FadeIn(state), FadeIn(product[2]), FadeIn(query.brackets), FadeIn(names),
                   run_time=1.2)
@@ -213,7 +229,9 @@ class CoffeeCafeScene(AttentionScene):
         role = label("encoder vectors: they play the key/value role", font_size=typography.SMALL_SIZE,
                      color=palette.KEY)
         VGroup(role, encoder_rows).arrange(DOWN, buff=0.35).move_to(DOWN * 1.5)
-        self.say("The encoder kept one vector per English word: h_1, h_2, h_3. They play the key/value role.")
+        self.say("The encoder kept one vector per English word: h_1, h_2, h_3. They play the key/value role.",
+                 narration="Meanwhile the encoder kept one vector per English word: h_1, h_2 and h_3. They are what "
+                           "the query will be scored against.")
         self.play(FadeIn(encoder_rows, lag_ratio=0.3), FadeIn(role), run_time=1.5)
         self.wait(1.5)
 
@@ -252,7 +270,8 @@ class CoffeeCafeScene(AttentionScene):
             row[1:].align_to(rows[0][0][1], LEFT)
         VGroup(top, rows).move_to(DOWN * 0.1)
 
-        self.say("Score each English position with a dot product: e_i = q · h_i.")
+        self.say("Score each English position with a dot product: e_i = q · h_i.",
+                 narration="Now score each English position with a dot product: the score e_i is q dotted with h_i.")
         self.clear_stage()
         self.play(FadeIn(top), FadeIn(VGroup(*(r[0][:2] for r in rows)), lag_ratio=0.2), run_time=1.2)
         self.wait(0.4)
@@ -308,7 +327,9 @@ class CoffeeCafeScene(AttentionScene):
         self.play(*(GrowFromEdge(bar, DOWN) for bar in bars.bars), FadeIn(alpha_name), run_time=1.2)
         self.play(FadeIn(bars.values, shift=UP * 0.1), run_time=0.6)
         best = int(src.get("weights").argmax())
-        self.say(f"These scores give α ≈ {_caption_list(src, 'weights')}: {tokens[best]} gets the most weight.")
+        self.say(f"These scores give α ≈ {_caption_list(src, 'weights')}: {tokens[best]} gets the most weight.",
+                 narration=f"The weights come out at {_per_word(src, 'weights', tokens)}: {tokens[best]} gets the "
+                           "most weight.")
         self.play(Indicate(bars.bars[best], color=palette.WEIGHT), run_time=1.0)
         self.wait(1.5)
 
@@ -346,7 +367,8 @@ class CoffeeCafeScene(AttentionScene):
         block.next_to(formula, DOWN, buff=0.5)
         VGroup(formula, block).move_to(ORIGIN)
 
-        self.say("The context vector is the weighted sum c = Σ α_i h_i.")
+        self.say("The context vector is the weighted sum c = Σ α_i h_i.",
+                 narration="The context vector c is the weighted sum: every h_i times its weight α_i, all added up.")
         self.clear_stage()
         self.play(Write(formula), run_time=1.0)
         self.play(FadeIn(VGroup(*(row[:-2] for row in rows)), lag_ratio=0.2), run_time=1.2)
@@ -389,12 +411,16 @@ class CoffeeCafeScene(AttentionScene):
         contexts[1].align_to(contexts[0], UP)
         divider = Line(UP * 3.2, DOWN * 3.4, stroke_color=palette.MUTED, stroke_width=1)
 
-        self.say(f"Honest numbers: these toy scores give α ≈ {_caption_list(src, 'weights')}.")
+        self.say(f"Honest numbers: these toy scores give α ≈ {_caption_list(src, 'weights')}.",
+                 narration=f"An honest word about these numbers: the softmax of our toy scores gives "
+                           f"{_spoken_list(src, 'weights')}.")
         self.clear_stage()
         self.play(FadeIn(computed_title), FadeIn(computed), FadeIn(contexts[0]), run_time=1.2)
         self.wait(1.5)
         self.say(f"The post's {_caption_list(src, 'illustrative_weights')} is an illustrative outcome of "
-                 "training, not the softmax of these scores.")
+                 "training, not the softmax of these scores.",
+                 narration=f"The post's {_spoken_list(src, 'illustrative_weights')} is an illustration of what "
+                           "training might produce, not the softmax of these scores.")
         self.play(Create(divider), FadeIn(trained_title), FadeIn(trained), FadeIn(contexts[1]), run_time=1.2)
         self.wait(2.5)
         self.say("Either way coffee leads; training sharpens the scores. The decoder then predicts the next "

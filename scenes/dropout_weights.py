@@ -172,7 +172,9 @@ class DropoutWeightsScene(AttentionScene):
         """One random keep-mask: each entry kept with probability 1 − p."""
         p = format_value(self.src.value("p"), 2)
         self.say(f"In training, dropout keeps each weight with probability {ONE} − p, here p = {p}: "
-                 "one random keep-mask m for this forward pass.")
+                 "one random keep-mask m for this forward pass.",
+                 narration=f"In training, dropout keeps each weight with probability {ONE} − p and drops the rest: "
+                           "here is one random keep-mask, m, for this forward pass.")
         self.play(*self._focus(STEP["dropout"], palette.WRONG), run_time=0.6)
         keep = _place(self._keep_grid(), RIGHT * 3.6 + DOWN * 0.7)
         name = math("m", font_size=typography.BODY_SIZE + 4, color=palette.WRONG)
@@ -191,7 +193,9 @@ class DropoutWeightsScene(AttentionScene):
     @beat
     def drop_and_rescale(self):
         """Dropped weights become zero; the kept ones are divided by 1 − p."""
-        self.say("Dropped weights become zero (dark red); the kept ones are multiplied by the rescale factor.")
+        self.say("Dropped weights become zero (dark red); the kept ones are multiplied by the rescale factor.",
+                 narration="The dropped weights become zero, shown in dark red; the kept ones are multiplied by a "
+                           "rescale factor.")
         formula = math(f"{{{{ alpha'_(i j) : out }}}} = {{{{ alpha_(i j) : a }}}} dot {{{{ m_(i j) : m }}}} dot "
                        f"{{{{ frac({ONE}, {ONE} - p) : r }}}}", font_size=typography.BODY_SIZE + 2)
         factor = VGroup(math("=", font_size=typography.BODY_SIZE + 2),
@@ -209,7 +213,9 @@ class DropoutWeightsScene(AttentionScene):
         self.wait(0.8)
         rescale = format_value(self.src.value("rescale"), 2)
         self.say(f"Kept weights × {ONE}/({ONE} − p) = {rescale}: each weight keeps its expected value, "
-                 "though a row's sum now varies from pass to pass.")
+                 "though a row's sum now varies from pass to pass.",
+                 narration=f"Dividing the kept weights by {ONE} − p, that is multiplying them by {rescale}, keeps "
+                           "each weight's expected value, though a row's sum now varies from pass to pass.")
         r_box = frame_box(formula.select("r"), color=palette.WEIGHT)
         self.play(ReplacementTransform(m_box, r_box), FadeIn(factor, shift=LEFT * 0.2), run_time=0.8)
         kept = [(i, j) for i in range(self.n) for j in range(self.n)
@@ -226,7 +232,9 @@ class DropoutWeightsScene(AttentionScene):
     def train_versus_eval(self):
         """Training mixes V with the dropped weights; eval uses the causal weights intact."""
         self.say("Then × V. In training the dropped weights mix the values; "
-                 "in eval mode dropout does nothing and the weights stay intact.")
+                 "in eval mode dropout does nothing and the weights stay intact.",
+                 narration="Then multiply by V. In training, the weights after dropout mix the values; in eval "
+                           "mode dropout does nothing, and the weights stay intact.")
         self._clear_all_but(self.pipe)
         self.play(*self._focus(STEP["times_v"], palette.VALUE), run_time=0.6)
         rows = VGroup(self._mix_row("training", "dropped_weights", "output_train", dropped=True),
@@ -282,7 +290,9 @@ class DropoutWeightsScene(AttentionScene):
         wrong.next_to(header, DOWN, buff=0.6)
         self.play(FadeIn(header), FadeIn(wrong, shift=UP * 0.2), run_time=0.8)
         self.wait(3.5)
-        self.say("So: mask, softmax, dropout, × V, in that order; the causal clip shows the swap in full.")
+        self.say("So: mask, softmax, dropout, × V, in that order; the causal clip shows the swap in full.",
+                 narration="So: mask, softmax, dropout, then multiply by V, in that order. The causal clip shows the "
+                           "swap in full.")
         self.play(Swap(mask_box, soft_box), run_time=1.0)
         self.play(*self._focus(STEP["dropout"], palette.RIGHT), mask_box[0].animate.set_stroke(palette.MUTED, width=2),
                   soft_box[0].animate.set_stroke(palette.MUTED, width=2), run_time=0.6)

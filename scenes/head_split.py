@@ -115,7 +115,9 @@ class HeadSplitScene(AttentionScene):
         self.play(FadeIn(names[2]), FadeIn(shapes[2]), run_time=0.6)
         self.wait(1.0)
         self.say(f"W_Q has d_out = {self.d_out} columns: room for {self.n_heads} heads of head_dim = "
-                 f"{self.head_dim} each.")
+                 f"{self.head_dim} each.",
+                 narration=f"W_Q has d_out = {self.d_out} columns: room for {self.n_heads} heads, each "
+                           f"{self.head_dim} columns wide. That width is the head_dim.")
         tints = VGroup(*(_tint_behind(self._head_columns(w, h), HEAD_TINTS[h]) for h in range(self.n_heads)))
         heads = VGroup(*(self._head_name(h).scale(0.85).next_to(tints[h], DOWN, buff=0.12)
                          for h in range(self.n_heads)))
@@ -128,7 +130,9 @@ class HeadSplitScene(AttentionScene):
     @beat
     def queries_keys_values(self):
         """W_K and W_V are wide too: three (B, T, d_out) tensors, Q/K/V in their colours."""
-        self.say("W_K and W_V are wide in the same way: keys and values, each (B, T, d_out).")
+        self.say("W_K and W_V are wide in the same way: keys and values, each (B, T, d_out).",
+                 narration="W_K and W_V are just as wide, so the keys and the values also come out with shape "
+                           "batch, T, d_out.")
         self.play(FadeOut(self.stage), run_time=0.6)
         grids = {"Q": self.q}
         for role in ("K", "V"):
@@ -154,7 +158,9 @@ class HeadSplitScene(AttentionScene):
     def cut_width_into_heads(self):
         """The width d_out is cut into head slices, and the slices become a heads axis."""
         self.say(f"Cut the width into {self.n_heads} slices of head_dim = {self.head_dim}: "
-                 "view gives (B, T, heads, head_dim).")
+                 "view gives (B, T, heads, head_dim).",
+                 narration=f"Now cut the width into {self.n_heads} slices of head_dim = {self.head_dim}. A view "
+                           "reshapes each tensor to batch, T, heads, head_dim.")
         roles = ("Q", "K", "V")
         cuts = VGroup()
         tints = {r: VGroup() for r in roles}
@@ -173,7 +179,9 @@ class HeadSplitScene(AttentionScene):
                             color=palette.TEXT).to_edge(UP, buff=0.35)
         self.play(FadeIn(view), FadeOut(self.names["Q"]), FadeIn(heads), run_time=0.8)
         self.wait(2.0)
-        self.say("Transpose puts the heads axis first, (B, heads, T, head_dim): each head now has its own Q, K, V.")
+        self.say("Transpose puts the heads axis first, (B, heads, T, head_dim): each head now has its own Q, K, V.",
+                 narration="A transpose moves the heads axis in front of T, giving batch, heads, T, head_dim: now "
+                           "each head has its own Q, K and V.")
         moves, new_tints, new_grids = [], VGroup(), {}
         row_y = self._layout_head_rows()
         for r in roles:
@@ -249,7 +257,10 @@ class HeadSplitScene(AttentionScene):
         share_last = format_value(self.src.value(path, (last, peak)), 2)
         self.say(f"Head {focused + 1} sends {share_peak} of “{self.tokens[peak]}”'s weight and {share_last} of "
                  f"“{self.tokens[last]}”'s to “{self.tokens[peak]}”; head {spread + 1} spreads "
-                 f"“{self.tokens[last]}” over all {self.T} words.")
+                 f"“{self.tokens[last]}” over all {self.T} words.",
+                 narration=f"Head {focused + 1} pulls towards “{self.tokens[peak]}”: “{self.tokens[peak]}” gives "
+                           f"itself {share_peak} of its weight, and “{self.tokens[last]}” gives it {share_last}. "
+                           f"Head {spread + 1} spreads “{self.tokens[last]}”'s weight over all {self.T} words.")
         self.play(Indicate(maps[focused].cell(peak, peak), color=HEAD_TINTS[focused], scale_factor=1.15),
                   Indicate(maps[focused].cell(last, peak), color=HEAD_TINTS[focused], scale_factor=1.15),
                   Indicate(maps[spread].row(last), color=HEAD_TINTS[spread], scale_factor=1.05), run_time=1.8)
@@ -258,7 +269,9 @@ class HeadSplitScene(AttentionScene):
     @beat
     def concatenate_heads(self):
         """Per-head outputs, side by side again: (B, heads, T, head_dim) back to (B, T, d_out)."""
-        self.say("Each head's weights times its V give its output: (B, heads, T, head_dim).")
+        self.say("Each head's weights times its V give its output: (B, heads, T, head_dim).",
+                 narration="Each head multiplies its weights by its own V, and the outputs have shape batch, heads, "
+                           "T, head_dim.")
         self.clear_stage()
         outs = VGroup(*(self._matrix(f"head_outputs.{h}", palette.CONTEXT) for h in range(self.n_heads)))
         row_y = self._layout_head_rows()
@@ -273,7 +286,9 @@ class HeadSplitScene(AttentionScene):
         z.next_to(outs[0], RIGHT, buff=0.8)
         self.play(FadeIn(shape), FadeIn(z), *(FadeIn(m) for m in (*outs, *tints, *names)), run_time=1.2)
         self.wait(2.0)
-        self.say("Transpose back and view the heads side by side: concat is (B, T, d_out) again.")
+        self.say("Transpose back and view the heads side by side: concat is (B, T, d_out) again.",
+                 narration="Transpose back and view the heads side by side: the concatenation is batch, T, d_out "
+                           "again.")
         concat = self._matrix("concat", palette.CONTEXT).move_to(DOWN * 0.4)
         concat.add_row_labels(self.tokens, color=palette.ENGLISH)
         new_tints = VGroup(*(_tint_behind(self._head_columns(concat, h), HEAD_TINTS[h])
@@ -296,7 +311,9 @@ class HeadSplitScene(AttentionScene):
     @beat
     def output_projection(self):
         """× W_O (plus b_o) mixes the heads into the block's output."""
-        self.say("Finally × W_O, plus its bias b_o, mixes the heads: the output is (B, T, d_out).")
+        self.say("Finally × W_O, plus its bias b_o, mixes the heads: the output is (B, T, d_out).",
+                 narration="Finally, multiplying by W_O and adding its bias b_o mixes the heads together. The "
+                           "output is batch, T, d_out.")
         self.play(FadeOut(self.concat_extras[1]), FadeOut(self.concat.row_labels), run_time=0.4)
         self.concat.remove(self.concat.row_labels)
         w_o = self._matrix("W_o", palette.TEXT)
@@ -322,7 +339,9 @@ class HeadSplitScene(AttentionScene):
     @beat
     def stacked_layout(self):
         """Approach 1: separate single-head modules, head h using the h-th column slice of each wide matrix."""
-        self.say("The other layout stacks separate single-head modules; head h gets its own narrow W_Q^(h).")
+        self.say("The other layout stacks separate single-head modules; head h gets its own narrow W_Q^(h).",
+                 narration="The other layout stacks separate single-head modules: each head gets its own narrow "
+                           "W_Q, one slice of the wide matrix.")
         self.clear_stage()
         wide = self._matrix("W_q", palette.QUERY).move_to(UP * 1.7)
         tints = VGroup(*(_tint_behind(self._head_columns(wide, h), HEAD_TINTS[h]) for h in range(self.n_heads)))
@@ -353,7 +372,9 @@ class HeadSplitScene(AttentionScene):
                   FadeIn(narrow_names), run_time=1.8)
         self.play(FadeIn(modules, shift=UP * 0.2), run_time=0.8)
         self.wait(1.0)
-        self.say("Each module runs its own small matmuls; their outputs are concatenated and multiplied by W_O.")
+        self.say("Each module runs its own small matmuls; their outputs are concatenated and multiplied by W_O.",
+                 narration="Each module runs its own small matrix multiplications; their outputs are concatenated "
+                           "and multiplied by W_O.")
         self.wait(3.5)
 
     @beat
@@ -362,7 +383,9 @@ class HeadSplitScene(AttentionScene):
         diff = self.src.value("max_abs_diff")
         quoted = format_value(diff, decimals=3)
         self.say(f"Same weights, same math: the stacked output matches the split one, max |stacked − split| = "
-                 f"{quoted}" + (" (exactly zero)." if diff == 0 else "."))
+                 f"{quoted}" + (" (exactly zero)." if diff == 0 else "."),
+                 narration=f"Same weights, same math: the stacked output matches the split one. The largest "
+                           f"difference between them is {quoted}" + (", exactly zero." if diff == 0 else "."))
         self.clear_stage()
         split = self._matrix("output", palette.CONTEXT)
         stacked = self._matrix("stacked_output", palette.CONTEXT)

@@ -125,8 +125,12 @@ class LearnedAlignmentScene(AttentionScene):
 
         love = list(cols).index("love")
         first, article = 0, 1
-        self.say(f"J'aime looks at love ({format_value(src.value('alignment', (first, love)), 2)}). "
-                 f"“{rows[article]}” has no English word of its own: its weight spreads, mostly onto coffee.")
+        love_weight = format_value(src.value('alignment', (first, love)), 2)
+        self.say(f"J'aime looks at love ({love_weight}). "
+                 f"“{rows[article]}” has no English word of its own: its weight spreads, mostly onto coffee.",
+                 narration=f"J'aime looks at love, with weight {love_weight}. "
+                           f"“{rows[article]}” has no English word of its own, so its weight spreads, mostly onto "
+                           "coffee.")
         self.play(FadeOut(cafe_box), FadeOut(cell_box), run_time=0.4)
         boxes = VGroup(frame_box(grid.cell(first, love), color=palette.WEIGHT),
                        frame_box(grid.row(article), color=palette.MUTED))
@@ -166,19 +170,31 @@ class LearnedAlignmentScene(AttentionScene):
         def listed(source, path):
             return " / ".join(format_value(v, 2) for v in source.get(path).tolist())
 
-        self.say("The café row next to the two sets of numbers we met before.")
+        def per_word(source, path):
+            """"0.05 on I, 0.10 on love and 0.85 on coffee": the row as a narrator reads it."""
+            parts = [f"{format_value(v, 2)} on {w}" for v, w in zip(source.get(path).tolist(), cols)]
+            return ", ".join(parts[:-1]) + " and " + parts[-1]
+
+        self.say("The café row next to the two sets of numbers we met before.",
+                 narration="Let's put the café row next to the two sets of numbers we met before.")
         self.clear_stage()
         self.play(FadeIn(heading), FadeIn(heads), run_time=0.8)
         self.wait(2.6)
         self.say(f"The post's {listed(toy, 'illustrative_weights')} is illustrative: an example typed into the "
-                 "post, not computed.")
+                 "post, not computed.",
+                 narration=f"The post's row, {per_word(toy, 'illustrative_weights')}, is illustrative: an example "
+                           "typed into the post, not computed.")
         self.play(FadeIn(table[0]), run_time=1.0)
         self.wait(4.2)
-        self.say(f"The toy {listed(toy, 'weights')} is the softmax of the hand-made scores: an untrained model.")
+        self.say(f"The toy {listed(toy, 'weights')} is the softmax of the hand-made scores: an untrained model.",
+                 narration=f"The toy row, {per_word(toy, 'weights')}, is the softmax of the hand-made scores: "
+                           "no training at all.")
         self.play(FadeIn(table[1]), run_time=1.0)
         self.wait(4.0)
         self.say(f"Ours, {listed(src, f'alignment.{cafe}')}, was learned by training: sharper than the post's "
-                 "illustration, and nobody typed it.")
+                 "illustration, and nobody typed it.",
+                 narration=f"Ours, {per_word(src, f'alignment.{cafe}')}, was learned by training: sharper than "
+                           "the post's illustration, and nobody typed it.")
         self.play(FadeIn(table[2]), run_time=1.0)
         self.play(Create(frame_box(table[2], color=palette.WEIGHT, buff=0.12)), run_time=0.6)
         self.wait(4.8)
@@ -243,12 +259,20 @@ class LearnedAlignmentScene(AttentionScene):
                                         f"{format_value(src.value('snapshot_losses', s), decimals=3)}; the alignment is "
                                         "now sharp."),
         }
+        def loss_at(s: int) -> str:
+            """A loss as the readout shows it (the caption rounds the first one further)."""
+            return format_value(src.value('snapshot_losses', s), decimals=3)
+
+        narrations = {
+            n_snapshots - 1: lambda s: f"The loss has fallen from {loss_at(0)} to {loss_at(s)}, and the alignment is "
+                                       "now sharp.",
+        }
         for s in range(1, n_snapshots):
             new_grid = grid_at(s).move_to(grid_ref.body)
             new_readout = place(readout_at(s))
             new_says = says_at(s).next_to(says_name, RIGHT, buff=0.25)
             if s in captions:
-                self.say(captions[s](s))
+                self.say(captions[s](s), narration=narrations[s](s) if s in narrations else None)
             self.play(ReplacementTransform(grid, new_grid), ReplacementTransform(readout, new_readout),
                       FadeTransform(says, new_says), run_time=0.9)
             grid, readout, says = new_grid, new_readout, new_says
@@ -284,15 +308,21 @@ class LearnedAlignmentScene(AttentionScene):
         noun_row = max(range(len(french)), key=lambda r: float(weights[r, noun]))
         adjective_row = max(range(len(french)), key=lambda r: float(weights[r, adjective]))
 
-        self.say(f"Order need not match. A training sentence: “{_words(english)}” → “{_words(french)}”.")
+        self.say(f"Order need not match. A training sentence: “{_words(english)}” → “{_words(french)}”.",
+                 narration=f"Word order need not match. Take a training pair: “{_words(english)}” becomes "
+                           f"“{_words(french)}”.")
         self.clear_stage()
         self.play(FadeIn(labels), FadeIn(grid), run_time=1.2)
         self.play(FadeIn(top), FadeIn(bottom), run_time=0.8)
         self.play(Create(links, lag_ratio=0.05), run_time=1.5)
         self.wait(1.8)
+        noun_weight = format_value(src.value('reorder_alignment', (noun_row, noun)), 2)
+        adjective_weight = format_value(src.value('reorder_alignment', (adjective_row, adjective)), 2)
         self.say(f"French puts the adjective after the noun: {french[noun_row]} looks at {english[noun]} "
-                 f"({format_value(src.value('reorder_alignment', (noun_row, noun)), 2)}), {french[adjective_row]} "
-                 f"at {english[adjective]} ({format_value(src.value('reorder_alignment', (adjective_row, adjective)), 2)}).")
+                 f"({noun_weight}), {french[adjective_row]} at {english[adjective]} ({adjective_weight}).",
+                 narration=f"French puts the adjective after the noun, and the weights follow: {french[noun_row]} "
+                           f"looks at {english[noun]} with {noun_weight}, {french[adjective_row]} at "
+                           f"{english[adjective]} with {adjective_weight}.")
         boxes = VGroup(frame_box(grid.cell(noun_row, noun), color=palette.WEIGHT),
                        frame_box(grid.cell(adjective_row, adjective), color=palette.WEIGHT))
         self.play(Create(boxes), run_time=0.8)

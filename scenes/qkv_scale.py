@@ -130,7 +130,9 @@ class QKVScaleScene(AttentionScene):
         """Step 1 of the query row: q₃ = x₃ W_Q, each entry of x₃ scaling one row of W_Q."""
         qn, word = self.qn, self.tokens[self.qi]
         self.say(f"One query row, step by step. Step one, project: q{subscript(qn)} = x{subscript(qn)} W_Q "
-                 f"for “{word}”.")
+                 f"for “{word}”.",
+                 narration=f"Now one query row, step by step, for “{word}”. Step one, project: "
+                           f"q{subscript(qn)} is x{subscript(qn)} times W_Q.")
         self.clear_stage()
         self.lit_box = None
         eq = self.attention_equation()
@@ -162,7 +164,9 @@ class QKVScaleScene(AttentionScene):
                   *(TransformFromCopy(terms.column(k), q.cell(0, k)) for k in range(terms.cols)),
                   FadeIn(q_name), *self.light(eq, ["q"], palette.QUERY), run_time=1.4)
         self.wait(1.2)
-        self.say("The keys k_j = x_j W_K and values v_j = x_j W_V are the rows of K and V we already have.")
+        self.say("The keys k_j = x_j W_K and values v_j = x_j W_V are the rows of K and V we already have.",
+                 narration="Keys and values are made the same way, k_j from x_j times W_K and v_j from x_j times "
+                           "W_V: they are the rows of K and V we already have.")
         self.wait(3.0)
 
     @beat
@@ -271,7 +275,9 @@ class QKVScaleScene(AttentionScene):
         rule.shift(DOWN * 0.2)
         z_name = math(f"z_{qn}", color=palette.CONTEXT).next_to(z, RIGHT, buff=0.25)
         self.say(f"…and add: z{subscript(qn)} = Σ α{subscript(qn)}ⱼ vⱼ. Same four steps as soft attention; "
-                 "new are the projections and the scale.")
+                 "new are the projections and the scale.",
+                 narration=f"…and add them up: z{subscript(qn)} is the sum of every vⱼ times its weight. These are "
+                           "the same four steps as soft attention; what is new is the projections and the scale.")
         self.play(Create(rule), TransformFromCopy(weighted.body, z.body), FadeIn(z.brackets), FadeIn(z_name),
                   *self.light(self.eq, ["sm", "q", "k", "scale", "v"], palette.CONTEXT, paint=[]), run_time=1.4)
         self.wait(3.0)
@@ -357,14 +363,21 @@ class QKVScaleScene(AttentionScene):
     def saturation_grows_with_d_k(self):
         """Column by column: raw dot products grow like √dₖ, so the unscaled softmax turns one-hot."""
         n = len(self.sat.get("d_ks"))
+        previous = None  # the raw scores of the column before
         for i in range(n):
             d = self.sat.get("d_ks")[i]
             raw = format_value(self.sat.value(f"cases.{i}.unscaled_max"), 2)
             scaled = format_value(self.sat.value(f"cases.{i}.scaled_max"), 2)
             scores = self.sat.get(f"cases.{i}.unscaled_scores")
             low, high = format_value(float(scores.min()), 2), format_value(float(scores.max()), 2)
+            # the raw range is in the caption only (no bar shows it), so the narration says how it changed
+            spread = float(scores.max() - scores.min())
+            wider = previous is not None and spread > float(previous.max() - previous.min())
             self.say(f"d_k = {d}: raw dot products from {low} to {high}; the largest weight is {raw} "
-                     f"without the scale, {scaled} with it.")
+                     f"without the scale, {scaled} with it.",
+                     narration=f"At d_k = {d}{', the raw dot products spread wider, and' if wider else ','} the "
+                               f"largest weight is {raw} without the scale, {scaled} with it.")
+            previous = scores
             top, bottom = self.charts[0][i], self.charts[1][i]
             self.play(Indicate(self.headers[i], color=palette.QUERY, scale_factor=1.1),
                       *(FadeIn(VGroup(c.bars_only.baseline, c.bars_only.labels)) for c in (top, bottom)),
@@ -381,7 +394,9 @@ class QKVScaleScene(AttentionScene):
         case = f"cases.{last}"
         self.say(f"Nearly one-hot weights leave almost no gradient: at d_k = {self.sat.get(case + '.d_k')} the "
                  f"softmax Jacobian norm is {format_value(self.sat.value(case + '.unscaled_grad_norm'), decimals=5)} "
-                 f"unscaled, {format_value(self.sat.value(case + '.scaled_grad_norm'), 2)} scaled.")
+                 f"unscaled, {format_value(self.sat.value(case + '.scaled_grad_norm'), 2)} scaled.",
+                 narration=f"Nearly one-hot weights leave almost no gradient. At d_k = {self.sat.get(case + '.d_k')}, "
+                           "the softmax's gradient all but vanishes without the scale, and survives with it.")
         self.play(Create(boxes[0]), run_time=0.7)
         self.wait(3.5)
         self.say("Dividing by √d_k keeps the scores in a sensible range, so the weights stay spread out "

@@ -34,6 +34,12 @@ def _caption_list(src: Source, path: str, decimals: int = 2) -> str:
     return " / ".join(format_value(v, decimals) for v in src.get(path).tolist())
 
 
+def _spoken_list(src: Source, path: str, decimals: int = 2) -> str:
+    """"0.73, 0.35 and 1.35": the same numbers as `_caption_list`, as a narrator lists them."""
+    values = [format_value(v, decimals) for v in src.get(path).tolist()]
+    return ", ".join(values[:-1]) + " and " + values[-1]
+
+
 def _formula():
     """The three-part formula with its roles coloured (q yellow, h teal, α violet, c green)."""
     eq = math(FORMULA, font_size=typography.BODY_SIZE + 10)
@@ -98,7 +104,9 @@ class SoftFormulaScene(AttentionScene):
         self.say("Three parts: score every English position, normalise the scores, take a weighted sum.")
         self.play(FadeIn(braces, lag_ratio=0.4), run_time=1.5)
         self.wait(1.0)
-        self.say("t is the decoder step (here: about to predict café); i runs over the English words.")
+        self.say("t is the decoder step (here: about to predict café); i runs over the English words.",
+                 narration="The index t is the decoder step, here the step about to predict café, and i runs over "
+                           "the English words.")
         self.wait(2.5)
         self.play(FadeOut(braces), eq.animate.to_edge(UP, buff=0.4), run_time=0.8)
         self.eq = eq
@@ -129,14 +137,18 @@ class SoftFormulaScene(AttentionScene):
         e_name = math("e_(t,i)", font_size=typography.BODY_SIZE).next_to(scores, UP, buff=0.25)
         picture = VGroup(q_row, rows, arrows, scores, e_name).move_to(DOWN * 0.9)
 
-        self.say("score(q_t, h_i) compares the query with each encoder vector: one number per English word.")
+        self.say("score(q_t, h_i) compares the query with each encoder vector: one number per English word.",
+                 narration="The score compares the query q_t with each encoder vector h_i, giving one number per "
+                           "English word.")
         self.play(Create(box), run_time=0.8)
         self.play(FadeIn(q_row), FadeIn(rows, lag_ratio=0.2), run_time=1.2)
         self.play(Create(arrows, lag_ratio=0.3), run_time=1.0)
         self.play(FadeIn(e_name), FadeIn(scores, lag_ratio=0.3), run_time=1.2)
         best = int(src.get("scores").argmax())
         self.say(f"With the dot product, the coffee example gives e = {_caption_list(src, 'scores')}: "
-                 f"{tokens[best]} highest.")
+                 f"{tokens[best]} highest.",
+                 narration=f"With the dot product, the coffee example scores {_spoken_list(src, 'scores')}: "
+                           f"{tokens[best]} highest.")
         self.play(Indicate(scores.cell(best), color=palette.QUERY), run_time=1.0)
         self.wait(1.5)
         self.box, self.scores, self.picture = box, scores, picture
@@ -163,7 +175,9 @@ class SoftFormulaScene(AttentionScene):
         self.play(Create(arrow), FadeIn(arrow_name), Create(bars.baseline), FadeIn(bars.labels), run_time=0.8)
         self.play(*(GrowFromEdge(bar, DOWN) for bar in bars.bars), FadeIn(alpha_name), run_time=1.2)
         self.play(FadeIn(bars.values, shift=UP * 0.1), run_time=0.6)
-        self.say(f"α ≈ {_caption_list(src, 'weights')}: every word keeps some weight, coffee the most.")
+        self.say(f"α ≈ {_caption_list(src, 'weights')}: every word keeps some weight, coffee the most.",
+                 narration=f"The weights come out at {_spoken_list(src, 'weights')}: every word keeps some weight, "
+                           "coffee the most.")
         self.wait(2.0)
         self.box, self.bars = box, bars
         self.stage = VGroup(scores, e_name, arrow, arrow_name, alpha_name)
@@ -199,7 +213,8 @@ class SoftFormulaScene(AttentionScene):
         self.play(Create(rule), FadeIn(plus), run_time=0.4)
         self.play(TransformFromCopy(parts, context), FadeIn(c_name), run_time=1.0)
         c_text = ", ".join(format_value(v, 2) for v in src.get("context").tolist())
-        self.say(f"c_t = ({c_text}): the context the decoder uses for this step.")
+        self.say(f"c_t = ({c_text}): the context the decoder uses for this step.",
+                 narration=f"The result, c_t = ({c_text}), is the context the decoder uses for this step.")
         self.play(Indicate(context, color=palette.CONTEXT), run_time=1.0)
         self.wait(1.5)
 
@@ -207,7 +222,9 @@ class SoftFormulaScene(AttentionScene):
     def dot_vs_additive(self):
         """The two common score functions on the same q and h_i, with their scores and weights."""
         src, tokens = self.src, self.tokens
-        self.say("The score function is a choice. Two common ones: a dot product, or a small MLP over [q; h_i].")
+        self.say("The score function is a choice. Two common ones: a dot product, or a small MLP over [q; h_i].",
+                 narration="The score function is a choice. Two common ones: a dot product, or a small MLP applied "
+                           "to q and h_i joined together.")
         self.clear_stage()
         dot = _score_panel(src, "dot product", "e_i = q^top h_i", "scores", "weights", tokens)
         mlp = _score_panel(src, "additive (small MLP)", "e_i = w_2^top tanh(W_1 [q; h_i] + b_1)",
@@ -225,12 +242,16 @@ class SoftFormulaScene(AttentionScene):
                   Create(divider), run_time=1.5)
         self.wait(0.8)
         self.say(f"Same q and h_i, different scores: dot product {_caption_list(src, 'scores')}, "
-                 f"MLP {_caption_list(src, 'additive_scores')}.")
+                 f"MLP {_caption_list(src, 'additive_scores')}.",
+                 narration=f"Same q and h_i, different scores: the dot product gives {_spoken_list(src, 'scores')}; "
+                           f"the MLP gives {_spoken_list(src, 'additive_scores')}.")
         for panel in (dot, mlp):
             self.play(FadeIn(panel.scores_group, lag_ratio=0.2), run_time=1.0)
         self.wait(1.0)
         self.say(f"Softmax weights: {_caption_list(src, 'weights')} versus {_caption_list(src, 'additive_weights')}. "
-                 "Both put coffee first.")
+                 "Both put coffee first.",
+                 narration=f"After the softmax: {_spoken_list(src, 'weights')} for the dot product, versus "
+                           f"{_spoken_list(src, 'additive_weights')} for the MLP. Both put coffee first.")
         self.play(FadeIn(dot.weights_group), FadeIn(mlp.weights_group), run_time=1.2)
         self.wait(1.5)
         self.say("This MLP's W_1, b_1, w_2 are random, not trained, so its weights are flat; training shapes "
@@ -241,7 +262,9 @@ class SoftFormulaScene(AttentionScene):
     @beat
     def same_pattern_as_self_attention(self):
         """The closing point: score → normalise → weighted sum is what self-attention reuses."""
-        self.say("score → normalise → weighted sum: the same pattern self-attention reuses inside Transformers.")
+        self.say("score → normalise → weighted sum: the same pattern self-attention reuses inside Transformers.",
+                 narration="Score, normalise, weighted sum: the same pattern that self-attention reuses inside "
+                           "Transformers.")
         self.clear_stage()
         eq = _formula().to_edge(UP, buff=0.6)
         steps = VGroup()

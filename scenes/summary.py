@@ -87,7 +87,7 @@ class SummaryScene(AttentionScene):
     @beat
     def checklist(self):
         """The post's closing checklist, one line at a time."""
-        self.say("Checklist.")
+        self.say("Checklist.", narration="The checklist.")
         self.clear_stage()
         head = heading("Checklist")
         lines = VGroup()
@@ -106,7 +106,9 @@ class SummaryScene(AttentionScene):
 
     def _show_row(self, numbered, cards) -> None:
         for (number, stage), card in zip(numbered, cards):
-            self.say(f"{number}. {stage.name}: {self._gain(stage)}.")
+            gain = self._gain(stage)
+            self.say(f"{number}. {stage.name}: {gain}.",
+                     narration=f"Stage {number}, {stage.name}: {gain[0].lower() + gain[1:]}.")
             self.play(Create(card.frame), FadeIn(card.head), FadeIn(card.subtitle), run_time=0.6)
             if card.link is not None:
                 self.play(Create(card.link), run_time=0.3)

@@ -33,7 +33,9 @@ class TeacherForcingScene(AttentionScene):
     def encoder_reads_english(self):
         """Both modes start the same: the encoder turns the English into one summary s."""
         english = self.src.get("english")
-        self.say(f"Encoder first, in both modes: {' → '.join(english)} ⇒ summary s.")
+        self.say(f"Encoder first, in both modes: {' → '.join(english)} ⇒ summary s.",
+                 narration=f"In both modes the encoder comes first: it reads {', '.join(english)}, and sums the "
+                           "sentence up in one vector, s.")
         words = VGroup(*(self._token(w, palette.ENGLISH) for w in english)).arrange(RIGHT, buff=0.7)
         summary = self._token("s", palette.CONTEXT)
         tag = label("encoder", font_size=typography.SMALL_SIZE, color=palette.MUTED)
@@ -58,7 +60,10 @@ class TeacherForcingScene(AttentionScene):
         """Generating, step 1: the model's first word is wrong."""
         step = self.src.get("generating")[0]
         self.say(f"Generating (English only). Step {step.step}: given s + {step.given[0]}, "
-                 f"the model predicts “{step.predicted}”: wrong.")
+                 f"the model predicts “{step.predicted}”: wrong.",
+                 narration=f"First, generating, where we only have the English. At step {step.step} the decoder is "
+                           f"given s and the {step.given[0]} token, and it predicts “{step.predicted}”: a wrong "
+                           "first word.")
         self.mode_header = self._mode_header("Generating", "English only: no reference French")
         self.play(FadeIn(self.mode_header, shift=DOWN * 0.2), run_time=0.6)
         self.gen_rows = self._layout_step_table(self.src.get("generating"), "generating")
@@ -72,7 +77,9 @@ class TeacherForcingScene(AttentionScene):
         steps = self.src.get("generating")
         wrong = self.src.get("wrong_first")
         self.say(f"No teacher: “{wrong}” is fed back, so it stays in the input history of step "
-                 f"{steps[1].step} and beyond.")
+                 f"{steps[1].step} and beyond.",
+                 narration=f"There is no teacher to correct it, so “{wrong}” is fed back in: it stays in the "
+                           f"input history of step {steps[1].step} and of every step after it.")
         for prev, row in zip(self.gen_rows[:-1], self.gen_rows[1:]):
             self._show_row(row, fed_from=prev.pred, prev_row=prev)
         trail = VGroup(*(row.given_tokens[0] for row in self.gen_rows[1:]))
@@ -114,7 +121,9 @@ class TeacherForcingScene(AttentionScene):
         steps = self.src.get("training")
         reference = self.src.get("reference")
         self.say(f"Teacher forcing: “{steps[0].predicted}” is scored but not fed forward; "
-                 f"the reference “{steps[0].fed_forward}” is.")
+                 f"the reference “{steps[0].fed_forward}” is.",
+                 narration=f"That is teacher forcing: “{steps[0].predicted}” is scored, but not fed forward. "
+                           f"The reference word, “{steps[0].fed_forward}”, goes into the next step instead.")
         first = self.train_rows[0]
         blocked = Line(first.pred.get_corner(DOWN + LEFT), first.pred.get_corner(UP + RIGHT),
                        color=palette.WRONG, stroke_width=4)
@@ -133,7 +142,9 @@ class TeacherForcingScene(AttentionScene):
         k = self.src.get("divergence_step")
         gen = self.src.get("generating")[k - 1]
         train = self.src.get("training")[k - 1]
-        self.say(f"Look at step {k}: generating is given “{gen.given[0]}”, training is given “{train.given[0]}”.")
+        self.say(f"Look at step {k}: generating is given “{gen.given[0]}”, training is given “{train.given[0]}”.",
+                 narration=f"Now compare step {k} in the two modes. Generating is given “{gen.given[0]}”; training "
+                           f"is given “{train.given[0]}”.")
         keep = set(map(id, self.encoder.get_family()))
         self.play(*(FadeOut(m) for m in self.mobjects if id(m) not in keep), run_time=0.6)
         panels = VGroup()

@@ -126,7 +126,9 @@ class WeightFreeScene(AttentionScene):
                   run_time=0.5)
         self.wait(0.8)
         self.say(f"Multiply x{subscript(self.qn)} and xᵢ entry by entry, add the products: "
-                 "one score ωᵢ per word.")
+                 "one score ωᵢ per word.",
+                 narration=f"Multiply x{subscript(self.qn)} and each xᵢ entry by entry, and add the products: "
+                           "that gives one score, ωᵢ, per word.")
         k_box = None
         for i in range(X.rows):
             box = frame_box(X.row(i), color=palette.KEY, buff=0.04)

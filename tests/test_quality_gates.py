@@ -2,6 +2,7 @@
 
 - layout: nothing outside the frame, no overlapping text, nothing below the legibility floor;
 - numbers on screen: every number equals a fresh attention_math computation at the precision shown;
+- narrated numbers: every decimal a beat reads aloud is a number on screen during that beat;
 - pixel regression: the frame at the end of every beat matches committed control data
   (regenerate with `./dev.sh test tests/test_quality_gates.py --set_test`);
 - determinism: a second run draws identical frames.
@@ -18,7 +19,7 @@ from PIL import Image
 from conftest import ROOT
 from scenes.kit.inspection import inspect_scene, inspect_scene_class
 from scenes.registry import SCENES
-from tests.fixtures.quality import flawed_scenes
+from tests.fixtures.quality import flawed_scenes, narrated_scenes
 
 CONTROL_DIR = ROOT / "tests" / "control_data"
 PIXEL_ATOL = 1  # per channel, out of 255
@@ -62,6 +63,22 @@ def test_clean_fixture_passes_every_gate():
     assert report.numbers_checked == 3
 
 
+def test_narration_gate_passes_numbers_read_off_the_screen():
+    report = inspect_scene_class(narrated_scenes.NarratedOnScreenScene, "narrated_on_screen")
+    assert report.narrated_number_problems == []
+    assert "-0.2" in report.shown_numbers["read_a_negative"]  # said as "−0.2", with the minus sign
+
+
+def test_narration_gate_catches_numbers_not_on_screen():
+    problems = inspect_scene_class(narrated_scenes.NarratedOffScreenScene, "narrated_off_screen").narrated_number_problems
+    assert len(problems) == 3, problems
+    never_shown, shown_too_early, sign_dropped = problems
+    assert "beat show_scores" in never_shown and "says 0.52" in never_shown
+    assert "beat scores_gone" in shown_too_early and "says 1.35" in shown_too_early
+    assert "beat sign_dropped" in sign_dropped and "says 0.2," in sign_dropped
+    assert all(p.startswith("narrated_off_screen / beat ") for p in problems), "each problem names scene and beat"
+
+
 def test_pixel_comparison_catches_a_small_shift():
     frame = inspect_scene_class(flawed_scenes.CleanScene, "clean").beat_frames[-1][1]
     shifted = np.roll(frame, 3, axis=1)
@@ -82,6 +99,13 @@ def test_layout(scene_id):
 def test_numbers_on_screen(scene_id):
     report = inspect_scene(scene_id)
     assert not report.number_problems, "\n".join(report.number_problems)
+
+
+@pytest.mark.parametrize("scene_id", ids)
+def test_narrated_numbers_on_screen(scene_id):
+    report = inspect_scene(scene_id)
+    assert report.beat_log, f"{scene_id} logged no beats"
+    assert not report.narrated_number_problems, "\n".join(report.narrated_number_problems)
 
 
 @pytest.mark.parametrize("scene_id", ids)

@@ -3,6 +3,8 @@
 - layout: text or numbers outside the frame, two text mobjects overlapping, text below the 480p floor;
 - numbers: every number shown is a TracedNumber whose value, at the precision shown, equals a fresh
   computation by attention_math (and no untraced DecimalNumber appears);
+- narrated numbers: every decimal number a beat reads aloud is one of the numbers on screen during that beat
+  (so the voice never says a number the picture does not show);
 - frames: one frame per beat for pixel regression.
 
 `python -m scenes.kit.inspection [scene_id ...]` prints the problems found (exit 1 if any).
@@ -12,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import re
 import sys
 from dataclasses import dataclass, field
 from typing import Any
@@ -30,6 +33,9 @@ from .numbers import TracedNumber, format_value, to_float
 EDGE_TOLERANCE = 0.02  # units; anti-aliasing slack at the frame edge
 OVERLAP_TOLERANCE = 0.04  # units; glyph boxes may touch, not overlap by more than this in both directions
 FONT_SIZE_TOLERANCE = 0.97
+# a decimal number in a narration, with its minus sign ("−0.45", "-0.45"); integers (counts, indices) do not match,
+# nor does anything glued to a name or subscript (x_0.5); a minus after a letter (t-0.5) is an operator, not a sign
+NARRATED_DECIMAL = re.compile(r"(?<![\w.])(?:[-−](?=\d))?\d+\.\d+(?![\d])")
 
 
 @dataclass
@@ -38,6 +44,9 @@ class SceneReport:
     beat_frames: list[tuple[str, np.ndarray]] = field(default_factory=list)
     layout_problems: list[str] = field(default_factory=list)
     number_problems: list[str] = field(default_factory=list)
+    narrated_number_problems: list[str] = field(default_factory=list)
+    beat_log: list[BeatRecord] = field(default_factory=list)  # captions and narration of every beat
+    shown_numbers: dict[str, set[str]] = field(default_factory=dict)  # beat → every TracedNumber.shown_text seen
     numbers_checked: int = 0
     animations_checked: int = 0
 
@@ -134,6 +143,40 @@ def number_problems(scene: AttentionScene, fresh_records: dict[str, Any] | None 
     return problems, checked
 
 
+def shown_numbers(scene: AttentionScene) -> set[str]:
+    """The text of every traced number visible now, as the reader sees it ("0.28", "-1.30", "-inf")."""
+    return {unit.shown_text for unit in text_units(scene) if isinstance(unit, TracedNumber)}
+
+
+def narrated_decimals(narration: str) -> list[str]:
+    """The decimal numbers a narration reads aloud, minus signs kept and written "-" ("−0.45" → "-0.45")."""
+    return [match.group(0).replace("−", "-") for match in NARRATED_DECIMAL.finditer(narration)]
+
+
+def narrated_number_problems(scene_id: str, beats: list[BeatRecord], shown: dict[str, set[str]]) -> list[str]:
+    """Every decimal a beat reads aloud must equal a number shown on screen during that beat.
+
+    Equal as numbers ("0.5" is "0.50"), so a narration may not round differently from the picture or say a value
+    that is only in the caption.
+    """
+    problems: list[str] = []
+    for record in beats:
+        on_screen = shown.get(record.name, set())
+        values = set()
+        for text in on_screen:
+            try:
+                values.add(float(text))
+            except ValueError:
+                pass  # "-inf", "inf": no decimal to match
+        for narration in record.narration:
+            for number in narrated_decimals(narration):
+                if float(number) not in values:
+                    listed = ", ".join(sorted(on_screen)) or "none"
+                    problems.append(f"{scene_id} / beat {record.name}: narration says {number}, which is not "
+                                    f"on screen during the beat (shown: {listed})")
+    return problems
+
+
 @functools.cache
 def inspect_scene(scene_id: str) -> SceneReport:
     """Run a registered scene once headless at 480p (cached per process, so each gate reuses one run)."""
@@ -157,11 +200,15 @@ def inspect_scene_class(scene: str | type[AttentionScene], scene_id: str) -> Sce
         problems, checked = number_problems(scene, fresh_records)
         report.numbers_checked += checked
         report.number_problems.extend(f"{where}: {p}" for p in problems)
+        if scene.current_beat is not None:
+            report.shown_numbers.setdefault(scene.current_beat, set()).update(shown_numbers(scene))
 
     def on_beat_end(scene: AttentionScene, record: BeatRecord, frame: np.ndarray) -> None:
         report.beat_frames.append((record.name, frame[..., :3].copy()))
 
-    run_headless(scene, on_beat_end=on_beat_end, after_animation=after_animation)
+    finished = run_headless(scene, on_beat_end=on_beat_end, after_animation=after_animation)
+    report.beat_log = list(finished.beat_log)
+    report.narrated_number_problems = narrated_number_problems(scene_id, report.beat_log, report.shown_numbers)
     return report
 
 
@@ -173,7 +220,7 @@ def main(argv: list[str] | None = None) -> int:
     failed = False
     for scene_id in ids:
         report = inspect_scene(scene_id)
-        problems = report.layout_problems + report.number_problems
+        problems = report.layout_problems + report.number_problems + report.narrated_number_problems
         failed |= bool(problems)
         print(f"{scene_id}: {report.animations_checked} animations, {report.numbers_checked} numbers checked, "
               f"{len(problems)} problem(s)")
