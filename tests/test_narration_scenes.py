@@ -1,0 +1,49 @@
+"""Every real scene, narrated with the real voice (at a tiny resolution): each sentence is spoken inside its beat.
+
+The voice, the timing and the scenes meet only here and in render.py's narrated renders; the fixture tests in
+test_narration_render.py cover the files render.py writes.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from rendering.narration.audio import OUTPUT_RATE, mix
+from rendering.narration.soundtrack import make_narrator
+from scenes.kit.narration import PAUSE_AFTER_SPEECH
+from scenes.registry import SCENES
+from test_scenes_render import render_tiny
+
+pytestmark = pytest.mark.slow
+MAX_NARRATED_SECONDS = 180  # a narrated clip may run longer than its silent twin, but stays a short clip
+
+
+@pytest.fixture(scope="module")
+def narrator():
+    return make_narrator({"voice": None, "cache_dir": os.environ.get("NARRATION_CACHE_DIR")})
+
+
+@pytest.mark.parametrize("spec", SCENES, ids=lambda s: s.id)
+def test_every_sentence_is_spoken_inside_its_beat(spec, narrator, monkeypatch):
+    scene_class = __import__(spec.module, fromlist=[spec.class_name])
+    monkeypatch.setattr(getattr(scene_class, spec.class_name), "narrator", narrator)
+    with tempfile.TemporaryDirectory() as media:
+        scene = render_tiny(spec, Path(media))
+    beats = {record.name: record for record in scene.beat_log}
+    assert scene.spoken, "a narrated scene speaks"
+    spoken_beats = {sentence.beat for sentence in scene.spoken}
+    assert spoken_beats == set(beats), f"beats with no speech: {sorted(set(beats) - spoken_beats)}"
+    for sentence in scene.spoken:
+        beat = beats[sentence.beat]
+        assert beat.start <= sentence.start, (sentence.beat, sentence.text)
+        assert sentence.end + PAUSE_AFTER_SPEECH <= beat.end + 1e-6, (sentence.beat, sentence.text, beat.end)
+    for earlier, later in zip(scene.spoken, scene.spoken[1:]):
+        assert earlier.end <= later.start, f"{earlier.text!r} overlaps {later.text!r}"
+    length = scene.renderer.time
+    assert length <= MAX_NARRATED_SECONDS, f"{spec.id} narrated lasts {length:.1f} s"
+    # the whole speech fits the clip's soundtrack (mix refuses speech that runs past the end)
+    mix([(s.start, s.speech.samples, s.speech.rate) for s in scene.spoken], length, OUTPUT_RATE)
