@@ -14,8 +14,8 @@ from manim import (
 )
 
 from scenes.kit import (
-    AttentionScene, Source, SoftmaxBars, TokenRow, beat, flow_arrow, format_value, frame_box,
-    label, math, matrix, palette, token_box, typography, vector,
+    AttentionScene, Source, SoftmaxBars, TokenRow, agreeing_top, beat, flow_arrow, format_value, frame_box,
+    label, math, matrix, palette, token_box, top_token, typography, vector,
 )
 
 OPERATOR_SIZE = typography.NUMBER_SIZE
@@ -375,7 +375,8 @@ class CoffeeCafeScene(AttentionScene):
         self.say("Scale each encoder vector by its weight…")
         for word, alpha, dot, h, equals, part in rows:
             self.play(FadeIn(equals), TransformFromCopy(VGroup(alpha, h), part), run_time=0.9)
-        self.say("…then add the scaled vectors: coffee's vector contributes the most.")
+        largest = top_token(tokens, src.get("weighted_h").norm(dim=-1))
+        self.say("…then add the scaled vectors" + (f": {largest}'s vector contributes the most." if largest else "."))
         self.play(Create(rule), FadeIn(plus), run_time=0.5)
         self.play(TransformFromCopy(parts, context), FadeIn(c_name), run_time=1.2)
         self.play(Indicate(context, color=palette.CONTEXT), run_time=0.8)
@@ -423,8 +424,11 @@ class CoffeeCafeScene(AttentionScene):
                            "training might produce, not the softmax of these scores.")
         self.play(Create(divider), FadeIn(trained_title), FadeIn(trained), FadeIn(contexts[1]), run_time=1.2)
         self.wait(2.5)
-        self.say("Either way coffee leads; training sharpens the scores. The decoder then predicts the next "
-                 "French word from its state plus c.")
+        leader = agreeing_top(tokens, src.get("weights"), src.get("illustrative_weights"))
+        sharper = float(src.get("illustrative_weights").max()) > float(src.get("weights").max())
+        verdict = (f"Either way {leader} leads" if leader else "The two disagree on which word leads") + (
+            "; training sharpens the scores." if sharper else ".")
+        self.say(f"{verdict} The decoder then predicts the next French word from its state plus c.")
         self.play(Indicate(computed.bars[-1], color=palette.WEIGHT), Indicate(trained.bars[-1],
                   color=palette.WEIGHT), run_time=1.2)
         self.wait(2.0)

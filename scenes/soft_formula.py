@@ -13,8 +13,8 @@ from manim import (
 )
 
 from scenes.kit import (
-    AttentionScene, Source, SoftmaxBars, beat, caption_brace, flow_arrow, format_value, frame_box, heatmap,
-    label, math, palette, token_box, typography, vector,
+    AttentionScene, Source, SoftmaxBars, agreeing_top, beat, caption_brace, flow_arrow, format_value, frame_box,
+    heatmap, label, math, palette, token_box, top_token, typography, vector,
 )
 
 FORMULA = (
@@ -175,9 +175,11 @@ class SoftFormulaScene(AttentionScene):
         self.play(Create(arrow), FadeIn(arrow_name), Create(bars.baseline), FadeIn(bars.labels), run_time=0.8)
         self.play(*(GrowFromEdge(bar, DOWN) for bar in bars.bars), FadeIn(alpha_name), run_time=1.2)
         self.play(FadeIn(bars.values, shift=UP * 0.1), run_time=0.6)
-        self.say(f"α ≈ {_caption_list(src, 'weights')}: every word keeps some weight, coffee the most.",
-                 narration=f"The weights come out at {_spoken_list(src, 'weights')}: every word keeps some weight, "
-                           "coffee the most.")
+        most = top_token(tokens, src.get("weights"))
+        most_text = f", {most} the most." if most else "."
+        self.say(f"α ≈ {_caption_list(src, 'weights')}: every word keeps some weight{most_text}",
+                 narration=f"The weights come out at {_spoken_list(src, 'weights')}: every word keeps some "
+                           f"weight{most_text}")
         self.wait(2.0)
         self.box, self.bars = box, bars
         self.stage = VGroup(scores, e_name, arrow, arrow_name, alpha_name)
@@ -248,10 +250,12 @@ class SoftFormulaScene(AttentionScene):
         for panel in (dot, mlp):
             self.play(FadeIn(panel.scores_group, lag_ratio=0.2), run_time=1.0)
         self.wait(1.0)
+        first = agreeing_top(tokens, src.get("weights"), src.get("additive_weights"))
+        verdict = f"Both put {first} first." if first else "They do not agree on which word comes first."
         self.say(f"Softmax weights: {_caption_list(src, 'weights')} versus {_caption_list(src, 'additive_weights')}. "
-                 "Both put coffee first.",
+                 + verdict,
                  narration=f"After the softmax: {_spoken_list(src, 'weights')} for the dot product, versus "
-                           f"{_spoken_list(src, 'additive_weights')} for the MLP. Both put coffee first.")
+                           f"{_spoken_list(src, 'additive_weights')} for the MLP. {verdict}")
         self.play(FadeIn(dot.weights_group), FadeIn(mlp.weights_group), run_time=1.2)
         self.wait(1.5)
         self.say("This MLP's W_1, b_1, w_2 are random, not trained, so its weights are flat; training shapes "

@@ -2,6 +2,7 @@
 
 from . import copy_speed, palette, typography
 from .base import AttentionScene, BeatRecord, BeatWithoutCaption, beat
+from .claims import agreeing_top, top_token
 from .numbers import NumberTrace, Source, TracedNumber, format_value
 from .text import align_baselines, baseline_y, escape_markup, group, heading, label, math, subscript, title
 from .widgets import (
@@ -14,5 +15,6 @@ __all__ = [
     "palette", "typography", "AttentionScene", "BeatRecord", "BeatWithoutCaption", "beat", "NumberTrace",
     "Source", "TracedNumber", "format_value", "align_baselines", "baseline_y", "escape_markup", "group",
     "heading", "label", "math", "subscript", "title", "SoftmaxBars", "TensorGrid", "TokenRow", "align_rows",
-    "caption_brace", "flow_arrow", "frame_box", "heatmap", "matrix", "token_box", "vector",
+    "caption_brace", "flow_arrow", "frame_box", "heatmap", "matrix", "token_box", "vector", "agreeing_top",
+    "top_token",
 ]
