@@ -30,7 +30,7 @@ def _input_hash(entries: list[dict], formats: list[str]) -> str:
         digest.update((PACKAGE_DIR / name).read_bytes())
     for entry in entries:
         digest.update(f"\0{entry['id']}\0{entry['title']}".encode())
-        for fmt in (*formats, "vtt"):
+        for fmt in (*formats, "vtt", "png"):
             info = entry["files"].get(fmt)
             digest.update(f"\0{fmt}:{info['sha256'] if info else '-'}".encode())
     return digest.hexdigest()
@@ -60,6 +60,9 @@ def _join(entries: list[dict], out_dir: Path, formats: list[str], work: Path) ->
         captions = [(out_dir / entry["files"]["vtt"]["path"]).read_text(encoding="utf-8") for entry in entries]
         made["vtt"] = work / f"{FILM_NAME}.vtt"
         made["vtt"].write_text(join_captions(captions, [chapter.start for chapter in chapters]), encoding="utf-8")
+    if "png" in entries[0]["files"]:  # the film's poster: its first clip's
+        made["png"] = work / f"{FILM_NAME}.png"
+        shutil.copyfile(out_dir / entries[0]["files"]["png"]["path"], made["png"])
     made["chapters_vtt"] = work / f"{FILM_NAME}.chapters.vtt"
     made["chapters_vtt"].write_text(chapters_webvtt(chapters), encoding="utf-8")
     made["chapters_txt"] = work / "chapters.txt"
