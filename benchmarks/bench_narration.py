@@ -11,6 +11,9 @@ the clips say.
 
   .venv/bin/python benchmarks/bench_narration.py                      # every scene, low quality
   .venv/bin/python benchmarks/bench_narration.py --scenes bottleneck --quality low
+  .venv/bin/python benchmarks/bench_narration.py --from-media media --render-log render.log
+      # figures from a finished `render.py --narrate --film` run (its plain output saved in render.log): no
+      # rendering, only the synthesis of step 2 (render seconds come from the log; clips rendered in parallel)
 """
 
 from __future__ import annotations
@@ -70,7 +73,22 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--scenes", nargs="*", default=[], help="scene ids (default: all)")
     parser.add_argument("--quality", default="low")
+    parser.add_argument("--from-media", type=Path, help="read a finished narrated render's manifest instead")
+    parser.add_argument("--render-log", type=Path, help="with --from-media: that run's output, for render seconds")
     args = parser.parse_args()
+
+    if args.from_media:
+        manifest = json.loads((args.from_media / "manifest.json").read_text(encoding="utf-8"))
+        manifest["clips"] = [c for c in manifest["clips"] if c["quality"] == args.quality]
+        seconds = {}
+        for line in (args.render_log.read_text().splitlines() if args.render_log else []):
+            match = SECONDS.match(line.strip())
+            if match:
+                seconds[(match.group(1), bool(match.group(3)))] = float(match.group(4))
+        with tempfile.TemporaryDirectory(prefix="bench-narration-") as cold:
+            synthesis = synthesis_figures(manifest, Path(cold))
+        report(manifest, seconds, seconds, synthesis, args.quality, "render log")
+        return
 
     with tempfile.TemporaryDirectory(prefix="bench-narration-") as scratch:
         scratch = Path(scratch)
@@ -83,22 +101,27 @@ def main() -> None:
         manifest = json.loads((scratch / "narrated" / "manifest.json").read_text(encoding="utf-8"))
         synthesis = synthesis_figures(manifest, cold)
 
+    report(manifest, silent, narrated, synthesis, args.quality,
+           f"render.py --jobs 1; the first narrated run (cold cache, incl. silent twins and film) took "
+           f"{first_narrated_run:.1f} s")
+
+
+def report(manifest: dict, silent: dict, narrated: dict, synthesis: dict, quality: str, how: str) -> None:
     clips = {(c["id"], bool(c.get("narrated"))): c for c in manifest["clips"]}
-    print(f"quality {args.quality}; render.py --jobs 1; the first narrated run (cold cache, incl. silent twins "
-          f"and film) took {first_narrated_run:.1f} s")
+    print(f"quality {quality}; {how}")
     header = (f"{'scene':<18}{'silent s':>9}{'narr. s':>9}{'extra':>7}{'video s':>9}{'narr. video s':>14}"
               f"{'synth s':>8}{'speech s':>9}{'RTF':>7}{'silent MB':>10}{'narr. MB':>9}")
     print(header)
     totals = [0.0] * 8
     for scene_id, synth in synthesis.items():
         s, n = clips[(scene_id, False)], clips[(scene_id, True)]
-        seconds_silent, seconds_narrated = silent.get((scene_id, False), 0.0), narrated[(scene_id, True)]
+        seconds_silent, seconds_narrated = silent.get((scene_id, False), 0.0), narrated.get((scene_id, True), 0.0)
         size = lambda clip: sum(f["bytes"] for f in clip["files"].values()) / 1e6  # noqa: E731
         row = [seconds_silent, seconds_narrated, s["duration"], n["duration"], synth[0], synth[1], size(s), size(n)]
         totals = [t + v for t, v in zip(totals, row)]
-        print(f"{scene_id:<18}{row[0]:>9.1f}{row[1]:>9.1f}{row[1] / row[0]:>6.2f}x{row[2]:>9.1f}{row[3]:>14.1f}"
+        print(f"{scene_id:<18}{row[0]:>9.1f}{row[1]:>9.1f}{row[1] / max(row[0], 1e-9):>6.2f}x{row[2]:>9.1f}{row[3]:>14.1f}"
               f"{row[4]:>8.1f}{row[5]:>9.1f}{row[4] / row[5]:>7.3f}{row[6]:>10.2f}{row[7]:>9.2f}")
-    print(f"{'all clips':<18}{totals[0]:>9.1f}{totals[1]:>9.1f}{totals[1] / totals[0]:>6.2f}x{totals[2]:>9.1f}"
+    print(f"{'all clips':<18}{totals[0]:>9.1f}{totals[1]:>9.1f}{totals[1] / max(totals[0], 1e-9):>6.2f}x{totals[2]:>9.1f}"
           f"{totals[3]:>14.1f}{totals[4]:>8.1f}{totals[5]:>9.1f}{totals[4] / totals[5]:>7.3f}{totals[6]:>10.2f}"
           f"{totals[7]:>9.2f}")
     for film in manifest.get("films", []):

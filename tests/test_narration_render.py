@@ -181,3 +181,18 @@ def test_film_joins_the_clips_with_a_chapter_each(tmp_path, speech_cache):
     again = _render(project, speech_cache, "square", "narrated", "--narrate", "--film", "-f", "mp4,webm")
     assert again.returncode == 0 and "film" in again.stdout and "up to date" in again.stdout
     assert json.loads((project.out / "manifest.json").read_text())["films"] == manifest["films"]
+
+
+def test_the_narration_benchmark_reports_every_figure(narrated):
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    result = subprocess.run([sys.executable, "benchmarks/bench_narration.py", "--from-media", str(narrated.out)],
+                            cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    header, row, total = result.stdout.splitlines()[1:4]
+    assert "synth s" in header and "RTF" in header and "narr. MB" in header
+    assert row.split()[0] == "narrated" and total.startswith("all clips")
+    assert float(row.split()[-3]) > 0  # a real-time factor was measured (its size is a figure, not a test)
