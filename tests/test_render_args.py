@@ -13,7 +13,7 @@ import pytest
 
 from rendering.qualities import DEFAULT_FORMATS, QUALITIES, parse_formats, parse_qualities
 from rendering.scenes import load_registry, select
-from tests.fixtures.render.harness import REPO, Project, make_project
+from tests.fixtures.render.harness import REPO, Project, make_project, one_line_error
 
 
 @pytest.fixture
@@ -21,10 +21,6 @@ def project(tmp_path):
     return make_project(tmp_path / "project")
 
 
-def _one_line_error(result) -> str:
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1, f"expected a one-line message, got {result.stderr!r}"
-    return lines[0]
 
 
 @pytest.mark.parametrize("args, expected", [
@@ -38,14 +34,14 @@ def _one_line_error(result) -> str:
 def test_bad_input_exits_2_with_one_line_and_writes_nothing(project, args, expected):
     result = project.render(*args)
     assert result.returncode == 2
-    assert expected in _one_line_error(result)
+    assert expected in one_line_error(result)
     assert not project.out.exists()
 
 
 def test_unknown_scene_without_a_near_match_lists_the_valid_ids(project):
     result = project.render("zzzzzz")
     assert result.returncode == 2
-    line = _one_line_error(result)
+    line = one_line_error(result)
     assert "did you mean" not in line
     assert "valid: all, square, fade_text" in line
 
@@ -56,7 +52,7 @@ def test_output_directory_that_cannot_be_written_exits_2(project, tmp_path):
     for out in (blocker, blocker / "media"):
         result = Project(project.root, out).render("square")
         assert result.returncode == 2, result.stderr
-        assert "output directory" in _one_line_error(result)
+        assert "output directory" in one_line_error(result)
         assert blocker.read_text() == "not a folder"
 
 
@@ -64,7 +60,7 @@ def test_output_directory_on_a_read_only_file_system_exits_2(project):
     # /proc is mounted read-only for files like this for everyone, root included (chmod would not stop root).
     result = Project(project.root, Path("/proc/self")).render("square")
     assert result.returncode == 2
-    assert "cannot be written" in _one_line_error(result)
+    assert "cannot be written" in one_line_error(result)
 
 
 def test_list_prints_id_title_section_and_writes_nothing(project):
@@ -139,5 +135,5 @@ def test_a_second_run_on_the_same_output_directory_is_refused(project):
     finally:
         os.close(fd)
     assert result.returncode == 2
-    assert "in use by another render.py run" in _one_line_error(result)
+    assert "in use by another render.py run" in one_line_error(result)
     assert sorted(p.name for p in project.out.rglob("*")) == [".render", "lock"]

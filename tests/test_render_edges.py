@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.fixtures.render.harness import REPO, Project, make_project
+from tests.fixtures.render.harness import REPO, Project, make_project, one_line_error
 
 
 @pytest.fixture
@@ -23,10 +23,6 @@ def project(tmp_path):
     return make_project(tmp_path / "project")
 
 
-def _one_line_error(result) -> str:
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1, f"expected a one-line message, got {result.stderr!r}"
-    return lines[0]
 
 
 # --- empty --quality / --format -----------------------------------------------------------------------------
@@ -47,7 +43,7 @@ FORMAT_CHOICES = "valid: mp4, webm, gif, png"
 def test_an_empty_quality_or_format_exits_2_naming_the_option_and_choices(project, args, expected):
     result = project.render("square", *args, timeout=60)
     assert result.returncode == 2, result.stderr
-    assert _one_line_error(result) == f"render.py: error: {expected}"
+    assert one_line_error(result) == f"render.py: error: {expected}"
     assert not project.out.exists()
 
 
@@ -58,7 +54,7 @@ def test_an_output_folder_the_kernel_refuses_exits_2_with_one_line(project, out)
     # As root, mkdir there fails with ENOENT (/proc) or EPERM (/sys) although the parent looks writable.
     result = Project(project.root, Path(out)).render("square", timeout=60)
     assert result.returncode == 2, result.stderr
-    line = _one_line_error(result)
+    line = one_line_error(result)
     assert line.startswith(f"render.py: error: output directory {out} cannot be ")
     assert "Traceback" not in result.stderr
     assert not Path(out).exists()
