@@ -21,8 +21,6 @@ def project(tmp_path):
     return make_project(tmp_path / "project")
 
 
-
-
 @pytest.mark.parametrize("args, expected", [
     (["sqare"], "unknown scene id 'sqare' (did you mean 'square'?); valid: all, square, fade_text, broken, slow"),
     (["square", "--quality", "ultra"], "unknown quality 'ultra'; valid: low, medium, high, 1440p, 4k"),

@@ -23,8 +23,6 @@ def project(tmp_path):
     return make_project(tmp_path / "project")
 
 
-
-
 # --- empty --quality / --format -----------------------------------------------------------------------------
 
 QUALITY_CHOICES = "valid: low, medium, high, 1440p, 4k"
