@@ -47,11 +47,10 @@ def _chapters(entries: list[dict]):
     return chapters
 
 
-def _join(entries: list[dict], out_dir: Path, formats: list[str], work: Path) -> dict[str, Path]:
+def _join(entries: list[dict], chapters, out_dir: Path, formats: list[str], work: Path) -> dict[str, Path]:
     """Write the film's files into `work`; returns {manifest key: path}."""
     from .film import chapters_text, chapters_webvtt, join_captions, join_videos
 
-    chapters = _chapters(entries)
     made = {}
     for fmt in formats:
         made[fmt] = work / f"{FILM_NAME}.{fmt}"
@@ -71,7 +70,7 @@ def _join(entries: list[dict], out_dir: Path, formats: list[str], work: Path) ->
 
 
 def _install(manifest: Manifest, out_dir: Path, quality: str, narrated: bool, made: dict[str, Path],
-             entries: list[dict], input_hash: str) -> dict:
+             entries: list[dict], chapters, input_hash: str) -> dict:
     from .media import sha256
 
     old = manifest.drop_film(quality, narrated)
@@ -87,7 +86,6 @@ def _install(manifest: Manifest, out_dir: Path, quality: str, narrated: bool, ma
     for key, info in (old or {}).get("files", {}).items():
         if key not in files:
             (out_dir / info["path"]).unlink(missing_ok=True)
-    chapters = _chapters(entries)
     first = entries[0]
     film = {
         "quality": quality, "narrated": narrated, "resolution": first["resolution"], "fps": first["fps"],
@@ -125,9 +123,10 @@ def make_film(manifest: Manifest, out_dir: Path, specs, quality: str, formats: l
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
     try:
-        made = _join(entries, out_dir, formats, work)
+        chapters = _chapters(entries)
+        made = _join(entries, chapters, out_dir, formats, work)
         with deferred_interrupts():  # Ctrl-C waits until the manifest and the files agree again
-            film = _install(manifest, out_dir, quality, narrated, made, entries, input_hash)
+            film = _install(manifest, out_dir, quality, narrated, made, entries, chapters, input_hash)
     except Exception as error:
         return Outcome(FILM_NAME, quality, FAILED, time.monotonic() - started,
                        error=f"joining the film failed: {type(error).__name__}: {error}", **label)
