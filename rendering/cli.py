@@ -44,6 +44,8 @@ examples:
   python render.py all -q low,high -f mp4   two qualities, mp4 only
   python render.py --force --jobs 1         everything again, one clip at a time
   python render.py --narrate --film         narrated clips too, and every clip joined into one film with chapters
+  python render.py qkv_scale -q high -j 2   one long clip, split into 2 chunks rendered side by side
+  python render.py --cluster local:4        on a Dask cluster of 4 local worker processes (or tcp://HOST:PORT)
 """
 
 
@@ -82,8 +84,12 @@ def build_parser() -> argparse.ArgumentParser:
                         help=f"{', '.join(FORMATS)} (png = poster frame); comma-separated or repeated "
                              f"(default: {','.join(DEFAULT_FORMATS)})")
     parser.add_argument("-j", "--jobs", type=_positive_int, default=default_jobs(), metavar="N",
-                        help="clips rendered at once, each in its own process (default: the number of cores, "
-                             f"{default_jobs()} here)")
+                        help="clips (or chunks of a long clip) rendered at once, each in its own process "
+                             f"(default: the number of cores, {default_jobs()} here)")
+    parser.add_argument("--cluster", metavar="ADDRESS",
+                        help="render on a Dask cluster: tcp://HOST:PORT of a running scheduler (workers started with "
+                             "`dask worker tcp://HOST:PORT` from the project's venv), or local:N for N worker "
+                             "processes here; needs the cluster extra, installed by ./dev.sh")
     parser.add_argument("--force", action="store_true", help="render the selected clips even if up to date")
     parser.add_argument("--out", metavar="DIR", help="output folder (default: media/ in the project)")
     parser.add_argument("--narrate", action="store_true",
@@ -159,7 +165,9 @@ def plan(specs, qualities, formats, *, root: Path, registry_path: Path, manifest
                                                               "cache_dir": variant["cache_dir"]}
                 jobs.append(Job(spec, quality, list(formats), input_hash,
                                 expected_seconds=previous.get("duration") if previous else None,
-                                narration=job_narration))
+                                narration=job_narration,
+                                timeline=previous.get("timeline") if previous else None,
+                                timeline_fps=previous.get("fps") if previous else None))
     return jobs, known
 
 
@@ -174,6 +182,15 @@ def _narration_settings(args) -> dict | None:
     voice = resolve_voice(args.voice)
     return {"voice": str(voice.model) if args.voice is not None else None,
             "cache_dir": os.environ.get("NARRATION_CACHE_DIR"), "voice_files": voice}
+
+
+def _cluster_backend(spec: str | None, root: Path):
+    """The Dask backend for --cluster, connected; None for a local render (which never imports Dask)."""
+    if spec is None:
+        return None
+    from .cluster import DaskBackend, parse_cluster
+
+    return DaskBackend(parse_cluster(spec), root)
 
 
 def _film_formats(args, formats: list[str]) -> list[str]:
@@ -201,6 +218,7 @@ def main(argv: list[str] | None = None) -> int:
         narration = _narration_settings(args)
         out_dir = Path(args.out).absolute() if args.out else root / "media"
         outdir.check_writable(out_dir)
+        backend = _cluster_backend(args.cluster, root)
     except ValueError as error:
         return _usage_error(str(error))
 
@@ -210,6 +228,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         lock = outdir.OutputLock(out_dir).__enter__()
     except ValueError as error:
+        if backend is not None:
+            backend.close()
         return _usage_error(str(error))
     try:
         manifest, warning = Manifest.load(out_dir)
@@ -226,9 +246,11 @@ def main(argv: list[str] | None = None) -> int:
 
             fancy = console.is_terminal and not args.verbose
             reporter = RichReporter(console) if fancy else PlainReporter(console)
-            runner = Runner(parallel=min(args.jobs, len(jobs)), work_root=lock.work_root(), root=root,
-                            logs_dir=out_dir / outdir.LOGS, verbose=args.verbose, reporter=reporter,
-                            install=Installer(out_dir, manifest, embed))
+            runner = Runner(parallel=backend.slots if backend is not None else args.jobs,
+                            work_root=lock.work_root(), root=root, logs_dir=out_dir / outdir.LOGS,
+                            verbose=args.verbose, reporter=reporter, install=Installer(out_dir, manifest, embed),
+                            backend=backend)
+            backend = None  # the runner closes it
             with reporter:
                 if fancy:
                     for job in sorted(jobs, key=lambda j: -j.cost()):
@@ -248,6 +270,8 @@ def main(argv: list[str] | None = None) -> int:
         console.print("interrupted", style="yellow")
         return EXIT_INTERRUPTED
     finally:
+        if backend is not None:
+            backend.close()
         lock.__exit__(None, None, None)
 
     order = {spec.id: i for i, spec in enumerate(registry.scenes)}

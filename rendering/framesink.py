@@ -158,8 +158,11 @@ class FrameSink:
     """Receives every movie frame manim draws; encodes the videos, picks the poster, counts frames."""
 
     def __init__(self, *, width: int, height: int, fps: int, videos: dict[str, Path],
-                 on_frames: Callable[[int], None] | None = None) -> None:
-        """`videos` maps a format of ENCODINGS ("mp4", "webm") to the file to write it to."""
+                 on_frames: Callable[[int], None] | None = None,
+                 owns_animation_end: Callable[[], bool] | None = None) -> None:
+        """`videos` maps a format of ENCODINGS ("mp4", "webm") to the file to write it to. `owns_animation_end`
+        says, when an animation ends, whether its last frame is one this sink took (a chunk of a clip takes only
+        some frames; see frame_window): only then can that frame be the poster."""
         unknown = sorted(set(videos) - set(ENCODINGS))
         if unknown:
             raise ValueError(f"no encoding for {', '.join(unknown)}; valid: {', '.join(ENCODINGS)}")
@@ -168,6 +171,7 @@ class FrameSink:
         self._last: np.ndarray | None = None
         self._poster: np.ndarray | None = None
         self._on_frames = on_frames
+        self._owns_animation_end = owns_animation_end or (lambda: True)
         writers: list[_StreamWriter] = []
         try:
             for name, path in videos.items():
@@ -185,7 +189,8 @@ class FrameSink:
             self._recording = bool(allow_write) and file_writer.output_spec.is_video
 
         def end_animation(allow_write: bool = False):
-            if self._recording and self._last is not None and not is_blank(self._last):
+            if (self._recording and self._last is not None and self._owns_animation_end()
+                    and not is_blank(self._last)):
                 self._poster = self._last  # the end of the last animation that shows something
             self._recording = False
 
@@ -212,6 +217,13 @@ class FrameSink:
     def poster(self) -> np.ndarray | None:
         """The last frame that is not blank, or the very last frame if every frame is blank."""
         return self._poster if self._poster is not None else self._last
+
+    def poster_candidate(self) -> np.ndarray | None:
+        """The end of the last animation that showed something, if any: a chunk's bid for the clip's poster."""
+        return self._poster
+
+    def last_frame(self) -> np.ndarray | None:
+        return self._last
 
     def finish(self) -> None:
         self._encoder.finish()

@@ -25,6 +25,8 @@ def clip_entry(job: Job, result: dict, files: dict) -> dict:
         "fps": fps, "duration": round(result["duration"], 6), "frames": result["frames"],
         "input_hash": job.input_hash, "files": files, "embed": "", "narrated": job.narrated,
     }
+    if result.get("timeline"):
+        entry["timeline"] = result["timeline"]  # [frames, static] per animation: how a later run splits the clip
     if job.narrated:
         entry["audio"] = result["audio"]
         entry["transcript"] = result["transcript"]

@@ -18,6 +18,8 @@ class Job:
     input_hash: str
     expected_seconds: float | None = None  # video length from the last render, for the progress bar
     narration: dict | None = None  # narrated clip: {"voice": model path or None, "cache_dir": ...}; None = silent
+    timeline: list | None = None  # [frames, static] per animation, from the last render: where chunks may split
+    timeline_fps: float | None = None  # the frame rate that timeline was counted at
 
     @property
     def narrated(self) -> bool:
@@ -36,10 +38,28 @@ class Job:
     def expected_frames(self) -> int | None:
         return None if self.expected_seconds is None else round(self.expected_seconds * self.quality.fps)
 
+    @property
+    def splittable(self) -> bool:
+        """Chunks are for silent clips: a narrated one would place (and synthesise) all its speech in every chunk."""
+        return not self.narrated
+
+    def animations(self) -> list | None:
+        """The last render's timeline at this job's frame rate (schedule.Animation list), or None."""
+        if not self.timeline or not self.timeline_fps:
+            return None
+        from .schedule import timeline_at
+
+        return timeline_at(self.timeline, self.timeline_fps, self.quality.fps)
+
     def cost(self) -> float:
-        """Rough work estimate, so the longest clips start first and parallel runs finish together."""
+        """Work estimate in drawn 1080p-frame equivalents, so the longest work starts first and parallel runs
+        finish together."""
+        from .schedule import clip_cost
+
         q = self.quality
-        return (self.expected_seconds or 60.0) * q.width * q.height * q.fps
+        animations = self.animations()
+        frames = clip_cost(animations) if animations else (self.expected_seconds or 60.0) * q.fps
+        return frames * q.width * q.height / (1920 * 1080)
 
 
 @dataclass

@@ -4,6 +4,7 @@ Schema (the HTML page codes against it):
   {"version": 1, "clips": [{"id", "title", "section", "order", "quality", "resolution": [w, h], "fps",
     "duration", "frames", "input_hash",
     "files": {"mp4"|"webm"|"gif"|"png"|"vtt": {"path", "bytes", "sha256"}}, "embed", "narrated",
+    "timeline": [[frames, 1 if a static wait else 0] per animation] (where a later render may cut it in chunks),
     and for a narrated clip "audio": {"codecs", "sample_rate", "channels", "duration", "loudness_lufs",
     "peak_dbfs", "target_lufs"} and "transcript": [{"beat", "text"}]}],
    "films": [{"quality", "narrated", "resolution", "fps", "duration", "frames", "input_hash",

@@ -39,6 +39,9 @@ class PlainReporter:
     def frames(self, job: Job, frames: int) -> None:
         pass
 
+    def chunks(self, job: Job, count: int) -> None:
+        self.console.print(f"splitting {job.key} into {count} chunks, rendered side by side")
+
     def tick(self) -> None:
         pass
 
@@ -81,6 +84,9 @@ class RichReporter:
             self.add(job)
         self.progress.start_task(self.tasks[job.key])
         self.progress.update(self.tasks[job.key], status="[cyan]rendering")
+
+    def chunks(self, job: Job, count: int) -> None:
+        self.progress.update(self.tasks[job.key], name=f"{job.key} ×{count}")
 
     def frames(self, job: Job, frames: int) -> None:
         seconds = frames / job.quality.fps

@@ -1,14 +1,18 @@
-"""Run render jobs in parallel worker processes, follow their events, and stop cleanly on Ctrl-C.
+"""Run render jobs as tasks on a backend (local worker processes, or a Dask cluster), and stop cleanly on Ctrl-C.
 
-The loop is single-threaded (a selector over the workers' event pipes), so the callback that installs a finished
-clip runs on the main thread, one clip at a time, inside a section that defers Ctrl-C until the clip's files and
-the manifest are consistent again.
+A job becomes one task (the whole clip) or several (chunks of a long clip, see schedule.py), longest first. A
+clip that has never been rendered and could be split gets a quick measuring task first, which runs its storyboard
+without drawing to learn its timeline. When a clip's chunks are all back they are joined (assemble.py).
+
+The loop is single-threaded, so the callback that installs a finished clip runs on the main thread, one clip at a
+time, inside a section that defers Ctrl-C until the clip's files and the manifest are consistent again.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
+import math
 import os
 import selectors
 import shutil
@@ -16,11 +20,13 @@ import signal
 import subprocess
 import sys
 import time
-from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from . import schedule
+from .assemble import assemble
+from .frame_window import Window
 from .jobs import FAILED, INTERRUPTED, NOT_STARTED, Job, Outcome
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -61,100 +67,263 @@ def worker_env(root: Path) -> dict[str, str]:
     return env
 
 
+CLIP, CHUNK, MEASURE = "clip", "chunk", "measure"
+
+
 @dataclass
-class _Running:
+class Task:
+    """One unit of work for a backend: a whole clip, a chunk of one, or a measuring pass."""
+
     job: Job
-    process: subprocess.Popen
-    fd: int
-    work: Path
-    log: Path | None
-    started: float
-    buffer: bytes = b""
+    kind: str
+    cost: float
+    window: Window | None = None
+    index: int = 0
+    count: int = 1
+
+    @property
+    def name(self) -> str:
+        if self.kind == CHUNK:
+            return f"{self.job.name}.part{self.index + 1}of{self.count}"
+        return self.job.name + (".measure" if self.kind == MEASURE else "")
+
+    def work_dir(self, work_root: Path) -> Path:
+        """A whole clip works in the job's folder; chunks and the measuring pass in folders inside it."""
+        job_folder = work_root / self.job.name
+        return job_folder if self.kind == CLIP else job_folder / self.name[len(self.job.name) + 1:]
+
+    def payload(self, work: Path, verbose: bool) -> dict:
+        """The worker's job file (rendering/worker.py)."""
+        job, spec = self.job, self.job.spec
+        payload = {
+            "scene_id": spec.id, "module": spec.module, "class_name": spec.class_name,
+            "quality": {"name": job.quality.name, "manim_name": job.quality.manim_name, "width": job.quality.width,
+                        "height": job.quality.height, "fps": job.quality.fps},
+            "formats": job.formats, "work_dir": str(work), "verbose": verbose, "narration": job.narration,
+        }
+        if self.kind == MEASURE:
+            payload["window"] = {"start": 0, "stop": 0, "run_to_end": True}
+        elif self.kind == CHUNK:
+            last = self.index == self.count - 1
+            payload["window"] = {"start": self.window.start, "stop": self.window.stop, "run_to_end": last}
+        return payload
+
+
+@dataclass
+class Finished:
+    """What a backend reports when a task ends: its result, or why it failed."""
+
+    task: Task
     result: dict | None = None
     error: str | None = None
     bad_input: bool = False
-    events: list[str] = field(default_factory=list)
+    log: Path | None = None  # the worker's output, kept in the logs folder when a task failed
+    returncode: int = 0
+
+
+@dataclass
+class _Progress:
+    """A job's tasks: how many are out, what came back, frames drawn so far per task."""
+
+    job: Job
+    started: float | None = None
+    tasks: int = 0
+    chunks: dict[int, dict] = field(default_factory=dict)
+    frames: dict[str, int] = field(default_factory=dict)
+    done: bool = False
+
+
+def initial_tasks(jobs: list[Job], parallel: int) -> list[Task]:
+    """Whole clips, chunks of the long ones, and measuring passes for clips with no timeline where a worker would
+    otherwise be idle. Longest first."""
+    clips = {job.key: (job.cost(), job.animations() if job.splittable else None, job.quality.fps) for job in jobs}
+    by_key = {job.key: job for job in jobs}
+    tasks = [_task(by_key[piece.job_key], piece) for piece in schedule.plan(clips, parallel)]
+    if len(jobs) < parallel:  # idle workers: learn the timelines of never-rendered clips, then split them
+        unknown = {job.key for job in jobs if job.splittable and job.animations() is None
+                   and (job.expected_seconds or math.inf) >= 2 * schedule.MIN_CHUNK_SECONDS}
+        tasks = [Task(task.job, MEASURE, task.cost) if task.job.key in unknown else task for task in tasks]
+    return tasks
+
+
+def _task(job: Job, piece: schedule.Piece) -> Task:
+    if piece.window is None:
+        return Task(job, CLIP, piece.cost)
+    return Task(job, CHUNK, piece.cost, piece.window, piece.index, piece.count)
 
 
 class Runner:
-    """Start up to `parallel` workers at a time; report through `reporter`; hand results to `install`."""
+    """Run up to `parallel` tasks at a time on `backend`; report through `reporter`; hand clips to `install`."""
 
     def __init__(self, *, parallel: int, work_root: Path, root: Path, logs_dir: Path, verbose: bool,
-                 reporter, install: Callable[[Job, dict], Outcome]) -> None:
+                 reporter, install: Callable[[Job, dict], Outcome], backend=None) -> None:
         self.parallel = parallel
         self.work_root = work_root
-        self.root = root
         self.logs_dir = logs_dir
         self.verbose = verbose
         self.reporter = reporter
         self.install = install
-        self.env = worker_env(root)
+        self.backend = backend if backend is not None else LocalProcesses(root, verbose)
 
     def run(self, jobs: list[Job]) -> tuple[list[Outcome], bool]:
         """Returns the outcomes and whether the run was interrupted."""
-        pending = deque(sorted(jobs, key=lambda job: -job.cost()))
-        running: dict[int, _Running] = {}
+        pending = initial_tasks(jobs, self.parallel)
+        progress = {job.key: _Progress(job) for job in jobs}
+        for task in pending:
+            progress[task.job.key].tasks += 1
+        running: dict[int, Task] = {}  # backend handle -> task
         outcomes: list[Outcome] = []
-        selector = selectors.DefaultSelector()
         try:
             with sigterm_as_interrupt():
                 while pending or running:
                     while pending and len(running) < self.parallel:
-                        run = self._start(pending.popleft())
-                        running[run.fd] = run
-                        selector.register(run.fd, selectors.EVENT_READ)
-                    for key, _ in selector.select(timeout=0.25):
-                        run = running[key.fd]
-                        chunk = os.read(key.fd, 65536)
-                        if chunk:
-                            self._events(run, chunk)
+                        task = pending.pop(0)
+                        state = progress[task.job.key]
+                        work = task.work_dir(self.work_root)
+                        shutil.rmtree(work, ignore_errors=True)
+                        work.mkdir(parents=True)
+                        running[self.backend.start(task, work)] = task
+                        if state.started is None:
+                            state.started = time.monotonic()
+                            self.reporter.started(task.job)
+                            if task.kind == CHUNK:
+                                self.reporter.chunks(task.job, task.count)
+                    for handle, event in self.backend.wait(0.25):
+                        task = running[handle]
+                        state = progress[task.job.key]
+                        if isinstance(event, int):  # frames drawn so far by this task
+                            state.frames[task.name] = event
+                            if not state.done:
+                                self.reporter.frames(task.job, sum(state.frames.values()))
                             continue
-                        selector.unregister(key.fd)
-                        del running[key.fd]
-                        outcome, interrupted = self._finish(run)
+                        del running[handle]
+                        if state.done:
+                            continue  # a sibling chunk failed: this one's work is void
+                        follow_up, outcome, interrupted = self._handle(event, state)
+                        pending = sorted(pending + follow_up, key=lambda t: -t.cost)
+                        if outcome is None:
+                            continue
+                        state.done = True
                         outcomes.append(outcome)
+                        self._drop_siblings(task.job, pending, running)
+                        self.reporter.finished(task.job, outcome)
+                        shutil.rmtree(self.work_root / task.job.name, ignore_errors=True)
                         if interrupted:
                             raise KeyboardInterrupt
                         if outcome.bad_input:  # the same input would fail every other clip: stop, write no more
-                            for other in running.values():
-                                self._stop(other)
-                                outcomes.append(self._outcome(other.job, INTERRUPTED,
-                                                              time.monotonic() - other.started))
-                                self.reporter.finished(other.job, outcomes[-1])
-                            outcomes += [self._outcome(job, NOT_STARTED) for job in pending]
+                            self._stop_all(running, progress, outcomes)
                             return outcomes, False
                     self.reporter.tick()
         except KeyboardInterrupt:
-            for run in running.values():
-                self._stop(run)
-            for run in running.values():
-                outcomes.append(self._outcome(run.job, INTERRUPTED, time.monotonic() - run.started))
-                self.reporter.finished(run.job, outcomes[-1])
-            outcomes += [self._outcome(job, NOT_STARTED) for job in pending]
+            self._stop_all(running, progress, outcomes)
             return outcomes, True
         finally:
-            for run in running.values():
-                with contextlib.suppress(OSError):
-                    os.close(run.fd)
-            selector.close()
+            self.backend.close()
         return outcomes, False
+
+    def _handle(self, event: Finished, state: _Progress) -> tuple[list[Task], Outcome | None, bool]:
+        """New tasks this event makes, the job's outcome if it is now settled, and whether Ctrl-C came meanwhile."""
+        task, job = event.task, event.task.job
+        seconds = time.monotonic() - state.started
+        if event.result is None:
+            error = event.error or "worker failed"
+            return [], self._outcome(job, FAILED, seconds, error=error, log=self._keep_log(job, event.log),
+                                     bad_input=event.bad_input), False
+        if task.kind == MEASURE:
+            job.timeline, job.timeline_fps = event.result["timeline"], job.quality.fps
+            clips = {job.key: (job.cost(), job.animations(), job.quality.fps)}
+            pieces = schedule.plan(clips, self.parallel)
+            if len(pieces) > 1:
+                self.reporter.chunks(job, len(pieces))
+            state.tasks += len(pieces) - 1
+            return [_task(job, piece) for piece in pieces], None, False
+        if task.kind == CHUNK:
+            state.chunks[task.index] = event.result
+            if len(state.chunks) < task.count:
+                return [], None, False
+            try:
+                result = assemble([state.chunks[i] for i in range(task.count)], job.formats,
+                                  self.work_root / job.name / "joined")
+            except Exception as error:
+                return [], self._outcome(job, FAILED, seconds,
+                                         error=f"joining the chunks failed: {type(error).__name__}: {error}"), False
+        else:
+            result = event.result
+        interrupted: list[int] = []
+        try:
+            with deferred_interrupts() as interrupted:
+                outcome = self.install(job, result)
+            outcome.seconds = seconds
+            (self.logs_dir / f"{job.name}.log").unlink(missing_ok=True)
+        except Exception as error:  # e.g. disk full while moving files in
+            outcome = self._outcome(job, FAILED, seconds,
+                                    error=f"installing the clip failed: {type(error).__name__}: {error}")
+        return [], outcome, bool(interrupted)
+
+    def _drop_siblings(self, job: Job, pending: list[Task], running: dict[int, Task]) -> None:
+        """A settled job's other tasks (chunks after one failed) are stopped or never started."""
+        pending[:] = [task for task in pending if task.job.key != job.key]
+        for handle, task in list(running.items()):
+            if task.job.key == job.key:
+                self.backend.stop(handle)
+                del running[handle]
+
+    def _stop_all(self, running: dict[int, Task], progress: dict[str, _Progress], outcomes: list[Outcome]) -> None:
+        for handle in running:
+            self.backend.stop(handle)
+        for task in running.values():
+            state = progress[task.job.key]
+            if state.done:
+                continue
+            state.done = True
+            outcomes.append(self._outcome(task.job, INTERRUPTED, time.monotonic() - state.started))
+            self.reporter.finished(task.job, outcomes[-1])
+        running.clear()
+        for state in progress.values():  # never started, or some chunks back and the rest not yet out
+            if not state.done:
+                state.done = True
+                outcomes.append(self._outcome(state.job, NOT_STARTED if state.started is None else INTERRUPTED))
 
     @staticmethod
     def _outcome(job: Job, status: str, seconds: float = 0.0, **fields) -> Outcome:
         return Outcome(job.spec.id, job.quality.name, status, seconds, narrated=job.narrated, **fields)
 
-    def _start(self, job: Job) -> _Running:
-        work = self.work_root / job.name
-        shutil.rmtree(work, ignore_errors=True)
-        work.mkdir(parents=True)
-        spec = job.spec
+    def _keep_log(self, job: Job, log: Path | None) -> Path | None:
+        if log is None or not log.exists():
+            return None
+        self.logs_dir.mkdir(parents=True, exist_ok=True)
+        target = self.logs_dir / f"{job.name}.log"
+        shutil.copyfile(log, target)
+        return target
+
+
+@dataclass
+class _Process:
+    task: Task
+    process: subprocess.Popen
+    fd: int
+    work: Path
+    log: Path | None
+    buffer: bytes = b""
+    result: dict | None = None
+    error: str | None = None
+    bad_input: bool = False
+
+
+class LocalProcesses:
+    """The default backend: each task in a `python -m rendering.worker` process of its own on this machine,
+    followed through its event pipe (JSON lines: started, frames, done, error)."""
+
+    def __init__(self, root: Path, verbose: bool) -> None:
+        self.root = root
+        self.verbose = verbose
+        self.env = worker_env(root)
+        self.selector = selectors.DefaultSelector()
+        self.processes: dict[int, _Process] = {}
+
+    def start(self, task: Task, work: Path) -> int:
         job_file = work / "job.json"
-        job_file.write_text(json.dumps({
-            "scene_id": spec.id, "module": spec.module, "class_name": spec.class_name,
-            "quality": {"name": job.quality.name, "manim_name": job.quality.manim_name, "width": job.quality.width,
-                        "height": job.quality.height, "fps": job.quality.fps},
-            "formats": job.formats, "work_dir": str(work), "verbose": self.verbose, "narration": job.narration,
-        }), encoding="utf-8")
+        job_file.write_text(json.dumps(task.payload(work, self.verbose)), encoding="utf-8")
         read_fd, write_fd = os.pipe()
         log = None if self.verbose else work / "worker.log"
         stderr = None if log is None else open(log, "wb")
@@ -167,72 +336,59 @@ class Runner:
             os.close(write_fd)
             if stderr is not None:
                 stderr.close()
-        self.reporter.started(job)
-        return _Running(job, process, read_fd, work, log, time.monotonic())
+        self.processes[read_fd] = _Process(task, process, read_fd, work, log)
+        self.selector.register(read_fd, selectors.EVENT_READ)
+        return read_fd
 
-    def _events(self, run: _Running, chunk: bytes) -> None:
+    def wait(self, timeout: float) -> list[tuple[int, int | Finished]]:
+        """(handle, frames so far) for progress, (handle, Finished) when a task's process has ended."""
+        events = []
+        for key, _ in self.selector.select(timeout=timeout):
+            run = self.processes[key.fd]
+            chunk = os.read(key.fd, 65536)
+            if chunk:
+                events += [(key.fd, frames) for frames in self._events(run, chunk)]
+                continue
+            self._forget(key.fd)
+            returncode = run.process.wait()
+            if returncode == 0 and run.result is not None:
+                events.append((key.fd, Finished(run.task, run.result)))
+            else:
+                error = run.error or _exit_reason(returncode, run.log)
+                events.append((key.fd, Finished(run.task, None, error, run.bad_input, run.log, returncode)))
+        return events
+
+    @staticmethod
+    def _events(run: _Process, chunk: bytes) -> list[int]:
         run.buffer += chunk
         *lines, run.buffer = run.buffer.split(b"\n")
+        frames = []
         for line in lines:
             try:
                 event = json.loads(line)
             except ValueError:
                 continue
             kind = event.get("event")
-            run.events.append(kind)
             if kind == "frames":
-                self.reporter.frames(run.job, event["frames"])
+                frames.append(event["frames"])
             elif kind == "done":
                 run.result = event
             elif kind == "error":
                 run.error = event.get("message") or "error"
                 run.bad_input = bool(event.get("bad_input"))
+        return frames
 
-    def _finish(self, run: _Running) -> tuple[Outcome, bool]:
-        """The clip's outcome, and whether Ctrl-C arrived while its files were being moved into place."""
-        os.close(run.fd)
-        returncode = run.process.wait()
-        seconds = time.monotonic() - run.started
-        job = run.job
-        interrupted: list[int] = []
-        if returncode == 0 and run.result is not None:
-            try:
-                with deferred_interrupts() as interrupted:
-                    outcome = self.install(job, run.result)
-                outcome.seconds = seconds
-                (self.logs_dir / f"{job.name}.log").unlink(missing_ok=True)
-            except Exception as error:  # e.g. disk full while moving files in
-                outcome = self._outcome(job, FAILED, seconds,
-                                        error=f"installing the clip failed: {type(error).__name__}: {error}")
-        else:
-            error = run.error or self._exit_reason(returncode, run.log)
-            outcome = self._outcome(job, FAILED, seconds, error=error, log=self._keep_log(run),
-                                    bad_input=run.bad_input)
-        self.reporter.finished(job, outcome)
-        shutil.rmtree(run.work, ignore_errors=True)
-        return outcome, bool(interrupted)
+    def _forget(self, fd: int) -> None:
+        self.selector.unregister(fd)
+        os.close(fd)
+        del self.processes[fd]
 
-    @staticmethod
-    def _exit_reason(returncode: int, log: Path | None) -> str:
-        reason = (f"worker killed by signal {-returncode}" if returncode < 0
-                  else f"worker exited with status {returncode}")
-        if log is not None and log.exists():
-            lines = [line for line in log.read_text(errors="replace").splitlines() if line.strip()]
-            if lines:
-                reason += f": {lines[-1].strip()}"
-        return reason
-
-    def _keep_log(self, run: _Running) -> Path | None:
-        if run.log is None or not run.log.exists():
-            return None
-        self.logs_dir.mkdir(parents=True, exist_ok=True)
-        target = self.logs_dir / f"{run.job.name}.log"
-        shutil.copyfile(run.log, target)
-        return target
-
-    @staticmethod
-    def _stop(run: _Running) -> None:
+    def stop(self, handle: int) -> None:
         """Terminate a worker; its work folder (the only place it writes) is removed with the run's."""
+        run = self.processes.get(handle)
+        if run is None:
+            return
+        self._forget(handle)
         if run.process.poll() is None:
             run.process.terminate()
         try:
@@ -241,3 +397,17 @@ class Runner:
             run.process.kill()
             run.process.wait()
 
+    def close(self) -> None:
+        for handle in list(self.processes):
+            self.stop(handle)
+        self.selector.close()
+
+
+def _exit_reason(returncode: int, log: Path | None) -> str:
+    reason = (f"worker killed by signal {-returncode}" if returncode < 0
+              else f"worker exited with status {returncode}")
+    if log is not None and log.exists():
+        lines = [line for line in log.read_text(errors="replace").splitlines() if line.strip()]
+        if lines:
+            reason += f": {lines[-1].strip()}"
+    return reason

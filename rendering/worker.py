@@ -67,15 +67,42 @@ def manim_settings(job: dict, work: Path) -> dict:
     }
 
 
+def _scene_class(job: dict):
+    from manim import Scene
+
+    module = importlib.import_module(job["module"])
+    scene_class = getattr(module, job["class_name"], None)
+    if not (isinstance(scene_class, type) and issubclass(scene_class, Scene)):
+        raise LookupError(f"{job['module']} has no Scene class {job['class_name']}")
+    return scene_class
+
+
+def _window(job: dict):
+    """The job's frames: the whole clip, or one chunk of it ({"start", "stop", "run_to_end"})."""
+    from .frame_window import Window, WindowedRender
+
+    chunk = job.get("window")
+    if chunk is None:
+        return WindowedRender(Window())
+    return WindowedRender(Window(chunk["start"], chunk["stop"]), run_to_end=chunk["run_to_end"])
+
+
+def _timeline(windowed) -> list[list[int]]:
+    """Each animation's [frames, 1 if a static wait else 0]: what a later run plans its chunks with."""
+    return [[record.frames, int(record.static)] for record in windowed.timeline]
+
+
 def render(job: dict, events: Events) -> dict:
+    """The whole clip (every format, captions, poster, soundtrack), or with job["window"] one chunk of it."""
     work = Path(job["work_dir"])
     out = work / "out"
     out.mkdir(parents=True, exist_ok=True)
     formats = job["formats"]
     quality = job["quality"]
     narration = job.get("narration")
+    chunk = job.get("window")
 
-    from manim import Scene, config, tempconfig
+    from manim import config, tempconfig
 
     from .captions import Cue, to_webvtt
     from .framesink import FrameSink
@@ -85,22 +112,24 @@ def render(job: dict, events: Events) -> dict:
     if config.seed is None:
         settings["seed"] = 0  # scenes that draw random numbers without seeding still render the same twice
     with tempconfig(settings):
-        module = importlib.import_module(job["module"])
-        scene_class = getattr(module, job["class_name"], None)
-        if not (isinstance(scene_class, type) and issubclass(scene_class, Scene)):
-            raise LookupError(f"{job['module']} has no Scene class {job['class_name']}")
-        scene = scene_class()
+        scene = _scene_class(job)()
         if narration is not None:
             from .narration.soundtrack import make_narrator
 
             scene.narrator = make_narrator(narration)
+        windowed = _window(job)
+        windowed.attach(scene)
         events.send("started")
-        mp4 = out / "clip.mp4"  # always made: the clip's facts are read from it, and the gif is made from it
-        videos = {"mp4": mp4, **({"webm": out / "clip.webm"} if "webm" in formats else {})}
+        # A chunk encodes the mp4 (and the webm) of its frames; the parent joins them. A whole clip always makes
+        # the mp4: its facts are read from it, and the gif is made from it.
+        name = "chunk" if chunk is not None else "clip"
+        videos = {"mp4": out / f"{name}.mp4", **({"webm": out / f"{name}.webm"} if "webm" in formats else {})}
+        if chunk is not None and chunk["stop"] == 0:
+            videos = {}  # a measuring pass: the timeline only
         # A narrated clip's picture is encoded first, silent; the soundtrack is muxed in once the speech is placed.
         drawn = {fmt: path.with_name(f"silent.{fmt}") for fmt, path in videos.items()} if narration else videos
         sink = FrameSink(width=quality["width"], height=quality["height"], fps=quality["fps"], videos=drawn,
-                         on_frames=events.frames)
+                         on_frames=events.frames, owns_animation_end=windowed.last_frame_inside)
         sink.attach(scene.renderer.file_writer)
         try:
             scene.render()
@@ -108,12 +137,14 @@ def render(job: dict, events: Events) -> dict:
             sink.abort()
             raise
         sink.finish()
-        if sink.frames == 0:
+        if windowed.position == 0:
             raise RuntimeError("the scene played no animations, so there is no video")
         writer = scene.renderer.file_writer
         cues = [Cue(sub.start.total_seconds(), sub.end.total_seconds(), sub.content) for sub in writer.subcaptions]
 
     events.send("frames", frames=sink.frames)
+    if chunk is not None:
+        return _chunk_result(chunk, windowed, sink, videos, cues, out)
     narrated = {}
     if narration is not None:
         from .narration.soundtrack import add_soundtrack, transcript
@@ -122,6 +153,7 @@ def render(job: dict, events: Events) -> dict:
         spoken = getattr(scene, "spoken", [])
         narrated["audio"] = add_soundtrack(spoken, drawn, videos, frames=sink.frames, fps=quality["fps"])
         narrated["transcript"] = transcript(getattr(scene, "beat_log", []), spoken)
+    mp4 = videos["mp4"]
     facts = probe(mp4)
     if facts.frames != sink.frames:
         raise RuntimeError(f"the mp4 has {facts.frames} frames but {sink.frames} were drawn")
@@ -143,7 +175,31 @@ def render(job: dict, events: Events) -> dict:
         if path.is_file():
             files[ext] = {"tmp": str(path), "bytes": path.stat().st_size, "sha256": sha256(path)}
     return {"width": facts.width, "height": facts.height, "fps": facts.fps, "frames": facts.frames,
-            "duration": facts.duration, "files": files, **narrated}
+            "duration": facts.duration, "files": files, "timeline": _timeline(windowed), **narrated}
+
+
+def _chunk_result(chunk: dict, windowed, sink, videos: dict, cues: list, out: Path) -> dict:
+    """A chunk's encoded frames, its bid for the poster, and (from the chunk that ran to the end) the clip's
+    length, captions and timeline: everything the parent needs to join the chunks into the clip."""
+    from .media import save_poster
+
+    files = {fmt: str(path) for fmt, path in videos.items() if sink.frames}
+    for path in videos.values():
+        if not sink.frames:
+            path.unlink(missing_ok=True)  # nothing of the clip fell in this window (a plan from stale lengths)
+    candidate = sink.poster_candidate()
+    if candidate is not None:
+        save_poster(candidate, out / "candidate.png")
+        files["candidate"] = str(out / "candidate.png")
+    result = {"frames": sink.frames, "files": files}
+    if chunk["run_to_end"]:
+        last = sink.last_frame()
+        if last is not None:
+            save_poster(last, out / "last.png")
+            files["last"] = str(out / "last.png")
+        result.update(clip_frames=windowed.position, timeline=_timeline(windowed),
+                      cues=[[cue.start, cue.end, cue.text] for cue in cues])
+    return result
 
 
 def _is_bad_input(error: BaseException) -> bool:

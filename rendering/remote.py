@@ -1,0 +1,89 @@
+"""What a Dask worker runs for one task: the same worker process as a local render, its files sent back as bytes.
+
+The task runs `python -m rendering.worker` in a scratch folder of the worker's machine (a process of its own, as
+locally: manim's config and a crash stay inside it), then returns the worker's result together with the bytes of
+every file it made, so the client can join, install and write the manifest on its own disk. Failures come back as
+values, not exceptions: Dask retries a task only when its worker dies (that is the retry we want), not when the
+scene raises. Imports nothing of Dask, so a plain render never loads it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+LOG_TAIL_LINES = 40
+
+
+def project_root(root: str) -> Path:
+    """The client's project folder where this machine has it (one machine, or a shared disk); otherwise the
+    project this worker's Python has installed (a cluster of machines, each with the project in its venv)."""
+    if Path(root, "rendering", "worker.py").is_file():
+        return Path(root)
+    return Path(__file__).resolve().parent.parent
+
+
+def render_task(payload: dict, root: str) -> dict:
+    """Run one task; returns {"result", "work", "files": {path relative to work: bytes}}, or {"error", "bad_input",
+    "log"}."""
+    from .runner import worker_env
+
+    where = project_root(root)
+    with tempfile.TemporaryDirectory(prefix="render-task-") as scratch:
+        work = Path(scratch)
+        payload = {**payload, "work_dir": str(work)}
+        job_file = work / "job.json"
+        job_file.write_text(json.dumps(payload), encoding="utf-8")
+        log = work / "worker.log"
+        read_fd, write_fd = os.pipe()
+        with open(log, "wb") as stderr:
+            process = subprocess.Popen([sys.executable, "-m", "rendering.worker", str(job_file), str(write_fd)],
+                                       cwd=where, env=worker_env(where), pass_fds=(write_fd,),
+                                       stdin=subprocess.DEVNULL, stdout=stderr, stderr=stderr)
+        os.close(write_fd)
+        with os.fdopen(read_fd, "rb") as events_pipe:
+            events = [json.loads(line) for line in events_pipe.read().splitlines() if line.strip()]
+        returncode = process.wait()
+        done = next((event for event in events if event.get("event") == "done"), None)
+        if returncode == 0 and done is not None:
+            return {"result": done, "work": str(work), "files": _files_under(work, done)}
+        error = next((event for event in events if event.get("event") == "error"), {})
+        tail = log.read_text(errors="replace").splitlines()[-LOG_TAIL_LINES:] if log.exists() else []
+        message = error.get("message") or f"worker exited with status {returncode}"
+        return {"error": message, "bad_input": bool(error.get("bad_input")), "log": "\n".join(tail)}
+
+
+def _paths(value):
+    if isinstance(value, dict):
+        for item in value.values():
+            yield from _paths(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _paths(item)
+    elif isinstance(value, str) and value.startswith("/"):
+        yield value
+
+
+def _files_under(work: Path, result: dict) -> dict[str, bytes]:
+    """Every file of the work folder that the result names, by its path relative to the folder."""
+    files = {}
+    for text in _paths(result):
+        path = Path(text)
+        if path.is_file() and work in path.parents:
+            files[str(path.relative_to(work))] = path.read_bytes()
+    return files
+
+
+def relocate(result: dict, remote_work: str, local_work: Path):
+    """The result with the remote work folder's paths moved to `local_work`, where its files were written."""
+    if isinstance(result, dict):
+        return {key: relocate(value, remote_work, local_work) for key, value in result.items()}
+    if isinstance(result, list):
+        return [relocate(item, remote_work, local_work) for item in result]
+    if isinstance(result, str) and result.startswith(remote_work + os.sep):
+        return str(local_work / result[len(remote_work) + 1:])
+    return result
