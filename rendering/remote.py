@@ -20,9 +20,10 @@ LOG_TAIL_LINES = 40
 
 
 def project_root(root: str) -> Path:
-    """The client's project folder where this machine has it (one machine, or a shared disk); otherwise the
-    project this worker's Python has installed (a cluster of machines, each with the project in its venv)."""
-    if Path(root, "rendering", "worker.py").is_file():
+    """The client's scene root where this machine has it (one machine, or a shared disk); otherwise the project
+    this worker's Python has installed (a cluster of machines, each with the project in its venv). The worker
+    process finds `rendering` either way (runner.worker_env puts this project on its path)."""
+    if Path(root).is_dir():
         return Path(root)
     return Path(__file__).resolve().parent.parent
 
@@ -33,7 +34,8 @@ def render_task(payload: dict, root: str) -> dict:
     from .runner import worker_env
 
     where = project_root(root)
-    with tempfile.TemporaryDirectory(prefix="render-task-") as scratch:
+    # The task's name in the folder's: `ps` on a worker machine shows which clip each process is rendering.
+    with tempfile.TemporaryDirectory(prefix=f"render-task-{payload.get('task', '')}-") as scratch:
         work = Path(scratch)
         payload = {**payload, "work_dir": str(work)}
         job_file = work / "job.json"

@@ -52,8 +52,8 @@ ensure_venv() {
         log "installing $TORCH_PIN (CPU wheel)"
         "$VENV/bin/python" -m pip install -q "$TORCH_PIN"
     fi
-    log "installing the project and its test extra"
-    "$VENV/bin/python" -m pip install -q -e "$ROOT[test,narration]"
+    log "installing the project and its extras: test, narration, cluster"
+    "$VENV/bin/python" -m pip install -q -e "$ROOT[test,narration,cluster]"
     stamp_value > "$stamp"
 }
 

@@ -1,0 +1,96 @@
+"""Where a clip's render time goes: one scene rendered whole by the worker under cProfile, summed into the parts of
+a frame's life (prints figures; not a test).
+
+  .venv/bin/python benchmarks/profile_render.py qkv_scale --quality high
+  .venv/bin/python benchmarks/profile_render.py qkv_scale --quality high --stats saved.prof   # just read a profile
+
+cProfile slows Python-heavy parts more than C-heavy ones, so the shares are a map of the work, not a stopwatch; the
+benchmark scripts measure wall time without it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import pstats
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from rendering.qualities import QUALITIES  # noqa: E402
+from rendering.scenes import DEFAULT_REGISTRY, load_registry, select  # noqa: E402
+
+# (part, function as pstats names it: file suffix, line-independent name); cumulative time of each.
+PARTS = [
+    ("whole render", "rendering/worker.py", "render"),
+    ("animation set-up (begin: copies, point alignment)", "manim/scene/scene.py", "begin_animations"),
+    ("interpolation (update_to_time per frame)", "manim/scene/scene.py", "update_to_time"),
+    ("drawing (camera.capture_mobjects)", "manim/camera/camera.py", "capture_mobjects"),
+    ("  finding what to draw (families)", "manim/camera/camera.py", "get_mobjects_to_display"),
+    ("  building cairo paths", "manim/camera/camera.py", "set_cairo_context_path"),
+    ("  filling and stroking (cairo)", "manim/camera/camera.py", "apply_fill"),
+    ("waiting for the encoder thread", "~", "<method 'acquire' of '_thread.lock' objects>"),
+]
+
+
+class _Events:
+    def send(self, *args, **kwargs) -> None:
+        pass
+
+    def frames(self, count: int) -> None:
+        pass
+
+
+def profile(scene_id: str, quality_name: str, out: Path) -> tuple[float, int]:
+    from rendering import worker
+
+    spec = select(load_registry(DEFAULT_REGISTRY, REPO), [scene_id])[0]
+    quality = QUALITIES[quality_name]
+    with tempfile.TemporaryDirectory(prefix="profile-render-") as scratch:
+        job = {"scene_id": spec.id, "module": spec.module, "class_name": spec.class_name,
+               "quality": {"name": quality.name, "manim_name": quality.manim_name, "width": quality.width,
+                           "height": quality.height, "fps": quality.fps},
+               "formats": ["mp4"], "work_dir": scratch, "verbose": False, "narration": None}
+        profiler = cProfile.Profile()
+        started = time.perf_counter()
+        result = profiler.runcall(worker.render, job, _Events())
+        seconds = time.perf_counter() - started
+        profiler.dump_stats(str(out))
+    return seconds, result["frames"]
+
+
+def parts(stats_path: Path) -> list[tuple[str, float]]:
+    stats = pstats.Stats(str(stats_path)).stats
+    found = []
+    for label, file_suffix, name in PARTS:
+        total = sum(entry[3] for (filename, _, function), entry in stats.items()
+                    if function == name and filename.endswith(file_suffix))
+        found.append((label, total))
+    return found
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("scene")
+    parser.add_argument("--quality", default="high", choices=list(QUALITIES))
+    parser.add_argument("--stats", type=Path, help="read this saved profile instead of rendering")
+    parser.add_argument("--save", type=Path, help="keep the profile here")
+    args = parser.parse_args()
+    stats_path = args.stats
+    if stats_path is None:
+        stats_path = args.save or Path(tempfile.mkstemp(suffix=".prof")[1])
+        seconds, frames = profile(args.scene, args.quality, stats_path)
+        print(f"{args.scene} at {args.quality}: {frames} frames, {seconds:.1f} s under the profiler")
+    rows = parts(stats_path)
+    whole = rows[0][1] or 1.0
+    print(f"{'part':<52} {'s (profiled)':>12} {'share':>7}")
+    for label, total in rows:
+        print(f"{label:<52} {total:>12.1f} {total / whole:>7.1%}")
+
+
+if __name__ == "__main__":
+    main()

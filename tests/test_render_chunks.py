@@ -1,0 +1,122 @@
+"""Chunked rendering: a clip rendered as separate windows of frames and joined equals the clip rendered whole.
+
+Chunks are rendered by the real worker process (through remote.render_task, which runs it and hands back the
+files) and joined by assemble.py; render.py's own splitting, and stopping a chunked render, are tried through the
+command line. Frames are compared decoded: each chunk is its own encoding, so pixels agree up to the encoder's
+tolerance (the bound the comparison with the manim CLI uses), and frame counts, captions and posters exactly.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+
+import numpy as np
+import pytest
+
+from rendering.assemble import assemble
+from rendering.remote import relocate, render_task
+from rendering.media import sha256
+from tests.fixtures.render.harness import REPO, decode_frames, make_project, wait_for, worker_pids
+
+LOW = {"name": "low", "manim_name": "low_quality", "width": 854, "height": 480, "fps": 15}
+FORMATS = ["mp4", "webm", "png"]
+MEAN_TOLERANCE = 0.5  # mean absolute difference over the clip, in levels of 255 (as for the manim CLI)
+FRAME_TOLERANCE = 1.5  # and for any one frame
+
+
+def _render(tmp_path, name: str, module: str, class_name: str, window: dict | None = None) -> dict:
+    """Run the worker on one task; its files written under tmp_path/name, the result's paths pointing at them."""
+    payload = {"scene_id": name, "module": f"tests.fixtures.render.{module}", "class_name": class_name,
+               "quality": LOW, "formats": FORMATS, "work_dir": "", "verbose": False, "narration": None,
+               "task": name, **({"window": window} if window else {})}
+    reply = render_task(payload, str(REPO))
+    assert "result" in reply, reply.get("log")
+    work = tmp_path / name
+    for relative, data in reply["files"].items():
+        (work / relative).parent.mkdir(parents=True, exist_ok=True)
+        (work / relative).write_bytes(data)
+    return relocate(reply["result"], reply["work"], work)
+
+
+def _edges(timeline: list[list[int]]) -> list[int]:
+    """Three cuts: in the middle of a static wait, in the middle of a drawn animation, and between animations."""
+    starts = np.cumsum([0] + [frames for frames, _ in timeline])
+    in_wait = next(int(starts[i] + frames // 2) for i, (frames, static) in enumerate(timeline)
+                   if static and frames >= 4)
+    in_drawn = next(int(starts[i] + frames // 2) for i, (frames, static) in enumerate(timeline)
+                    if not static and frames >= 4 and starts[i] + frames // 2 != in_wait)
+    between = next(int(starts[i]) for i in range(1, len(timeline)) if int(starts[i]) not in (in_wait, in_drawn))
+    return sorted({in_wait, in_drawn, between})
+
+
+def _assert_same_pictures(joined, whole) -> None:
+    a, b = decode_frames(joined), decode_frames(whole)
+    assert len(a) == len(b)
+    differences = [np.abs(x.astype(np.int16) - y.astype(np.int16)).mean() for x, y in zip(a, b)]
+    assert np.mean(differences) < MEAN_TOLERANCE and max(differences) < FRAME_TOLERANCE, max(differences)
+
+
+@pytest.mark.parametrize("module, class_name", [("toy_matrix", "ToyMatrixScene"), ("held_end", "HeldEndScene")])
+def test_chunks_join_into_the_unsplit_clip(tmp_path, module, class_name):
+    whole = _render(tmp_path, "whole", module, class_name)
+    edges = _edges(whole["timeline"])
+    starts, stops = [0, *edges], [*edges, None]
+    chunks = [_render(tmp_path, f"part{k}", module, class_name,
+                      {"start": start, "stop": stop, "run_to_end": stop is None})
+              for k, (start, stop) in enumerate(zip(starts, stops))]
+    assert [chunk["frames"] for chunk in chunks] == [b - a for a, b in zip(starts, [*edges, whole["frames"]])]
+    joined = assemble(chunks, FORMATS, tmp_path / "joined")
+
+    assert joined["frames"] == whole["frames"] and joined["timeline"] == whole["timeline"]
+    for fmt in ("mp4", "webm"):
+        _assert_same_pictures(joined["files"][fmt]["tmp"], whole["files"][fmt]["tmp"])
+    for ext in ("png", "vtt"):  # the same poster frame, and captions timed to the millisecond
+        assert joined["files"][ext]["sha256"] == whole["files"][ext]["sha256"], ext
+
+
+def test_a_chunk_that_ends_before_the_scene_stops_early_and_keeps_only_its_frames(tmp_path):
+    whole = _render(tmp_path, "whole", "held_end", "HeldEndScene")
+    first = _render(tmp_path, "first", "held_end", "HeldEndScene", {"start": 0, "stop": 20, "run_to_end": False})
+    assert first["frames"] == 20 and "clip_frames" not in first
+    assert len(decode_frames(first["files"]["mp4"])) == 20
+    a, b = decode_frames(first["files"]["mp4"]), decode_frames(whole["files"]["mp4"]["tmp"])[:20]
+    assert np.mean([np.abs(x.astype(np.int16) - y.astype(np.int16)).mean() for x, y in zip(a, b)]) < MEAN_TOLERANCE
+
+
+def test_render_py_splits_a_long_clip_for_idle_workers_and_the_result_matches_a_serial_render(tmp_path):
+    split = make_project(tmp_path / "split")
+    result = split.render("held_end", "-j", "2")
+    assert result.returncode == 0, result.stdout
+    assert "splitting held_end@low into 2 chunks" in result.stdout
+    serial = make_project(tmp_path / "serial")
+    result = serial.render("held_end", "-j", "1")
+    assert result.returncode == 0 and "splitting" not in result.stdout, result.stdout
+    assert split.entry("held_end")["frames"] == serial.entry("held_end")["frames"]
+    for ext in ("png", "vtt"):
+        assert sha256(split.clip("held_end", ext)) == sha256(serial.clip("held_end", ext))
+    for ext in ("mp4", "webm"):
+        _assert_same_pictures(split.clip("held_end", ext), serial.clip("held_end", ext))
+    # The clip's timeline is kept, so the next render plans its chunks without measuring first.
+    assert split.entry("held_end")["timeline"] == serial.entry("held_end")["timeline"]
+    again = split.render("held_end", "-j", "2", "--force")
+    assert again.returncode == 0 and "splitting held_end@low into 2 chunks" in again.stdout, again.stdout
+
+
+def test_interrupting_a_chunked_render_installs_nothing(tmp_path):
+    project = make_project(tmp_path / "interrupted")
+    process = subprocess.Popen(project.args("slow_long", "-j", "2"), cwd=project.root, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    work = project.out / ".render" / "tmp" / "slow_long-low"
+    wait_for(lambda: any(work.glob("*part*/out/chunk.mp4")) or process.poll() is not None, 120,
+             "a chunk to start drawing")
+    assert process.poll() is None, process.communicate()[0]
+    os.killpg(process.pid, signal.SIGINT)
+    output, _ = process.communicate(timeout=60)
+    assert process.returncode == 130, output
+    assert "splitting slow_long@low" in output
+    assert not list(project.out.glob("clips/**/slow_long.*"))
+    assert project.manifest()["clips"] == []
+    assert not (project.out / ".render" / "tmp").exists()
+    assert not worker_pids(str(project.out))

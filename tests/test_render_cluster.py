@@ -1,0 +1,101 @@
+"""render.py --cluster: the same clips rendered on a Dask cluster, a worker's death survived, bad addresses refused,
+and Dask never loaded by a plain render."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rendering.media import sha256
+from tests.fixtures.render.harness import REPO, make_project, one_line_error, wait_for
+
+pytestmark = pytest.mark.slow
+
+
+def _real_scene_args(out: Path, *args: str) -> list[str]:
+    return [sys.executable, str(REPO / "render.py"), "bottleneck", "--out", str(out), *args]
+
+
+def test_a_local_cluster_renders_a_real_scene_identical_to_a_local_render(tmp_path):
+    for name, extra in (("local", ["--jobs", "2"]), ("cluster", ["--cluster", "local:2"])):
+        result = subprocess.run(_real_scene_args(tmp_path / name, *extra), cwd=REPO, capture_output=True,
+                                text=True, timeout=600)
+        assert result.returncode == 0, result.stdout + result.stderr
+    for ext in ("mp4", "webm", "png", "vtt"):
+        local = tmp_path / "local" / "clips" / "low" / f"bottleneck.{ext}"
+        cluster = tmp_path / "cluster" / "clips" / "low" / f"bottleneck.{ext}"
+        assert sha256(local) == sha256(cluster), ext
+
+
+def _chunk_worker_parent(marker: str) -> int | None:
+    """The Dask worker process running a chunk of `marker`'s clip: the parent of its rendering.worker process."""
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            cmdline = (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+            status = (proc / "status").read_text()
+        except OSError:
+            continue
+        if "rendering.worker" in cmdline and marker in cmdline and ".part" in cmdline:
+            return int(re.search(r"^PPid:\s*(\d+)", status, re.MULTILINE).group(1))
+    return None
+
+
+def test_a_worker_killed_mid_chunk_has_its_chunk_run_again_and_the_clip_completes(tmp_path):
+    project = make_project(tmp_path / "killed")
+    process = subprocess.Popen(project.args("slow_long", "--cluster", "local:2"), cwd=project.root,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    found: list[int] = []
+    wait_for(lambda: found.append(_chunk_worker_parent("render-task-slow_long-low")) or found[-1] is not None
+             or process.poll() is not None, 180, "a cluster worker to start a chunk")
+    assert process.poll() is None, process.communicate()[0]
+    os.kill(found[-1], signal.SIGKILL)
+    output, _ = process.communicate(timeout=300)
+    assert process.returncode == 0, output
+    assert "rendered slow_long@low" in output
+    entry = project.entry("slow_long")
+    assert sha256(project.clip("slow_long", "mp4")) == entry["files"]["mp4"]["sha256"]
+    # Every chunk is in, the killed one rendered again: the frames of the same clip rendered whole, here.
+    whole = make_project(tmp_path / "whole")
+    assert whole.render("slow_long", "--jobs", "1").returncode == 0
+    assert entry["frames"] == whole.entry("slow_long")["frames"]
+    assert sha256(project.clip("slow_long", "vtt")) == sha256(whole.clip("slow_long", "vtt"))
+
+
+def test_an_unreachable_scheduler_exits_2_with_one_line_and_writes_nothing(tmp_path):
+    project = make_project(tmp_path / "unreachable")
+    result = project.render("square", "--cluster", "tcp://127.0.0.1:9")
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in one_line_error(result)
+    assert not project.out.exists()
+
+
+@pytest.mark.parametrize("value", ["local:0", "local:", "127.0.0.1:8786", "tcp://nohost", "dask"])
+def test_a_malformed_cluster_address_exits_2_naming_the_valid_forms(tmp_path, value):
+    project = make_project(tmp_path / "malformed")
+    result = project.render("square", "--cluster", value)
+    assert result.returncode == 2
+    assert "tcp://HOST:PORT" in one_line_error(result) and "local:N" in one_line_error(result)
+    assert not project.out.exists()
+
+
+def test_a_plain_render_never_imports_dask(tmp_path):
+    project = make_project(tmp_path / "plain")
+    args = project.args("square")
+    result = subprocess.run([args[0], "-X", "importtime", *args[1:]], cwd=REPO, capture_output=True, text=True,
+                            timeout=240)
+    assert result.returncode == 0, result.stdout
+    imported = {line.rsplit("|", 1)[-1].strip() for line in result.stderr.splitlines() if "|" in line}
+    assert "rendering.runner" in imported  # the render really ran in this process
+    assert not {name for name in imported if name.split(".")[0] in ("dask", "distributed")}
+    for path in (REPO / "rendering").rglob("*.py"):  # and only cluster.py may import it at all
+        text = path.read_text(encoding="utf-8")
+        if path.name != "cluster.py":
+            assert not re.search(r"^\s*(import|from) (dask|distributed)\b", text, re.MULTILINE), path
