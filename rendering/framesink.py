@@ -146,12 +146,18 @@ class _EncoderThread:
 BLANK_TOLERANCE = 16  # a fade-out's last frame still holds traces one or two levels off the background
 
 
+def _shows_something(rgb: np.ndarray, background: np.ndarray) -> bool:
+    difference = np.maximum(rgb, background) - np.minimum(rgb, background)  # |a - b| without leaving uint8
+    return bool((difference > BLANK_TOLERANCE).any())
+
+
 def is_blank(pixels: np.ndarray) -> bool:
-    """A frame showing nothing but its background colour (the top-left pixel), e.g. after a final fade-out."""
+    """A frame showing nothing but its background colour (the top-left pixel), e.g. after a final fade-out.
+    Every 8th pixel is looked at first: on a frame that shows something that usually settles it (at 1/64 of the
+    cost of all pixels, ~40 ms at 1080p), and only a frame that looks blank there is checked whole."""
     rgb = pixels[..., :3]
     background = rgb[0, 0]
-    difference = np.maximum(rgb, background) - np.minimum(rgb, background)  # |a - b| without leaving uint8
-    return not bool((difference > BLANK_TOLERANCE).any())
+    return not (_shows_something(rgb[::8, ::8], background) or _shows_something(rgb, background))
 
 
 class FrameSink:

@@ -104,10 +104,12 @@ def render(job: dict, events: Events) -> dict:
 
     from manim import config, tempconfig
 
+    from . import draw_speed
     from .captions import Cue, to_webvtt
     from .framesink import FrameSink
     from .media import gif_from_video, probe, save_poster, sha256
 
+    draw_speed.install()
     settings = manim_settings(job, work)
     if config.seed is None:
         settings["seed"] = 0  # scenes that draw random numbers without seeding still render the same twice

@@ -1,6 +1,6 @@
 """The shared visual language: palette, fonts, the number formatter, tensor widgets and the scene base."""
 
-from . import copy_speed, draw_speed, palette, typography
+from . import copy_speed, palette, typography
 from .base import AttentionScene, BeatRecord, BeatWithoutCaption, beat
 from .claims import agreeing_top, top_token
 from .numbers import NumberTrace, Source, TracedNumber, format_value
@@ -10,7 +10,6 @@ from .widgets import (
 )
 
 copy_speed.install()
-draw_speed.install()
 
 __all__ = [
     "palette", "typography", "AttentionScene", "BeatRecord", "BeatWithoutCaption", "beat", "NumberTrace",

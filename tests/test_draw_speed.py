@@ -1,0 +1,81 @@
+"""rendering/draw_speed.py changes how fast manim draws, never what: the same families and the same pixels as stock
+manim, including when a mobject's points change between two frames (the cached Cairo path must not be reused)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from manim import BLUE, RIGHT, Circle, MathTypst, Square, Text, VGroup
+from manim.camera.camera import Camera
+from manim.mobject import mobject as mobject_module
+from manim.mobject.mobject import Mobject
+from manim.utils import family as family_module
+
+from rendering import draw_speed
+
+PATCHED = [(Mobject, "get_family"), (Mobject, "family_members_with_points"), (Camera, "set_cairo_context_path"),
+           (family_module, "remove_list_redundancies"), (mobject_module, "remove_list_redundancies")]
+STOCK = {(Mobject, "get_family"): draw_speed._get_family,
+         (Mobject, "family_members_with_points"): draw_speed._family_members_with_points,
+         (Camera, "set_cairo_context_path"): draw_speed._set_cairo_context_path,
+         (family_module, "remove_list_redundancies"): draw_speed._remove_list_redundancies,
+         (mobject_module, "remove_list_redundancies"): draw_speed._remove_list_redundancies}
+
+
+@pytest.fixture
+def stock_then_fast():
+    """Run a function with stock manim, then with draw_speed installed; put back what was there afterwards."""
+    saved = {target: getattr(*target) for target in PATCHED}
+
+    def run(function):
+        for (owner, name), value in STOCK.items():
+            setattr(owner, name, value)
+        stock = function()
+        draw_speed.install()
+        return stock, function()
+
+    yield run
+    for (owner, name), value in saved.items():
+        setattr(owner, name, value)
+
+
+def _picture() -> VGroup:
+    return VGroup(Text("coffee café", font_size=36), MathTypst('op("softmax")((Q K^top) / sqrt(d_k)) V'),
+                  Square(color=BLUE), Circle().shift(RIGHT)).arrange(RIGHT)
+
+
+def test_families_are_manims_own_with_shared_and_nested_members(stock_then_fast):
+    picture = _picture()
+    shared = Square()
+    tree = VGroup(picture, VGroup(shared, VGroup(shared)), shared)  # a repeated member: kept at its last place
+    picture[2].z_index = 2
+    scene_like = [tree, picture, picture[1], shared, Square()]  # a scene's list: groups, members, repeats
+
+    def families():
+        extract = family_module.extract_mobject_family_members
+        return ([id(m) for m in tree.get_family()], [id(m) for m in tree.family_members_with_points()],
+                [[id(m) for m in extract(scene_like, use_z_index=z, only_those_with_points=p)]
+                 for z in (False, True) for p in (False, True)])
+
+    stock, fast = stock_then_fast(families)
+    assert fast == stock
+
+
+def test_frames_are_pixel_for_pixel_stock_manims_across_frames_that_move_points(stock_then_fast):
+    def frames():
+        camera = Camera(pixel_width=320, pixel_height=180)
+        picture = _picture()
+        shots = []
+        for step in range(3):  # the same points twice (a cached path), then moved points (the cache must miss)
+            if step == 2:
+                picture[2].shift(RIGHT * 0.5)
+                picture[1].scale(1.2)
+            camera.reset()
+            camera.capture_mobjects([picture])
+            shots.append(camera.pixel_array.copy())
+        return shots
+
+    stock, fast = stock_then_fast(frames)
+    assert not np.array_equal(stock[1], stock[2])  # the last frame really differs
+    for expected, got in zip(stock, fast):
+        assert np.array_equal(expected, got)
