@@ -64,6 +64,11 @@ def _cost_until(animations: list[Animation], frame: int) -> float:
     return total
 
 
+def cost_between(animations: list[Animation], start: int, stop: int) -> float:
+    """The cost of the clip's frames [start, stop)."""
+    return _cost_until(animations, stop) - _cost_until(animations, start)
+
+
 def _edge(animations: list[Animation], target: float) -> int:
     """The frame where the cost so far reaches `target`, moved to a cheap place to cut."""
     spent = 0.0
@@ -127,7 +132,7 @@ def plan(clips: dict[str, tuple[float, list[Animation] | None, float]], workers:
         windows = split(animations, count)
         bounds = [window.start for window in windows] + [sum(a.frames for a in animations)]
         for index, window in enumerate(windows):
-            part = _cost_until(animations, bounds[index + 1]) - _cost_until(animations, bounds[index])
+            part = cost_between(animations, bounds[index], bounds[index + 1])
             pieces.append(Piece(key, window, index, len(windows), part + setup_cost))
     return sorted(pieces, key=lambda piece: -piece.cost)
 

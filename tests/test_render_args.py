@@ -69,7 +69,8 @@ def test_list_prints_id_title_section_and_writes_nothing(project):
     square = next(line for line in lines if line.startswith("square "))
     assert "A square" in square and "Why attention exists" in square
     assert [line.split()[0] for line in lines[1:]] == ["square", "fade_text", "broken", "slow", "missing",
-                                                   "toy_matrix", "toy_bars", "narrated", "unnarrated"]
+                                                   "toy_matrix", "toy_bars", "narrated", "unnarrated", "held_end",
+                                                   "slow_long"]
     assert not project.out.exists()
 
 
