@@ -13,11 +13,17 @@ set to what the drawn frames would have added, in the same float operations), an
 each animation's frame count is predicted exactly as manim's time progression makes it, and checked against the
 drawn count wherever an animation is drawn). A chunk that ends before the scene does stops the scene at its first
 animation past the window (manim's EndSceneEarlyException), unless it must run on for the captions.
+
+A lead chunk starts before anyone knows where to cut (a clip never rendered before: its timeline is being measured
+beside it). It renders from frame 0 and watches `cut_file`; when the cut appears it ends there, or where it already
+is if that is later, and says where (`on_cut`), so that the next chunk starts exactly at its end.
 """
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
+from typing import Callable
 
 import numpy as np
 
@@ -64,6 +70,19 @@ class WindowedRender:
     position: int = 0  # frames of the clip so far, drawn or not
     kept: int = 0  # frames handed to the encoder
     timeline: list[AnimationRecord] = field(default_factory=list)
+    cut_file: str | None = None  # a lead chunk: where the runner writes the frame to end at
+    on_cut: Callable[[int], None] | None = None
+
+    def take_cut(self) -> None:
+        """If the runner has written the cut, end the window there (or here, if that is already past)."""
+        if self.cut_file is None or self.window.stop is not None or not os.path.exists(self.cut_file):
+            return
+        with open(self.cut_file, encoding="ascii") as handle:
+            stop = max(int(handle.read()), self.position)
+        self.window = Window(self.window.start, stop)
+        self.run_to_end = False
+        if self.on_cut is not None:
+            self.on_cut(stop)
 
     def last_frame_inside(self) -> bool:
         """Whether the newest frame of the clip is one this chunk keeps: an animation that ends here is a poster
@@ -81,6 +100,7 @@ class WindowedRender:
         state = {"skipping": False, "predicted": None, "first": 0, "static": False}
 
         def compile_animation_data(*args, **kwargs):
+            self.take_cut()
             original_compile(*args, **kwargs)
             predicted = predicted_frames(scene)
             state["predicted"], state["first"] = predicted, self.position
@@ -99,6 +119,7 @@ class WindowedRender:
             if renderer.skip_animations:
                 return
             renderer.time += num_frames * dt  # exactly manim's own add_frame
+            self.take_cut()
             kept = self.window.kept(self.position, num_frames)
             if kept:
                 renderer.file_writer.write_frame(frame, repeat=kept)

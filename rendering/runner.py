@@ -1,8 +1,10 @@
 """Run render jobs as tasks on a backend (local worker processes, or a Dask cluster), and stop cleanly on Ctrl-C.
 
 A job becomes one task (the whole clip) or several (chunks of a long clip, see schedule.py), longest first. A
-clip that has never been rendered and could be split gets a quick measuring task first, which runs its storyboard
-without drawing to learn its timeline. When a clip's chunks are all back they are joined (assemble.py).
+clip that has never been rendered, where workers would idle, starts rendering at once as a lead chunk while a
+measuring task runs its storyboard without drawing beside it; with the timeline known, the lead is told where to
+stop (a cut file it watches; it answers with the frame it really stopped at) and the other chunks start from
+there. When a clip's chunks are all back they are joined (assemble.py).
 
 The loop is single-threaded, so the callback that installs a finished clip runs on the main thread, one clip at a
 time, inside a section that defers Ctrl-C until the clip's files and the manifest are consistent again.
@@ -24,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from . import schedule
+from . import atomic, schedule
 from .assemble import assemble
 from .frame_window import Window
 from .jobs import FAILED, INTERRUPTED, NOT_STARTED, Job, Outcome
@@ -67,7 +69,8 @@ def worker_env(root: Path) -> dict[str, str]:
     return env
 
 
-CLIP, CHUNK, MEASURE = "clip", "chunk", "measure"
+CLIP, CHUNK, LEAD, MEASURE = "clip", "chunk", "lead", "measure"
+CUT_FILE = "cut"  # in a lead chunk's work folder: the frame to stop at, written once, atomically
 
 
 @dataclass
@@ -85,7 +88,7 @@ class Task:
     def name(self) -> str:
         if self.kind == CHUNK:
             return f"{self.job.name}.part{self.index + 1}of{self.count}"
-        return self.job.name + (".measure" if self.kind == MEASURE else "")
+        return self.job.name + ("" if self.kind == CLIP else f".{self.kind}")
 
     def work_dir(self, work_root: Path) -> Path:
         """A whole clip works in the job's folder; chunks and the measuring pass in folders inside it."""
@@ -104,6 +107,8 @@ class Task:
         }
         if self.kind == MEASURE:
             payload["window"] = {"start": 0, "stop": 0, "run_to_end": True}
+        elif self.kind == LEAD:
+            payload["window"] = {"start": 0, "stop": None, "run_to_end": True, "cut_file": str(work / CUT_FILE)}
         elif self.kind == CHUNK:
             last = self.index == self.count - 1
             payload["window"] = {"start": self.window.start, "stop": self.window.stop, "run_to_end": last}
@@ -122,29 +127,47 @@ class Finished:
     returncode: int = 0
 
 
+@dataclass(frozen=True)
+class Cut:
+    """A lead chunk's answer to its cut: the frame it stops at."""
+
+    stop: int
+
+
 @dataclass
 class _Progress:
-    """A job's tasks: how many are out, what came back, frames drawn so far per task."""
+    """A job's tasks: what came back, how many chunks to wait for, frames drawn so far per task."""
 
     job: Job
     started: float | None = None
-    tasks: int = 0
     chunks: dict[int, dict] = field(default_factory=dict)
+    count: int | None = None  # chunks the clip is joined from, once known
+    lead: Path | None = None  # a lead chunk's work folder, while the cut is not decided
+    planned: list[Window] = field(default_factory=list)  # the measured plan, waiting for the lead's answer
     frames: dict[str, int] = field(default_factory=dict)
     done: bool = False
 
 
-def initial_tasks(jobs: list[Job], parallel: int) -> list[Task]:
-    """Whole clips, chunks of the long ones, and measuring passes for clips with no timeline where a worker would
-    otherwise be idle. Longest first."""
+def initial_tasks(jobs: list[Job], parallel: int, live_cuts: bool = True) -> list[Task]:
+    """Whole clips, and chunks of the long ones, longest first. A clip with no timeline, where a worker would
+    otherwise be idle, is measured; with `live_cuts` (local processes, which can watch a cut file) it also starts
+    rendering at once, as a lead chunk."""
     clips = {job.key: (job.cost(), job.animations() if job.splittable else None, job.quality.fps) for job in jobs}
     by_key = {job.key: job for job in jobs}
     tasks = [_task(by_key[piece.job_key], piece) for piece in schedule.plan(clips, parallel)]
-    if len(jobs) < parallel:  # idle workers: learn the timelines of never-rendered clips, then split them
-        unknown = {job.key for job in jobs if job.splittable and job.animations() is None
-                   and (job.expected_seconds or math.inf) >= 2 * schedule.MIN_CHUNK_SECONDS}
-        tasks = [Task(task.job, MEASURE, task.cost) if task.job.key in unknown else task for task in tasks]
-    return tasks
+    if len(jobs) >= parallel:
+        return tasks
+    unknown = {job.key for job in jobs if job.splittable and job.animations() is None
+               and (job.expected_seconds or math.inf) >= 2 * schedule.MIN_CHUNK_SECONDS}
+    measured = []
+    for task in tasks:
+        if task.job.key not in unknown:
+            measured.append(task)
+        elif live_cuts:
+            measured += [Task(task.job, LEAD, task.cost), Task(task.job, MEASURE, task.cost)]
+        else:
+            measured.append(Task(task.job, MEASURE, task.cost))
+    return measured
 
 
 def _task(job: Job, piece: schedule.Piece) -> Task:
@@ -168,10 +191,11 @@ class Runner:
 
     def run(self, jobs: list[Job]) -> tuple[list[Outcome], bool]:
         """Returns the outcomes and whether the run was interrupted."""
-        pending = initial_tasks(jobs, self.parallel)
+        pending = initial_tasks(jobs, self.parallel, getattr(self.backend, "live_cuts", False))
         progress = {job.key: _Progress(job) for job in jobs}
         for task in pending:
-            progress[task.job.key].tasks += 1
+            if task.kind == CHUNK:
+                progress[task.job.key].count = task.count
         running: dict[int, Task] = {}  # backend handle -> task
         outcomes: list[Outcome] = []
         try:
@@ -184,6 +208,8 @@ class Runner:
                         shutil.rmtree(work, ignore_errors=True)
                         work.mkdir(parents=True)
                         running[self.backend.start(task, work)] = task
+                        if task.kind == LEAD:
+                            state.lead = work
                         if state.started is None:
                             state.started = time.monotonic()
                             self.reporter.started(task.job)
@@ -196,6 +222,10 @@ class Runner:
                             state.frames[task.name] = event
                             if not state.done:
                                 self.reporter.frames(task.job, sum(state.frames.values()))
+                            continue
+                        if isinstance(event, Cut):  # the lead stopped short: the other chunks start there
+                            if not state.done:
+                                pending = sorted(pending + self._after_cut(state, event.stop), key=lambda t: -t.cost)
                             continue
                         del running[handle]
                         if state.done:
@@ -231,19 +261,15 @@ class Runner:
             return [], self._outcome(job, FAILED, seconds, error=error, log=self._keep_log(job, event.log),
                                      bad_input=event.bad_input), False
         if task.kind == MEASURE:
-            job.timeline, job.timeline_fps = event.result["timeline"], job.quality.fps
-            clips = {job.key: (job.cost(), job.animations(), job.quality.fps)}
-            pieces = schedule.plan(clips, self.parallel)
-            if len(pieces) > 1:
-                self.reporter.chunks(job, len(pieces))
-            state.tasks += len(pieces) - 1
-            return [_task(job, piece) for piece in pieces], None, False
-        if task.kind == CHUNK:
+            return self._measured(state, event.result["timeline"]), None, False
+        if task.kind in (CHUNK, LEAD):
             state.chunks[task.index] = event.result
-            if len(state.chunks) < task.count:
+            if state.count is None and "clip_frames" in event.result:
+                state.count = 1  # a lead that was never cut rendered the whole clip
+            if state.count is None or len(state.chunks) < state.count:
                 return [], None, False
             try:
-                result = assemble([state.chunks[i] for i in range(task.count)], job.formats,
+                result = assemble([state.chunks[i] for i in range(state.count)], job.formats,
                                   self.work_root / job.name / "joined")
             except Exception as error:
                 return [], self._outcome(job, FAILED, seconds,
@@ -260,6 +286,35 @@ class Runner:
             outcome = self._outcome(job, FAILED, seconds,
                                     error=f"installing the clip failed: {type(error).__name__}: {error}")
         return [], outcome, bool(interrupted)
+
+    def _measured(self, state: _Progress, timeline: list) -> list[Task]:
+        """The clip's timeline is known: plan its chunks. With a lead rendering already, tell it where to stop; the
+        other chunks wait for its answer (_after_cut)."""
+        job = state.job
+        job.timeline, job.timeline_fps = timeline, job.quality.fps
+        pieces = sorted(schedule.plan({job.key: (job.cost(), job.animations(), job.quality.fps)}, self.parallel),
+                        key=lambda piece: piece.index)
+        if state.lead is None:
+            state.count = len(pieces)
+            if len(pieces) > 1:
+                self.reporter.chunks(job, len(pieces))
+            return [_task(job, piece) for piece in pieces]
+        if len(pieces) > 1 and not state.chunks:  # (a lead already back rendered the whole clip)
+            state.planned = [piece.window for piece in pieces]
+            atomic.write_text(state.lead / CUT_FILE, str(pieces[1].window.start))
+        return []
+
+    def _after_cut(self, state: _Progress, stop: int) -> list[Task]:
+        """The lead stops at `stop`: the planned chunks after it, the first one starting exactly there."""
+        job, animations = state.job, state.job.animations()
+        total = sum(animation.frames for animation in animations)
+        edges = [stop] + [window.start for window in state.planned[2:] if window.start > stop]
+        edges = [edge for edge in edges if edge < total] or [stop]
+        windows = [Window(start, stop_) for start, stop_ in zip(edges, [*edges[1:], None])]
+        state.count = len(windows) + 1
+        self.reporter.chunks(job, state.count)
+        return [Task(job, CHUNK, schedule.cost_between(animations, window.start, window.stop or total), window,
+                     index, state.count) for index, window in enumerate(windows, start=1)]
 
     def _drop_siblings(self, job: Job, pending: list[Task], running: dict[int, Task]) -> None:
         """A settled job's other tasks (chunks after one failed) are stopped or never started."""
@@ -341,8 +396,11 @@ class LocalProcesses:
         self.selector.register(read_fd, selectors.EVENT_READ)
         return read_fd
 
-    def wait(self, timeout: float) -> list[tuple[int, int | Finished]]:
-        """(handle, frames so far) for progress, (handle, Finished) when a task's process has ended."""
+    live_cuts = True  # its workers run here, so a lead chunk can watch a cut file in its work folder
+
+    def wait(self, timeout: float) -> list[tuple[int, int | Cut | Finished]]:
+        """(handle, frames so far) for progress, (handle, Cut) when a lead chunk has taken its cut, (handle,
+        Finished) when a task's process has ended."""
         events = []
         for key, _ in self.selector.select(timeout=timeout):
             run = self.processes[key.fd]
@@ -360,10 +418,10 @@ class LocalProcesses:
         return events
 
     @staticmethod
-    def _events(run: _Process, chunk: bytes) -> list[int]:
+    def _events(run: _Process, chunk: bytes) -> list[int | Cut]:
         run.buffer += chunk
         *lines, run.buffer = run.buffer.split(b"\n")
-        frames = []
+        frames: list[int | Cut] = []
         for line in lines:
             try:
                 event = json.loads(line)
@@ -372,6 +430,8 @@ class LocalProcesses:
             kind = event.get("event")
             if kind == "frames":
                 frames.append(event["frames"])
+            elif kind == "cut":
+                frames.append(Cut(event["stop"]))
             elif kind == "done":
                 run.result = event
             elif kind == "error":

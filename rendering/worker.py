@@ -77,14 +77,16 @@ def _scene_class(job: dict):
     return scene_class
 
 
-def _window(job: dict):
-    """The job's frames: the whole clip, or one chunk of it ({"start", "stop", "run_to_end"})."""
+def _window(job: dict, events: Events):
+    """The job's frames: the whole clip, or one chunk of it ({"start", "stop", "run_to_end"}, and for a lead chunk
+    "cut_file", whose cut is reported to the parent as a "cut" event)."""
     from .frame_window import Window, WindowedRender
 
     chunk = job.get("window")
     if chunk is None:
         return WindowedRender(Window())
-    return WindowedRender(Window(chunk["start"], chunk["stop"]), run_to_end=chunk["run_to_end"])
+    return WindowedRender(Window(chunk["start"], chunk["stop"]), run_to_end=chunk["run_to_end"],
+                          cut_file=chunk.get("cut_file"), on_cut=lambda stop: events.send("cut", stop=stop))
 
 
 def _timeline(windowed) -> list[list[int]]:
@@ -119,7 +121,7 @@ def render(job: dict, events: Events) -> dict:
             from .narration.soundtrack import make_narrator
 
             scene.narrator = make_narrator(narration)
-        windowed = _window(job)
+        windowed = _window(job, events)
         windowed.attach(scene)
         events.send("started")
         # A chunk encodes the mp4 (and the webm) of its frames; the parent joins them. A whole clip always makes
@@ -146,7 +148,7 @@ def render(job: dict, events: Events) -> dict:
 
     events.send("frames", frames=sink.frames)
     if chunk is not None:
-        return _chunk_result(chunk, windowed, sink, videos, cues, out)
+        return _chunk_result(windowed, sink, videos, cues, out)
     narrated = {}
     if narration is not None:
         from .narration.soundtrack import add_soundtrack, transcript
@@ -180,7 +182,7 @@ def render(job: dict, events: Events) -> dict:
             "duration": facts.duration, "files": files, "timeline": _timeline(windowed), **narrated}
 
 
-def _chunk_result(chunk: dict, windowed, sink, videos: dict, cues: list, out: Path) -> dict:
+def _chunk_result(windowed, sink, videos: dict, cues: list, out: Path) -> dict:
     """A chunk's encoded frames, its bid for the poster, and (from the chunk that ran to the end) the clip's
     length, captions and timeline: everything the parent needs to join the chunks into the clip."""
     from .media import save_poster
@@ -194,7 +196,7 @@ def _chunk_result(chunk: dict, windowed, sink, videos: dict, cues: list, out: Pa
         save_poster(candidate, out / "candidate.png")
         files["candidate"] = str(out / "candidate.png")
     result = {"frames": sink.frames, "files": files}
-    if chunk["run_to_end"]:
+    if windowed.run_to_end:  # the last chunk, or a lead chunk that was never cut: the whole clip
         last = sink.last_frame()
         if last is not None:
             save_poster(last, out / "last.png")

@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 from rendering.assemble import assemble
+from rendering.frame_window import Window, WindowedRender
 from rendering.remote import relocate, render_task
 from rendering.media import sha256
 from tests.fixtures.render.harness import REPO, decode_frames, make_project, wait_for, worker_pids
@@ -120,3 +121,33 @@ def test_interrupting_a_chunked_render_installs_nothing(tmp_path):
     assert project.manifest()["clips"] == []
     assert not (project.out / ".render" / "tmp").exists()
     assert not worker_pids(str(project.out))
+
+
+def test_a_lead_chunk_ends_at_its_cut_or_where_it_already_is_if_that_is_later(tmp_path):
+    cut_file = tmp_path / "cut"
+    said: list[int] = []
+    lead = WindowedRender(Window(0, None), cut_file=str(cut_file), on_cut=said.append)
+    lead.position = 50
+    lead.take_cut()
+    assert lead.window.stop is None and lead.run_to_end and said == []  # no cut written yet: on to the end
+    cut_file.write_text("20")
+    lead.take_cut()
+    assert (lead.window.stop, lead.run_to_end, said) == (50, False, [50])  # 20 has passed: it stops here
+    ahead = WindowedRender(Window(0, None), cut_file=str(cut_file), on_cut=said.append)
+    cut_file.write_text("80")
+    ahead.position = 50
+    ahead.take_cut()
+    assert ahead.window.stop == 80 and said[-1] == 80
+
+
+def test_a_lead_chunk_renders_up_to_its_cut(tmp_path):
+    cut_file = tmp_path / "cut"
+    cut_file.write_text("37")  # inside the 2 s wait after the first animation
+    lead = _render(tmp_path, "lead", "held_end", "HeldEndScene",
+                   {"start": 0, "stop": None, "run_to_end": True, "cut_file": str(cut_file)})
+    assert lead["frames"] == 37 and "clip_frames" not in lead
+    rest = _render(tmp_path, "rest", "held_end", "HeldEndScene", {"start": 37, "stop": None, "run_to_end": True})
+    whole = _render(tmp_path, "whole", "held_end", "HeldEndScene")
+    joined = assemble([lead, rest], FORMATS, tmp_path / "joined")
+    assert joined["frames"] == whole["frames"]
+    _assert_same_pictures(joined["files"]["mp4"]["tmp"], whole["files"]["mp4"]["tmp"])
