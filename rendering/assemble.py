@@ -11,9 +11,9 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from .captions import Cue, to_webvtt
+from .captions import Cue
 from .film import join_videos
-from .media import gif_from_video, probe, sha256
+from .media import finish_clip, gif_from_video, probe
 
 VIDEO_FORMATS = ("mp4", "webm")
 
@@ -48,15 +48,5 @@ def assemble(chunks: list[dict], formats: list[str], out: Path) -> dict:
         if poster is None:
             raise RuntimeError("no frame to make a poster from")
         shutil.copyfile(poster, out / "clip.png")
-    if final["cues"]:
-        cues = [Cue(start, end, text) for start, end, text in final["cues"]]
-        (out / "clip.vtt").write_text(to_webvtt(cues), encoding="utf-8")
-    if "mp4" not in formats:
-        mp4.unlink()
-    files = {}
-    for ext in (*formats, "vtt"):
-        path = out / f"clip.{ext}"
-        if path.is_file():
-            files[ext] = {"tmp": str(path), "bytes": path.stat().st_size, "sha256": sha256(path)}
-    return {"width": facts.width, "height": facts.height, "fps": facts.fps, "frames": facts.frames,
-            "duration": facts.duration, "files": files, "timeline": final["timeline"], "chunks": len(chunks)}
+    cues = [Cue(start, end, text) for start, end, text in final["cues"]]
+    return {**finish_clip(out, formats, facts, cues), "timeline": final["timeline"], "chunks": len(chunks)}

@@ -11,6 +11,7 @@ import av
 import numpy as np
 from PIL import Image
 
+from .captions import Cue, to_webvtt
 from .framesink import BITEXACT
 from .qualities import GIF_MAX_FPS
 
@@ -38,6 +39,22 @@ def probe(path: Path) -> VideoFacts:
         else:
             duration = frames / float(rate)
         return VideoFacts(stream.codec_context.width, stream.codec_context.height, float(rate), frames, duration)
+
+
+def finish_clip(out: Path, formats: list[str], facts: VideoFacts, cues: list[Cue]) -> dict:
+    """The last steps of every clip, rendered whole or joined from chunks: write its captions, drop the mp4 if it
+    was only made to read the clip's facts (and the gif) from, and list each file in `out` with size and hash."""
+    if cues:
+        (out / "clip.vtt").write_text(to_webvtt(cues), encoding="utf-8")
+    if "mp4" not in formats:
+        (out / "clip.mp4").unlink()
+    files = {}
+    for ext in (*formats, "vtt"):
+        path = out / f"clip.{ext}"
+        if path.is_file():
+            files[ext] = {"tmp": str(path), "bytes": path.stat().st_size, "sha256": sha256(path)}
+    return {"width": facts.width, "height": facts.height, "fps": facts.fps, "frames": facts.frames,
+            "duration": facts.duration, "files": files}
 
 
 def sha256(path: Path) -> str:

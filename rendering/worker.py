@@ -107,9 +107,9 @@ def render(job: dict, events: Events) -> dict:
     from manim import config, tempconfig
 
     from . import draw_speed
-    from .captions import Cue, to_webvtt
+    from .captions import Cue
     from .framesink import FrameSink
-    from .media import gif_from_video, probe, save_poster, sha256
+    from .media import finish_clip, gif_from_video, probe, save_poster
 
     draw_speed.install()
     settings = manim_settings(job, work)
@@ -168,18 +168,7 @@ def render(job: dict, events: Events) -> dict:
         if poster is None:
             raise RuntimeError("no frame to make a poster from")
         save_poster(poster, out / "clip.png")
-    if cues:
-        (out / "clip.vtt").write_text(to_webvtt(cues), encoding="utf-8")
-    if "mp4" not in formats:
-        mp4.unlink()
-
-    files = {}
-    for ext in (*formats, "vtt"):
-        path = out / f"clip.{ext}"
-        if path.is_file():
-            files[ext] = {"tmp": str(path), "bytes": path.stat().st_size, "sha256": sha256(path)}
-    return {"width": facts.width, "height": facts.height, "fps": facts.fps, "frames": facts.frames,
-            "duration": facts.duration, "files": files, "timeline": _timeline(windowed), **narrated}
+    return {**finish_clip(out, formats, facts, cues), "timeline": _timeline(windowed), **narrated}
 
 
 def _chunk_result(windowed, sink, videos: dict, cues: list, out: Path) -> dict:
