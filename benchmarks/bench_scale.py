@@ -5,15 +5,16 @@ not a test, nothing is asserted).
   .venv/bin/python benchmarks/bench_scale.py --skip-4k         # without the 4k scaling table
 
 1. The longest clip (qkv_scale) at 1080p60, mp4: render.py --jobs 1, then --jobs 2 (split in chunks, its timeline
-   known from the first render), then --jobs 2 in a fresh folder (a measuring pass first), and the same --jobs 2
-   render with --cluster local:2 instead of local processes.
-2. Scaling at 4k: each clip's set-up (a measuring pass: the storyboard without drawing, what every extra chunk
-   pays again) and one real 4k chunk of about 4 s from its middle, each measured alone; a clip's drawing time is
-   that chunk's, less its set-up, scaled by frame cost (schedule.clip_cost) to the whole clip (rendering every clip
-   whole at 4k would take most of an hour here). For N = 1 ... 32 workers the scheduler plans pieces exactly as
-   render.py would (schedule.plan); a piece takes the clip's set-up plus its share of the drawing time; the
-   makespan of longest-first hand-out is set against the ideal (sum of whole-clip times / N) and against handing
-   out whole clips only.
+   known from the first render), then --jobs 2 in a fresh folder (a lead chunk while it is measured), and the
+   same --jobs 2 render with --cluster local:2 instead of local processes.
+2. Scaling at 4k: for each clip, measured alone, a measuring pass (the storyboard without drawing, timed per
+   animation: what a chunk pays to get through the storyboard up to its end) and one real 4k chunk of about 4 s
+   of cost from its middle; that chunk's time less its storyboard share is the clip's drawing time per unit of
+   frame cost (schedule.clip_cost). Rendering every clip whole at 4k would take most of an hour here, so whole
+   clips and chunks are modelled from these: a piece [a, b) takes the worker's start plus the storyboard up to b
+   plus drawing at that rate. For N = 1 ... 32 workers the scheduler plans pieces exactly as render.py would
+   (schedule.plan); the makespan of longest-first hand-out is set against the ideal (sum of whole-clip times / N)
+   and against handing out whole clips only.
 """
 
 from __future__ import annotations
@@ -83,26 +84,35 @@ def _timed_task(spec, quality, window: dict) -> tuple[float, dict]:
     return time.perf_counter() - started, reply["result"]
 
 
+def _setup_until(clip: dict, animations, frame: int) -> float:
+    """What a chunk ending at `frame` spends getting through the storyboard: the worker process's start, plus each
+    animation begun before `frame` (its measured time in the measuring pass, where nothing is drawn)."""
+    begun = sum(seconds for animation, seconds in zip(animations, clip["play_seconds"]) if animation.first < frame)
+    return clip["process"] + begun
+
+
 def scaling_at_4k(specs) -> dict:
-    """Per clip, measured at 4k one at a time: the set-up (a measuring pass) and one real chunk of about
-    SAMPLE_SECONDS from the middle of the clip; the clip's drawing time is that chunk's (less its set-up) scaled by
-    frame cost to the whole clip."""
+    """Per clip, measured at 4k one at a time: a measuring pass (the storyboard's cost per animation, nothing drawn)
+    and one real chunk of about SAMPLE_SECONDS from the middle of the clip, whose time less its storyboard share
+    gives the clip's drawing rate per unit of frame cost."""
     quality = QUALITIES["4k"]
     clips = {}
     for spec in specs:
         setup, measured = _timed_task(spec, quality, {"start": 0, "stop": 0, "run_to_end": True})
         animations = schedule.timeline_at(measured["timeline"], quality.fps, quality.fps)
         frames = sum(animation.frames for animation in animations)
+        clip = {"setup": setup, "play_seconds": measured["play_seconds"], "timeline": measured["timeline"],
+                "process": max(setup - sum(measured["play_seconds"]), 0.0)}
         parts = max(1, round(frames / quality.fps / SAMPLE_SECONDS))
         windows = schedule.split(animations, parts)
         sample = windows[len(windows) // 2]
         stop = sample.stop if sample.stop is not None else frames
         seconds, _ = _timed_task(spec, quality, {"start": sample.start, "stop": stop, "run_to_end": False})
-        window_cost = schedule.cost_between(animations, sample.start, stop)
-        rate = max(seconds - setup, 0.0) / window_cost
-        clips[spec.id] = {"setup": setup, "sample_seconds": seconds, "sample_frames": stop - sample.start,
-                          "timeline": measured["timeline"],
-                          "whole": setup + rate * schedule.clip_cost(animations)}
+        drawing = max(seconds - _setup_until(clip, animations, stop), 0.0)
+        clip["rate"] = drawing / schedule.cost_between(animations, sample.start, stop)
+        clip.update(sample_seconds=seconds, sample_frames=stop - sample.start,
+                    whole=setup + clip["rate"] * schedule.clip_cost(animations))
+        clips[spec.id] = clip
         print(f"  measured {spec.id}: set-up {setup:.1f} s, {stop - sample.start} frames in {seconds:.1f} s",
               flush=True)
     table = [{"workers": workers, **simulate(clips, quality.fps, workers)} for workers in WORKERS]
@@ -116,10 +126,13 @@ def simulate(clips: dict, fps: int, workers: int) -> dict:
     pieces = schedule.plan({scene_id: (costs[scene_id], animations[scene_id], fps) for scene_id in clips}, workers)
     times = []
     for piece in pieces:
-        clip = clips[piece.job_key]
-        drawing = max(clip["whole"] - clip["setup"], 0.0)
-        times.append(clip["setup"] + drawing * piece.cost / costs[piece.job_key] if piece.count > 1
-                     else clip["whole"])
+        clip, timeline = clips[piece.job_key], animations[piece.job_key]
+        if piece.count == 1:
+            times.append(clip["whole"])
+            continue
+        end = sum(animation.frames for animation in timeline)
+        stop = piece.window.stop if piece.window.stop is not None else end
+        times.append(_setup_until(clip, timeline, stop) + clip["rate"] * piece.cost)
     ideal = sum(clip["whole"] for clip in clips.values()) / workers
     makespan = schedule.makespan(times, workers)
     whole_clips_only = schedule.makespan([clip["whole"] for clip in clips.values()], workers)
@@ -144,7 +157,7 @@ def main() -> int:
             print(f"\n{LONGEST} at 1080p60 ({longest['video_seconds']:.1f} s of video), mp4, wall seconds:")
             print(f"  --jobs 1                                 {base:7.1f}")
             for key, label in (("jobs2_chunked", f"--jobs 2, {longest['chunks']} chunks, timeline known"),
-                               ("jobs2_fresh", "--jobs 2, fresh folder (measuring pass first)"),
+                               ("jobs2_fresh", "--jobs 2, fresh folder (lead + measuring pass)"),
                                ("cluster_local2", "--cluster local:2, timeline known")):
                 print(f"  {label:<40} {longest[key]:7.1f}  ({longest[key] / base:.2f}x of --jobs 1)")
             print(f"  Dask's price: --cluster local:2 / --jobs 2 = "

@@ -22,6 +22,7 @@ is if that is later, and says where (`on_cut`), so that the next chunk starts ex
 from __future__ import annotations
 
 import os
+import time
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -72,6 +73,9 @@ class WindowedRender:
     timeline: list[AnimationRecord] = field(default_factory=list)
     cut_file: str | None = None  # a lead chunk: where the runner writes the frame to end at
     on_cut: Callable[[int], None] | None = None
+    # Wall seconds from the end of the previous play() to the end of each one: in a measuring pass (nothing drawn)
+    # that is what it costs a chunk to get through this part of the storyboard (benchmarks/bench_scale.py).
+    play_seconds: list[float] = field(default_factory=list)
 
     def take_cut(self) -> None:
         """If the runner has written the cut, end the window there (or here, if that is already past)."""
@@ -97,7 +101,7 @@ class WindowedRender:
         original_play, original_update_frame = renderer.play, renderer.update_frame
         original_compile = scene.compile_animation_data
         dt = 1 / renderer.camera.frame_rate
-        state = {"skipping": False, "predicted": None, "first": 0, "static": False}
+        state = {"skipping": False, "predicted": None, "first": 0, "static": False, "mark": time.perf_counter()}
 
         def compile_animation_data(*args, **kwargs):
             self.take_cut()
@@ -140,6 +144,9 @@ class WindowedRender:
                 raise RuntimeError(f"animation {len(self.timeline)} drew {self.position - first} frames where "
                                    f"{predicted} were predicted; chunks of this clip would not join")
             self.timeline.append(AnimationRecord(self.position - first, static))
+            now = time.perf_counter()
+            self.play_seconds.append(now - state["mark"])
+            state["mark"] = now
 
         scene.compile_animation_data = compile_animation_data
         renderer.update_frame = update_frame

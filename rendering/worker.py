@@ -191,7 +191,7 @@ def _chunk_result(windowed, sink, videos: dict, cues: list, out: Path) -> dict:
             save_poster(last, out / "last.png")
             files["last"] = str(out / "last.png")
         result.update(clip_frames=windowed.position, timeline=_timeline(windowed),
-                      cues=[[cue.start, cue.end, cue.text] for cue in cues])
+                      cues=[[cue.start, cue.end, cue.text] for cue in cues], play_seconds=windowed.play_seconds)
     return result
 
 
