@@ -19,7 +19,7 @@ from rendering.assemble import assemble
 from rendering.frame_window import Window, WindowedRender
 from rendering.remote import relocate, render_task
 from rendering.media import sha256
-from tests.fixtures.render.harness import REPO, decode_frames, make_project, wait_for, worker_pids
+from tests.fixtures.render.harness import REPO, ctrl_c_reaches_it, decode_frames, make_project, wait_for, worker_pids
 
 LOW = {"name": "low", "manim_name": "low_quality", "width": 854, "height": 480, "fps": 15}
 FORMATS = ["mp4", "webm", "png"]
@@ -108,7 +108,8 @@ def test_render_py_splits_a_long_clip_for_idle_workers_and_the_result_matches_a_
 def test_interrupting_a_chunked_render_installs_nothing(tmp_path):
     project = make_project(tmp_path / "interrupted")
     process = subprocess.Popen(project.args("slow_long", "-j", "2"), cwd=project.root, stdout=subprocess.PIPE,
-                               stderr=subprocess.STDOUT, text=True, start_new_session=True)
+                               stderr=subprocess.STDOUT, text=True, start_new_session=True,
+                               preexec_fn=ctrl_c_reaches_it)
     work = project.out / ".render" / "tmp" / "slow_long-low"
     wait_for(lambda: any(work.glob("*part*/out/chunk.mp4")) or process.poll() is not None, 120,
              "a chunk to start drawing")

@@ -13,7 +13,8 @@ import subprocess
 import pytest
 
 from rendering.media import sha256
-from tests.fixtures.render.harness import (frames_drawn, interrupt, make_project, wait_for, worker_pids)
+from tests.fixtures.render.harness import (ctrl_c_reaches_it, frames_drawn, interrupt, make_project, wait_for,
+                                           worker_pids)
 
 
 def _assert_consistent(project) -> dict:
@@ -30,7 +31,8 @@ def _assert_consistent(project) -> dict:
 
 def _start_slow(project, *args) -> subprocess.Popen:
     process = subprocess.Popen(project.args("slow", *args), cwd=project.root, stdout=subprocess.PIPE,
-                               stderr=subprocess.STDOUT, text=True, start_new_session=True)
+                               stderr=subprocess.STDOUT, text=True, start_new_session=True,
+                               preexec_fn=ctrl_c_reaches_it)
     wait_for(lambda: frames_drawn(project, "slow") or process.poll() is not None, 120, "slow to start drawing")
     assert process.poll() is None, process.communicate()[0]
     return process
