@@ -1,8 +1,11 @@
 """Named, fully computed examples: the single source of every number a scene shows.
 
-Scenes contain no numeric literals: they call ``load("coffee")`` (cached) and read fields. ``build(name)``
-recomputes from scratch (no cache), so a test can compare on-screen numbers against a fresh computation.
-Every seed, dropout rate and size used by a scene is a constant in this module.
+Every record is computed from an example spec (``example_spec.ExampleSpec``, read from a TOML file such as
+``examples/post.toml``): the sentences, embeddings, sizes, seeds and rates. Scenes contain no numeric literals: they
+call ``load("coffee")`` (cached per spec) and read fields. ``build(name, spec)`` recomputes from scratch (no cache),
+so a test can compare on-screen numbers against a fresh computation; ``build_all(spec)`` gives every record of one
+example. Without a spec, the active example is used: ``$ATTENTION_EXAMPLE`` or the post's.
+The constants below are the seeds and sizes an example file does not set.
 
 Records are frozen dataclasses of float32 tensors; treat the tensors as read-only (``load`` shares them).
 Per-term products (``*_terms``, ``weighted_*``) are precomputed so scenes never multiply anything.
@@ -17,7 +20,7 @@ from typing import Any, Literal, overload
 
 import torch
 
-from . import toy_data
+from . import example_spec, toy_data
 from .bottleneck import bottleneck_steps, seeded_rnn_encoder
 from .causal import wrong_order_steps
 from .multihead import SplitWeights, multihead_stacked_steps, multihead_steps, split_to_stacked
@@ -28,12 +31,16 @@ from .self_attention import single_query_steps, weight_free_self_attention
 from .soft import project_query, seeded_additive_scorer, soft_attention_steps
 from .attention_dropout import apply_attention_dropout
 from .teacher_forcing import DecoderStep, TeacherForcingExample, teacher_forcing_example
+from .example_spec import ExampleSpec
 
 __all__ = [
     "EXAMPLES",
     "names",
     "load",
     "build",
+    "build_all",
+    "active_spec",
+    "ExampleSpec",
     "CoffeeExample",
     "RainExample",
     "QKVExample",
@@ -58,28 +65,20 @@ ADDITIVE_HIDDEN = 4
 ADDITIVE_SCALE = 2.0
 ADDITIVE_SEED = 4
 
-#: Q/K/V projections for the rain sentence: d_k = d_v = 2, entries N(0, 1.5^2) rounded to 1 decimal,
-#: W_q/W_k/W_v drawn with seeds QKV_SEED, QKV_SEED + 1, QKV_SEED + 2 (chosen for visibly uneven weights).
-QKV_D_K = 2
+#: Q/K/V projections: d_v = d_k (the example's), entries N(0, 1.5^2) rounded to 1 decimal, W_q/W_k/W_v drawn
+#: with seeds projection_seed + 0, 1, 2 (the post's example uses 7700, chosen for visibly uneven weights).
 QKV_SCALE = 1.5
-QKV_SEED = 7700
-#: The query row spelled out step by step: "dry", as in the post's weight-free example.
-QKV_QUERY_INDEX = toy_data.RAIN_QUERY_INDEX
 
 #: Saturation demo: key widths, number of keys, base seed (each d_k uses seed + d_k).
 SATURATION_D_KS = (4, 64, 512)
 SATURATION_N_KEYS = 6
 SATURATION_SEED = 1
 
-#: Dropout on the causal weights: rate and keep-mask seed (chosen so 3 nonzero weights are dropped).
-DROPOUT_P = 0.25
-DROPOUT_SEED = 3
+#: Dropout on the causal weights: the example's rate and keep-mask seed (the post's: 0.25 and 3, chosen so 3
+#: nonzero weights are dropped).
 
-#: Multi-head: d_out = 4 split into 2 heads of width 2; W_q/W_k/W_v (N(0, 1.5^2)), W_o (N(0, 0.5^2)),
-#: b_o (N(0, 0.2^2)), all rounded to 1 decimal, seeds MULTIHEAD_SEED + 0..4 (chosen so the heads differ).
-MULTIHEAD_D_OUT = 4
-MULTIHEAD_N_HEADS = 2
-MULTIHEAD_SEED = 1480
+#: Multi-head: the example's d_out split into its heads; W_q/W_k/W_v (N(0, 1.5^2)), W_o (N(0, 0.5^2)),
+#: b_o (N(0, 0.2^2)), all rounded to 1 decimal, seeds head_seed + 0..4 (the post's 1480, chosen so the heads differ).
 MULTIHEAD_QKV_SCALE = 1.5
 MULTIHEAD_OUT_SCALE = 0.5
 MULTIHEAD_BIAS_SCALE = 0.2
@@ -90,10 +89,6 @@ BOTTLENECK_SEED = 0
 BOTTLENECK_RECURRENT_SCALE = 0.9
 BOTTLENECK_INPUT_SCALE = 1.5
 
-
-#: The trained English→French model's second sentence (attention_math.learned): French puts the adjective
-#: after the noun ("the cold water" → "l'eau froide"), so its alignment is not the diagonal.
-LEARNED_REORDER_ENGLISH = ("She", "drinks", "the", "cold", "water")
 
 # --- records --------------------------------------------------------------------------------------------------
 
@@ -115,10 +110,11 @@ class CoffeeExample:
     weights: torch.Tensor  # (3,) softmax(scores) ~ (0.282, 0.193, 0.525)
     weighted_h: torch.Tensor  # (3, 3) weights[i] * H[i]
     context: torch.Tensor  # (3,) sum of weighted_h rows
-    # The post's ILLUSTRATIVE trained outcome (0.05, 0.10, 0.85): NOT softmax(scores).
-    illustrative_weights: torch.Tensor  # (3,)
-    illustrative_weighted_h: torch.Tensor  # (3, 3)
-    illustrative_context: torch.Tensor  # (3,) (0.655, 0.095, 0.775)
+    # The post's ILLUSTRATIVE trained outcome (0.05, 0.10, 0.85): NOT softmax(scores). None when the example
+    # file gives no illustrative_weights (a user's own example usually does not).
+    illustrative_weights: torch.Tensor | None  # (T,)
+    illustrative_weighted_h: torch.Tensor | None  # (T, d)
+    illustrative_context: torch.Tensor | None  # (d,) (0.655, 0.095, 0.775)
     # Additive score e_i = w2 . tanh(W1 [q; h_i] + b1), seeded and untrained.
     additive_W1: torch.Tensor  # (ADDITIVE_HIDDEN, 6)
     additive_b1: torch.Tensor  # (ADDITIVE_HIDDEN,)
@@ -287,18 +283,20 @@ class LearnedAlignmentExample:
     corpus French, recorded while training, so every frame of the time-lapse has the same shape.
     """
 
-    english_tokens: tuple[str, ...]  # ("I", "love", "coffee")
+    english_tokens: tuple[str, ...]  # the example's translator sentence ("I", "love", "coffee")
     french_tokens: tuple[str, ...]  # what the trained model says
-    reference_french: tuple[str, ...]  # the corpus's French
+    reference_french: tuple[str, ...] | None  # the corpus's French, None when the sentence is not in the corpus
     alignment: torch.Tensor  # (F, E) row r = weights on the English words while emitting french_tokens[r]
-    cafe_row: int  # index of "café" in french_tokens
+    focus_row: int  # the French word whose attention is most concentrated (largest single weight)
+    focus_word: str  # french_tokens[focus_row]
+    snapshot_english: tuple[str, ...]  # the sentence the training time-lapse was recorded on (the training's)
     snapshot_steps: torch.Tensor  # (S,) optimiser step of each snapshot (0 = untrained)
     snapshot_losses: torch.Tensor  # (S,) mean cross-entropy per French token over the corpus
     snapshot_alignments: torch.Tensor  # (S, F, E) teacher-forced alignment at each snapshot
     snapshot_french: tuple[tuple[str, ...], ...]  # what the model would say at each snapshot (greedy)
     final_loss: float
     n_pairs: int  # sentence pairs in the training corpus
-    reorder_english: tuple[str, ...]  # LEARNED_REORDER_ENGLISH
+    reorder_english: tuple[str, ...]  # the example's second sentence
     reorder_french: tuple[str, ...]  # the model's French for it
     reorder_alignment: torch.Tensor  # (len(reorder_french), len(reorder_english))
 
@@ -326,21 +324,27 @@ class LearnedHeadsExample:
     accuracy: float  # fraction of eval-set target digits predicted exactly
     final_loss: float  # eval-set cross-entropy
 
-# --- factories -----------------------------------------------------------------------------------------------
+# --- factories: one per record, each computed from an example spec ---------------------------------------------
 
 
-def _coffee() -> CoffeeExample:
-    proj = project_query(toy_data.w_q_coffee(), toy_data.s_decoder())
-    H = toy_data.h_coffee()
+def _tensor(values) -> torch.Tensor:
+    return torch.tensor(values, dtype=torch.float32)
+
+
+def _coffee(spec: ExampleSpec) -> CoffeeExample:
+    ed = spec.encoder_decoder
+    proj = project_query(_tensor(ed.W_q), _tensor(ed.decoder_state))
+    H = _tensor(ed.encoder_states)
+    d = H.shape[1]
     dot = soft_attention_steps(proj.q, H)
-    illus = toy_data.illustrative_weights()
-    illus_parts = H * illus.unsqueeze(1)
-    scorer = seeded_additive_scorer(3, 3, ADDITIVE_HIDDEN, ADDITIVE_SEED, ADDITIVE_SCALE)
+    illus = _tensor(ed.illustrative_weights) if ed.illustrative_weights is not None else None
+    illus_parts = H * illus.unsqueeze(1) if illus is not None else None
+    scorer = seeded_additive_scorer(d, d, ADDITIVE_HIDDEN, ADDITIVE_SEED, ADDITIVE_SCALE)
     add = soft_attention_steps(proj.q, H, scorer)
     return CoffeeExample(
-        tokens=toy_data.COFFEE_TOKENS,
-        french_so_far=toy_data.COFFEE_FRENCH_SO_FAR,
-        next_word=toy_data.COFFEE_NEXT_WORD,
+        tokens=ed.english,
+        french_so_far=ed.french_so_far,
+        next_word=ed.next_word,
         s_decoder=proj.s,
         W_q=proj.W_q,
         q_terms=proj.terms,
@@ -353,7 +357,7 @@ def _coffee() -> CoffeeExample:
         context=dot.context,
         illustrative_weights=illus,
         illustrative_weighted_h=illus_parts,
-        illustrative_context=illus_parts.sum(dim=0),
+        illustrative_context=illus_parts.sum(dim=0) if illus_parts is not None else None,
         additive_W1=scorer.W1,
         additive_b1=scorer.b1,
         additive_w2=scorer.w2,
@@ -365,15 +369,16 @@ def _coffee() -> CoffeeExample:
     )
 
 
-def _rain() -> RainExample:
-    X = toy_data.rain_x()
-    one = single_query_steps(X, toy_data.RAIN_QUERY_INDEX)
+def _rain(spec: ExampleSpec) -> RainExample:
+    sa = spec.self_attention
+    X = _tensor(sa.embeddings)
+    one = single_query_steps(X, sa.query_index)
     full = weight_free_self_attention(X)
     return RainExample(
-        tokens=toy_data.RAIN_TOKENS,
+        tokens=sa.tokens,
         X=X,
         query_index=one.query_index,
-        query_token=toy_data.RAIN_TOKENS[one.query_index],
+        query_token=sa.tokens[one.query_index],
         query=one.query,
         omega_terms=one.omega_terms,
         omega=one.omega,
@@ -386,18 +391,20 @@ def _rain() -> RainExample:
     )
 
 
-def _qkv_weights() -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-    d_in = len(toy_data.RAIN_X[0])
-    return tuple(seeded_matrix((d_in, QKV_D_K), QKV_SEED + i, scale=QKV_SCALE) for i in range(3))  # type: ignore[return-value]
+def _qkv_weights(spec: ExampleSpec) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    sa = spec.self_attention
+    d_in = len(sa.embeddings[0])
+    return tuple(seeded_matrix((d_in, sa.d_k), sa.projection_seed + i, scale=QKV_SCALE) for i in range(3))  # type: ignore[return-value]
 
 
-def _qkv() -> QKVExample:
-    X = toy_data.rain_x()
-    W_q, W_k, W_v = _qkv_weights()
+def _qkv(spec: ExampleSpec) -> QKVExample:
+    sa = spec.self_attention
+    X = _tensor(sa.embeddings)
+    W_q, W_k, W_v = _qkv_weights(spec)
     s = qkv_attention_steps(X, W_q, W_k, W_v)
     a = s.attention
     return QKVExample(
-        tokens=toy_data.RAIN_TOKENS,
+        tokens=sa.tokens,
         X=X,
         d_in=X.shape[1],
         d_k=W_q.shape[1],
@@ -413,12 +420,13 @@ def _qkv() -> QKVExample:
         scaled_scores=a.scaled_scores,
         weights=a.weights,
         output=a.output,
-        query_index=QKV_QUERY_INDEX,
-        query_row=query_row_steps(X, W_q, a.K, a.V, QKV_QUERY_INDEX),
+        query_index=sa.query_index,
+        query_row=query_row_steps(X, W_q, a.K, a.V, sa.query_index),
     )
 
 
-def _saturation() -> SaturationExample:
+def _saturation(spec: ExampleSpec) -> SaturationExample:
+    """Not example-dependent: the saturation demo is about d_k growing far beyond any example's."""
     cases = seeded_saturation_cases(SATURATION_D_KS, SATURATION_N_KEYS, SATURATION_SEED)
     return SaturationExample(
         d_ks=SATURATION_D_KS,
@@ -429,13 +437,14 @@ def _saturation() -> SaturationExample:
     )
 
 
-def _causal() -> CausalExample:
-    X = toy_data.rain_x()
-    s = qkv_attention_steps(X, *_qkv_weights(), causal=True)
+def _causal(spec: ExampleSpec) -> CausalExample:
+    sa = spec.self_attention
+    X = _tensor(sa.embeddings)
+    s = qkv_attention_steps(X, *_qkv_weights(spec), causal=True)
     a = s.attention
     wrong = wrong_order_steps(a.scaled_scores)
     return CausalExample(
-        tokens=toy_data.RAIN_TOKENS,
+        tokens=sa.tokens,
         X=X,
         Q=a.Q,
         K=a.K,
@@ -453,10 +462,11 @@ def _causal() -> CausalExample:
     )
 
 
-def _dropout() -> DropoutExample:
-    c = _causal()
-    g = torch.Generator().manual_seed(DROPOUT_SEED)
-    keep, dropped = apply_attention_dropout(c.weights, DROPOUT_P, training=True, generator=g)
+def _dropout(spec: ExampleSpec) -> DropoutExample:
+    sa = spec.self_attention
+    c = _causal(spec)
+    g = torch.Generator().manual_seed(sa.dropout_seed)
+    keep, dropped = apply_attention_dropout(c.weights, sa.dropout, training=True, generator=g)
     positions = tuple(
         (i, j)
         for i in range(c.weights.shape[0])
@@ -468,9 +478,9 @@ def _dropout() -> DropoutExample:
         weights=c.weights,
         mask=c.mask,
         V=c.V,
-        p=DROPOUT_P,
-        seed=DROPOUT_SEED,
-        rescale=1.0 / (1.0 - DROPOUT_P),
+        p=sa.dropout,
+        seed=sa.dropout_seed,
+        rescale=1.0 / (1.0 - sa.dropout),
         keep_mask=keep,
         dropped_positions=positions,
         dropped_weights=dropped,
@@ -479,23 +489,22 @@ def _dropout() -> DropoutExample:
     )
 
 
-def _multihead() -> MultiHeadExample:
-    X = toy_data.rain_x().unsqueeze(0)
-    d_in = X.shape[-1]
-    wide = SplitWeights(
-        *(seeded_matrix((d_in, MULTIHEAD_D_OUT), MULTIHEAD_SEED + i, scale=MULTIHEAD_QKV_SCALE) for i in range(3))
-    )
-    W_o = seeded_matrix((MULTIHEAD_D_OUT, MULTIHEAD_D_OUT), MULTIHEAD_SEED + 3, scale=MULTIHEAD_OUT_SCALE)
-    b_o = seeded_matrix((MULTIHEAD_D_OUT,), MULTIHEAD_SEED + 4, scale=MULTIHEAD_BIAS_SCALE)
-    m = multihead_steps(X, wide, W_o, b_o, n_heads=MULTIHEAD_N_HEADS, causal=True)
-    heads = split_to_stacked(wide, MULTIHEAD_N_HEADS)
+def _multihead(spec: ExampleSpec) -> MultiHeadExample:
+    sa = spec.self_attention
+    X = _tensor(sa.embeddings).unsqueeze(0)
+    d_in, d_out, seed = X.shape[-1], sa.d_out, sa.head_seed
+    wide = SplitWeights(*(seeded_matrix((d_in, d_out), seed + i, scale=MULTIHEAD_QKV_SCALE) for i in range(3)))
+    W_o = seeded_matrix((d_out, d_out), seed + 3, scale=MULTIHEAD_OUT_SCALE)
+    b_o = seeded_matrix((d_out,), seed + 4, scale=MULTIHEAD_BIAS_SCALE)
+    m = multihead_steps(X, wide, W_o, b_o, n_heads=sa.heads, causal=True)
+    heads = split_to_stacked(wide, sa.heads)
     st = multihead_stacked_steps(X, heads, W_o, b_o, causal=True)
     a = m.attention
     return MultiHeadExample(
-        tokens=toy_data.RAIN_TOKENS,
+        tokens=sa.tokens,
         X=X,
         d_in=d_in,
-        d_out=MULTIHEAD_D_OUT,
+        d_out=d_out,
         n_heads=m.n_heads,
         head_dim=m.head_dim,
         W_q=wide.W_q,
@@ -528,14 +537,20 @@ def _multihead() -> MultiHeadExample:
     )
 
 
-def _bottleneck() -> BottleneckExample:
-    X = toy_data.h_coffee()
+def _teacher_forcing(spec: ExampleSpec) -> TeacherForcingExample:
+    ed = spec.encoder_decoder
+    return teacher_forcing_example(ed.english, ed.french_reference, ed.wrong_first_word)
+
+
+def _bottleneck(spec: ExampleSpec) -> BottleneckExample:
+    ed = spec.encoder_decoder
+    X = _tensor(ed.encoder_states)
     enc = seeded_rnn_encoder(
         X.shape[1], BOTTLENECK_HIDDEN, BOTTLENECK_SEED, BOTTLENECK_RECURRENT_SCALE, BOTTLENECK_INPUT_SCALE
     )
     s = bottleneck_steps(enc, X)
     return BottleneckExample(
-        tokens=toy_data.COFFEE_TOKENS,
+        tokens=ed.english,
         X=X,
         hidden_size=enc.hidden_size,
         W_x=enc.W_x,
@@ -549,36 +564,41 @@ def _bottleneck() -> BottleneckExample:
     )
 
 
-def _learned_alignment() -> LearnedAlignmentExample:
+def _learned_alignment(spec: ExampleSpec) -> LearnedAlignmentExample:
     """Loads the trained translator (trains and caches it on first use, see attention_math.learned)."""
     from .learned import corpus, translation
 
     learned = translation.learned_alignment()
-    if toy_data.COFFEE_NEXT_WORD not in learned.french_tokens:
-        raise ValueError(f"the trained model says {learned.french_tokens}, without {toy_data.COFFEE_NEXT_WORD!r}")
     translator = translation.load_translator()
-    reorder_french, reorder_alignment = translation.translate(translator, LEARNED_REORDER_ENGLISH)
+    english = spec.translator.english
+    french, alignment = translation.translate(translator, english)
+    reorder_french, reorder_alignment = translation.translate(translator, spec.translator.second)
+    focus = int(alignment.max(dim=1).values.argmax())
+    pairs = corpus.load_pairs()
+    reference = next((fr for en, fr in pairs if en == tuple(english)), None)
     snaps = learned.snapshots
     return LearnedAlignmentExample(
-        english_tokens=learned.english_tokens,
-        french_tokens=learned.french_tokens,
-        reference_french=learned.reference_french,
-        alignment=learned.alignment,
-        cafe_row=learned.french_tokens.index(toy_data.COFFEE_NEXT_WORD),
+        english_tokens=english,
+        french_tokens=french,
+        reference_french=reference,
+        alignment=alignment,
+        focus_row=focus,
+        focus_word=french[focus],
+        snapshot_english=learned.english_tokens,
         snapshot_steps=torch.tensor([float(s.step) for s in snaps]),
         snapshot_losses=torch.tensor([s.loss for s in snaps]),
         snapshot_alignments=torch.stack([s.alignment for s in snaps]),
         snapshot_french=tuple(s.greedy_french for s in snaps),
         final_loss=learned.final_loss,
-        n_pairs=len(corpus.load_pairs()),
-        reorder_english=LEARNED_REORDER_ENGLISH,
+        n_pairs=len(pairs),
+        reorder_english=spec.translator.second,
         reorder_french=reorder_french,
         reorder_alignment=reorder_alignment,
     )
 
 
-def _learned_heads() -> LearnedHeadsExample:
-    """Loads the trained two-head layer (trains and caches it on first use, see attention_math.learned)."""
+def _learned_heads(spec: ExampleSpec) -> LearnedHeadsExample:
+    """Not example-dependent: the trained two-head layer (trains and caches it on first use)."""
     from .learned import heads
 
     config = heads.HeadsConfig()
@@ -608,8 +628,8 @@ def _learned_heads() -> LearnedHeadsExample:
 
 # --- registry ------------------------------------------------------------------------------------------------
 
-#: Name -> factory. Each call computes the example from scratch.
-EXAMPLES: dict[str, Callable[[], object]] = {
+#: Name -> factory. Each call computes the record from scratch for the spec it is given.
+EXAMPLES: dict[str, Callable[[ExampleSpec], object]] = {
     "coffee": _coffee,
     "rain": _rain,
     "qkv": _qkv,
@@ -617,56 +637,83 @@ EXAMPLES: dict[str, Callable[[], object]] = {
     "causal": _causal,
     "dropout": _dropout,
     "multihead": _multihead,
-    "teacher_forcing": teacher_forcing_example,
+    "teacher_forcing": _teacher_forcing,
     "bottleneck": _bottleneck,
     "learned_alignment": _learned_alignment,
     "learned_heads": _learned_heads,
 }
+#: Records computed without training anything (the learned ones load or train a model).
+COMPUTED = tuple(n for n in EXAMPLES if not n.startswith("learned_"))
 
 
 def names() -> list[str]:
-    """The valid example names, in registry order."""
+    """The valid record names, in registry order."""
     return list(EXAMPLES)
 
 
-def _factory(name: str) -> Callable[[], object]:
+def _factory(name: str) -> Callable[[ExampleSpec], object]:
     if not isinstance(name, str) or name not in EXAMPLES:
         raise ValueError(f"unknown example {name!r}; valid names: {', '.join(EXAMPLES)}")
     return EXAMPLES[name]
 
 
+@functools.cache
+def _read_spec(path: str, mtime_ns: int) -> ExampleSpec:
+    return example_spec.read(path)
+
+
+def active_spec() -> ExampleSpec:
+    """The example the clips are computed from: the file named by $ATTENTION_EXAMPLE, or the post's."""
+    path = example_spec.active_path().resolve()
+    try:
+        mtime = path.stat().st_mtime_ns
+    except OSError:
+        mtime = -1  # read() names the missing file
+    return _read_spec(str(path), mtime)
+
+
 @overload
-def build(name: Literal["coffee"]) -> CoffeeExample: ...
+def build(name: Literal["coffee"], spec: ExampleSpec | None = None) -> CoffeeExample: ...
 @overload
-def build(name: Literal["rain"]) -> RainExample: ...
+def build(name: Literal["rain"], spec: ExampleSpec | None = None) -> RainExample: ...
 @overload
-def build(name: Literal["qkv"]) -> QKVExample: ...
+def build(name: Literal["qkv"], spec: ExampleSpec | None = None) -> QKVExample: ...
 @overload
-def build(name: Literal["saturation"]) -> SaturationExample: ...
+def build(name: Literal["saturation"], spec: ExampleSpec | None = None) -> SaturationExample: ...
 @overload
-def build(name: Literal["causal"]) -> CausalExample: ...
+def build(name: Literal["causal"], spec: ExampleSpec | None = None) -> CausalExample: ...
 @overload
-def build(name: Literal["dropout"]) -> DropoutExample: ...
+def build(name: Literal["dropout"], spec: ExampleSpec | None = None) -> DropoutExample: ...
 @overload
-def build(name: Literal["multihead"]) -> MultiHeadExample: ...
+def build(name: Literal["multihead"], spec: ExampleSpec | None = None) -> MultiHeadExample: ...
 @overload
-def build(name: Literal["teacher_forcing"]) -> TeacherForcingExample: ...
+def build(name: Literal["teacher_forcing"], spec: ExampleSpec | None = None) -> TeacherForcingExample: ...
 @overload
-def build(name: Literal["bottleneck"]) -> BottleneckExample: ...
+def build(name: Literal["bottleneck"], spec: ExampleSpec | None = None) -> BottleneckExample: ...
 @overload
-def build(name: Literal["learned_alignment"]) -> LearnedAlignmentExample: ...
+def build(name: Literal["learned_alignment"], spec: ExampleSpec | None = None) -> LearnedAlignmentExample: ...
 @overload
-def build(name: Literal["learned_heads"]) -> LearnedHeadsExample: ...
+def build(name: Literal["learned_heads"], spec: ExampleSpec | None = None) -> LearnedHeadsExample: ...
 @overload
-def build(name: str) -> Any: ...
-def build(name: str) -> Any:
-    """Compute the named example afresh (uncached). Unknown name -> ValueError listing the valid names."""
-    return _factory(name)()
+def build(name: str, spec: ExampleSpec | None = None) -> Any: ...
+def build(name: str, spec: ExampleSpec | None = None) -> Any:
+    """Compute the named record afresh (uncached) for `spec` (default: the active example).
+
+    Unknown name -> ValueError listing the valid names.
+    """
+    factory = _factory(name)
+    return factory(spec if spec is not None else active_spec())
+
+
+def build_all(spec: ExampleSpec | None = None, *, learned: bool = True) -> dict[str, Any]:
+    """Every record of one example, computed afresh: name -> record (`learned=False` skips the trained models)."""
+    spec = spec if spec is not None else active_spec()
+    return {name: build(name, spec) for name in (EXAMPLES if learned else COMPUTED)}
 
 
 @functools.cache
-def _load_cached(name: str) -> Any:
-    return build(name)
+def _load_cached(name: str, spec: ExampleSpec) -> Any:
+    return build(name, spec)
 
 
 @overload
@@ -694,9 +741,9 @@ def load(name: Literal["learned_heads"]) -> LearnedHeadsExample: ...
 @overload
 def load(name: str) -> Any: ...
 def load(name: str) -> Any:
-    """The named example, computed once per process and shared (treat its tensors as read-only).
+    """The named record of the active example, computed once per process and spec (treat tensors as read-only).
 
     Unknown name -> ValueError listing the valid names.
     """
     _factory(name)  # validate before touching the cache (unhashable names raise ValueError too)
-    return _load_cached(name)
+    return _load_cached(name, active_spec())

@@ -93,19 +93,26 @@ def training_steps(reference: tuple[str, ...], wrong_first: str, start: str) -> 
     return tuple(steps)
 
 
-def teacher_forcing_example() -> TeacherForcingExample:
-    """The post's walk-through: I love coffee -> J'aime le café <end>, first prediction "Je"."""
-    ref = toy_data.FRENCH_REFERENCE
+def teacher_forcing_example(english: tuple[str, ...] = toy_data.COFFEE_TOKENS,
+                            french: tuple[str, ...] = toy_data.FRENCH_REFERENCE[:-1],
+                            wrong_first: str = toy_data.WRONG_FIRST_WORD) -> TeacherForcingExample:
+    """Both tables for a sentence pair (default: the post's I love coffee -> J'aime le café, first prediction "Je").
+
+    `french` is the reference without the end token; `wrong_first` must differ from its first word.
+    """
+    if not french or wrong_first == french[0]:
+        raise ValueError(f"wrong_first {wrong_first!r} must differ from the first French word of {french!r}")
+    ref = tuple(french) + (toy_data.END_TOKEN,)
     start = toy_data.START_TOKEN
-    gen = generating_steps(ref, toy_data.WRONG_FIRST_WORD, start)
-    train = training_steps(ref, toy_data.WRONG_FIRST_WORD, start)
+    gen = generating_steps(ref, wrong_first, start)
+    train = training_steps(ref, wrong_first, start)
     divergence = next(g.step for g, t in zip(gen, train) if g.given != t.given)
     return TeacherForcingExample(
-        english=toy_data.COFFEE_TOKENS,
+        english=tuple(english),
         reference=ref,
         start_token=start,
         end_token=toy_data.END_TOKEN,
-        wrong_first=toy_data.WRONG_FIRST_WORD,
+        wrong_first=wrong_first,
         generating=gen,
         training=train,
         divergence_step=divergence,

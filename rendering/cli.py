@@ -19,6 +19,7 @@ from .jobs import FAILED, INTERRUPTED, UP_TO_DATE, Job, Outcome
 from .manifest import Manifest, files_intact
 from .qualities import DEFAULT_FORMATS, DEFAULT_QUALITY, FORMATS, QUALITIES, parse_formats, parse_qualities
 from .scenes import DEFAULT_REGISTRY, load_registry, select
+from . import examples as example_files
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
@@ -46,6 +47,8 @@ examples:
   python render.py --narrate --film         narrated clips too, and every clip joined into one film with chapters
   python render.py qkv_scale -q high -j 2   one long clip, split into 2 chunks rendered side by side
   python render.py --cluster local:4        on a Dask cluster of 4 local worker processes (or tcp://HOST:PORT)
+  python render.py --example my.toml --check   check your own example and print what the clips would show
+  python render.py --example my.toml        every clip for your example, into media/examples/<name>/
 """
 
 
@@ -90,6 +93,14 @@ def build_parser() -> argparse.ArgumentParser:
                         help="render on a Dask cluster: tcp://HOST:PORT of a running scheduler (workers started with "
                              "`dask worker tcp://HOST:PORT` from the project's venv), or local:N for N worker "
                              "processes here; needs the cluster extra, installed by ./dev.sh")
+    parser.add_argument("--example", metavar="FILE.toml",
+                        help="compute every clip from this example file (copy examples/post.toml, the default, and "
+                             "change the sentences and sizes); output goes to media/examples/<name>/")
+    parser.add_argument("--check", action="store_true",
+                        help="with --example (or alone, for the post's): check the example and print what the clips "
+                             "would show, without rendering")
+    parser.add_argument("--vocabulary", action="store_true",
+                        help="print the words the trained translator knows (for [translator] in an example) and exit")
     parser.add_argument("--force", action="store_true", help="render the selected clips even if up to date")
     parser.add_argument("--out", metavar="DIR", help="output folder (default: media/ in the project)")
     parser.add_argument("--narrate", action="store_true",
@@ -133,11 +144,12 @@ def _load_page():
 
 
 def plan(specs, qualities, formats, *, root: Path, registry_path: Path, manifest: Manifest, out_dir: Path,
-         force: bool, narration: dict | None = None) -> tuple[list[Job], list[Outcome]]:
+         force: bool, narration: dict | None = None, example: str | None = None) -> tuple[list[Job], list[Outcome]]:
     """Split the requested clips into jobs to render and outcomes already known (up to date, or failed early).
 
-    With `narration` (the job's voice settings) every clip is planned twice: silent, and narrated."""
-    shared = inputs.shared_digest(root, registry_path)
+    With `narration` (the job's voice settings) every clip is planned twice: silent, and narrated. `example` is the
+    text of the example file the clips are computed from (None: the post's)."""
+    shared = inputs.shared_digest(root, registry_path, example)
     variants = [None] + ([narration] if narration is not None else [])
     narrated_digest = inputs.narration_digest(narration["voice_files"]) if narration is not None else ""
     jobs, known = [], []
@@ -167,7 +179,7 @@ def plan(specs, qualities, formats, *, root: Path, registry_path: Path, manifest
                                 expected_seconds=previous.get("duration") if previous else None,
                                 narration=job_narration,
                                 timeline=previous.get("timeline") if previous else None,
-                                timeline_fps=previous.get("fps") if previous else None))
+                                timeline_fps=previous.get("fps") if previous else None, example=example))
     return jobs, known
 
 
@@ -211,12 +223,19 @@ def main(argv: list[str] | None = None) -> int:
         if args.list:
             _print_list(registry)
             return EXIT_OK
+        if args.vocabulary:
+            print(example_files.vocabulary_text())
+            return EXIT_OK
+        example = example_files.choose(args.example)
+        if args.check:
+            print(example_files.check_report(example))
+            return EXIT_OK
         specs = select(registry, args.scenes)
         qualities = parse_qualities(args.quality)
         formats = parse_formats(args.format)
         film_formats = _film_formats(args, formats)
         narration = _narration_settings(args)
-        out_dir = Path(args.out).absolute() if args.out else root / "media"
+        out_dir = Path(args.out).absolute() if args.out else example_files.default_out(root / "media", example)
         outdir.check_writable(out_dir)
         backend = _cluster_backend(args.cluster, root)
     except ValueError as error:
@@ -237,7 +256,7 @@ def main(argv: list[str] | None = None) -> int:
             console.print(f"warning: {warning}", markup=False, style="yellow")
         manifest.prune({spec.id for spec in registry.scenes})
         jobs, outcomes = plan(specs, qualities, formats, root=root, registry_path=registry.path, manifest=manifest,
-                              out_dir=out_dir, force=args.force, narration=narration)
+                              out_dir=out_dir, force=args.force, narration=narration, example=example.text)
         page = _load_page()
         embed = page.embed_snippet if page is not None else None
         interrupted = False

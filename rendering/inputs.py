@@ -18,7 +18,7 @@ from pathlib import Path
 from .qualities import Quality
 
 SHARED_TREES = ("scenes/kit", "attention_math")
-ROOT_FILES = ("manim.cfg",)
+ROOT_FILES = ("manim.cfg", "examples/post.toml")  # the post's example: the default clips' data
 VERSIONED_PACKAGES = ("manim", "typst", "manimpango", "pycairo", "av", "numpy")
 # The modules of this package whose code decides the bytes of a clip: editing one rebuilds every clip.
 PIPELINE_MODULES = ("worker.py", "framesink.py", "media.py", "captions.py", "qualities.py")
@@ -60,9 +60,13 @@ def package_version(name: str) -> str:
         return "absent"
 
 
-def shared_digest(root: Path, registry_file: Path) -> str:
-    """Hash of the inputs every clip shares (kit, registry, attention_math, versions, pipeline)."""
+def shared_digest(root: Path, registry_file: Path, example: str | None = None) -> str:
+    """Hash of the inputs every clip shares (kit, registry, attention_math, versions, pipeline, and the example's
+    text when it is not the post's)."""
     digest = hashlib.sha256(SCHEMA.encode())
+    if example is not None:
+        digest.update(f"<example>\0{len(example)}\0".encode())
+        digest.update(example.encode())
     for tree in SHARED_TREES:
         for path in _tree_files(root / tree):
             _add_file(digest, path.relative_to(root).as_posix(), path)

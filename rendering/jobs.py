@@ -20,6 +20,7 @@ class Job:
     narration: dict | None = None  # narrated clip: {"voice": model path or None, "cache_dir": ...}; None = silent
     timeline: list | None = None  # [frames, static] per animation, from the last render: where chunks may split
     timeline_fps: float | None = None  # the frame rate that timeline was counted at
+    example: str | None = None  # the example file's text (TOML) the clip is computed from; None = the post's
 
     @property
     def narrated(self) -> bool:

@@ -103,7 +103,7 @@ class Task:
             "quality": {"name": job.quality.name, "manim_name": job.quality.manim_name, "width": job.quality.width,
                         "height": job.quality.height, "fps": job.quality.fps},
             "formats": job.formats, "work_dir": str(work), "verbose": verbose, "narration": job.narration,
-            "task": self.name,
+            "task": self.name, "example": job.example,
         }
         if self.kind == MEASURE:
             payload["window"] = {"start": 0, "stop": 0, "run_to_end": True}

@@ -204,10 +204,23 @@ def _is_bad_input(error: BaseException) -> bool:
     return isinstance(error, (BeatWithoutNarration, VoiceError))
 
 
+def use_example(job: dict) -> None:
+    """Compute the clip from the job's example: its TOML text travels in the job (so a Dask worker on another
+    machine needs no copy of the user's file) and is written beside the job for attention_math to read."""
+    if job.get("example") is None:
+        return
+    from attention_math.example_spec import EXAMPLE_ENV_VAR
+
+    path = Path(job["work_dir"]) / "example.toml"
+    path.write_text(job["example"], encoding="utf-8")
+    os.environ[EXAMPLE_ENV_VAR] = str(path)
+
+
 def main(argv: list[str]) -> int:
     job = json.loads(Path(argv[0]).read_text(encoding="utf-8"))
     events = Events(int(argv[1]))
     _die_with_parent()
+    use_example(job)
     try:
         result = render(job, events)
     except KeyboardInterrupt:

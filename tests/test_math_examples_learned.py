@@ -34,10 +34,14 @@ def test_alignment_rows_are_distributions_over_the_english_words():
 def test_cafe_looks_at_coffee_after_training_but_not_before():
     ex = examples.load("learned_alignment")
     assert ex.english_tokens == ("I", "love", "coffee")
-    assert ex.french_tokens[ex.cafe_row] == "café"
+    cafe_row = ex.french_tokens.index("café")
     coffee = ex.english_tokens.index("coffee")
-    assert int(ex.alignment[ex.cafe_row].argmax()) == coffee
-    assert float(ex.alignment[ex.cafe_row, coffee]) > 0.85  # at least as sharp as the post's illustration
+    assert int(ex.alignment[cafe_row].argmax()) == coffee
+    assert float(ex.alignment[cafe_row, coffee]) > 0.85  # at least as sharp as the post's illustration
+    # the spotlighted row is the one with the largest single weight
+    assert float(ex.alignment[ex.focus_row].max()) == float(ex.alignment.max())
+    assert ex.focus_word == ex.french_tokens[ex.focus_row]
+    assert ex.snapshot_english == ("I", "love", "coffee")
     untrained = ex.snapshot_alignments[0]
     assert float(untrained.max() - untrained.min()) < 0.1  # step 0: nearly uniform
 

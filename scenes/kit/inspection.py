@@ -5,15 +5,18 @@
   computation by attention_math (and no untraced DecimalNumber appears);
 - narrated numbers: every decimal number a beat reads aloud is one of the numbers on screen during that beat
   (so the voice never says a number the picture does not show);
+- typed claims: for an example other than the post's, no caption names a word of the post's sentences that the
+  example does not have (a caption typed for the post's example, not computed from the data);
 - frames: one frame per beat for pixel regression.
 
-`python -m scenes.kit.inspection [scene_id ...]` prints the problems found (exit 1 if any).
+`python -m scenes.kit.inspection [--example FILE.toml] [scene_id ...]` prints the problems found (exit 1 if any).
 """
 
 from __future__ import annotations
 
 import argparse
 import functools
+import os
 import re
 import sys
 from dataclasses import dataclass, field
@@ -22,7 +25,7 @@ from typing import Any
 import numpy as np
 from manim import DecimalNumber, Mobject, Text, Typst, config
 
-from attention_math import examples
+from attention_math import example_spec, examples
 from scenes import registry
 
 from . import typography
@@ -45,6 +48,7 @@ class SceneReport:
     layout_problems: list[str] = field(default_factory=list)
     number_problems: list[str] = field(default_factory=list)
     narrated_number_problems: list[str] = field(default_factory=list)
+    typed_claim_problems: list[str] = field(default_factory=list)
     beat_log: list[BeatRecord] = field(default_factory=list)  # captions and narration of every beat
     shown_numbers: dict[str, set[str]] = field(default_factory=dict)  # beat → every TracedNumber.shown_text seen
     numbers_checked: int = 0
@@ -177,10 +181,45 @@ def narrated_number_problems(scene_id: str, beats: list[BeatRecord], shown: dict
     return problems
 
 
-@functools.cache
+#: Words of the post's sentences that a caption could only name by being typed for the post's example.
+POST_CONTENT_WORDS = ("rain", "softens", "dry", "soil", "coffee", "café", "J'aime", "love")
+
+
+def example_words(spec: example_spec.ExampleSpec) -> set[str]:
+    """Every word the example's own sentences (and the translator's French for them) contain."""
+    words = set(spec.encoder_decoder.english + spec.encoder_decoder.french_reference + spec.self_attention.tokens
+                + spec.translator.english + spec.translator.second)
+    learned = examples.load("learned_alignment")
+    return words | set(learned.french_tokens) | set(learned.reorder_french)
+
+
+def typed_claim_problems(scene_id: str, beats: list[BeatRecord], spec: example_spec.ExampleSpec) -> list[str]:
+    """Captions that name a post-only word while another example is active: typed for the post, not computed."""
+    if spec == example_spec.post():
+        return []
+    foreign = [w for w in POST_CONTENT_WORDS if w not in example_words(spec)]
+    pattern = re.compile(r"(?<![\w'])(" + "|".join(re.escape(w) for w in foreign) + r")(?![\w'])")
+    problems = []
+    for record in beats:
+        for text in record.captions + record.narration:
+            match = pattern.search(text)
+            if match:
+                problems.append(f"{scene_id} / beat {record.name}: the caption names {match.group(1)!r}, a word of "
+                                f"the post's example, not of {spec.name!r}: {text[:80]!r}")
+    return problems
+
+
 def inspect_scene(scene_id: str) -> SceneReport:
-    """Run a registered scene once headless at 480p (cached per process, so each gate reuses one run)."""
-    return inspect_scene_class(scene_id, scene_id)
+    """Run a registered scene once headless at 480p for the active example (cached per process and example, so
+    each gate reuses one run)."""
+    return _inspect_cached(scene_id, examples.active_spec())
+
+
+@functools.cache
+def _inspect_cached(scene_id: str, spec: example_spec.ExampleSpec) -> SceneReport:
+    report = inspect_scene_class(scene_id, scene_id)
+    report.typed_claim_problems = typed_claim_problems(scene_id, report.beat_log, spec)
+    return report
 
 
 def inspect_scene_class(scene: str | type[AttentionScene], scene_id: str) -> SceneReport:
@@ -215,12 +254,22 @@ def inspect_scene_class(scene: str | type[AttentionScene], scene_id: str) -> Sce
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Check layout and on-screen numbers of scenes (480p, headless).")
     parser.add_argument("scene_ids", nargs="*", help="default: every registered scene")
+    parser.add_argument("--example", metavar="FILE.toml", help="compute the scenes from this example file "
+                        "(default: $ATTENTION_EXAMPLE, or the post's)")
     args = parser.parse_args(argv)
+    if args.example:
+        try:
+            example_spec.read(args.example)
+        except example_spec.ExampleError as error:
+            print(error, file=sys.stderr)
+            return 2
+        os.environ[example_spec.EXAMPLE_ENV_VAR] = args.example
     ids = args.scene_ids or registry.scene_ids()
     failed = False
     for scene_id in ids:
         report = inspect_scene(scene_id)
-        problems = report.layout_problems + report.number_problems + report.narrated_number_problems
+        problems = (report.layout_problems + report.number_problems + report.narrated_number_problems
+                    + report.typed_claim_problems)
         failed |= bool(problems)
         print(f"{scene_id}: {report.animations_checked} animations, {report.numbers_checked} numbers checked, "
               f"{len(problems)} problem(s)")

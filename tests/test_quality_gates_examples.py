@@ -1,0 +1,104 @@
+"""The quality gates on the kept edge examples, and on random valid examples (hypothesis).
+
+Each edge example runs every example-dependent scene headless (layout, numbers recomputed from the example,
+narrated numbers, typed claims) in two processes, one per core: `python -m scenes.kit.inspection --example F ids`.
+learned_heads is left out: it shows a fixed trained model, the same for every example.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from attention_math import example_spec
+from conftest import ROOT
+from scenes.kit.base import BeatRecord
+from scenes.kit.inspection import typed_claim_problems
+from scenes.registry import SCENES
+
+EDGE_EXAMPLES = ("tiny", "wide", "long-word")
+EXAMPLE_SCENES = [spec.id for spec in SCENES if spec.id != "learned_heads"]
+
+
+def run_gates(example: Path, scene_ids: list[str], processes: int = 2) -> list[subprocess.CompletedProcess]:
+    """The inspection for `scene_ids`, split over `processes` worker processes run side by side."""
+    shares = [scene_ids[i::processes] for i in range(processes)]
+    env = {**os.environ, "PYTHONHASHSEED": "0"}
+    running = [subprocess.Popen([sys.executable, "-m", "scenes.kit.inspection", "--example", str(example), *share],
+                                cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+               for share in shares if share]
+    results = []
+    for process in running:
+        out, _ = process.communicate(timeout=900)
+        results.append(subprocess.CompletedProcess(process.args, process.returncode, out, ""))
+    return results
+
+
+def test_the_typed_claim_check_catches_a_caption_typed_for_the_post():
+    tiny = example_spec.read(ROOT / "examples" / "tiny.toml")
+    beats = [BeatRecord("scores", 0.0, 1.0, captions=["“coffee” scores highest"], narration=["coffee wins"]),
+             BeatRecord("fine", 1.0, 2.0, captions=["“cats” scores highest"], narration=[""])]
+    problems = typed_claim_problems("demo", beats, tiny)
+    assert len(problems) == 2 and all("beat scores" in p and "'coffee'" in p for p in problems)
+    assert typed_claim_problems("demo", beats, example_spec.post()) == []
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", EDGE_EXAMPLES)
+def test_every_clip_passes_the_quality_gates_for_the_edge_example(name):
+    results = run_gates(ROOT / "examples" / f"{name}.toml", EXAMPLE_SCENES)
+    failed = [r.stdout for r in results if r.returncode != 0]
+    assert not failed, "\n".join(failed)
+
+
+WORDS = st.sampled_from(["the", "cat", "sat", "on", "a", "warm", "mat", "internationalization", "and", "slept",
+                         "very", "soundly", "all", "day"])
+
+
+@st.composite
+def valid_examples(draw) -> str:
+    """A random valid example file (TOML text) inside every limit."""
+    tokens = draw(st.lists(WORDS, min_size=2, max_size=8))
+    english = draw(st.lists(WORDS, min_size=2, max_size=8))
+    heads = draw(st.integers(1, 4))
+    head_dim = draw(st.integers(1, 8 // heads))
+    words = lambda xs: "[" + ", ".join(f'"{w}"' for w in xs) + "]"  # noqa: E731
+    return f"""name = "random"
+[encoder_decoder]
+english = {words(english)}
+french_so_far = ["le", "chat"]
+next_word = "dort"
+width = {draw(st.integers(2, 6))}
+seed = {draw(st.integers(0, 10_000))}
+[self_attention]
+tokens = {words(tokens)}
+width = {draw(st.integers(2, 6))}
+seed = {draw(st.integers(0, 10_000))}
+query = {draw(st.integers(1, len(tokens)))}
+d_k = {draw(st.integers(1, 4))}
+heads = {heads}
+d_out = {heads * head_dim}
+dropout = {draw(st.sampled_from([0.0, 0.1, 0.5, 0.9]))}
+[translator]
+english = ["I", "love", "tea"]
+"""
+
+
+@pytest.mark.slow
+@settings(max_examples=2, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(text=valid_examples())
+def test_random_valid_examples_pass_the_layout_and_numbers_checks(text):
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "random.toml"
+        path.write_text(text)
+        example_spec.read(path)  # the strategy stays inside the limits
+        results = run_gates(path, ["weight_free", "coffee_cafe", "head_split", "causal_triangle"])
+    failed = [r.stdout for r in results if r.returncode != 0]
+    assert not failed, text + "\n" + "\n".join(failed)
