@@ -7,7 +7,8 @@ stacked layouts), plus the walk-throughs ``teacher_forcing``, ``bottleneck`` and
 ``modules`` has the post's four nn.Modules (state_dict-compatible with the post's code; also importable from
 the package itself: ``from attention_math import SelfAttention``) and ``conversion``
 moves weights between the stacked and split multi-head layouts.
-``toy_data`` holds the post's numbers; ``examples`` holds every named example a scene shows.
+``toy_data`` holds the post's numbers; ``example_spec`` reads and checks an example file (``examples/*.toml``) and
+``examples`` computes every record a scene shows from one.
 """
 
 from . import (
@@ -15,6 +16,7 @@ from . import (
     bottleneck,
     causal,
     conversion,
+    example_spec,
     examples,
     modules,
     multihead,
@@ -38,6 +40,7 @@ __all__ = [
     "bottleneck",
     "causal",
     "conversion",
+    "example_spec",
     "examples",
     "modules",
     "multihead",

@@ -255,6 +255,8 @@ def main(argv: list[str] | None = None) -> int:
         if warning:
             console.print(f"warning: {warning}", markup=False, style="yellow")
         manifest.prune({spec.id for spec in registry.scenes})
+        if example.text is not None:
+            manifest.example = {"name": example.spec.name, "description": example.spec.description}
         jobs, outcomes = plan(specs, qualities, formats, root=root, registry_path=registry.path, manifest=manifest,
                               out_dir=out_dir, force=args.force, narration=narration, example=example.text)
         page = _load_page()

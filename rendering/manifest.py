@@ -41,6 +41,7 @@ def _film_key(film: dict) -> tuple[str, bool]:
 class Manifest:
     def __init__(self, out_dir: Path, entries: list[dict] | None = None, films: list[dict] | None = None) -> None:
         self.out_dir = out_dir
+        self.example: dict | None = None  # {"name", "description"} of a user's example; None for the post's
         self._entries: dict[tuple[str, str, bool], dict] = {}
         self._films: dict[tuple[str, bool], dict] = {}
         for entry in entries or []:
@@ -102,7 +103,10 @@ class Manifest:
         return dropped
 
     def to_dict(self) -> dict:
-        return {"version": VERSION, "clips": self.entries(), "films": self.films()}
+        data = {"version": VERSION, "clips": self.entries(), "films": self.films()}
+        if self.example is not None:
+            data["example"] = self.example
+        return data
 
     def write(self) -> None:
         atomic.write_text(self.out_dir / MANIFEST, json.dumps(self.to_dict(), indent=2, ensure_ascii=False) + "\n")

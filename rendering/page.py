@@ -101,7 +101,8 @@ def write_page(manifest: Mapping, out_dir: Path) -> Path:
     shutil.copyfile(ASSETS_DIR / "page.css", page_dir / "page.css.tmp")
     (page_dir / "page.css.tmp").replace(page_dir / "page.css")
     renderer = MathRenderer(page_dir / "math", f"{PAGE_DIR}/math")
-    document = render_document(post, players, renderer, _inline_captions(out_dir), film)
+    document = render_document(post, players, renderer, _inline_captions(out_dir), film,
+                               example=manifest.get("example"))
     renderer.remove_unused()
 
     index = out_dir / "index.html"
@@ -263,7 +264,8 @@ def _check_sections(players: Iterable[Player], post: Post) -> None:
 
 
 def render_document(post: Post, players: list[Player], renderer: MathRenderer,
-                    caption_url: Callable[[str], str] | None = None, film: Mapping | None = None) -> str:
+                    caption_url: Callable[[str], str] | None = None, film: Mapping | None = None,
+                    example: Mapping | None = None) -> str:
     caption_url = caption_url or _url
     by_section: dict[str, list[Player]] = {}
     for player in players:
@@ -292,6 +294,10 @@ def render_document(post: Post, players: list[Player], renderer: MathRenderer,
     summary = f"{count} animated clip{'s' if count != 1 else ''}" if count else "no clips rendered yet"
     if film is not None:
         summary += f", and all of them as one film ({_duration_text(film['duration'])})"
+    if isinstance(example, Mapping) and isinstance(example.get("name"), str):
+        about = f": {example['description']}" if example.get("description") else ""
+        summary += _escape(f", computed from the example “{example['name']}”{about} (the text keeps the post's "
+                           "own numbers)")
     return "\n".join([
         "<!doctype html>",
         '<html lang="en">',

@@ -75,3 +75,13 @@ def test_without_out_an_example_goes_to_its_own_folder():
     media = ROOT / "media"
     assert default_out(media, choose(None)) == media
     assert default_out(media, choose(str(TINY))) == media / "examples" / "tiny"
+
+
+def test_the_page_says_which_example_its_clips_come_from(project, tmp_path):
+    mine = tmp_path / "mine.toml"
+    mine.write_text(TINY.read_text().replace('description = "Two tokens, width 2, one head"',
+                                             'description = "Cats <b>sleep</b>"'))
+    assert project.render("sentence", "--example", str(mine), "-f", "mp4").returncode == 0
+    assert project.manifest()["example"] == {"name": "tiny", "description": "Cats <b>sleep</b>"}
+    page = (project.out / "index.html").read_text()
+    assert "computed from the example “tiny”: Cats &lt;b&gt;sleep&lt;/b&gt;" in page
