@@ -23,10 +23,11 @@ from urllib.parse import quote
 
 from rendering.atomic import write_text
 from rendering.math_svg import MathImage, MathRenderer
+from rendering.qualities import QUALITIES as RENDER_QUALITIES
 from rendering.post_text import (Code, Diagram, DisplayMath, Heading, ListBlock, Paragraph, Post, Preformatted,
                                  Table, inline_parts, load_post)
 
-QUALITIES = ("low", "medium", "high", "1440p", "4k")  # lowest first: the order of the quality chooser
+QUALITIES = tuple(RENDER_QUALITIES)  # lowest first: the order of the quality chooser
 DEFAULT_QUALITY_CEILING = "high"  # start players at the best quality up to 1080p; 1440p/4k only on request
 VIDEO_FORMATS = (("webm", "video/webm"), ("mp4", "video/mp4"))  # <source> order: the browser takes the first
 CLIP_KEYS = ("id", "title", "section", "order", "quality", "resolution", "fps", "duration", "files")

@@ -16,11 +16,13 @@ from typing import Callable
 import numpy as np
 from manim import tempconfig
 
+from rendering.qualities import QUALITIES
 from scenes import registry
 
 from .base import AttentionScene, BeatRecord
 
-QUALITY_480P = {"pixel_width": 854, "pixel_height": 480, "frame_rate": 15}
+_LOW = QUALITIES["low"]
+QUALITY_480P = {"pixel_width": _LOW.width, "pixel_height": _LOW.height, "frame_rate": _LOW.fps}
 
 
 def scene_class(scene_id: str) -> type[AttentionScene]:
