@@ -290,6 +290,7 @@ class LearnedAlignmentExample:
     focus_row: int  # the French word whose attention is most concentrated (largest single weight)
     focus_word: str  # french_tokens[focus_row]
     snapshot_english: tuple[str, ...]  # the sentence the training time-lapse was recorded on (the training's)
+    snapshot_reference_french: tuple[str, ...]  # the corpus French the snapshots were teacher-forced on (their rows)
     snapshot_steps: torch.Tensor  # (S,) optimiser step of each snapshot (0 = untrained)
     snapshot_losses: torch.Tensor  # (S,) mean cross-entropy per French token over the corpus
     snapshot_alignments: torch.Tensor  # (S, F, E) teacher-forced alignment at each snapshot
@@ -585,6 +586,7 @@ def _learned_alignment(spec: ExampleSpec) -> LearnedAlignmentExample:
         focus_row=focus,
         focus_word=french[focus],
         snapshot_english=learned.english_tokens,
+        snapshot_reference_french=learned.reference_french,
         snapshot_steps=torch.tensor([float(s.step) for s in snaps]),
         snapshot_losses=torch.tensor([s.loss for s in snaps]),
         snapshot_alignments=torch.stack([s.alignment for s in snaps]),

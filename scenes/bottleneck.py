@@ -1,22 +1,80 @@
 """The bottleneck: an encoder overwrites one hidden state word by word, so the whole English sentence has to fit
-in one fixed-length vector s that is all the decoder ever sees; soft attention keeps h_1..h_3 instead
+in one fixed-length vector s that is all the decoder ever sees; soft attention keeps h_1 … h_T instead
 (post: "The bottleneck, with a picture").
 
-Hidden states and each word's share of influence come from the `bottleneck` record (a seeded tanh RNN);
-the French steps from the `teacher_forcing` record.
+Hidden states and each word's share of influence come from the `bottleneck` record (a seeded tanh RNN reading the
+example's encoder states H); the French steps from the `teacher_forcing` record. The layout follows from the
+number of words and their lengths.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
+
 from manim import (
-    DOWN, LEFT, RIGHT, UP, Arrow, Create, FadeIn, FadeOut, GrowArrow, GrowFromEdge, Indicate, LaggedStart,
-    Line, Rectangle, ReplacementTransform, SurroundingRectangle, Transform, VGroup, Write, config,
+    DOWN, LEFT, RIGHT, UP, Arrow, Create, FadeIn, FadeOut, GrowArrow, GrowFromEdge, Indicate, LaggedStart, Line,
+    MoveToTarget, Rectangle, ReplacementTransform, SurroundingRectangle, VGroup,
 )
 
 from scenes.kit import (
-    AttentionScene, Source, beat, caption_brace, flow_arrow, format_value, heading, label, math, palette, token_box,
-    typography, vector,
+    AttentionScene, Source, TokenRow, beat, caption_brace, flow_arrow, format_value, heading, label, layout, math,
+    palette, token_box, typography, vector,
 )
+from scenes.kit.claims import count_word
+from scenes.kit.layout import Region
+from scenes.kit.products import shared_cell_width
+
+
+@dataclass(frozen=True)
+class BottleneckLayout:
+    """The sizes this scene chooses itself; every position follows from them and the words."""
+
+    word_gap: float = 0.9  #: between the English words, room for the arrow that carries the state on
+    bar_height: float = 0.36  #: one word's share bar
+    chain_gap: float = 0.42  #: between the decoder's steps, when the frame has the height for it
+    link_room: float = 1.5  #: between s (or the kept states) and the decoder steps, for the arrows between them
+    lit_stroke: float = 6  #: the links to h_1 when the last beat lights them (a style, but set_stroke calls it width)
+
+
+L = BottleneckLayout()
+
+
+@dataclass(frozen=True)
+class Shares:
+    """The "how much of each word the state still carries" block: its title, one label and one empty bar slot per
+    word (the slots fix where bars start and how long a share of 1 is)."""
+
+    title: VGroup
+    labels: VGroup
+    slots: VGroup
+    spacers: list  # room for the number after a full bar: never drawn, only fitted with the rest
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What the encoder's reading leaves on screen, handed from beat to beat."""
+
+    words: TokenRow
+    word_arrows: VGroup
+    reader: SurroundingRectangle
+    read_arrow: Arrow
+    state_region: Region  # the column the hidden state stands in
+    zoom: float  # how much the reading picture was shrunk to fit (1 when it fits as built)
+    state: VGroup  # the hidden state now, a vector
+    state_title: VGroup
+    shares: Shares
+    bars: VGroup  # the bars and numbers of the state now: .bars, .numbers
+    trail: VGroup  # "“I” share: 1.00 → 0.25 → …", every step laid out; shown a step at a time
+    trail_steps: list[VGroup]  # trail[0] is the head and first share; step t is "→ share_t"
+
+
+@dataclass(frozen=True)
+class Summary:
+    """s on screen: its name and vector, and the frame around the vector."""
+
+    group: VGroup  # name, vector
+    frame: SurroundingRectangle
+    notes: VGroup  # the arrows from every word, the brace and "all of the English must fit in here"
 
 
 class BottleneckScene(AttentionScene):
@@ -25,291 +83,311 @@ class BottleneckScene(AttentionScene):
     def construct(self):
         self.src = Source("bottleneck")
         self.french = Source("teacher_forcing")
+        self.tokens = list(self.src.get("tokens"))
+        self.cell_width = shared_cell_width(self.src, ("hidden_states",), font_size=typography.NUMBER_SIZE)
         self.show_title()
-        self.encoder_reads_first_word()
-        self.later_words_overwrite()
-        self.squeeze_into_s()
-        self.decoder_sees_only_s()
-        self.attention_keeps_every_h()
+        reading = self.encoder_reads_first_word()
+        reading = self.later_words_overwrite(reading)
+        chain = self._decoder_chain()
+        summary = self.squeeze_into_s(reading, chain)
+        from_s = self.decoder_sees_only_s(reading, summary, chain)
+        self.attention_keeps_every_h(reading, summary, chain, from_s)
 
     # --- beats ------------------------------------------------------------------------------------------------
 
     @beat
-    def encoder_reads_first_word(self):
+    def encoder_reads_first_word(self) -> Reading:
         """The encoder's one hidden state, after the first word, and what it is made of."""
-        tokens = self.src.get("tokens")
+        tokens = self.tokens
         size = self.src.get("hidden_size")
         self.say(f"The encoder reads the English left to right, keeping one hidden state: {size} numbers.",
                  narration=f"The encoder reads the English from left to right. All it keeps is one hidden state, "
                            f"a vector of {size} numbers.")
-        words = VGroup(*(token_box(w, palette.ENGLISH) for w in tokens)).arrange(RIGHT, buff=0.9)
-        words.to_edge(UP, buff=0.45)
+        words = TokenRow(tokens, palette.ENGLISH, buff=L.word_gap)
+        layout.fit_into(words, layout.top_band())
         arrows = VGroup(*(flow_arrow(a, b) for a, b in zip(words[:-1], words[1:])))
-        self.words, self.word_arrows = words, arrows
+        trail, steps = self._share_trail()
+        region = Region(layout.body().left, layout.body().right, trail.get_top()[1] + layout.GAP,
+                        words.get_bottom()[1] - layout.FAR)
+        state_region, shares_region = region.split_columns(1, 1)
+        state, state_title, shares = self._reading_picture(state_region, shares_region)
+        picture = VGroup(state_title, state, shares.title, shares.labels, shares.slots, *shares.spacers)
+        zoom = layout.fit_factor(picture, region)
+        layout.fit_into(picture, region)
         self.play(FadeIn(words[0]), run_time=0.5)
-        self.reader = SurroundingRectangle(words[0], color=palette.ACCENT, buff=0.08, corner_radius=0.08)
-        self.state = self._state_vector(0)
-        self.state_title = self._state_title(0)
-        self.read_arrow = self._read_arrow(0)
-        self.play(Create(self.reader), GrowArrow(self.read_arrow), run_time=0.6)
-        self.play(FadeIn(self.state), FadeIn(self.state_title), run_time=0.8)
-        self.shares_title = label("how much of each word the state still carries", font_size=typography.SMALL_SIZE,
-                                  color=palette.MUTED)
-        self._layout_place_shares_title(self.shares_title)
-        self.share_labels = self._share_labels()
-        self.shares = self._share_bars(0)
-        first_share = format_value(self.src.value('first_token_share', 0), 2)
+        reader = self._reader(words, 0)
+        read_arrow = self._read_arrow(words, 0, state_title)
+        self.play(Create(reader), GrowArrow(read_arrow), run_time=0.6)
+        self.play(FadeIn(state), FadeIn(state_title), run_time=0.8)
+        bars = self._share_bars(0, shares)
+        first_share = format_value(self.src.value("first_token_share", 0), 2)
         self.say(f"After “{tokens[0]}”, the state is all “{tokens[0]}”: its share is {first_share}.",
                  narration=f"After the first word, “{tokens[0]}”, the state holds nothing else: the share of "
                            f"“{tokens[0]}” is {first_share}.")
-        self.play(FadeIn(self.shares_title), FadeIn(self.share_labels), run_time=0.5)
-        self.play(GrowFromEdge(self.shares.bars, LEFT), FadeIn(self.shares.numbers), run_time=0.8)
-        self.first_share_trail = self._share_trail_start()
-        self.play(FadeIn(self.first_share_trail), run_time=0.5)
+        self.play(FadeIn(shares.title), FadeIn(shares.labels), run_time=0.5)
+        self.play(GrowFromEdge(bars.bars, LEFT), FadeIn(bars.numbers), run_time=0.8)
+        self.play(FadeIn(steps[0]), run_time=0.5)
         self.wait(1.2)
+        return Reading(words, arrows, reader, read_arrow, state_region, zoom, state, state_title, shares, bars,
+                       trail, steps)
 
     @beat
-    def later_words_overwrite(self):
-        """Each new word rewrites the same vector; the first word's share fades."""
-        tokens = self.src.get("tokens")
-        share = [format_value(v, 2) for v in self.src.get("first_token_share").tolist()]
-        self.say(f"Each new word overwrites the same hidden state. “{tokens[0]}” fades: "
+    def later_words_overwrite(self, reading: Reading) -> Reading:
+        """Each new word rewrites the same vector; the first word's share changes with it (it fades)."""
+        tokens = self.tokens
+        values = self.src.get("first_token_share").tolist()
+        share = [format_value(v, 2) for v in values]
+        fades = all(later <= earlier for earlier, later in zip(values, values[1:]))
+        verb = "fades" if fades else "changes"
+        self.say(f"Each new word overwrites the same hidden state. “{tokens[0]}” {verb}: "
                  f"its share goes {' → '.join(share)}.",
-                 narration=f"Each new word overwrites the same hidden state, and “{tokens[0]}” fades: its share "
+                 narration=f"Each new word overwrites the same hidden state, and “{tokens[0]}” {verb}: its share "
                            f"goes from {share[0]} to {', then to '.join(share[1:])}.")
         for t in range(1, len(tokens)):
-            self.play(GrowArrow(self.word_arrows[t - 1]), FadeIn(self.words[t]),
-                      self.reader.animate.move_to(self.words[t]),
-                      Transform(self.read_arrow, self._read_arrow(t)), run_time=0.7)
-            new_state, new_title, new_shares = self._state_vector(t), self._state_title(t), self._share_bars(t)
-            self.play(ReplacementTransform(self.state, new_state), ReplacementTransform(self.state_title, new_title),
-                      ReplacementTransform(self.shares, new_shares), run_time=1.1)
-            self.state, self.state_title, self.shares = new_state, new_title, new_shares
-            step = self._share_trail_step(t)
-            self.play(FadeIn(step, shift=RIGHT * 0.2), run_time=0.5)
-            self.remove(step)  # it lives on as part of the trail (no duplicate on screen)
-            self.first_share_trail.add(step)
+            arrow = self._read_arrow(reading.words, t, reading.state_title)
+            reader = self._reader(reading.words, t)
+            self.play(GrowArrow(reading.word_arrows[t - 1]), FadeIn(reading.words[t]),
+                      ReplacementTransform(reading.reader, reader),
+                      ReplacementTransform(reading.read_arrow, arrow), run_time=0.7)
+            state = self._state_vector(t).scale(reading.zoom).move_to(reading.state)
+            title = self._state_title(t, reading.state_region, state, reading.zoom)
+            bars = self._share_bars(t, reading.shares)
+            self.play(ReplacementTransform(reading.state, state), ReplacementTransform(reading.state_title, title),
+                      ReplacementTransform(reading.bars, bars), run_time=1.1)
+            reading = replace(reading, reader=reader, read_arrow=arrow, state=state, state_title=title, bars=bars)
+            self.play(FadeIn(reading.trail_steps[t], shift=RIGHT * layout.NUDGE), run_time=0.5)
             self.wait(1.2)
         self.wait(1.0)
+        return reading
 
     @beat
-    def squeeze_into_s(self):
+    def squeeze_into_s(self, reading: Reading, chain: VGroup) -> Summary:
         """The last hidden state is the summary s: fixed length, whatever the sentence."""
-        tokens = self.src.get("tokens")
+        tokens = self.tokens
         size = self.src.get("hidden_size")
         self.say(f"The state after “{tokens[-1]}” is the summary s. All of the English must fit in it: "
                  f"{size} numbers, however long the sentence.")
-        self.play(FadeOut(self.shares), FadeOut(self.shares_title), FadeOut(self.share_labels),
-                  FadeOut(self.first_share_trail), FadeOut(self.reader), FadeOut(self.read_arrow), run_time=0.6)
+        shown_trail = VGroup(*reading.trail_steps)
+        self.play(FadeOut(reading.bars), FadeOut(reading.shares.title), FadeOut(reading.shares.labels),
+                  FadeOut(shown_trail), FadeOut(reading.reader), FadeOut(reading.read_arrow), run_time=0.6)
         name = math("s", color=palette.CONTEXT, font_size=typography.HEADING_SIZE)
-        summary = VGroup(name, self.state)
-        self.play(ReplacementTransform(self.state_title, name), run_time=0.6)
-        self.play(summary.animate.arrange(RIGHT, buff=0.3).move_to(self._layout_s_position()), run_time=0.9)
-        frame = SurroundingRectangle(self.state, color=palette.CONTEXT, buff=0.1, corner_radius=0.05)
-        funnel = VGroup(*(Arrow(w.get_bottom(), frame.get_top() + RIGHT * frame.width * (i + 1) / (len(tokens) + 1)
-                                + LEFT * frame.width / 2, buff=0.1, color=palette.ENGLISH, stroke_width=3,
-                                max_tip_length_to_length_ratio=0.06) for i, w in enumerate(self.words)))
+        name.move_to(reading.state_title)
+        self.play(ReplacementTransform(reading.state_title, name), run_time=0.6)
+        summary = VGroup(name, reading.state)
+        summary.generate_target()
+        summary.target.arrange(RIGHT, buff=layout.GAP).move_to(self._left_of_chain(chain).center)
+        self.play(MoveToTarget(summary), run_time=0.9)
+        frame = SurroundingRectangle(reading.state, color=palette.CONTEXT, buff=layout.TIGHT, corner_radius=0.05)
+        spread = [(i + 1) / (len(tokens) + 1) for i in range(len(tokens))]
+        funnel = VGroup(*(Arrow(w.get_bottom(), frame.get_corner(UP + LEFT) + RIGHT * frame.width * x,
+                                buff=layout.TIGHT, color=palette.ENGLISH, stroke_width=3,
+                                max_tip_length_to_length_ratio=0.06) for w, x in zip(reading.words, spread)))
         brace = caption_brace(frame, f"one vector, fixed length: {size} numbers", color=palette.CONTEXT)
         all_of_it = label("all of the English must fit in here", font_size=typography.LABEL_SIZE)
-        all_of_it.next_to(frame, RIGHT, buff=0.5)
+        all_of_it.next_to(frame, RIGHT, buff=layout.APART)
+        layout.keep_inside(all_of_it, layout.body())
         self.play(LaggedStart(*(GrowArrow(a) for a in funnel), lag_ratio=0.25), run_time=1.2)
         self.play(Create(frame), FadeIn(brace), run_time=0.8)
-        self.play(FadeIn(all_of_it, shift=LEFT * 0.2), run_time=0.6)
+        self.play(FadeIn(all_of_it, shift=LEFT * layout.NUDGE), run_time=0.6)
         self.wait(1.5)
-        self.all_of_it = all_of_it
-        self.summary, self.summary_frame, self.summary_brace, self.funnel = summary, frame, brace, funnel
-        self.say(f"{len(tokens)} words or many more: the same {size} numbers.",
-                 narration=f"Whether the sentence has {len(tokens)} words or many more, s is always the same "
+        count = count_word(len(tokens))
+        self.say(f"{count.capitalize()} words or many more: the same {size} numbers.",
+                 narration=f"Whether the sentence has {count} words or many more, s is always the same "
                            f"{size} numbers.")
         self.wait(1.5)
+        return Summary(summary, frame, VGroup(funnel, brace, all_of_it))
 
     @beat
-    def decoder_sees_only_s(self):
+    def decoder_sees_only_s(self, reading: Reading, summary: Summary, chain: VGroup) -> VGroup:
         """Every French step is computed from s alone; the English words are out of reach."""
         steps = self._decoder_words()
+        first = self.tokens[0]
         self.say(f"The decoder writes {', '.join(steps)} one word at a time. Each step sees only s.",
                  narration=f"The decoder then writes {', '.join(steps)}, one word at a time, and every one of those "
                            "steps sees only s, never the English words again.")
-        self.play(FadeOut(self.funnel), FadeOut(self.summary_brace), FadeOut(self.all_of_it),
-                  self.words.animate.set_opacity(0.3),
-                  self.word_arrows.animate.set_opacity(0.3), run_time=0.6)
-        chain = self._decoder_chain()
-        self.chain = chain
+        self.play(FadeOut(summary.notes), reading.words.animate.set_opacity(0.3),
+                  reading.word_arrows.animate.set_opacity(0.3), run_time=0.6)
         self.play(LaggedStart(*(FadeIn(m) for m in chain), lag_ratio=0.15), run_time=1.2)
-        from_s = VGroup(*(Arrow(self.summary_frame.get_right(), chain.step(w).get_left(), buff=0.12,
+        from_s = VGroup(*(Arrow(summary.frame.get_right(), chain.step(w).get_left(), buff=layout.TIGHT,
                                 color=palette.CONTEXT, stroke_width=3, max_tip_length_to_length_ratio=0.07)
                           for w in steps))
         self.play(LaggedStart(*(GrowArrow(a) for a in from_s), lag_ratio=0.3), run_time=1.5)
-        self.from_s = from_s
         self.wait(2.0)
-        tokens = self.src.get("tokens")
-        target = steps[-1]
-        self.say(f"To write “{target}” it needs “{tokens[-1]}”, but “{tokens[-1]}” is only a "
-                 f"{format_value(self.src.value('influence', (len(tokens) - 1, len(tokens) - 1)), 2)} "
-                 f"share mixed into s.",
-                 narration=f"To write “{target}” the decoder needs “{tokens[-1]}”, but “{tokens[-1]}” is only one "
-                           "share of the mixture in s, blended with every word before it.")
-        self.play(Indicate(chain.step(target)[1], color=palette.FRENCH, scale_factor=1.3),
-                  Indicate(self.words[-1][1], color=palette.ENGLISH, scale_factor=1.3), run_time=1.2)
+        self.say(f"Whatever it writes, the decoder sees “{first}” only through s, mixed with every word after it.",
+                 narration=f"Whatever word it writes, the decoder sees “{first}” only through s, blended with every "
+                           "word that came after it.")
+        self.play(*(Indicate(chain.step(w)[1], color=palette.FRENCH, scale_factor=1.3) for w in steps),
+                  Indicate(reading.words[0][1], color=palette.ENGLISH, scale_factor=1.3), run_time=1.2)
         self.wait(1.8)
+        return from_s
 
     @beat
-    def attention_keeps_every_h(self):
-        """The contrast: keep h_1..h_3, and let every decoder step reach each of them."""
-        tokens = self.src.get("tokens")
+    def attention_keeps_every_h(self, reading: Reading, summary: Summary, chain: VGroup, from_s: VGroup) -> None:
+        """The contrast: keep h_1 … h_T, and let every decoder step reach each of them."""
+        tokens = self.tokens
         steps = self._decoder_words()
         self.say(f"Soft attention keeps every encoder state h_1 … h_{len(tokens)} instead of just s.",
                  narration=f"Soft attention does something different: it keeps every encoder state, h_1 to "
                            f"h_{len(tokens)}, one per English word, instead of just s.")
-        self.play(FadeOut(self.from_s), FadeOut(self.summary), FadeOut(self.summary_frame),
-                  FadeOut(self.word_arrows), run_time=0.6)
-        kept = self._kept_states()
-        self.play(*(ReplacementTransform(w, row.word) for w, row in zip(self.words, kept)), run_time=1.0)
-        title = heading("With soft attention", color=palette.WEIGHT).to_edge(UP, buff=0.5)
-        self.play(*(FadeIn(VGroup(row.name, row.state)) for row in kept), FadeIn(title, shift=DOWN * 0.2),
+        self.play(FadeOut(from_s), FadeOut(summary.group), FadeOut(summary.frame), FadeOut(reading.word_arrows),
+                  run_time=0.6)
+        kept = self._kept_states(chain)
+        self.play(*(ReplacementTransform(w, row.word) for w, row in zip(reading.words, kept)), run_time=1.0)
+        title = heading("With soft attention", color=palette.WEIGHT)
+        layout.fit_into(title, layout.top_band())
+        self.play(*(FadeIn(VGroup(row.name, row.state)) for row in kept), FadeIn(title, shift=DOWN * layout.NUDGE),
                   run_time=0.8)
         self.wait(0.6)
         self.say("Each decoder step can reach all of them, not one squeezed summary.")
         links = {}
         for w in steps:
-            step = self.chain.step(w)
-            links[w] = VGroup(*(Line(step.get_left() + LEFT * 0.1, row.state.get_right() + RIGHT * 0.15,
+            step = chain.step(w)
+            links[w] = VGroup(*(Line(step.get_left() + LEFT * layout.TIGHT, row.state.get_right() + RIGHT * layout.TIGHT,
                                      color=palette.WEIGHT, stroke_width=3) for row in kept))
             self.play(Indicate(step[1], color=palette.FRENCH, scale_factor=1.3),
                       LaggedStart(*(Create(line) for line in links[w]), lag_ratio=0.2), run_time=1.1)
             self.wait(0.5)
         self.wait(1.0)
-        target = steps[-1]
-        self.say(f"Nothing squeezed: to write “{target}”, the decoder can look straight at "
-                 f"h_{len(tokens)}, the state for “{tokens[-1]}”.")
-        others = [line for w in steps for line in links[w] if line is not links[target][-1]]
-        self.play(links[target][-1].animate.set_stroke(color=palette.ACCENT, width=6),
-                  *(line.animate.set_stroke(opacity=0.35) for line in others), Indicate(kept[-1].word[1], color=palette.ENGLISH,
-                                                                          scale_factor=1.3),
-                  Indicate(self.chain.step(target)[1], color=palette.FRENCH, scale_factor=1.3), run_time=1.2)
+        first = tokens[0]
+        final_share = format_value(self.src.value("first_token_share", len(tokens) - 1), 2)
+        self.say(f"Nothing squeezed: “{first}”, a {final_share} share of s, is all there in h_1, "
+                 "and every step can look straight at it.",
+                 narration=f"Nothing is squeezed: “{first}”, which was only a small share of s, is all there in "
+                           "h_1, and every decoder step can look straight at it.")
+        to_first = [links[w][0] for w in steps]
+        others = [line for w in steps for line in links[w][1:]]
+        self.play(*(line.animate.set_stroke(color=palette.ACCENT, width=L.lit_stroke) for line in to_first),
+                  *(line.animate.set_stroke(opacity=0.35) for line in others),
+                  Indicate(kept[0].word[1], color=palette.ENGLISH, scale_factor=1.3), run_time=1.2)
         self.wait(2.5)
 
     # --- building blocks --------------------------------------------------------------------------------------
 
-    def _state_vector(self, t: int):
-        scale = float(self.src.get("hidden_states").abs().max())
-        grid = vector(self.src, f"hidden_states.{t}", shading="diverging", scale_to=scale)
-        return grid.move_to(self._layout_state_position())
+    def _reading_picture(self, state_region: Region, shares_region: Region) -> tuple[VGroup, VGroup, Shares]:
+        """The hidden state after the first word (title over vector) in the left column and the share bars in the
+        right one, their tops level with the vector's so an arrow from a word to the title passes over the bars."""
+        state = self._state_vector(0)
+        title = self._state_title(0, state_region, state, 1.0)
+        VGroup(title, state).move_to(state_region.center)
+        shares = self._shares(shares_region)
+        VGroup(shares.title, shares.labels, shares.slots, *shares.spacers).align_to(state, UP)
+        return state, title, shares
 
-    def _state_title(self, t: int):
-        word = self.src.get("tokens")[t]
-        title = label(f"hidden state after “{word}”", font_size=typography.LABEL_SIZE)
-        return title.next_to(self._layout_state_position(), UP, buff=0.6)
+    @staticmethod
+    def _reader(words: TokenRow, t: int) -> SurroundingRectangle:
+        """The box that marks the word the encoder is reading."""
+        return SurroundingRectangle(words[t], color=palette.ACCENT, buff=layout.TIGHT, corner_radius=0.08)
 
-    def _read_arrow(self, t: int) -> Arrow:
-        target = self._layout_state_position() + UP * 0.95
-        return Arrow(self.words[t].get_bottom(), target, buff=0.1, color=palette.ENGLISH, stroke_width=3,
-                     max_tip_length_to_length_ratio=0.12)
+    def _hidden_scale(self) -> float:
+        return float(self.src.get("hidden_states").abs().max())
 
-    def _share_labels(self) -> VGroup:
-        rows = VGroup()
-        for i, word in enumerate(self.src.get("tokens")):
-            text = label(word, font_size=typography.LABEL_SIZE, color=palette.ENGLISH)
-            text.move_to(self._layout_share_row(i), aligned_edge=RIGHT)
-            rows.add(text)
-        return rows
+    def _state_vector(self, t: int) -> VGroup:
+        """Hidden state t, its cells as wide as every state's widest number needs (so the vector never jumps)."""
+        return vector(self.src, f"hidden_states.{t}", shading="diverging", scale_to=self._hidden_scale(),
+                      cell_width=self.cell_width)
 
-    def _share_bars(self, t: int) -> VGroup:
+    def _state_title(self, t: int, region: Region, state: VGroup, zoom: float) -> VGroup:
+        title = label(f"hidden state after “{self.tokens[t]}”", font_size=typography.LABEL_SIZE).scale(zoom)
+        layout.fit_into(title, region, center=False)
+        return title.next_to(state, UP, buff=layout.GAP * zoom)
+
+    @staticmethod
+    def _read_arrow(words: TokenRow, t: int, title: VGroup) -> Arrow:
+        return Arrow(words[t].get_bottom(), title.get_top(), buff=layout.NEAR, color=palette.ENGLISH,
+                     stroke_width=3, max_tip_length_to_length_ratio=0.12)
+
+    def _shares(self, region: Region) -> Shares:
+        """Word labels right-aligned, each beside an empty slot as long as a share of 1 may be (the region's width
+        less the labels and the widest number), under one title; the whole block fitted into `region`."""
+        labels = [label(w, font_size=typography.LABEL_SIZE, color=palette.ENGLISH) for w in self.tokens]
+        widest_number = self.src.number("first_token_share", 0, decimals=2, font_size=typography.NUMBER_SIZE).width
+        unit = region.width - max(m.width for m in labels) - widest_number - layout.NEAR * 2
+        slots = [Rectangle(width=max(unit, layout.FAR), height=L.bar_height, stroke_width=0, fill_opacity=0)
+                 for _ in labels]
+        spacers = [Rectangle(width=widest_number, height=L.bar_height, stroke_width=0, fill_opacity=0)
+                   for _ in labels]
+        cells = [m for triple in zip(labels, slots, spacers) for m in triple]
+        title = label("how much of each word the state still carries", font_size=typography.SMALL_SIZE,
+                      color=palette.MUTED)
+        spare = region.height - title.height - layout.GAP - len(labels) * L.bar_height
+        row_gap = min(max(spare / max(len(labels) - 1, 1), layout.TIGHT), layout.NEAR)  # many words: rows closer
+        VGroup(*cells).arrange_in_grid(rows=len(labels), cols=len(cells) // len(labels), col_alignments="rll",
+                                       buff=(layout.NEAR, row_gap))
+        block = VGroup(title, VGroup(*cells)).arrange(DOWN, buff=layout.GAP, aligned_edge=LEFT)
+        block.move_to(region.center)
+        return Shares(title, VGroup(*labels), VGroup(*slots), spacers)
+
+    def _share_bars(self, t: int, shares: Shares) -> VGroup:
         """One bar per word already read, length ∝ its share of hidden state t, with the traced share."""
         group, bars, numbers = VGroup(), VGroup(), VGroup()
         for i in range(t + 1):
+            slot = shares.slots[i]
             share = self.src.value("influence", (t, i))
-            start = self._layout_share_row(i) + RIGHT * 0.3
-            bar = Rectangle(width=max(share * 6.0, 0.02), height=0.36, stroke_width=0, fill_color=palette.ENGLISH,
-                            fill_opacity=0.85)
-            bar.move_to(start, aligned_edge=LEFT)
+            bar = Rectangle(width=max(share * slot.width, layout.HAIRLINE), height=slot.height, stroke_width=0,
+                            fill_color=palette.ENGLISH, fill_opacity=0.85)
+            bar.align_to(slot, LEFT).match_y(slot)
             number = self.src.number("influence", (t, i), decimals=2, font_size=typography.NUMBER_SIZE)
-            number.next_to(bar, RIGHT, buff=0.2)
+            number.scale(slot.height / L.bar_height)  # shrunk with the block
+            number.next_to(bar, RIGHT, buff=layout.NEAR * slot.height / L.bar_height)
             bars.add(bar)
             numbers.add(number)
         group.add(bars, numbers)
         group.bars, group.numbers = bars, numbers
         return group
 
-    def _share_trail_start(self) -> VGroup:
-        head = label(f"“{self.src.get('tokens')[0]}” share:", font_size=typography.LABEL_SIZE, color=palette.MUTED)
+    def _share_trail(self) -> tuple[VGroup, list[VGroup]]:
+        """“I” share: 1.00 → 0.25 → 0.13, laid out whole along the bottom; step t is shown after word t."""
+        head = label(f"“{self.tokens[0]}” share:", font_size=typography.LABEL_SIZE, color=palette.MUTED)
         first = self.src.number("first_token_share", 0, decimals=2, font_size=typography.NUMBER_SIZE)
-        trail = VGroup(head, first).arrange(RIGHT, buff=0.25)
-        self._layout_place_trail(trail)
-        return trail
-
-    def _share_trail_step(self, t: int) -> VGroup:
-        arrow = label("→", font_size=typography.LABEL_SIZE, color=palette.MUTED)
-        number = self.src.number("first_token_share", t, decimals=2, font_size=typography.NUMBER_SIZE)
-        step = VGroup(arrow, number).arrange(RIGHT, buff=0.2)
-        step.next_to(self.first_share_trail, RIGHT, buff=0.2)
-        return step
+        steps = [VGroup(head, first).arrange(RIGHT, buff=layout.NEAR)]
+        for t in range(1, len(self.tokens)):
+            arrow = label("→", font_size=typography.LABEL_SIZE, color=palette.MUTED)
+            number = self.src.number("first_token_share", t, decimals=2, font_size=typography.NUMBER_SIZE)
+            steps.append(VGroup(arrow, number).arrange(RIGHT, buff=layout.NEAR))
+        trail = VGroup(*steps).arrange(RIGHT, buff=layout.NEAR)
+        layout.fit_into(trail, layout.body())
+        trail.to_edge(DOWN, buff=layout.MARGIN + layout.BOTTOM_BAND)
+        return trail, steps
 
     def _decoder_words(self) -> tuple[str, ...]:
         """The French words the decoder writes (the reference without its end token)."""
         return tuple(w for w in self.french.get("reference") if w != self.french.get("end_token"))
 
     def _decoder_chain(self) -> VGroup:
-        """start ↓ J'aime ↓ le ↓ café ↓ end, down the right side; chain.step(word) is a word's box."""
+        """start ↓ words ↓ end, down the right side of the body; chain.step(word) is a word's box."""
         words = (self.french.get("start_token"), *self.french.get("reference"))
         boxes = [token_box(w, palette.FRENCH if w in self._decoder_words() else palette.MUTED) for w in words]
-        column = VGroup(*boxes).arrange(DOWN, buff=0.42)
-        self._layout_place_chain(column)
-        links = [flow_arrow(a, b, buff=0.08) for a, b in zip(boxes[:-1], boxes[1:])]
+        body = layout.body()
+        room = (body.height - sum(b.height for b in boxes)) / max(len(boxes) - 1, 1)
+        column = VGroup(*boxes).arrange(DOWN, buff=max(min(L.chain_gap, room), layout.NEAR))
+        links = [Line(a.get_bottom(), b.get_top(), buff=layout.HAIRLINE, color=palette.MUTED, stroke_width=2)
+                 for a, b in zip(boxes[:-1], boxes[1:])]
         head = label("decoder", font_size=typography.SMALL_SIZE, color=palette.MUTED)
-        head.next_to(column, LEFT, buff=0.35).align_to(column, UP)
+        head.next_to(column, LEFT, buff=layout.GAP).align_to(column, UP)
         chain = VGroup(head, *[m for pair in zip(boxes, links + [VGroup()]) for m in pair])
+        layout.fit_into(chain, body)
+        chain.to_edge(RIGHT, buff=layout.MARGIN)
         by_word = dict(zip(words, boxes))
         chain.step = lambda w: by_word[w]
         return chain
 
-    def _kept_states(self) -> list[VGroup]:
-        """Rows "word  h_t  [vector]" on the left, one per English word: the states soft attention keeps."""
-        scale = float(self.src.get("hidden_states").abs().max())
-        rows = []
-        for t, word in enumerate(self.src.get("tokens")):
+    @staticmethod
+    def _left_of_chain(chain: VGroup) -> Region:
+        body = layout.body()
+        return Region(body.left, chain.get_left()[0] - L.link_room, body.bottom, body.top)
+
+    def _kept_states(self, chain: VGroup) -> list[VGroup]:
+        """Rows "word  h_t  [vector]", one per English word, left of the decoder: the states soft attention keeps."""
+        rows, cells = [], []
+        for t, word in enumerate(self.tokens):
             box = token_box(word, palette.ENGLISH)
             name = math(f"h_{t + 1}", color=palette.TEXT, font_size=typography.BODY_SIZE + 6)
-            state = vector(self.src, f"hidden_states.{t}", shading="diverging", scale_to=scale)
-            row = VGroup(box, name, state).arrange(RIGHT, buff=0.3)
+            state = self._state_vector(t)
+            row = VGroup(box, name, state)
             row.word, row.name, row.state = box, name, state
             rows.append(row)
-        self._layout_stack_kept(rows)
+            cells += [box, name, state]
+        VGroup(*cells).arrange_in_grid(rows=len(rows), cols=len(cells) // len(rows), col_alignments="rll",
+                                       buff=(layout.GAP, layout.NEAR))
+        layout.fit_into(VGroup(*rows), self._left_of_chain(chain))
         return rows
-
-    # --- layout constants -------------------------------------------------------------------------------------
-
-    @staticmethod
-    def _layout_state_position():
-        return UP * 1.0
-
-    @staticmethod
-    def _layout_share_row(i: int):
-        return LEFT * 3.2 + DOWN * (0.75 + i * 0.62)
-
-    @staticmethod
-    def _layout_place_shares_title(title) -> None:
-        title.move_to(LEFT * 3.2 + DOWN * 0.15, aligned_edge=LEFT).shift(LEFT * 1.0)
-
-    @staticmethod
-    def _layout_place_trail(trail) -> None:
-        trail.move_to(LEFT * 4.2 + DOWN * 3.05, aligned_edge=LEFT)
-
-    @staticmethod
-    def _layout_s_position():
-        return LEFT * 2.6 + DOWN * 0.4
-
-    @staticmethod
-    def _layout_place_chain(column) -> None:
-        column.move_to(RIGHT * 4.6 + DOWN * 0.45)
-
-    @staticmethod
-    def _layout_stack_kept(rows) -> None:
-        """Three columns: words right-aligned, then h_t, then the vectors, rows 1.2 apart."""
-        word_right, name_left = -4.6, -4.3
-        state_left = name_left + max(r.name.width for r in rows) + 0.3
-        for t, row in enumerate(rows):
-            y = 1.0 - t * 1.3
-            row.word.move_to([word_right - row.word.width / 2, y, 0])
-            row.name.move_to([name_left + row.name.width / 2, y, 0])
-            row.state.move_to([state_left + row.state.width / 2, y, 0])

@@ -2,54 +2,99 @@
 
 Follows the post's "From one head to many" and "Approach 2: one big matrix multiply, then split", and closes
 with Approach 1 (stacked single-head modules) giving the same numbers.
+
+Every composition is built from the example's sizes and fitted into its region: matrices show their numbers where
+those fit at a legible size, and otherwise become shaded grids (blue positive, red negative) whose cells shrink
+until the labels fit. Claims about the heads (how many, how wide, which head looks where) are read from the data.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+
 from manim import (
-    DOWN, LEFT, RIGHT, UP, Arrow, Create, DashedLine, FadeIn, FadeOut, Indicate, LaggedStart, ManimColor,
-    Rectangle, ReplacementTransform, VGroup, Write,
+    DOWN, LEFT, RIGHT, UP, Arrow, Create, DashedLine, FadeIn, FadeOut, Indicate, LaggedStart, Mobject, Rectangle,
+    ReplacementTransform, VGroup, Write,
 )
 
 from scenes.kit import (
-    AttentionScene, Source, align_baselines, beat, format_value, heatmap, label, math, matrix, palette,
-    typography,
+    AttentionMap, AttentionScene, NamedMatrix, Source, align_baselines, beat, format_value, heatmap, label, math,
+    matrix, palette, subscript, top_token, typography,
 )
+from scenes.kit import layout
 from scenes.kit.widgets import TensorGrid
 
-#: X is (B, T, d_in) with B = 1; its grid shows the first (only) sequence of the batch.
+#: X is (B, T, d_in); its grid shows the first sequence of the batch.
 FIRST_IN_BATCH = 0
 
 
-def _layout_head_tints() -> tuple[ManimColor, ...]:
-    """Each head's own subtle tint (backgrounds and labels): sky blue, amber."""
-    return ManimColor("#5DADE2"), ManimColor("#F5B041")
+@dataclass(frozen=True)
+class HeadSplitLayout:
+    """The scene's own sizes: everything else follows from the example's sizes and the kit's named gaps."""
+
+    cell_height: float = 0.5  #: a cell that shows its number
+    shaded_cell: float = 0.42  #: first try for a cell shown by its shade alone
+    shrink_tries: int = 5  #: how often a shaded composition may shrink its cells to fit
+    tint_pad: float = 0.08  #: a head's panel reaches this far beyond its cells
+    tint_opacity: float = 0.16
+    dash_overhang: float = 0.15  #: a cut line runs this far past the grid
+    arrow_room: float = 1.2  #: between the wide W_Q and the narrow ones, for the arrows
 
 
-def _layout_sizes() -> dict:
-    return {"cell_w": 0.82, "cell_h": 0.5, "tint_opacity": 0.16, "map_w": 0.95, "map_h": 0.6}
+L = HeadSplitLayout()
 
 
-HEAD_TINTS = _layout_head_tints()
-SIZE = _layout_sizes()
+@dataclass(frozen=True)
+class Cells:
+    """How a composition draws its matrices: numbers in cells of the given height, or shades in square cells."""
+
+    values: bool
+    height: float
+    width: float | None = None  # None: as wide as the widest number needs
 
 
-def _shape_text(names: str, values: tuple[int, ...]) -> str:
-    """"(B, T, d_out) = (1, 4, 4)": the symbolic shape and the tensor's actual shape."""
-    return f"({names}) = ({', '.join(str(v) for v in values)})"
+VALUED = Cells(True, L.cell_height)
 
 
-def _shape_label(names: str, values: tuple[int, ...], color=palette.MUTED):
-    return label(_shape_text(names, values), font_size=typography.SMALL_SIZE, color=color, mono=True)
+def compose(build: Callable[[Cells], Mobject], region: layout.Region) -> Mobject:
+    """The composition with numbers if it fits legibly, else shaded square cells shrunk until its labels fit."""
+    return layout.numbers_or_shades(lambda side: build(VALUED if side is None else Cells(False, side, side)),
+                                    region, font_size=typography.SMALL_SIZE, shaded_cell=L.shaded_cell,
+                                    tries=L.shrink_tries)
 
 
-def _tint_behind(mob, color) -> Rectangle:
+def tint_behind(mob: Mobject, color, *, fill: bool = True) -> Rectangle:
     """A translucent head-coloured panel behind a slice of cells."""
-    rect = Rectangle(width=mob.width + 0.03, height=mob.height + 0.12, stroke_color=color, stroke_width=2,
-                     fill_color=color, fill_opacity=SIZE["tint_opacity"])
+    rect = Rectangle(width=mob.width + L.tint_pad, height=mob.height + L.tint_pad, stroke_color=color, stroke_width=2,
+                     fill_color=color, fill_opacity=L.tint_opacity if fill else 0)
     rect.move_to(mob)
     rect.set_z_index(-1)
     return rect
+
+
+def brackets_of(grid: TensorGrid) -> VGroup:
+    """A valued matrix's brackets (a shaded grid has none)."""
+    return getattr(grid, "brackets", VGroup())
+
+
+def chain(*items: Mobject) -> VGroup:
+    """Items left to right at the GAP, each centred on the first one's cells (so "·" and "=" sit mid-matrix)."""
+    def middle(item: Mobject) -> float:
+        return (item.body if hasattr(item, "body") else item).get_center()[1]
+
+    for previous, item in zip(items, items[1:]):
+        item.next_to(previous, RIGHT, buff=layout.GAP)
+        item.shift(UP * (middle(items[0]) - middle(item)))
+    return VGroup(*items)
+
+
+def line_up_names(named: list[NamedMatrix]) -> None:
+    """Names on one baseline above the tallest grid, shapes on one baseline below the lowest."""
+    align_baselines([m.name for m in named], y=max(m.name.get_bottom()[1] for m in named))
+    shapes = [m.shape_label for m in named if m.shape_label is not None]
+    if shapes:
+        align_baselines(shapes, y=min(s.get_bottom()[1] for s in shapes))
 
 
 class HeadSplitScene(AttentionScene):
@@ -63,322 +108,408 @@ class HeadSplitScene(AttentionScene):
         self.d_out = src.shape("Q")[-1]
         self.n_heads, _, self.head_dim = src.shape("Q_heads")
         self.show_title()
-        self.one_wide_matmul()
-        self.queries_keys_values()
-        self.cut_width_into_heads()
+        q = self.one_wide_matmul()
+        qkv = self.queries_keys_values(q)
+        self.cut_width_into_heads(qkv)
         self.per_head_patterns()
-        self.concatenate_heads()
-        self.output_projection()
+        concat = self.concatenate_heads()
+        self.output_projection(concat)
         self.stacked_layout()
         self.same_numbers()
 
     # --- helpers ----------------------------------------------------------------------------------------------
-    def _matrix(self, path: str, color, **kw) -> TensorGrid:
-        return matrix(self.src, path, color=color, cell_width=SIZE["cell_w"], cell_size=SIZE["cell_h"],
-                      font_size=typography.SMALL_SIZE, **kw)
+    @property
+    def one_head(self) -> bool:
+        return self.n_heads == 1
+
+    def _grid(self, path: str, color, cells: Cells) -> TensorGrid:
+        if cells.values:
+            return matrix(self.src, path, color=color, cell_size=cells.height, cell_width=cells.width,
+                          font_size=typography.SMALL_SIZE)
+        return heatmap(self.src, path, weights=False, show_values=False, cell_size=cells.height,
+                       cell_width=cells.width)
+
+    def _named(self, path: str, name: str, color, cells: Cells, axes: tuple[str, ...] | None = None, *,
+               rows: bool = False, batch: bool = False, shape: bool = True) -> NamedMatrix:
+        grid = self._grid(path, color, cells)
+        if rows:
+            grid.add_row_labels(self.tokens, color=palette.ENGLISH)
+        return NamedMatrix(grid, name, color=color, shape=shape, axes=axes, batch=self.batch if batch else None)
 
     def _head_columns(self, grid: TensorGrid, h: int) -> VGroup:
-        """The cells of head h's slice of a wide (T, d_out) grid: columns h·head_dim … (h+1)·head_dim − 1."""
+        """The cells of head h's slice of a wide grid: columns h·head_dim … (h+1)·head_dim − 1."""
         return VGroup(*(grid.column(c) for c in range(h * self.head_dim, (h + 1) * self.head_dim)))
 
-    def _head_name(self, h: int, **kw):
-        return label(f"head {h + 1}", font_size=typography.LABEL_SIZE, color=HEAD_TINTS[h], bold=True, **kw)
+    def _head_tints(self, grid: TensorGrid) -> VGroup:
+        return VGroup(*(tint_behind(self._head_columns(grid, h), palette.HEAD_TINTS[h]) for h in range(self.n_heads)))
 
-    def _role_name(self, role: str):
-        return math(role, font_size=typography.BODY_SIZE + 2, color=palette.ROLE_COLORS[role])
+    def _head_name(self, h: int, *, short: bool = False):
+        text = f"h{subscript(h + 1)}" if short else f"head {h + 1}"
+        return label(text, font_size=typography.SMALL_SIZE, color=palette.HEAD_TINTS[h], bold=True)
+
+    def _slice_names(self, slices: VGroup, direction) -> VGroup:
+        """"head h" beside each slice (above or below it); "h₁" where the full names would run into each other."""
+        names = VGroup(*(self._head_name(h) for h in range(self.n_heads)))
+        if any(name.width + layout.TIGHT > piece.width - L.tint_pad for name, piece in zip(names, slices)):
+            names = VGroup(*(self._head_name(h, short=True) for h in range(self.n_heads)))
+        for name, piece in zip(names, slices):
+            name.next_to(piece, direction, buff=layout.TIGHT)
+        align_baselines(names)
+        return names
+
+    def _shape_line(self, names: str, values: tuple[int, ...]):
+        """"(B, heads, T, head_dim) = (1, 2, 4, 2)": a symbolic shape and the tensor's actual one, for the top band."""
+        text = f"({names}) = ({', '.join(str(v) for v in values)})"
+        return layout.fit_into(label(text, font_size=typography.BODY_SIZE, mono=True), layout.top_band())
+
+    def _per_head_rows(self, paths: list[str], colors: list, titles: list[str] | None, cells: Cells) -> VGroup:
+        """One row per head: its name, then one panel per path (the head's slice of each tensor), role names on top.
+
+        Returns VGroup(rows, titles); rows[h] has `.name`, `.grids` and `.panels` (one per path).
+        """
+        rows = VGroup()
+        for h in range(self.n_heads):
+            grids = VGroup()
+            for path, color in zip(paths, colors):
+                grid = self._grid(f"{path}.{h}", color, cells)
+                grid.remove(brackets_of(grid))  # the head's tinted panel frames it
+                grids.add(grid)
+            grids.arrange(RIGHT, buff=layout.FAR)
+            tints = VGroup(*(tint_behind(g.body, palette.HEAD_TINTS[h]) for g in grids))
+            row = VGroup(self._head_name(h).next_to(tints, LEFT, buff=layout.GAP), grids, tints)
+            row.name, row.grids, row.panels = row.submobjects
+            rows.add(row)
+        rows.arrange(DOWN, buff=layout.GAP, aligned_edge=RIGHT)
+        tops = VGroup()
+        if titles:
+            tops = VGroup(*(math(t, font_size=typography.BODY_SIZE, color=c).next_to(panel, UP, buff=layout.NEAR)
+                            for t, c, panel in zip(titles, colors, rows[0].panels)))
+            align_baselines(tops)
+        return VGroup(rows, tops)
 
     # --- beats ------------------------------------------------------------------------------------------------
     @beat
-    def one_wide_matmul(self):
+    def one_wide_matmul(self) -> tuple[NamedMatrix, VGroup]:
         """X times one wide W_Q: every head's queries in a single matmul."""
+        def build(cells: Cells) -> VGroup:
+            x = self._named(f"X.{FIRST_IN_BATCH}", "X", palette.TEXT, cells, ("T", "d_in"), rows=True, batch=True)
+            w = self._named("W_q", "W_Q", palette.QUERY, cells, ("d_in", "d_out"))
+            q = self._named("Q", "Q", palette.QUERY, cells, ("T", "d_out"), batch=True)
+            dot, eq = math("dot", font_size=typography.BODY_SIZE), math("=", font_size=typography.BODY_SIZE)
+            row = chain(x, dot, w, eq, q)
+            line_up_names([x, w, q])
+            tints = self._head_tints(w.grid)
+            heads = self._slice_names(tints, DOWN)
+            return VGroup(row, tints, heads)
+
+        (x, dot, w, eq, q), tints, heads = compose(build, layout.body())
         self.say("One big matrix multiply: X times a wide W_Q gives the queries of every head at once.")
-        x = self._matrix(f"X.{FIRST_IN_BATCH}", palette.TEXT)
-        x.add_row_labels(self.tokens, color=palette.ENGLISH)
-        w = self._matrix("W_q", palette.QUERY)
-        q = self._matrix("Q", palette.QUERY)
-        dot, eq = math("dot", font_size=typography.BODY_SIZE), math("=", font_size=typography.BODY_SIZE)
-        row = VGroup(x, dot, w, eq, q).arrange(RIGHT, buff=0.3).move_to(UP * 0.4)
-        names = VGroup(math("X", font_size=typography.BODY_SIZE + 2).next_to(x.body, UP, buff=0.3),
-                       math("W_Q", font_size=typography.BODY_SIZE + 2, color=palette.QUERY)
-                       .next_to(w.body, UP, buff=0.3),
-                       self._role_name("Q").next_to(q.body, UP, buff=0.3))
-        align_baselines(names)
-        shapes = VGroup(_shape_label("B, T, d_in", tuple(self.src.shape("X"))),
-                        _shape_label("d_in, d_out", tuple(self.src.shape("W_q"))),
-                        _shape_label("B, T, d_out", (self.batch, *self.src.shape("Q"))))
-        for shape, grid in zip(shapes, (x, w, q)):
-            shape.next_to(grid.body, DOWN, buff=0.45)
-        self.play(FadeIn(x), FadeIn(names[0]), FadeIn(shapes[0]), run_time=1.0)
-        self.play(FadeIn(dot), FadeIn(w), FadeIn(names[1]), FadeIn(shapes[1]), run_time=1.0)
-        self.play(FadeIn(eq), LaggedStart(*(FadeIn(q.row(i), shift=RIGHT * 0.2) for i in range(self.T)),
-                                          lag_ratio=0.3), FadeIn(q.brackets), run_time=1.6)
-        self.play(FadeIn(names[2]), FadeIn(shapes[2]), run_time=0.6)
+        self.play(FadeIn(x), run_time=1.0)
+        self.play(FadeIn(dot), FadeIn(w), run_time=1.0)
+        self.play(FadeIn(eq), LaggedStart(*(FadeIn(q.grid.row(i), shift=RIGHT * layout.NUDGE) for i in range(self.T)),
+                                          lag_ratio=0.3), FadeIn(brackets_of(q.grid)), run_time=1.6)
+        self.play(FadeIn(q.name), FadeIn(q.shape_label), run_time=0.6)
         self.wait(1.0)
-        self.say(f"W_Q has d_out = {self.d_out} columns: room for {self.n_heads} heads of head_dim = "
-                 f"{self.head_dim} each.",
-                 narration=f"W_Q has d_out = {self.d_out} columns: room for {self.n_heads} heads, each "
-                           f"{self.head_dim} columns wide. That width is the head_dim.")
-        tints = VGroup(*(_tint_behind(self._head_columns(w, h), HEAD_TINTS[h]) for h in range(self.n_heads)))
-        heads = VGroup(*(self._head_name(h).scale(0.85).next_to(tints[h], DOWN, buff=0.12)
-                         for h in range(self.n_heads)))
-        self.play(FadeOut(shapes[1]), run_time=0.4)
+        if self.one_head:
+            self.say(f"With one head, that head takes all d_out = {self.d_out} columns of W_Q: head_dim = d_out.",
+                     narration=f"With a single head, that head takes all {self.d_out} columns of W_Q, so its "
+                               "head_dim is the whole width d_out.")
+        else:
+            self.say(f"W_Q has d_out = {self.d_out} columns: room for {self.n_heads} heads of head_dim = "
+                     f"{self.head_dim} each.",
+                     narration=f"W_Q has d_out = {self.d_out} columns: room for {self.n_heads} heads, each "
+                               f"{self.head_dim} columns wide. That width is the head_dim.")
+        self.play(FadeOut(w.shape_label), run_time=0.4)
         self.play(FadeIn(tints), FadeIn(heads), run_time=0.8)
         self.wait(2.8)
-        self.stage = VGroup(x, dot, w, eq, names[0], names[1], shapes[0], tints, heads)
-        self.q, self.q_name, self.q_shape = q, names[2], shapes[2]
+        return q, VGroup(x, dot, w.grid, w.name, eq, tints, heads)
 
     @beat
-    def queries_keys_values(self):
+    def queries_keys_values(self, shown: tuple[NamedMatrix, VGroup]) -> dict[str, NamedMatrix]:
         """W_K and W_V are wide too: three (B, T, d_out) tensors, Q/K/V in their colours."""
+        old_q, rest = shown
+
+        def build(cells: Cells) -> VGroup:
+            named = [self._named(r, r, palette.ROLE_COLORS[r], cells, ("T", "d_out"), rows=r == "Q", batch=True)
+                     for r in ("Q", "K", "V")]
+            row = VGroup(*named).arrange(RIGHT, buff=layout.APART)
+            line_up_names(named)
+            return row
+
+        grids = dict(zip(("Q", "K", "V"), compose(build, layout.body())))
         self.say("W_K and W_V are wide in the same way: keys and values, each (B, T, d_out).",
                  narration="W_K and W_V are just as wide, so the keys and the values also come out with shape "
                            "batch, T, d_out.")
-        self.play(FadeOut(self.stage), run_time=0.6)
-        grids = {"Q": self.q}
-        for role in ("K", "V"):
-            grids[role] = self._matrix(role, palette.ROLE_COLORS[role])
-        row = VGroup(self.q.copy(), grids["K"], grids["V"]).arrange(RIGHT, buff=0.7)
-        row.move_to(RIGHT * 0.55 + UP * 0.1)  # room on the left for the token labels
-        shift = row[0].get_center() - self.q.get_center()
-        self.play(self.q.animate.shift(shift), self.q_name.animate.shift(shift), self.q_shape.animate.shift(shift),
+        self.play(FadeOut(rest), run_time=0.6)
+        q = grids["Q"]
+        self.play(ReplacementTransform(old_q, VGroup(q.grid.body, brackets_of(q.grid), q.name, q.shape_label)),
                   run_time=1.0)
-        self.q.add_row_labels(self.tokens, color=palette.ENGLISH)
-        names, shapes = {"Q": self.q_name}, {"Q": self.q_shape}
-        for role in ("K", "V"):
-            names[role] = self._role_name(role).next_to(grids[role].body, UP, buff=0.3)
-            shapes[role] = _shape_label("B, T, d_out", (self.batch, *self.src.shape(role)))
-            shapes[role].next_to(grids[role].body, DOWN, buff=0.45)
-        align_baselines([names["Q"], names["K"], names["V"]])
-        self.play(FadeIn(self.q.row_labels), *(FadeIn(grids[r]) for r in ("K", "V")),
-                  *(FadeIn(names[r]) for r in ("K", "V")), *(FadeIn(shapes[r]) for r in ("K", "V")), run_time=1.2)
+        self.play(FadeIn(q.grid.row_labels), *(FadeIn(grids[r]) for r in ("K", "V")), run_time=1.2)
         self.wait(3.0)
-        self.grids, self.names, self.shapes = grids, names, shapes
+        return grids
 
     @beat
-    def cut_width_into_heads(self):
+    def cut_width_into_heads(self, grids: dict[str, NamedMatrix]) -> None:
         """The width d_out is cut into head slices, and the slices become a heads axis."""
-        self.say(f"Cut the width into {self.n_heads} slices of head_dim = {self.head_dim}: "
-                 "view gives (B, T, heads, head_dim).",
-                 narration=f"Now cut the width into {self.n_heads} slices of head_dim = {self.head_dim}. A view "
-                           "reshapes each tensor to batch, T, heads, head_dim.")
         roles = ("Q", "K", "V")
-        cuts = VGroup()
-        tints = {r: VGroup() for r in roles}
+        cuts, tints = VGroup(), {}
         for r in roles:
-            grid = self.grids[r]
-            for h in range(self.n_heads):
-                tints[r].add(_tint_behind(self._head_columns(grid, h), HEAD_TINTS[h]))
+            grid = grids[r].grid
+            tints[r] = self._head_tints(grid)
             for h in range(1, self.n_heads):
                 x = (self._head_columns(grid, h - 1).get_right()[0] + self._head_columns(grid, h).get_left()[0]) / 2
-                top, bottom = [x, grid.body.get_top()[1], 0], [x, grid.body.get_bottom()[1], 0]
-                cuts.add(DashedLine(top + UP * 0.15, bottom + DOWN * 0.15, color=palette.TEXT, stroke_width=2))
-        heads = VGroup(*(self._head_name(h).scale(0.85).next_to(tints["Q"][h], UP, buff=0.1)
-                         for h in range(self.n_heads)))
+                top, bottom = grid.body.get_top(), grid.body.get_bottom()
+                cuts.add(DashedLine(top + RIGHT * (x - top[0]) + UP * L.dash_overhang,
+                                    bottom + RIGHT * (x - bottom[0]) + DOWN * L.dash_overhang,
+                                    color=palette.TEXT, stroke_width=2))
+        heads = self._slice_names(tints["Q"], UP)
+        view = self._shape_line("B, T, heads, head_dim", (self.batch, self.T, self.n_heads, self.head_dim))
+        if self.one_head:
+            self.say(f"With one head there is nothing to cut: view gives (B, T, heads, head_dim) with one head of "
+                     f"all {self.head_dim} columns.",
+                     narration=f"With one head there is nothing to cut. A view still reshapes each tensor to batch, "
+                               f"T, heads, head_dim, with a single head {self.head_dim} columns wide.")
+        else:
+            self.say(f"Cut the width into {self.n_heads} slices of head_dim = {self.head_dim}: "
+                     "view gives (B, T, heads, head_dim).",
+                     narration=f"Now cut the width into {self.n_heads} slices of head_dim = {self.head_dim}. A view "
+                               "reshapes each tensor to batch, T, heads, head_dim.")
         self.play(Create(cuts), *(FadeIn(tints[r]) for r in roles), run_time=1.2)
-        view = _shape_label("B, T, heads, head_dim", (self.batch, self.T, self.n_heads, self.head_dim),
-                            color=palette.TEXT).to_edge(UP, buff=0.35)
-        self.play(FadeIn(view), FadeOut(self.names["Q"]), FadeIn(heads), run_time=0.8)
+        self.play(FadeIn(view), FadeOut(grids["Q"].name), FadeIn(heads), run_time=0.8)
         self.wait(2.0)
+
+        split = compose(lambda cells: self._per_head_rows([f"{r}_heads" for r in roles],
+                                                          [palette.ROLE_COLORS[r] for r in roles], list(roles), cells),
+                        layout.body())
+        rows, tops = split
         self.say("Transpose puts the heads axis first, (B, heads, T, head_dim): each head now has its own Q, K, V.",
                  narration="A transpose moves the heads axis in front of T, giving batch, heads, T, head_dim: now "
                            "each head has its own Q, K and V.")
-        moves, new_tints, new_grids = [], VGroup(), {}
-        row_y = self._layout_head_rows()
-        for r in roles:
-            grid = self.grids[r]
+        moves = []
+        for k, r in enumerate(roles):
+            grid = grids[r].grid
             for h in range(self.n_heads):
-                sub = self._matrix(f"{r}_heads.{h}", palette.ROLE_COLORS[r])
-                sub.remove(sub.brackets)  # the head's tinted panel frames it
-                sub.move_to([grid.body.get_center()[0], row_y[h], 0])
-                new_grids[r, h] = sub
+                sub = rows[h].grids[k]
                 old_cells = [grid.cell(i, c) for c in range(h * self.head_dim, (h + 1) * self.head_dim)
                              for i in range(self.T)]
                 new_cells = [sub.cell(i, c) for c in range(self.head_dim) for i in range(self.T)]
                 moves += [ReplacementTransform(o, n) for o, n in zip(old_cells, new_cells)]
-                tint = _tint_behind(sub.body, HEAD_TINTS[h])
-                moves.append(ReplacementTransform(tints[r][h], tint))
-                new_tints.add(tint)
-            moves.append(FadeOut(grid.brackets))
-        transposed = _shape_label("B, heads, T, head_dim", (self.batch, *self.src.shape("Q_heads")),
-                                  color=palette.TEXT).move_to(view)
-        labels_out = [FadeOut(self.q.row_labels), FadeOut(cuts), FadeOut(heads), FadeOut(self.names["K"]),
-                      FadeOut(self.names["V"]), *(FadeOut(self.shapes[r]) for r in roles)]
+                moves.append(ReplacementTransform(tints[r][h], rows[h].panels[k]))
+            moves.append(FadeOut(brackets_of(grid)))
+        transposed = self._shape_line("B, heads, T, head_dim", (self.batch, *self.src.shape("Q_heads")))
+        labels_out = [FadeOut(grids["Q"].grid.row_labels), FadeOut(cuts), FadeOut(heads), FadeOut(grids["K"].name),
+                      FadeOut(grids["V"].name), *(FadeOut(grids[r].shape_label) for r in roles)]
         self.play(*moves, *labels_out, ReplacementTransform(view, transposed), run_time=2.0)
-        side = VGroup(*(self._head_name(h).next_to(new_grids["Q", h], LEFT, buff=0.4) for h in range(self.n_heads)))
-        tops = VGroup(*(self._role_name(r).next_to(new_grids[r, 0], UP, buff=0.25) for r in roles))
-        align_baselines(tops)
-        self.play(FadeIn(side), FadeIn(tops), run_time=0.8)
+        self.play(FadeIn(VGroup(*(row.name for row in rows))), FadeIn(tops), run_time=0.8)
         self.wait(3.0)
 
-    def _layout_head_rows(self) -> tuple[float, ...]:
-        """y of each head's row after the split (head 1 on top)."""
-        return tuple(0.9 - 2.7 * h for h in range(self.n_heads))
+    def _pattern_claim(self, h: int) -> tuple[str | None, float]:
+        """Where head h's last query (which sees every token) looks: the top token, or None when it attends
+        nowhere in particular (its weights span less than one uniform share, 1/T) or two top weights tie."""
+        last = self.T - 1
+        row = [self.src.value(f"weights.{h}", (last, j)) for j in range(self.T)]
+        if max(row) - min(row) < 1 / self.T:
+            return None, max(row)
+        return top_token(self.tokens, row), max(row)
 
     @beat
-    def per_head_patterns(self):
+    def per_head_patterns(self) -> None:
         """Real per-head causal weights, side by side: different slices, different patterns."""
-        self.say("Each head scores with its own slices of W_Q and W_K, so each has its own causal pattern.")
+        if self.one_head:
+            self.say("The head scores with its slices of W_Q and W_K: here one head, so one causal pattern.",
+                     narration="The head scores with its own slices of W_Q and W_K. With one head there is a "
+                               "single causal pattern.")
+        else:
+            self.say("Each head scores with its own slices of W_Q and W_K, so each has its own causal pattern.")
         self.clear_stage()
         eq = math("{{ op(\"head\")_h : head }} = op(\"CausalAttn\")({{ X W_Q^((h)) : q }}, {{ X W_K^((h)) : k }}, "
                   "{{ X W_V^((h)) : v }})", font_size=typography.BODY_SIZE)
         for key, role in (("q", "Q"), ("k", "K"), ("v", "V")):
             eq.select(key).set_color(palette.ROLE_COLORS[role])
-        eq.to_edge(UP, buff=0.4)
-        maps = VGroup()
-        for h in range(self.n_heads):
-            grid = heatmap(self.src, f"weights.{h}", cell_width=SIZE["map_w"], cell_size=SIZE["map_h"],
-                           font_size=typography.SMALL_SIZE)
-            grid.add_row_labels(self.tokens, color=palette.ENGLISH)
-            align_baselines(grid.add_column_labels(self.tokens, color=palette.ENGLISH))
-            mask = self.src.get("mask")
-            for i in range(self.T):
-                for j in range(self.T):
-                    if bool(mask[i, j]):
-                        grid.cell(i, j)[0].set_fill(palette.MASKED, opacity=1)
-            maps.add(grid)
-        maps.arrange(RIGHT, buff=0.9).move_to(DOWN * 0.55)
-        frames = VGroup(*(_tint_behind(maps[h].body, HEAD_TINTS[h]).set_fill(opacity=0) for h in range(self.n_heads)))
-        names = VGroup(*(self._head_name(h).next_to(maps[h].column_labels, UP, buff=0.3).match_x(maps[h].body)
-                         for h in range(self.n_heads)))
+        layout.fit_into(eq, layout.top_band())
+
+        def build(cells: Cells) -> VGroup:
+            maps = VGroup()
+            for h in range(self.n_heads):
+                # the rows are the same words in every map: name them once, on the left; words wider than a
+                # shaded cell stand upright over their column
+                amap = AttentionMap(self.src, f"weights.{h}", self.tokens, causal=True, show_values=cells.values,
+                                    font_size=typography.SMALL_SIZE, cell_size=cells.height, cell_width=cells.width,
+                                    upright_keys=not cells.values, label_rows=h == 0, query_label=None,
+                                    key_label=None)
+                frame = tint_behind(amap.body, palette.HEAD_TINTS[h], fill=False)
+                name = self._head_name(h).next_to(amap.column_labels, UP, buff=layout.NEAR).match_x(amap.body)
+                maps.add(VGroup(amap, frame, name))
+            maps.arrange(RIGHT, buff=layout.APART, aligned_edge=DOWN)
+            align_baselines(VGroup(*(m[2] for m in maps)), y=max(m[2].get_bottom()[1] for m in maps))
+            return maps
+
+        maps = compose(build, layout.body())
         self.play(Write(eq), run_time=1.2)
-        for h in range(self.n_heads):
-            self.play(FadeIn(names[h]), FadeIn(maps[h].row_labels), FadeIn(maps[h].column_labels),
-                      Create(frames[h]), LaggedStart(*(FadeIn(maps[h].row(i)) for i in range(self.T)), lag_ratio=0.3),
-                      run_time=1.6)
+        for amap, frame, name in maps:
+            self.play(FadeIn(name), FadeIn(amap.row_labels), FadeIn(amap.column_labels), Create(frame),
+                      LaggedStart(*(FadeIn(amap.row(i)) for i in range(self.T)), lag_ratio=0.3), run_time=1.6)
         self.wait(1.0)
+
         last = self.T - 1
-        # the head whose last row is most concentrated, and the word it concentrates on
-        focused = max(range(self.n_heads), key=lambda h: max(self.src.value(f"weights.{h}", (last, j))
-                                                             for j in range(self.T)))
-        spread = next(h for h in range(self.n_heads) if h != focused)
-        path = f"weights.{focused}"
-        peak = max(range(self.T), key=lambda j: self.src.value(path, (last, j)))
-        share_peak = format_value(self.src.value(path, (peak, peak)), 2)
-        share_last = format_value(self.src.value(path, (last, peak)), 2)
-        self.say(f"Head {focused + 1} sends {share_peak} of “{self.tokens[peak]}”'s weight and {share_last} of "
-                 f"“{self.tokens[last]}”'s to “{self.tokens[peak]}”; head {spread + 1} spreads "
-                 f"“{self.tokens[last]}” over all {self.T} words.",
-                 narration=f"Head {focused + 1} pulls towards “{self.tokens[peak]}”: “{self.tokens[peak]}” gives "
-                           f"itself {share_peak} of its weight, and “{self.tokens[last]}” gives it {share_last}. "
-                           f"Head {spread + 1} spreads “{self.tokens[last]}”'s weight over all {self.T} words.")
-        self.play(Indicate(maps[focused].cell(peak, peak), color=HEAD_TINTS[focused], scale_factor=1.15),
-                  Indicate(maps[focused].cell(last, peak), color=HEAD_TINTS[focused], scale_factor=1.15),
-                  Indicate(maps[spread].row(last), color=HEAD_TINTS[spread], scale_factor=1.05), run_time=1.8)
+        word = self.tokens[last]
+        claims, marks = [], []
+        for h in range(self.n_heads):
+            amap = maps[h][0]
+            top, peak = self._pattern_claim(h)
+            tint = palette.HEAD_TINTS[h]
+            if top is None:
+                claims.append(f"head {h + 1} spreads “{word}” over all {self.T} words")
+                marks.append(Indicate(amap.row(last), color=tint, scale_factor=1.05))
+            else:
+                if amap.grid.numbers():
+                    claims.append(f"head {h + 1} gives “{top}” {format_value(peak, 2)} of “{word}”'s weight")
+                else:
+                    claims.append(f"in head {h + 1}, “{word}” looks most at “{top}”")
+                marks.append(Indicate(amap.cell(last, self.tokens.index(top)), color=tint, scale_factor=1.15))
+        sentence = "; ".join(claims)
+        self.say(sentence[0].upper() + sentence[1:] + ".",
+                 narration=f"Look at the last word, “{word}”, which may look at every word: "
+                           + sentence + ".")
+        self.play(*marks, run_time=1.8)
         self.wait(5.0)
 
     @beat
-    def concatenate_heads(self):
+    def concatenate_heads(self) -> tuple[NamedMatrix, VGroup]:
         """Per-head outputs, side by side again: (B, heads, T, head_dim) back to (B, T, d_out)."""
         self.say("Each head's weights times its V give its output: (B, heads, T, head_dim).",
                  narration="Each head multiplies its weights by its own V, and the outputs have shape batch, heads, "
                            "T, head_dim.")
         self.clear_stage()
-        outs = VGroup(*(self._matrix(f"head_outputs.{h}", palette.CONTEXT) for h in range(self.n_heads)))
-        row_y = self._layout_head_rows()
-        for h, out in enumerate(outs):
-            out.remove(out.brackets)  # the head's tinted panel frames it
-            out.move_to([0, row_y[h], 0])
-        tints = VGroup(*(_tint_behind(outs[h].body, HEAD_TINTS[h]) for h in range(self.n_heads)))
-        names = VGroup(*(self._head_name(h).next_to(outs[h], LEFT, buff=0.4) for h in range(self.n_heads)))
-        shape = _shape_label("B, heads, T, head_dim", (self.batch, *self.src.shape("head_outputs")),
-                             color=palette.TEXT).to_edge(UP, buff=0.35)
         z = math("Z_h = alpha^((h)) V^((h))", font_size=typography.BODY_SIZE)
-        z.next_to(outs[0], RIGHT, buff=0.8)
-        self.play(FadeIn(shape), FadeIn(z), *(FadeIn(m) for m in (*outs, *tints, *names)), run_time=1.2)
+        outs = compose(lambda cells: VGroup(self._per_head_rows(["head_outputs"], [palette.CONTEXT], None, cells),
+                                            z.copy()).arrange(RIGHT, buff=layout.FAR), layout.body())
+        (rows, _), z = outs
+        shape = self._shape_line("B, heads, T, head_dim", (self.batch, *self.src.shape("head_outputs")))
+        self.play(FadeIn(shape), FadeIn(z), FadeIn(rows), run_time=1.2)
         self.wait(2.0)
-        self.say("Transpose back and view the heads side by side: concat is (B, T, d_out) again.",
-                 narration="Transpose back and view the heads side by side: the concatenation is batch, T, d_out "
-                           "again.")
-        concat = self._matrix("concat", palette.CONTEXT).move_to(DOWN * 0.4)
-        concat.add_row_labels(self.tokens, color=palette.ENGLISH)
-        new_tints = VGroup(*(_tint_behind(self._head_columns(concat, h), HEAD_TINTS[h])
-                             for h in range(self.n_heads)))
-        new_names = VGroup(*(self._head_name(h).scale(0.85).next_to(new_tints[h], DOWN, buff=0.12)
-                             for h in range(self.n_heads)))
+
+        def build(cells: Cells) -> VGroup:
+            concat = self._named("concat", "op(\"concat\")", palette.CONTEXT, cells, shape=False)
+            concat.grid.add_row_labels(self.tokens, color=palette.ENGLISH)
+            tints = self._head_tints(concat.grid)
+            return VGroup(concat, tints, self._slice_names(tints, DOWN))
+
+        concat, tints, names = compose(build, layout.body())
+        if self.one_head:
+            self.say("Transpose back and view: with one head, the concat is that head's output, (B, T, d_out).",
+                     narration="Transpose back and view: with a single head the concatenation is just that head's "
+                               "output, batch, T, d_out.")
+        else:
+            self.say("Transpose back and view the heads side by side: concat is (B, T, d_out) again.",
+                     narration="Transpose back and view the heads side by side: the concatenation is batch, T, d_out "
+                               "again.")
         moves = []
         for h in range(self.n_heads):
+            (grid,), (panel,) = rows[h].grids, rows[h].panels
             for i in range(self.T):
                 for c in range(self.head_dim):
-                    moves.append(ReplacementTransform(outs[h].cell(i, c), concat.cell(i, h * self.head_dim + c)))
-            moves += [ReplacementTransform(tints[h], new_tints[h]),
-                      ReplacementTransform(names[h], new_names[h])]
-        back = _shape_label("B, T, d_out", (self.batch, *self.src.shape("concat")), color=palette.TEXT).move_to(shape)
-        self.play(*moves, FadeOut(z), FadeIn(concat.brackets), FadeIn(concat.row_labels),
-                  ReplacementTransform(shape, back), run_time=2.0)
+                    moves.append(ReplacementTransform(grid.cell(i, c), concat.grid.cell(i, h * self.head_dim + c)))
+            moves += [ReplacementTransform(panel, tints[h]), ReplacementTransform(rows[h].name, names[h])]
+        back = self._shape_line("B, T, d_out", (self.batch, *self.src.shape("concat")))
+        self.play(*moves, FadeOut(z), FadeIn(brackets_of(concat.grid)), FadeIn(concat.grid.row_labels),
+                  FadeIn(concat.name), ReplacementTransform(shape, back), run_time=2.0)
         self.wait(3.0)
-        self.concat, self.concat_extras = concat, VGroup(new_tints, new_names, back)
+        return concat, VGroup(tints, names, back)
 
     @beat
-    def output_projection(self):
+    def output_projection(self, shown: tuple[NamedMatrix, VGroup]) -> None:
         """× W_O (plus b_o) mixes the heads into the block's output."""
+        old, (old_tints, old_names, old_shape) = shown
         self.say("Finally × W_O, plus its bias b_o, mixes the heads: the output is (B, T, d_out).",
                  narration="Finally, multiplying by W_O and adding its bias b_o mixes the heads together. The "
                            "output is batch, T, d_out.")
-        self.play(FadeOut(self.concat_extras[1]), FadeOut(self.concat.row_labels), run_time=0.4)
-        self.concat.remove(self.concat.row_labels)
-        w_o = self._matrix("W_o", palette.TEXT)
-        out = self._matrix("output", palette.CONTEXT)
-        dot = math("dot", font_size=typography.BODY_SIZE)
-        rest = math("+ b_o =", font_size=typography.BODY_SIZE)
-        row = VGroup(self.concat.copy(), dot, w_o, rest, out).arrange(RIGHT, buff=0.25).move_to(DOWN * 0.4)
-        shift = row[0].get_center() - self.concat.get_center()
-        self.play(self.concat.animate.shift(shift), self.concat_extras[0].animate.shift(shift), run_time=0.8)
-        names = VGroup(math("op(\"concat\")", font_size=typography.BODY_SIZE).next_to(self.concat.body, UP, buff=0.3),
-                       math("W_O", font_size=typography.BODY_SIZE).next_to(w_o.body, UP, buff=0.3),
-                       math("op(\"output\")", font_size=typography.BODY_SIZE, color=palette.CONTEXT)
-                       .next_to(out.body, UP, buff=0.3))
-        align_baselines(names)
-        self.play(FadeIn(dot), FadeIn(w_o), FadeIn(names[0]), FadeIn(names[1]), run_time=0.9)
-        self.play(FadeIn(rest), LaggedStart(*(FadeIn(out.row(i), shift=RIGHT * 0.2) for i in range(self.T)),
-                                            lag_ratio=0.3), FadeIn(out.brackets), FadeIn(names[2]), run_time=1.6)
-        shape = _shape_label("B, T, d_out", (self.batch, *self.src.shape("output")), color=palette.TEXT)
-        shape.move_to(self.concat_extras[2])
-        self.play(ReplacementTransform(self.concat_extras[2], shape), run_time=0.6)
+
+        def build(cells: Cells) -> VGroup:
+            concat = self._named("concat", "op(\"concat\")", palette.CONTEXT, cells, shape=False)
+            w_o = self._named("W_o", "W_O", palette.TEXT, cells, shape=False)
+            out = self._named("output", "op(\"output\")", palette.CONTEXT, cells, shape=False)
+            dot = math("dot", font_size=typography.BODY_SIZE)
+            rest = math("+ b_o =", font_size=typography.BODY_SIZE)
+            row = chain(concat, dot, w_o, rest, out)
+            line_up_names([concat, w_o, out])
+            return VGroup(row, self._head_tints(concat.grid))
+
+        (concat, dot, w_o, rest, out), tints = compose(build, layout.body())
+        self.play(FadeOut(old_names), FadeOut(old.grid.row_labels), run_time=0.4)
+        self.play(ReplacementTransform(VGroup(old.grid.body, brackets_of(old.grid), old.name),
+                                       VGroup(concat.grid.body, brackets_of(concat.grid), concat.name)),
+                  ReplacementTransform(old_tints, tints), run_time=0.8)
+        self.play(FadeIn(dot), FadeIn(w_o), run_time=0.9)
+        self.play(FadeIn(rest), LaggedStart(*(FadeIn(out.grid.row(i), shift=RIGHT * layout.NUDGE)
+                                              for i in range(self.T)), lag_ratio=0.3),
+                  FadeIn(brackets_of(out.grid)), FadeIn(out.name), run_time=1.6)
+        shape = self._shape_line("B, T, d_out", (self.batch, *self.src.shape("output")))
+        self.play(ReplacementTransform(old_shape, shape), run_time=0.6)
         self.wait(3.0)
 
     @beat
-    def stacked_layout(self):
+    def stacked_layout(self) -> None:
         """Approach 1: separate single-head modules, head h using the h-th column slice of each wide matrix."""
-        self.say("The other layout stacks separate single-head modules; head h gets its own narrow W_Q^(h).",
-                 narration="The other layout stacks separate single-head modules: each head gets its own narrow "
-                           "W_Q, one slice of the wide matrix.")
+        if self.one_head:
+            self.say("The other layout stacks single-head modules; with one head it is one module with all of W_Q.",
+                     narration="The other layout stacks separate single-head modules. With one head, that is a "
+                               "single module whose W_Q is the whole matrix.")
+        else:
+            self.say("The other layout stacks separate single-head modules; head h gets its own narrow W_Q^(h).",
+                     narration="The other layout stacks separate single-head modules: each head gets its own narrow "
+                               "W_Q, one slice of the wide matrix.")
         self.clear_stage()
-        wide = self._matrix("W_q", palette.QUERY).move_to(UP * 1.7)
-        tints = VGroup(*(_tint_behind(self._head_columns(wide, h), HEAD_TINTS[h]) for h in range(self.n_heads)))
-        wide_name = math("W_Q", font_size=typography.BODY_SIZE + 2, color=palette.QUERY)
-        wide_name.next_to(wide, LEFT, buff=0.3)
-        narrow = VGroup(*(self._matrix(f"W_q_heads.{h}", palette.QUERY) for h in range(self.n_heads)))
-        for grid in narrow:
-            grid.remove(grid.brackets)  # the head's tinted panel frames it
-        narrow.arrange(RIGHT, buff=5.3).move_to(DOWN * 0.8)
-        narrow_tints = VGroup(*(_tint_behind(narrow[h].body, HEAD_TINTS[h]) for h in range(self.n_heads)))
-        narrow_names = VGroup(*(math(f"W_Q^(({h + 1}))", font_size=typography.BODY_SIZE, color=palette.QUERY)
-                                .next_to(narrow[h], LEFT, buff=0.3) for h in range(self.n_heads)))
-        modules = VGroup(*(VGroup(self._head_name(h),
-                                  label("CausalSelfAttention(d_in, head_dim)", font_size=typography.SMALL_SIZE,
-                                        color=HEAD_TINTS[h], mono=True)).arrange(DOWN, buff=0.15)
-                           .next_to(narrow[h], DOWN, buff=0.35) for h in range(self.n_heads)))
-        arrows = VGroup(*(Arrow(tints[h].get_bottom(), narrow_tints[h].get_top(), buff=0.1, color=HEAD_TINTS[h],
-                                stroke_width=3, max_tip_length_to_length_ratio=0.15) for h in range(self.n_heads)))
-        self.play(FadeIn(wide), FadeIn(tints), FadeIn(wide_name), run_time=0.8)
+
+        def build(cells: Cells) -> VGroup:
+            wide = self._named("W_q", "W_Q", palette.QUERY, cells, shape=False)
+            tints = self._head_tints(wide.grid)
+            narrow = VGroup()
+            for h in range(self.n_heads):
+                grid = self._grid(f"W_q_heads.{h}", palette.QUERY, cells)
+                grid.remove(brackets_of(grid))  # the head's tinted panel frames it
+                panel = tint_behind(grid.body, palette.HEAD_TINTS[h])
+                name = math(f"W_Q^(({h + 1}))", font_size=typography.BODY_SIZE, color=palette.QUERY)
+                head = self._head_name(h)
+                piece = VGroup(grid, panel, name.next_to(panel, UP, buff=layout.NEAR),
+                               head.next_to(panel, DOWN, buff=layout.NEAR))
+                piece.grid, piece.panel, piece.name, piece.head = piece.submobjects
+                narrow.add(piece)
+            narrow.arrange(RIGHT, buff=layout.FAR, aligned_edge=UP)
+            module = label("each module: CausalSelfAttention(d_in, head_dim)", font_size=typography.SMALL_SIZE,
+                           color=palette.MUTED, mono=True)
+            lower = VGroup(narrow, module).arrange(DOWN, buff=layout.GAP)
+            whole = VGroup(VGroup(wide, tints), lower).arrange(DOWN, buff=L.arrow_room)
+            arrows = VGroup(*(Arrow(tints[h].get_bottom(), narrow[h].name.get_top(), buff=layout.TIGHT,
+                                    color=palette.HEAD_TINTS[h], stroke_width=3, max_tip_length_to_length_ratio=0.15)
+                              for h in range(self.n_heads)))
+            return VGroup(whole, arrows)
+
+        ((wide_part, (narrow, module)), arrows) = compose(build, layout.body())
+        wide, tints = wide_part
+        self.play(FadeIn(wide), FadeIn(tints), run_time=0.8)
         copies = []
         for h in range(self.n_heads):
-            cells = [wide.cell(i, c).copy() for i in range(self.d_in)
+            cells = [wide.grid.cell(i, c).copy() for i in range(self.d_in)
                      for c in range(h * self.head_dim, (h + 1) * self.head_dim)]
-            targets = [narrow[h].cell(i, c) for i in range(self.d_in) for c in range(self.head_dim)]
+            targets = [narrow[h].grid.cell(i, c) for i in range(self.d_in) for c in range(self.head_dim)]
             copies += [ReplacementTransform(a, b) for a, b in zip(cells, targets)]
         self.play(Create(arrows), run_time=0.6)
-        self.play(*copies, *(ReplacementTransform(tints[h].copy(), narrow_tints[h]) for h in range(self.n_heads)),
-                  FadeIn(narrow_names), run_time=1.8)
-        self.play(FadeIn(modules, shift=UP * 0.2), run_time=0.8)
+        self.play(*copies, *(ReplacementTransform(tints[h].copy(), narrow[h].panel) for h in range(self.n_heads)),
+                  FadeIn(VGroup(*(n.name for n in narrow))), run_time=1.8)
+        self.play(FadeIn(VGroup(*(n.head for n in narrow)), shift=UP * layout.NUDGE), FadeIn(module), run_time=0.8)
         self.wait(1.0)
-        self.say("Each module runs its own small matmuls; their outputs are concatenated and multiplied by W_O.",
-                 narration="Each module runs its own small matrix multiplications; their outputs are concatenated "
-                           "and multiplied by W_O.")
+        if self.one_head:
+            self.say("The module runs its own matmuls; its output, the concat of one head, is multiplied by W_O.",
+                     narration="The module runs its own matrix multiplications; its output is multiplied by W_O.")
+        else:
+            self.say("Each module runs its own small matmuls; their outputs are concatenated and multiplied by W_O.",
+                     narration="Each module runs its own small matrix multiplications; their outputs are "
+                               "concatenated and multiplied by W_O.")
         self.wait(3.5)
 
     @beat
-    def same_numbers(self):
+    def same_numbers(self) -> None:
         """Stacked vs split: the same output, to every digit."""
         diff = self.src.value("max_abs_diff")
         quoted = format_value(diff, decimals=3)
@@ -387,22 +518,24 @@ class HeadSplitScene(AttentionScene):
                  narration=f"Same weights, same math: the stacked output matches the split one. The largest "
                            f"difference between them is {quoted}" + (", exactly zero." if diff == 0 else "."))
         self.clear_stage()
-        split = self._matrix("output", palette.CONTEXT)
-        stacked = self._matrix("stacked_output", palette.CONTEXT)
-        pair = VGroup(split, stacked).arrange(RIGHT, buff=1.6).move_to(DOWN * 0.2)
-        split.add_row_labels(self.tokens, color=palette.ENGLISH)
-        titles = VGroup(label("one wide matmul, then split", font_size=typography.LABEL_SIZE)
-                        .next_to(split.body, UP, buff=0.4),
-                        label("stacked single-head modules", font_size=typography.LABEL_SIZE)
-                        .next_to(stacked.body, UP, buff=0.4))
-        align_baselines(titles)
-        equal = math("=", font_size=typography.TITLE_SIZE).move_to(pair)
-        self.play(FadeIn(split), FadeIn(titles[0]), run_time=0.8)
-        self.play(FadeIn(stacked), FadeIn(titles[1]), FadeIn(equal), run_time=0.8)
-        gap = VGroup(math("max |\"stacked\" - \"split\"| =", font_size=typography.BODY_SIZE),
-                     self.src.number("max_abs_diff", decimals=3, font_size=typography.BODY_SIZE,
-                                     color=palette.RIGHT)).arrange(RIGHT, buff=0.2)
-        gap.next_to(pair, DOWN, buff=0.6)
-        self.play(FadeIn(gap, shift=UP * 0.2), run_time=0.8)
+
+        def build(cells: Cells) -> VGroup:
+            split = self._named("output", label("one wide matmul, then split", font_size=typography.LABEL_SIZE),
+                                palette.CONTEXT, cells, rows=True, shape=False)
+            stacked = self._named("stacked_output", label("stacked single-head modules",
+                                                          font_size=typography.LABEL_SIZE),
+                                  palette.CONTEXT, cells, shape=False)
+            equal = math("=", font_size=typography.TITLE_SIZE)
+            pair = chain(split, equal, stacked)
+            line_up_names([split, stacked])
+            gap = VGroup(math("max |\"stacked\" - \"split\"| =", font_size=typography.BODY_SIZE),
+                         self.src.number("max_abs_diff", decimals=3, font_size=typography.BODY_SIZE,
+                                         color=palette.RIGHT)).arrange(RIGHT, buff=layout.NEAR)
+            return VGroup(pair, gap.next_to(pair, DOWN, buff=layout.APART))
+
+        (split, equal, stacked), gap = compose(build, layout.body())
+        self.play(FadeIn(split), run_time=0.8)
+        self.play(FadeIn(stacked), FadeIn(equal), run_time=0.8)
+        self.play(FadeIn(gap, shift=UP * layout.NUDGE), run_time=0.8)
         self.play(Indicate(gap[1], color=palette.RIGHT, scale_factor=1.3), run_time=1.0)
         self.wait(4.0)

@@ -1,55 +1,63 @@
-"""A learned alignment: the weights a trained model really puts on I, love, coffee while it writes café.
+"""A learned alignment: the weights a trained model really puts on the English words while it writes French.
 
 Follows "Soft attention: use every encoder vector, not one summary", the part "Here is what training actually
 does": the post shows an illustrative 0.05 / 0.10 / 0.85; here a small GRU encoder–decoder with soft attention,
-trained on the CPU on the project's English→French corpus, shows what training produces, how the alignment
-sharpens while it trains, and that the weights can cross when French word order differs from English.
+trained on the CPU on the project's English→French corpus, shows what training produces for the example's
+sentence, how the alignment sharpened while it trained, and whether the weights cross when the word order differs.
+Every claim a caption makes (which word a row looks at, how sharp it is, whether links cross) is computed from the
+weights by scenes.kit.alignment_claims.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from manim import (
-    DOWN, LEFT, RIGHT, UP, Create, FadeIn, FadeOut, FadeTransform, Line, ReplacementTransform, VGroup, Write,
+    DOWN, LEFT, RIGHT, UP, Create, FadeIn, FadeOut, FadeTransform, Line, Mobject, ReplacementTransform, VGroup,
 )
 
 from scenes.kit import (
-    AttentionScene, Source, TokenRow, beat, flow_arrow, format_value, frame_box, heatmap, label, palette,
+    AttentionScene, Source, TokenRow, beat, flow_arrow, format_value, frame_box, heatmap, label, layout, palette,
     typography,
 )
+from scenes.kit import alignment_claims as claims
+from scenes.kit.attention_map import AttentionMap
+from scenes.kit.claims import top_index
 from scenes.kit.widgets import TensorGrid
 
 
-def _layout_sizes() -> dict:
-    return {"cell_w": 1.25, "cell_h": 0.62, "row_cell_w": 1.35, "lapse_cell_w": 1.15, "reorder_cell_w": 0.95,
-            "reorder_cell_h": 0.55, "link_gap": 2.2, "link_max_width": 7.0}
+@dataclass(frozen=True)
+class LearnedAlignmentLayout:
+    """The scene's own sizes: what the kit's named gaps do not cover."""
+
+    link_gap: float = 2.2  # height between the English and French rows of the link diagram (room for crossings)
+    link_stroke: float = 6.0  # stroke width of a link of weight 1
 
 
-SIZE = _layout_sizes()
+L = LearnedAlignmentLayout()
 
 
 def _words(tokens) -> str:
     return " ".join(tokens)
 
 
-def _axis_labels(grid: TensorGrid, rows, cols, *, font_size=typography.LABEL_SIZE) -> VGroup:
-    """French words left of the rows, English words above the columns (kept outside the grid so a new grid can
-    replace the cells while the words stay)."""
-    row_labels = VGroup(*(label(w, font_size=font_size, color=palette.FRENCH) for w in rows))
-    for i, word in enumerate(row_labels):
-        word.next_to(grid.cells[i][0], LEFT, buff=0.25)
-    col_labels = VGroup(*(label(w, font_size=font_size, color=palette.ENGLISH) for w in cols))
-    for j, word in enumerate(col_labels):
-        word.next_to(grid.cells[0][j], UP, buff=0.2)
-    return VGroup(row_labels, col_labels)
+def _cell_width(cols, font_size) -> float:
+    """Wide enough for the widest column word (so neighbouring words never touch) and for a number."""
+    widest = max(label(w, font_size=font_size).width for w in cols)
+    return max(typography.CELL, widest + layout.NEAR)
 
 
-def _axis_titles(grid: TensorGrid, labels: VGroup) -> VGroup:
-    """What the two axes are: the English words are the keys, each row is one French decoder step."""
-    top = label("English words (encoder vectors h_i)", font_size=typography.SMALL_SIZE, color=palette.MUTED)
-    top.next_to(labels[1], UP, buff=0.3).match_x(grid.body)
-    side = label("French step", font_size=typography.SMALL_SIZE, color=palette.MUTED)
-    side.next_to(labels[0], UP, buff=0.3).align_to(labels[0], RIGHT).match_y(labels[1])
-    return VGroup(top, side)
+def _alignment_map(source: Source, path: str, french, english, *, names: bool = True,
+                   font_size=typography.LABEL_SIZE) -> AttentionMap:
+    """French decoder steps down the rows (their queries), English words across the columns (the keys); the axis
+    names muted, so that only the words carry the two languages' colours."""
+    amap = AttentionMap(source, path, french, key_tokens=english, query_color=palette.FRENCH,
+                        key_color=palette.ENGLISH, font_size=font_size,
+                        query_label="French step" if names else None,
+                        key_label="English words (encoder vectors h_i)" if names else None)
+    amap.query_name.set_color(palette.MUTED)
+    amap.key_name.set_color(palette.MUTED)
+    return amap
 
 
 class LearnedAlignmentScene(AttentionScene):
@@ -61,7 +69,7 @@ class LearnedAlignmentScene(AttentionScene):
         self.show_title()
         self.what_was_trained()
         self.alignment_heatmap()
-        self.three_cafe_rows()
+        self.focus_rows()
         self.sharpening_timelapse()
         self.order_need_not_match()
 
@@ -70,28 +78,31 @@ class LearnedAlignmentScene(AttentionScene):
     def what_was_trained(self):
         """The weights that follow are not typed: they come out of a model trained on a real (small) corpus."""
         src = self.src
-        english = TokenRow(src.get("english_tokens"), palette.ENGLISH)
-        french = TokenRow(src.get("french_tokens"), palette.FRENCH)
+        english_tokens, french_tokens = src.get("english_tokens"), src.get("french_tokens")
+        english = TokenRow(english_tokens, palette.ENGLISH)
+        french = TokenRow(french_tokens, palette.FRENCH)
         model = VGroup(
             label("GRU encoder–decoder", bold=True),
             label("with dot-product soft attention", font_size=typography.SMALL_SIZE, color=palette.MUTED),
-        ).arrange(DOWN, buff=0.15)
-        chain = VGroup(english, model, french).arrange(RIGHT, buff=1.0).move_to(UP * 0.6)
-        arrows = VGroup(flow_arrow(english, model), flow_arrow(model, french))
+        ).arrange(DOWN, buff=layout.TIGHT)
+        chain = VGroup(english, model, french).arrange(RIGHT, buff=layout.FAR)
+        if chain.width > layout.body().width:
+            chain.arrange(DOWN, buff=layout.APART)  # long sentences: English above the model, French below
         n_pairs = src.number("n_pairs", decimals=0, font_size=typography.BODY_SIZE, color=palette.ACCENT)
         corpus = VGroup(label("trained on the CPU on", font_size=typography.BODY_SIZE), n_pairs,
-                        label("English–French sentence pairs", font_size=typography.BODY_SIZE)).arrange(RIGHT,
-                                                                                                      buff=0.18)
-        corpus.next_to(chain, DOWN, buff=1.0)
+                        label("English–French sentence pairs", font_size=typography.BODY_SIZE)).arrange(
+            RIGHT, buff=layout.TIGHT)
+        layout.fit_into(VGroup(chain, corpus).arrange(DOWN, buff=layout.FAR), layout.body())
+        arrows = VGroup(flow_arrow(english, model), flow_arrow(model, french))
         n_text = format_value(src.value("n_pairs"), 0)
 
         self.say(f"A real, trained model: a small GRU encoder–decoder with soft attention, trained on {n_text} "
                  "English–French pairs.")
         self.play(FadeIn(model), run_time=0.8)
-        self.play(FadeIn(corpus, shift=UP * 0.2), run_time=1.0)
+        self.play(FadeIn(corpus, shift=UP * layout.NUDGE), run_time=1.0)
         self.wait(3.5)
-        self.say(f"Asked to translate “{_words(src.get('english_tokens'))}”, it writes "
-                 f"“{_words(src.get('french_tokens'))}”.")
+        self.say(f"Asked to translate “{_words(english_tokens)}”, it writes “{_words(french_tokens)}”"
+                 f"{self._against_the_corpus()}")
         self.play(FadeIn(english, lag_ratio=0.3), Create(arrows[0]), run_time=1.0)
         self.play(Create(arrows[1]), FadeIn(french, lag_ratio=0.3), run_time=1.0)
         self.wait(2.0)
@@ -101,178 +112,197 @@ class LearnedAlignmentScene(AttentionScene):
         """The learned alignment matrix: one row per French step, one column per English word."""
         src = self.src
         rows, cols = src.get("french_tokens"), src.get("english_tokens")
-        cafe = src.get("cafe_row")
-        coffee = list(cols).index("coffee")
-        grid = heatmap(src, "alignment", cell_width=SIZE["cell_w"], cell_size=SIZE["cell_h"])
-        labels = _axis_labels(grid, rows, cols)
-        titles = _axis_titles(grid, labels)
-        VGroup(grid, labels, titles).move_to(DOWN * 0.2)
+        weights = src.get("alignment")
+        focus, focus_word = src.get("focus_row"), src.get("focus_word")
+        picture = _alignment_map(src, "alignment", rows, cols).fit_into(layout.body())
 
-        self.say("Each row is one decoder step: the weights its query put on I, love and coffee.")
+        self.say(f"Each row is one decoder step: the weights its query puts on {self._english_words(cols)}.")
         self.clear_stage()
-        self.play(FadeIn(labels), FadeIn(titles), run_time=0.8)
+        self.play(FadeIn(picture.axes), run_time=0.8)
         for r in range(len(rows)):
-            self.play(FadeIn(grid.row(r), lag_ratio=0.2), run_time=0.7)
+            self.play(FadeIn(picture.row(r), lag_ratio=0.2), run_time=0.7)
         self.wait(1.5)
 
-        cafe_box = frame_box(grid.row(cafe), color=palette.FRENCH)
-        cell_box = frame_box(grid.cell(cafe, coffee), color=palette.WEIGHT)
-        self.say(f"Writing café, almost all the weight sits on coffee: "
-                 f"{format_value(src.value('alignment', (cafe, coffee)), 2)}.")
-        self.play(Create(cafe_box), run_time=0.6)
-        self.play(Create(cell_box), run_time=0.6)
+        focus_top = top_index(weights[focus])
+        focus_box = frame_box(picture.row(focus), color=palette.FRENCH)
+        boxes = VGroup(focus_box)
+        self.say(f"Writing {focus_word}, {claims.weight_phrase(weights[focus], cols)}.")
+        self.play(Create(focus_box), run_time=0.6)
+        if focus_top is not None:  # a row split evenly has no cell to box
+            boxes.add(frame_box(picture.cell(focus, focus_top), color=palette.WEIGHT))
+            self.play(Create(boxes[-1]), run_time=0.6)
         self.wait(2.2)
+        self.play(FadeOut(boxes), run_time=0.4)
 
-        love = list(cols).index("love")
-        first, article = 0, 1
-        love_weight = format_value(src.value('alignment', (first, love)), 2)
-        self.say(f"J'aime looks at love ({love_weight}). "
-                 f"“{rows[article]}” has no English word of its own: its weight spreads, mostly onto coffee.",
-                 narration=f"J'aime looks at love, with weight {love_weight}. "
-                           f"“{rows[article]}” has no English word of its own, so its weight spreads, mostly onto "
-                           "coffee.")
-        self.play(FadeOut(cafe_box), FadeOut(cell_box), run_time=0.4)
-        boxes = VGroup(frame_box(grid.cell(first, love), color=palette.WEIGHT),
-                       frame_box(grid.row(article), color=palette.MUTED))
-        self.play(Create(boxes[0]), run_time=0.6)
-        self.play(Create(boxes[1]), run_time=0.6)
-        self.wait(4.5)
+        tops = claims.strongest_links(weights)
+        top_boxes = VGroup(*(frame_box(picture.cell(r, c), color=palette.WEIGHT)
+                             for r, c in enumerate(tops) if c is not None))
+        caption, narration = self._order_claim(weights, rows, cols, "largest weight, boxed")
+        self.say(caption, narration=narration)
+        self.play(Create(top_boxes, lag_ratio=0.2), run_time=1.0)
+        self.wait(3.0)
+
+        spread = claims.least_concentrated_row(weights)
+        self.play(FadeOut(top_boxes), run_time=0.4)
+        if claims.is_sharp(weights[spread]):
+            self.say("Every row is sharp: each French word puts almost all its weight on one English word.")
+            self.wait(3.0)
+        else:
+            spread_box = frame_box(picture.row(spread), color=palette.MUTED)
+            self.say(f"{rows[spread]} spreads its weight: {claims.top_two(weights[spread], cols)}.",
+                     narration=f"{rows[spread]} has no single English word: it spreads its weight, "
+                               f"{claims.top_two(weights[spread], cols)}.")
+            self.play(Create(spread_box), run_time=0.6)
+            self.wait(4.0)
 
     @beat
-    def three_cafe_rows(self):
-        """The café row beside the post's illustrative numbers and the untrained toy softmax, each labelled."""
+    def focus_rows(self):
+        """The spotlighted row beside the post's illustrative numbers and the untrained toy softmax (when the toy
+        example writes the same word from the same sentence), each labelled."""
         src, toy = self.src, self.toy
-        cols = src.get("english_tokens")
-        cafe = src.get("cafe_row")
-        entries = (
-            (toy, "illustrative_weights", "Post", "illustrative: typed into the post"),
-            (toy, "weights", "Toy", "softmax of hand-made scores"),
-            (src, f"alignment.{cafe}", "Ours", "learned by training"),
-        )
-        grids = VGroup(*(heatmap(source, path, cell_width=SIZE["row_cell_w"], cell_size=SIZE["cell_h"])
-                         for source, path, _, _ in entries)).arrange(DOWN, buff=0.55)
+        cols, focus, focus_word = src.get("english_tokens"), src.get("focus_row"), src.get("focus_word")
+        ours_path = f"alignment.{focus}"
+        same_sentence = (tuple(toy.get("tokens")) == tuple(cols) and toy.get("next_word") == focus_word)
+        entries = []
+        if same_sentence and toy.get("illustrative_weights") is not None:
+            entries.append((toy, "illustrative_weights", "Post", "illustrative: typed into the post"))
+        if same_sentence:
+            entries.append((toy, "weights", "Toy", "softmax of hand-made scores"))
+        entries.append((src, ours_path, "Ours", "learned by training"))
+        width = _cell_width(cols, typography.LABEL_SIZE)
+        grids = VGroup(*(heatmap(source, path, cell_width=width) for source, path, _, _ in entries))
+        grids.arrange(DOWN, buff=layout.APART)
         titles = VGroup()
         for grid, (_, _, name, note) in zip(grids, entries):
             title = VGroup(label(name, bold=True),
                            label(note, font_size=typography.SMALL_SIZE, color=palette.MUTED)).arrange(
-                DOWN, buff=0.1, aligned_edge=LEFT)
-            titles.add(title.next_to(grid, LEFT, buff=0.5))
+                DOWN, buff=layout.TIGHT, aligned_edge=LEFT)
+            titles.add(title.next_to(grid, LEFT, buff=layout.APART))
         for title in titles:
             title.align_to(titles, LEFT)
         table = VGroup(*(VGroup(title, grid) for title, grid in zip(titles, grids)))
-        heads = VGroup(*(label(w, color=palette.ENGLISH).next_to(grids[0].cells[0][j], UP, buff=0.25)
+        heads = VGroup(*(label(w, color=palette.ENGLISH).next_to(grids[0].cells[0][j], UP, buff=layout.NEAR)
                          for j, w in enumerate(cols)))
-        heading = label("weights while writing café", font_size=typography.SMALL_SIZE, color=palette.MUTED)
-        block = VGroup(heading, heads, table)
-        heading.next_to(heads, UP, buff=0.3).match_x(grids[0])
-        block.move_to(DOWN * 0.1)
+        heading = label(f"weights while writing {focus_word}", font_size=typography.SMALL_SIZE, color=palette.MUTED)
+        heading.next_to(heads, UP, buff=layout.GAP).match_x(grids[0])
+        layout.fit_into(VGroup(heading, heads, table), layout.body())
 
         def listed(source, path):
             return " / ".join(format_value(v, 2) for v in source.get(path).tolist())
 
         def per_word(source, path):
             """"0.05 on I, 0.10 on love and 0.85 on coffee": the row as a narrator reads it."""
-            parts = [f"{format_value(v, 2)} on {w}" for v, w in zip(source.get(path).tolist(), cols)]
-            return ", ".join(parts[:-1]) + " and " + parts[-1]
+            return claims.listing([f"{format_value(v, 2)} on {w}" for v, w in zip(source.get(path).tolist(), cols)])
 
-        self.say("The café row next to the two sets of numbers we met before.",
-                 narration="Let's put the café row next to the two sets of numbers we met before.")
         self.clear_stage()
+        if not same_sentence:
+            self.say(f"The {focus_word} row, the most concentrated: {claims.weight_phrase(src.get(ours_path), cols)}.",
+                     narration=f"Here is the {focus_word} row, the most concentrated one: "
+                               f"{claims.weight_phrase(src.get(ours_path), cols)}.")
+            self.play(FadeIn(heading), FadeIn(heads), FadeIn(table[0]), run_time=1.0)
+            self.wait(3.0)
+            self.say(f"The toy example (“{_words(toy.get('tokens'))}”) is another sentence, so it has no "
+                     f"{focus_word} row to set beside it; nobody typed this one: it was learned by training.")
+            self.play(Create(frame_box(table[-1], color=palette.WEIGHT)), run_time=0.6)
+            self.wait(4.0)
+            return
+        self.say(f"The {focus_word} row next to the numbers we met before.",
+                 narration=f"Let's put the {focus_word} row next to the numbers we met before.")
         self.play(FadeIn(heading), FadeIn(heads), run_time=0.8)
         self.wait(2.6)
-        self.say(f"The post's {listed(toy, 'illustrative_weights')} is illustrative: an example typed into the "
-                 "post, not computed.",
-                 narration=f"The post's row, {per_word(toy, 'illustrative_weights')}, is illustrative: an example "
-                           "typed into the post, not computed.")
-        self.play(FadeIn(table[0]), run_time=1.0)
-        self.wait(4.2)
+        shown = 0
+        if entries[0][1] == "illustrative_weights":
+            self.say(f"The post's {listed(toy, 'illustrative_weights')} is illustrative: an example typed into the "
+                     "post, not computed.",
+                     narration=f"The post's row, {per_word(toy, 'illustrative_weights')}, is illustrative: an "
+                               "example typed into the post, not computed.")
+            self.play(FadeIn(table[shown]), run_time=1.0)
+            self.wait(4.2)
+            shown += 1
         self.say(f"The toy {listed(toy, 'weights')} is the softmax of the hand-made scores: an untrained model.",
                  narration=f"The toy row, {per_word(toy, 'weights')}, is the softmax of the hand-made scores: "
                            "no training at all.")
-        self.play(FadeIn(table[1]), run_time=1.0)
+        self.play(FadeIn(table[shown]), run_time=1.0)
         self.wait(4.0)
-        self.say(f"Ours, {listed(src, f'alignment.{cafe}')}, was learned by training: sharper than the post's "
-                 "illustration, and nobody typed it.",
-                 narration=f"Ours, {per_word(src, f'alignment.{cafe}')}, was learned by training: sharper than "
-                           "the post's illustration, and nobody typed it.")
-        self.play(FadeIn(table[2]), run_time=1.0)
-        self.play(Create(frame_box(table[2], color=palette.WEIGHT, buff=0.12)), run_time=0.6)
+        compared = self._compared_with_post(src.get(ours_path), toy)
+        self.say(f"Ours, {listed(src, ours_path)}, was learned by training{compared}, and nobody typed it.",
+                 narration=f"Ours, {per_word(src, ours_path)}, was learned by training{compared}, and nobody "
+                           "typed it.")
+        self.play(FadeIn(table[-1]), run_time=1.0)
+        self.play(Create(frame_box(table[-1], color=palette.WEIGHT)), run_time=0.6)
         self.wait(4.8)
 
     @beat
     def sharpening_timelapse(self):
         """Replay the saved training snapshots: the alignment goes from uniform to sharp as the loss falls."""
         src = self.src
-        rows, cols = src.get("french_tokens"), src.get("english_tokens")
-        n_snapshots = src.shape("snapshot_steps")[0]
-        first_love = self._first_snapshot_looking_at("love")
+        rows, cols = self._snapshot_rows(), src.get("snapshot_english")
+        snapshots = src.get("snapshot_alignments")
+        n_snapshots = snapshots.shape[0]
 
         def grid_at(s: int) -> TensorGrid:
-            return heatmap(src, f"snapshot_alignments.{s}", cell_width=SIZE["lapse_cell_w"],
-                           cell_size=SIZE["cell_h"])
+            return _alignment_map(src, f"snapshot_alignments.{s}", rows, cols, names=False).grid
 
         def readout_at(s: int) -> VGroup:
             step = src.number("snapshot_steps", s, decimals=0, color=palette.ACCENT)
             loss = src.number("snapshot_losses", s, decimals=3, color=palette.ACCENT)
             return VGroup(step, loss)
 
-        def says_at(s: int):
+        def says_at(s: int) -> Mobject:
             return label(_words(src.get(f"snapshot_french.{s}")), font_size=typography.SMALL_SIZE,
                          color=palette.FRENCH)
 
-        grid = grid_at(0)
-        labels = _axis_labels(grid, rows, cols)
-        picture = VGroup(grid, labels).move_to(LEFT * 2.6 + UP * 0.5)
-        names = VGroup(label("training step"), label("loss")).arrange(DOWN, buff=0.55, aligned_edge=LEFT)
-        names.move_to(RIGHT * 3.0 + UP * 1.1)
-        readout = readout_at(0)
-
-        def place(numbers: VGroup) -> VGroup:
-            for number, name in zip(numbers, names):
-                number.next_to(name, RIGHT, buff=0.35)
-                number.align_to(names.get_right() + RIGHT * 0.35, LEFT)
-            return numbers
-
-        place(readout)
+        recorded = label(f"recorded on: {_words(cols)} → {_words(rows)}", font_size=typography.SMALL_SIZE,
+                         color=palette.MUTED)
+        picture = _alignment_map(src, f"snapshot_alignments.{0}", rows, cols, names=False)
+        grid = picture.grid
         says_name = label("the model would now say:", font_size=typography.SMALL_SIZE, color=palette.MUTED)
-        says_name.next_to(picture, DOWN, buff=0.6).align_to(picture, LEFT)
-        says = says_at(0).next_to(says_name, RIGHT, buff=0.25)
+        all_says = [says_at(s) for s in range(n_snapshots)]
+        widest = max(range(n_snapshots), key=lambda s: all_says[s].width)
+        says_slot = all_says[widest].copy()  # sizes the line for the longest thing the model ever says
+        says_line = VGroup(says_name, says_slot).arrange(DOWN, buff=layout.TIGHT, aligned_edge=LEFT)
         fed = label("rows: the corpus French fed in, as in training (teacher forcing)",
                     font_size=typography.SMALL_SIZE, color=palette.MUTED)
-        fed.next_to(says_name, DOWN, buff=0.3).align_to(says_name, LEFT)
-        grid_ref = grid
+        left = VGroup(recorded, picture, says_line, fed).arrange(DOWN, buff=layout.GAP, aligned_edge=LEFT)
+        names = VGroup(label("training step"), label("loss")).arrange(DOWN, buff=layout.APART, aligned_edge=LEFT)
+        readout_slot = readout_at(0)
+        for number, name in zip(readout_slot, names):
+            number.next_to(names, RIGHT, buff=layout.GAP).match_y(name)
+        composition = VGroup(left, VGroup(names, readout_slot)).arrange(RIGHT, buff=layout.FAR, aligned_edge=UP)
+        before = says_slot.width
+        layout.fit_into(composition, layout.body())
+        factor = says_slot.width / before
 
-        self.say(f"Training, replayed from saved snapshots. At step "
-                 f"{format_value(src.value('snapshot_steps', 0), 0)} the weights are nearly uniform, and the "
-                 "model babbles.")
+        def place(numbers: VGroup) -> VGroup:
+            """The readout at the slot's spot and scale, left-aligned (a longer number grows to the right)."""
+            for number, slot in zip(numbers, readout_slot):
+                number.scale(factor).align_to(slot, LEFT).match_y(slot)
+            return numbers
+
+        readout = place(readout_at(0))
+        says = all_says[0].scale(factor).next_to(says_name, DOWN, buff=layout.TIGHT).align_to(says_name, LEFT)
+
+        start_weights = ("the weights are nearly uniform" if claims.nearly_uniform(snapshots[0])
+                         else "the weights are still spread")
+        which = ("" if tuple(cols) == tuple(src.get("english_tokens"))
+                 else "the training sentence whose snapshots were saved, ")
+        self.say(f"Training, replayed from snapshots of {which}“{_words(cols)}”. At step "
+                 f"{format_value(src.value('snapshot_steps', 0), 0)} {start_weights}, and the model says "
+                 f"“{_words(src.get(f'snapshot_french.{0}'))}”.")
         self.clear_stage()
-        self.play(FadeIn(labels), FadeIn(grid), FadeIn(names), FadeIn(readout), FadeIn(says_name), FadeIn(says),
-                  FadeIn(fed), run_time=1.2)
+        self.play(FadeIn(recorded), FadeIn(picture), FadeIn(names), FadeIn(readout), FadeIn(says_name),
+                  FadeIn(says), FadeIn(fed), run_time=1.2)
         self.wait(4.4)
 
-        captions = {
-            1: lambda s: (f"By step {format_value(src.value('snapshot_steps', s), 0)} café already looks at "
-                          f"coffee, while the model still says “{_words(src.get(f'snapshot_french.{s}'))}”."),
-            first_love: lambda s: (f"By step {format_value(src.value('snapshot_steps', s), 0)} the first row has "
-                                   f"moved from I to love, and the model says “{_words(src.get(f'snapshot_french.{s}'))}”."),
-            n_snapshots - 1: lambda s: (f"Loss falls from {format_value(src.value('snapshot_losses', 0), 2)} to "
-                                        f"{format_value(src.value('snapshot_losses', s), decimals=3)}; the alignment is "
-                                        "now sharp."),
-        }
-        def loss_at(s: int) -> str:
-            """A loss as the readout shows it (the caption rounds the first one further)."""
-            return format_value(src.value('snapshot_losses', s), decimals=3)
-
-        narrations = {
-            n_snapshots - 1: lambda s: f"The loss has fallen from {loss_at(0)} to {loss_at(s)}, and the alignment is "
-                                       "now sharp.",
-        }
+        captions = self._timelapse_captions(rows, cols)
         for s in range(1, n_snapshots):
-            new_grid = grid_at(s).move_to(grid_ref.body)
+            new_grid = grid_at(s)
+            new_grid.scale_to_fit_width(grid.width).move_to(grid)
             new_readout = place(readout_at(s))
-            new_says = says_at(s).next_to(says_name, RIGHT, buff=0.25)
+            new_says = all_says[s].scale(factor).next_to(says_name, DOWN, buff=layout.TIGHT)
+            new_says.align_to(says_name, LEFT)
             if s in captions:
-                self.say(captions[s](s), narration=narrations[s](s) if s in narrations else None)
+                self.say(*captions[s])
             self.play(ReplacementTransform(grid, new_grid), ReplacementTransform(readout, new_readout),
                       FadeTransform(says, new_says), run_time=0.9)
             grid, readout, says = new_grid, new_readout, new_says
@@ -281,63 +311,142 @@ class LearnedAlignmentScene(AttentionScene):
 
     @beat
     def order_need_not_match(self):
-        """The post's "order need not match": in a reordered pair the weights cross."""
+        """The post's "order need not match": a second sentence, its weights as links that cross where the French
+        order differs (or, for a pair in the same order, do not)."""
         src = self.src
         english, french = src.get("reorder_english"), src.get("reorder_french")
         weights = src.get("reorder_alignment")
-        grid = heatmap(src, "reorder_alignment", cell_width=SIZE["reorder_cell_w"], cell_size=SIZE["reorder_cell_h"],
-                       font_size=typography.SMALL_SIZE)
-        labels = _axis_labels(grid, french, english, font_size=typography.SMALL_SIZE)
-        picture = VGroup(grid, labels).to_edge(LEFT, buff=0.5).shift(DOWN * 0.3)
-
-        top = TokenRow(english, palette.ENGLISH, font_size=typography.SMALL_SIZE, buff=0.15)
-        bottom = TokenRow(french, palette.FRENCH, font_size=typography.SMALL_SIZE, buff=0.3)
-        VGroup(top, bottom).arrange(DOWN, buff=SIZE["link_gap"])
-        diagram_tokens = VGroup(top, bottom)
-        if diagram_tokens.width > SIZE["link_max_width"]:
-            diagram_tokens.scale_to_fit_width(SIZE["link_max_width"])
-        diagram_tokens.to_edge(RIGHT, buff=0.5).match_y(picture)
+        picture = _alignment_map(src, "reorder_alignment", french, english, names=False,
+                                 font_size=typography.SMALL_SIZE)
+        top = TokenRow(english, palette.ENGLISH, font_size=typography.SMALL_SIZE, buff=layout.TIGHT)
+        bottom = TokenRow(french, palette.FRENCH, font_size=typography.SMALL_SIZE, buff=layout.GAP)
+        diagram = VGroup(top, bottom).arrange(DOWN, buff=L.link_gap)
+        region, both = layout.body(), VGroup(picture, diagram)
+        if not layout.fits_legibly(both.arrange(RIGHT, buff=layout.FAR), region, typography.SMALL_SIZE):
+            both.arrange(DOWN, buff=layout.APART)  # too wide side by side: the links under the map
+        layout.fit_into(both, region)
         links = VGroup()
         for r in range(len(french)):
             for c in range(len(english)):
                 w = float(weights[r, c])
                 links.add(Line(bottom.tokens[r].get_top(), top.tokens[c].get_bottom(), stroke_color=palette.WEIGHT,
-                               stroke_width=6 * w, stroke_opacity=w))
-        noun = list(english).index("water")
-        adjective = list(english).index("cold")
-        noun_row = max(range(len(french)), key=lambda r: float(weights[r, noun]))
-        adjective_row = max(range(len(french)), key=lambda r: float(weights[r, adjective]))
+                               stroke_width=L.link_stroke * w, stroke_opacity=w))
 
-        self.say(f"Order need not match. A training sentence: “{_words(english)}” → “{_words(french)}”.",
-                 narration=f"Word order need not match. Take a training pair: “{_words(english)}” becomes "
+        self.say(f"Order need not match. A second sentence: “{_words(english)}” → “{_words(french)}”.",
+                 narration=f"Word order need not match. Take a second sentence: “{_words(english)}” becomes "
                            f"“{_words(french)}”.")
         self.clear_stage()
-        self.play(FadeIn(labels), FadeIn(grid), run_time=1.2)
+        self.play(FadeIn(picture), run_time=1.2)
         self.play(FadeIn(top), FadeIn(bottom), run_time=0.8)
         self.play(Create(links, lag_ratio=0.05), run_time=1.5)
         self.wait(1.8)
-        noun_weight = format_value(src.value('reorder_alignment', (noun_row, noun)), 2)
-        adjective_weight = format_value(src.value('reorder_alignment', (adjective_row, adjective)), 2)
-        self.say(f"French puts the adjective after the noun: {french[noun_row]} looks at {english[noun]} "
-                 f"({noun_weight}), {french[adjective_row]} at {english[adjective]} ({adjective_weight}).",
-                 narration=f"French puts the adjective after the noun, and the weights follow: {french[noun_row]} "
-                           f"looks at {english[noun]} with {noun_weight}, {french[adjective_row]} at "
-                           f"{english[adjective]} with {adjective_weight}.")
-        boxes = VGroup(frame_box(grid.cell(noun_row, noun), color=palette.WEIGHT),
-                       frame_box(grid.cell(adjective_row, adjective), color=palette.WEIGHT))
-        self.play(Create(boxes), run_time=0.8)
+        crossing = claims.first_crossing(weights)
+        caption, narration = self._order_claim(weights, french, english, "strongest link")
+        self.say(caption, narration=narration)
+        if crossing is not None:
+            tops = claims.strongest_links(weights)
+            boxes = VGroup(*(frame_box(picture.cell(r, tops[r]), color=palette.WEIGHT) for r in crossing))
+            self.play(Create(boxes), run_time=0.8)
         self.wait(4.7)
-        self.say("The links cross: softmax can weight any English position. No order rule, no dictionary: just "
-                 "weights that lowered the loss.")
+        if crossing is not None:
+            self.say("The links cross: softmax can weight any English position. No order rule, no dictionary: "
+                     "just weights that lowered the loss.")
+        else:
+            self.say("Softmax could weight any English position; for this pair the weights keep the order. No order "
+                     "rule, no dictionary: just weights that lowered the loss.")
         self.wait(7.0)
 
-    # --- helpers ---------------------------------------------------------------------------------------------
-    def _first_snapshot_looking_at(self, word: str) -> int:
-        """The first snapshot whose first French row puts its largest weight on `word` (for the caption)."""
+    # --- claims ----------------------------------------------------------------------------------------------
+    def _against_the_corpus(self) -> str:
+        """How the model's French compares with the corpus's (which may not have the sentence at all)."""
+        reference, french = self.src.get("reference_french"), self.src.get("french_tokens")
+        if reference is None:
+            return ". The sentence is not in its training corpus."
+        if tuple(reference) == tuple(french):
+            return ": the corpus's own translation."
+        return f"; the corpus says “{_words(reference)}”."
+
+    @staticmethod
+    def _english_words(cols) -> str:
+        return claims.listing_or_count(cols, "English words")
+
+    @staticmethod
+    def _order_claim(weights, rows, cols, what: str) -> tuple[str, str]:
+        """Caption and narration for whether the rows' strongest links keep the English order or cross."""
+        crossing = claims.first_crossing(weights)
+        if crossing is None:
+            text = (f"Each French word's {what}: they step through the English in order, so the two sentences "
+                    "keep the same order here.")
+            return text, text
+        r1, r2 = crossing
+        tops = claims.strongest_links(weights)
+        w1 = format_value(float(weights[r1, tops[r1]]), 2)
+        w2 = format_value(float(weights[r2, tops[r2]]), 2)
+        caption = (f"The order changes: {rows[r1]} looks at {cols[tops[r1]]} ({w1}), then {rows[r2]} at "
+                   f"{cols[tops[r2]]} ({w2}), a word that comes earlier in the English.")
+        narration = (f"The order changes: {rows[r1]} looks at {cols[tops[r1]]}, with {w1}, and then {rows[r2]} "
+                     f"looks back at {cols[tops[r2]]}, with {w2}, a word that comes earlier in the English.")
+        return caption, narration
+
+    def _compared_with_post(self, ours, toy) -> str:
+        """", sharper than the post's illustration" — or not, as the numbers say."""
+        illustrative = toy.get("illustrative_weights")
+        if illustrative is None:
+            return ""
+        mine, theirs = format_value(claims.concentration(ours), 2), format_value(claims.concentration(illustrative), 2)
+        if mine == theirs:
+            return ": as sharp as the post's illustration"
+        return ": sharper than the post's illustration" if float(mine) > float(theirs) else \
+            ": less sharp than the post's illustration"
+
+    def _timelapse_captions(self, rows, cols) -> dict[int, tuple[str, str | None]]:
+        """Captions at the snapshots where something happens: the first row to settle on its final English word,
+        the last one, and the end (how far the loss fell, which rows are sharp)."""
         src = self.src
-        column = list(src.get("english_tokens")).index(word)
-        snaps = src.get("snapshot_alignments")
-        for s in range(snaps.shape[0]):
-            if int(snaps[s, 0].argmax()) == column:
-                return s
-        return snaps.shape[0] - 1
+        snapshots = src.get("snapshot_alignments")
+        last = snapshots.shape[0] - 1
+        final = snapshots[last]
+
+        def step(s: int) -> str:
+            return format_value(src.value("snapshot_steps", s), 0)
+
+        def says(s: int) -> str:
+            return _words(src.get(f"snapshot_french.{s}"))
+
+        def loss(s: int) -> str:
+            return format_value(src.value("snapshot_losses", s), decimals=3)
+
+        settled = {r: claims.settled_at(snapshots, r) for r in range(len(rows))}
+        moving = {r: s for r, s in settled.items() if s is not None and s >= 1}
+        captions: dict[int, tuple[str, str | None]] = {}
+        if moving:
+            first = min(moving.values())
+            row = max((r for r, s in moving.items() if s == first), key=lambda r: claims.concentration(final[r]))
+            word = cols[top_index(final[row])]
+            still = "still " if tuple(src.get(f"snapshot_french.{first}")) != tuple(rows) else ""
+            captions[first] = (f"By step {step(first)} {rows[row]} already looks at {word}, while the model "
+                               f"{still}says “{says(first)}”.", None)
+            latest = max(moving.values())
+            if latest > first and latest < last:
+                row = next(r for r, s in moving.items() if s == latest)
+                before = top_index(snapshots[latest - 1][row])
+                was = f"from {cols[before]} " if before is not None else ""
+                captions[latest] = (f"By step {step(latest)} {rows[row]} has moved {was}to "
+                                    f"{cols[top_index(final[row])]}, and the model says “{says(latest)}”.", None)
+        sharp = [rows[r] for r in range(len(rows)) if claims.is_sharp(final[r])]
+        spread = [rows[r] for r in range(len(rows)) if not claims.is_sharp(final[r])]
+        if not spread:
+            state = "every row is now sharp"
+        elif sharp:
+            state = (f"{claims.listing(sharp)} {'is' if len(sharp) == 1 else 'are'} now sharp, "
+                     f"{claims.listing(spread)} still {'spreads its' if len(spread) == 1 else 'spread their'} weight")
+        else:
+            state = "every row still spreads its weight"
+        captions[last] = (f"The loss fell from {loss(0)} to {loss(last)}; {state}.",
+                          f"The loss has fallen from {loss(0)} to {loss(last)}, and {state}.")
+        return captions
+
+    def _snapshot_rows(self) -> tuple[str, ...]:
+        """The French the snapshots were teacher-forced on (their rows): the corpus's translation of the training
+        sentence."""
+        return tuple(self.src.get("snapshot_reference_french"))

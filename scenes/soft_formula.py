@@ -1,32 +1,65 @@
-"""Soft attention in one formula: each term lights up as the coffee picture it names comes back.
+"""Soft attention in one formula: each term lights up as the picture it names comes back.
 
 Follows "Soft attention in one formula": e_{t,i} = score(q_t, h_i), α_{t,i} = softmax, c_t = Σ α_{t,i} h_i,
 then the two common score functions (dot product, small MLP over [q; h_i]) side by side on the same q and
 h_i, and the closing point that score → normalise → weighted sum is the pattern self-attention reuses.
+Everything adapts to the example's sentence and widths; every claim (which word leads) is computed.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from manim import (
     DOWN, LEFT, RIGHT, UP, Create, FadeIn, FadeOut, GrowFromEdge, Indicate, Line, ReplacementTransform,
-    RoundedRectangle, TransformFromCopy, VGroup, Write,
+    SurroundingRectangle, VGroup, Write,
 )
 
 from scenes.kit import (
-    AttentionScene, Source, SoftmaxBars, agreeing_top, beat, caption_brace, flow_arrow, format_value, frame_box,
-    heatmap, label, math, palette, token_box, top_token, typography, vector,
+    AttentionScene, DotProducts, Source, WeightedRows, add_rows, beat, caption_brace, dot_every_row, flow_arrow,
+    format_value, frame_box, label, math, palette, scale_every_row, typography,
 )
+from scenes.kit import layout
+from scenes.kit.claims import count_word, tied_at_top, top_index, words_list
+from scenes.kit.score_bars import ScoreBars
 
 FORMULA = (
     '{{ e_(t,i) = op("score")({{ q_t : q }}, {{ h_i : h1 }}) : score }}, quad '
     '{{ {{ alpha_(t,i) : a1 }} = exp(e_(t,i)) / (sum_j exp(e_(t,j))) : softmax }}, quad '
     '{{ {{ c_t : c }} = sum_i {{ alpha_(t,i) : a2 }} {{ h_i : h2 }} : context }}'
 )
-OPERATOR_SIZE = typography.NUMBER_SIZE
 
 
-def _op(symbol: str, color=palette.TEXT):
-    return math(symbol, font_size=OPERATOR_SIZE, color=color)
+@dataclass(frozen=True)
+class SoftFormulaLayout:
+    """The scene's own sizes (everything else follows from the content and scenes.kit.layout)."""
+
+    weights_bar_height: float = 2.2  #: tallest possible bar (weight 1) under the formula
+    panel_bar_height: float = 2.4  #: the same in the dot-vs-additive panels side by side
+    flat_bar_height: float = 1.2  #: and in those panels stacked one above the other (long sentences)
+    step_pad: float = 0.3  #: room inside the frame of each closing step word
+    step_corner: float = 0.12
+    listed: int = 4  #: a caption lists every value up to this many words; beyond, it names the leader
+
+
+L = SoftFormulaLayout()
+
+
+@dataclass(frozen=True)
+class Lit:
+    """The formula at the top and the box lighting up the term the picture below illustrates."""
+
+    eq: VGroup
+    box: SurroundingRectangle
+
+
+@dataclass(frozen=True)
+class Scoring:
+    """What the score step leaves on screen: the products composition, the words naming its rows, the names."""
+
+    comp: DotProducts
+    words: VGroup
+    names: VGroup
 
 
 def _caption_list(src: Source, path: str, decimals: int = 2) -> str:
@@ -36,8 +69,23 @@ def _caption_list(src: Source, path: str, decimals: int = 2) -> str:
 
 def _spoken_list(src: Source, path: str, decimals: int = 2) -> str:
     """"0.73, 0.35 and 1.35": the same numbers as `_caption_list`, as a narrator lists them."""
-    values = [format_value(v, decimals) for v in src.get(path).tolist()]
-    return ", ".join(values[:-1]) + " and " + values[-1]
+    return words_list(format_value(v, decimals) for v in src.get(path).tolist())
+
+
+def _leader(src: Source, path: str, tokens: list[str]) -> tuple[int | None, str]:
+    """The position that leads `path` as shown (None on a tie) and a phrase naming it: "coffee", or
+    "I and love (tied at 0.50)"."""
+    values = src.get(path).tolist()
+    best = top_index(values)
+    if best is not None:
+        return best, tokens[best]
+    tied = tied_at_top(values)
+    return None, f"{words_list(tokens[i] for i in tied)} (tied at {format_value(values[tied[0]], 2)})"
+
+
+def _spread(src: Source, path: str) -> float:
+    values = src.get(path)
+    return float(values.max() - values.min())
 
 
 def _formula():
@@ -52,23 +100,29 @@ def _formula():
     return eq
 
 
-def _score_panel(src: Source, title: str, expression: str, scores: str, weights: str, tokens: list[str]):
-    """One score function: its name, its formula, the scores it gives (shaded) and the softmax bars."""
-    heading_text = label(title, bold=True)
+def _under(eq) -> layout.Region:
+    """The body of the frame below the formula at the top."""
+    body = layout.body()
+    return layout.Region(body.left, body.right, body.bottom, min(body.top, eq.get_bottom()[1] - layout.GAP))
+
+
+def _score_panel(src: Source, tokens: list[str], title: str, expression: str, scores: str, weights: str,
+                 flat: bool, note: str | None = None) -> VGroup:
+    """One score function: its name, its formula, the scores it gives (shaded) over their softmax bars, and an
+    optional muted note. `flat` puts the words left of the bars (for panels stacked one above the other), else
+    above them with the note underneath."""
+    heading = label(title, bold=True)
     formula = math(expression, font_size=typography.BODY_SIZE + 4)
-    bars = SoftmaxBars(src, weights, tokens, max_height=3.0, bar_width=0.8, buff=0.5)
-    pitch = bars.bars[1].get_center()[0] - bars.bars[0].get_center()[0]
-    score_row = heatmap(src, scores, weights=False, cell_width=pitch, cell_size=0.6)
-    score_row.match_x(bars.bars)
-    score_name = math("e_i", font_size=typography.BODY_SIZE).next_to(score_row, LEFT, buff=0.25)
-    alpha_name = math("alpha_i", font_size=typography.BODY_SIZE, color=palette.WEIGHT)
-    scores_group = VGroup(score_row, score_name)
-    body = VGroup(scores_group, bars).arrange(DOWN, buff=0.55)
-    alpha_name.next_to(bars.bars, LEFT, buff=0.25).match_x(score_name)
-    weights_group = VGroup(bars, alpha_name)
-    panel = VGroup(heading_text, formula, VGroup(scores_group, weights_group)).arrange(DOWN, buff=0.35)
-    panel.scores_group, panel.weights_group, panel.bars = scores_group, weights_group, bars
-    panel.formula, panel.heading = formula, heading_text
+    bars = ScoreBars(src, weights, tokens, scores=scores,
+                     max_height=L.flat_bar_height if flat else L.panel_bar_height)
+    remark = label(note or "", font_size=typography.SMALL_SIZE, color=palette.MUTED)
+    if flat:
+        words = VGroup(heading, formula, remark).arrange(DOWN, buff=layout.NEAR)
+        panel = VGroup(words, bars).arrange(RIGHT, buff=layout.APART)
+    else:
+        panel = VGroup(VGroup(heading, formula).arrange(DOWN, buff=layout.NEAR), bars, remark)
+        panel.arrange(DOWN, buff=layout.GAP)
+    panel.heading, panel.formula, panel.bars, panel.remark = heading, formula, bars, remark
     return panel
 
 
@@ -78,19 +132,21 @@ class SoftFormulaScene(AttentionScene):
     def construct(self):
         self.src = Source("coffee")
         self.tokens = list(self.src.get("tokens"))
+        self.said = [f"“{t}”" for t in self.tokens]  # the words as a caption quotes them
         self.show_title()
-        self.the_formula()
-        self.score_term()
-        self.normalise_term()
-        self.weighted_sum_term()
+        eq = self.the_formula()
+        lit, scores = self.score_term(eq)
+        lit, bars = self.normalise_term(lit, scores)
+        self.weighted_sum_term(lit, bars)
         self.dot_vs_additive()
         self.same_pattern_as_self_attention()
 
     # --- beats -----------------------------------------------------------------------------------------------
     @beat
-    def the_formula(self):
-        """The post's formula, its three parts named."""
-        eq = _formula().move_to(UP * 0.8)
+    def the_formula(self) -> VGroup:
+        """The post's formula, its three parts named; it ends at the top of the frame for the next beats."""
+        eq = _formula()
+        layout.fit_into(eq, layout.frame())
         floor = eq.get_bottom()[1]
 
         def under(part):  # a span at the formula's lowest point, so the three braces share one line
@@ -98,202 +154,218 @@ class SoftFormulaScene(AttentionScene):
 
         braces = VGroup(*(caption_brace(under(eq.select(name)), text) for name, text in (
             ("score", "score"), ("softmax", "normalise"), ("context", "weighted sum"))))
+        next_word = self.src.get("next_word")
         self.say("Given encoder states h_1 … h_T and a decoder query q_t, soft attention is one line.")
         self.play(Write(eq), run_time=2.0)
         self.wait(0.8)
         self.say("Three parts: score every English position, normalise the scores, take a weighted sum.")
         self.play(FadeIn(braces, lag_ratio=0.4), run_time=1.5)
         self.wait(1.0)
-        self.say("t is the decoder step (here: about to predict café); i runs over the English words.",
-                 narration="The index t is the decoder step, here the step about to predict café, and i runs over "
-                           "the English words.")
+        self.say(f"t is the decoder step (here: about to predict “{next_word}”); i runs over the English words.",
+                 narration=f"The index t is the decoder step, here the step about to predict {next_word}, and i "
+                           "runs over the English words.")
         self.wait(2.5)
-        self.play(FadeOut(braces), eq.animate.to_edge(UP, buff=0.4), run_time=0.8)
-        self.eq = eq
+        self.play(FadeOut(braces), eq.animate.to_edge(UP, buff=layout.MARGIN), run_time=0.8)
+        return eq
 
     @beat
-    def score_term(self):
-        """e_{t,i}: one number per English word, here the coffee dot products."""
-        src, tokens, eq = self.src, self.tokens, self.eq
-        box = frame_box(eq.select("score"), color=palette.QUERY, buff=0.12)
-        scores = heatmap(src, "scores", weights=False, orientation="column", cell_size=0.8)
-        query = vector(src, "q", decimals=1, color=palette.QUERY)
-        q_name = math("q_t =", font_size=typography.BODY_SIZE, color=palette.QUERY)
-        q_row = VGroup(q_name, query).arrange(RIGHT, buff=0.2)
-        rows = VGroup()
-        for i, token in enumerate(tokens):
-            name = math(f"h_{i + 1}", font_size=typography.BODY_SIZE, color=palette.KEY)
-            rows.add(VGroup(token_box(token, palette.ENGLISH), name,
-                            vector(src, f"H.{i}", decimals=1, color=palette.KEY)).arrange(RIGHT, buff=0.25))
-        for word, name, h in rows:
-            VGroup(name, h).align_to(rows[0][1], LEFT)
-        scores.next_to(rows, RIGHT, buff=2.0)
-        for i, row in enumerate(rows):
-            row.match_y(scores.cell(i))
-        for word, name, h in rows:
-            word.next_to(name, LEFT, buff=0.25)
-        q_row.next_to(rows, UP, buff=0.45).align_to(rows[0][1], LEFT)
-        arrows = VGroup(*(flow_arrow(row, scores.cell(i)) for i, row in enumerate(rows)))
-        e_name = math("e_(t,i)", font_size=typography.BODY_SIZE).next_to(scores, UP, buff=0.25)
-        picture = VGroup(q_row, rows, arrows, scores, e_name).move_to(DOWN * 0.9)
+    def score_term(self, eq: VGroup) -> tuple[Lit, Scoring]:
+        """e_{t,i}: one number per English word, each a dot product: products of q and h_i, then their sum."""
+        src, tokens = self.src, self.tokens
+        box = frame_box(eq.select("score"), color=palette.QUERY)
+        comp = DotProducts(src, matrix="H", vector="q", products="score_terms", result="scores",
+                           matrix_color=palette.KEY, vector_color=palette.QUERY, gap=layout.NEAR)
+        words = VGroup(*(label(t, color=palette.ENGLISH) for t in tokens))
+        for i, word in enumerate(words):
+            word.next_to(comp.matrix, LEFT, buff=layout.NEAR).match_y(comp.matrix.cell(i, 0))
+        names = VGroup(
+            math("q_t", font_size=typography.BODY_SIZE, color=palette.QUERY).next_to(comp.vector, LEFT,
+                                                                                    buff=layout.NEAR),
+            math("h_i", font_size=typography.BODY_SIZE, color=palette.KEY).next_to(comp.matrix, UP,
+                                                                                  buff=layout.NEAR),
+            math("e_(t,i)", font_size=typography.BODY_SIZE).next_to(comp.result, UP, buff=layout.NEAR),
+        )
+        layout.fit_into(VGroup(comp, words, names), _under(eq))
 
         self.say("score(q_t, h_i) compares the query with each encoder vector: one number per English word.",
                  narration="The score compares the query q_t with each encoder vector h_i, giving one number per "
                            "English word.")
         self.play(Create(box), run_time=0.8)
-        self.play(FadeIn(q_row), FadeIn(rows, lag_ratio=0.2), run_time=1.2)
-        self.play(Create(arrows, lag_ratio=0.3), run_time=1.0)
-        self.play(FadeIn(e_name), FadeIn(scores, lag_ratio=0.3), run_time=1.2)
-        best = int(src.get("scores").argmax())
-        self.say(f"With the dot product, the coffee example gives e = {_caption_list(src, 'scores')}: "
-                 f"{tokens[best]} highest.",
-                 narration=f"With the dot product, the coffee example scores {_spoken_list(src, 'scores')}: "
-                           f"{tokens[best]} highest.")
-        self.play(Indicate(scores.cell(best), color=palette.QUERY), run_time=1.0)
+        self.play(FadeIn(words, lag_ratio=0.2), FadeIn(comp.matrix), FadeIn(comp.vector), FadeIn(names[:2]),
+                  run_time=1.2)
+        self.play(FadeIn(comp.scaffold()), FadeIn(names[-1]), run_time=0.5)
+        shown = dot_every_row(self, comp, color=palette.KEY)
+        best, leader = _leader(src, "scores", self.said)
+        verdict = f"{leader} highest" if best is not None else f"no single word highest: {leader}"
+        if len(tokens) <= L.listed:
+            self.say(f"With the dot product, this example gives e = {_caption_list(src, 'scores')}: {verdict}.",
+                     narration=f"With the dot product, this example scores {_spoken_list(src, 'scores')}: "
+                               f"{verdict}.")
+        else:
+            self.say(f"With the dot product as the score: {verdict}.")
+        highlight = [Indicate(comp.result.cell(best), color=palette.QUERY)] if best is not None else []
+        self.play(FadeOut(shown[-1].box), *highlight, run_time=1.0)
         self.wait(1.5)
-        self.box, self.scores, self.picture = box, scores, picture
+        return Lit(eq, box), Scoring(comp, words, names)
 
     @beat
-    def normalise_term(self):
+    def normalise_term(self, lit: Lit, scoring: Scoring) -> tuple[Lit, ScoreBars]:
         """α_{t,i}: the softmax turns the scores into weights that sum to one."""
-        src, tokens, eq = self.src, self.tokens, self.eq
-        box = frame_box(eq.select("softmax"), color=palette.WEIGHT, buff=0.12)
-        q_row, rows, arrows, scores, e_name = self.picture
-        bars = SoftmaxBars(src, "weights", tokens, max_height=3.0, bar_width=0.8, buff=0.5)
-        bars.move_to(RIGHT * 3.2 + DOWN * 1.1)
-        alpha_name = math("alpha_(t,i)", font_size=typography.BODY_SIZE, color=palette.WEIGHT)
-        alpha_name.next_to(bars, UP, buff=0.3)
+        src, tokens, comp = self.src, self.tokens, scoring.comp
+        box = frame_box(lit.eq.select("softmax"), color=palette.WEIGHT)
+        panel = ScoreBars(src, "weights", tokens, scores="scores", max_height=L.weights_bar_height, arrow=True,
+                          score_name="e_(t,i)", weight_name="alpha_(t,i)")
+        layout.fit_into(panel, _under(lit.eq))
+        bars = panel.bars
+        leftovers = VGroup(scoring.words, scoring.names, *(part for part in comp if part is not comp.result))
 
         self.say("Normalise: exponentiate each score and divide by the sum, so the weights sum to one.")
-        self.play(ReplacementTransform(self.box, box), FadeOut(q_row), FadeOut(rows), FadeOut(arrows), run_time=1.0)
-        target = VGroup(scores, e_name).copy().move_to(LEFT * 3.5)
-        target.shift(UP * (bars.bars.get_center()[1] - target[0].get_center()[1]))
-        self.play(VGroup(scores, e_name).animate.move_to(target), run_time=0.8)
-        arrow = flow_arrow(scores, bars.bars)
-        arrow_name = label("softmax", font_size=typography.SMALL_SIZE, color=palette.WEIGHT)
-        arrow_name.next_to(arrow, UP, buff=0.15)
-        self.play(Create(arrow), FadeIn(arrow_name), Create(bars.baseline), FadeIn(bars.labels), run_time=0.8)
-        self.play(*(GrowFromEdge(bar, DOWN) for bar in bars.bars), FadeIn(alpha_name), run_time=1.2)
-        self.play(FadeIn(bars.values, shift=UP * 0.1), run_time=0.6)
-        most = top_token(tokens, src.get("weights"))
-        most_text = f", {most} the most." if most else "."
-        self.say(f"α ≈ {_caption_list(src, 'weights')}: every word keeps some weight{most_text}",
-                 narration=f"The weights come out at {_spoken_list(src, 'weights')}: every word keeps some "
-                           f"weight{most_text}")
+        self.play(ReplacementTransform(lit.box, box), FadeOut(leftovers), FadeOut(comp.result.brackets),
+                  ReplacementTransform(comp.result.body, panel.scores.body), FadeIn(panel.score_name), run_time=1.2)
+        self.play(FadeIn(panel.arrow), Create(bars.baseline), FadeIn(bars.labels), run_time=0.8)
+        self.play(*(GrowFromEdge(bar, DOWN) for bar in bars.bars), FadeIn(panel.weight_name), run_time=1.2)
+        self.play(FadeIn(bars.values, shift=UP * layout.NUDGE), run_time=0.6)
+        best, leader = _leader(src, "weights", self.said)
+        most = f"; {leader} gets the most." if best is not None else f"; no single word gets the most: {leader}."
+        shown = [format_value(v, 2) for v in src.get("weights").tolist()]
+        tiny = sum(text == format_value(0.0, 2) for text in shown)
+        keeps = ("every word keeps some weight" if not tiny else
+                 f"every weight is above zero, though {count_word(tiny)} round to {format_value(0.0, 2)} here")
+        if len(tokens) <= L.listed:
+            self.say(f"α ≈ {_caption_list(src, 'weights')}: {keeps}{most}",
+                     narration=f"The weights come out at {_spoken_list(src, 'weights')}: {keeps}{most}")
+        else:
+            self.say(f"{keeps[0].upper()}{keeps[1:]}{most}")
         self.wait(2.0)
-        self.box, self.bars = box, bars
-        self.stage = VGroup(scores, e_name, arrow, arrow_name, alpha_name)
+        return Lit(lit.eq, box), panel
 
     @beat
-    def weighted_sum_term(self):
+    def weighted_sum_term(self, lit: Lit, panel: ScoreBars) -> None:
         """c_t: each encoder vector scaled by its weight, then added."""
-        src, tokens, eq, bars = self.src, self.tokens, self.eq, self.bars
-        box = frame_box(eq.select("context"), color=palette.CONTEXT, buff=0.12)
-        rows = VGroup()
-        for i in range(len(tokens)):
-            alpha = src.number("weights", i, decimals=2, color=palette.WEIGHT)
-            h = vector(src, f"H.{i}", decimals=1, color=palette.KEY)
-            part = vector(src, f"weighted_h.{i}", decimals=2)
-            rows.add(VGroup(alpha, _op("dot"), h, _op("="), part).arrange(RIGHT, buff=0.2))
-        rows.arrange(DOWN, buff=0.25, aligned_edge=LEFT)
-        parts = VGroup(*(row[-1] for row in rows))
-        rule = Line(parts.get_left() + LEFT * 0.1, parts.get_right() + RIGHT * 0.1, stroke_color=palette.MUTED)
-        rule.next_to(rows, DOWN, buff=0.15).match_x(parts)
-        plus = _op("+").next_to(rule, LEFT, buff=0.2)
-        context = vector(src, "context", decimals=2, color=palette.CONTEXT)
-        context.next_to(rule, DOWN, buff=0.15).match_x(parts)
-        c_name = math("c_t =", font_size=typography.BODY_SIZE, color=palette.CONTEXT).next_to(context, LEFT, buff=0.2)
-        block = VGroup(rows, rule, plus, context, c_name).move_to(RIGHT * 2.4 + DOWN * 1.0)
+        src, tokens = self.src, self.tokens
+        box = frame_box(lit.eq.select("context"), color=palette.CONTEXT)
+        comp = WeightedRows(src, weights="weights", matrix="H", products="weighted_h", result="context",
+                            matrix_color=palette.KEY)
+        comp.weights.add_row_labels(tokens, color=palette.ENGLISH, font_size=typography.LABEL_SIZE)
+        names = VGroup(
+            math("alpha_(t,i)", font_size=typography.BODY_SIZE, color=palette.WEIGHT).next_to(comp.weights, UP,
+                                                                                            buff=layout.NEAR),
+            math("h_i", font_size=typography.BODY_SIZE, color=palette.KEY).next_to(comp.matrix, UP,
+                                                                                  buff=layout.NEAR),
+            math("c_t", font_size=typography.BODY_SIZE, color=palette.CONTEXT).next_to(comp.result, LEFT,
+                                                                                      buff=layout.NEAR),
+        )
+        layout.fit_into(VGroup(comp, names), _under(lit.eq))
+        bars = panel.bars
 
         self.say("Weighted sum: scale each encoder vector h_i by its weight α_(t,i), then add them up.")
-        self.play(ReplacementTransform(self.box, box), FadeOut(self.stage), run_time=0.8)
-        self.play(bars.animate.next_to(block, LEFT, buff=0.9).align_to(block, DOWN), run_time=0.8)
-        for i, row in enumerate(rows):
-            alpha, dot, h, equals, part = row
-            self.play(TransformFromCopy(bars.values[i], alpha), FadeIn(dot), FadeIn(h), run_time=0.7)
-            self.play(FadeIn(equals), TransformFromCopy(VGroup(alpha, h), part), run_time=0.7)
-        self.play(Create(rule), FadeIn(plus), run_time=0.4)
-        self.play(TransformFromCopy(parts, context), FadeIn(c_name), run_time=1.0)
+        self.play(ReplacementTransform(lit.box, box),
+                  *(ReplacementTransform(bars.values[i], comp.weights.cell(i)) for i in range(len(tokens))),
+                  FadeOut(VGroup(bars.bars, bars.baseline, bars.labels, panel.scores_group, panel.arrow,
+                                 panel.weight_name)),
+                  FadeIn(comp.weights.row_labels), FadeIn(comp.matrix), FadeIn(names[:2]), run_time=1.2)
+        self.play(FadeIn(comp.scaffold()), run_time=0.5)
+        shown = scale_every_row(self, comp, color=palette.WEIGHT)
+        self.play(FadeOut(shown[-1].box), run_time=0.3)
+        add_rows(self, comp, with_sum=[FadeIn(comp.result.brackets), FadeIn(names[-1])])
         c_text = ", ".join(format_value(v, 2) for v in src.get("context").tolist())
         self.say(f"c_t = ({c_text}): the context the decoder uses for this step.",
                  narration=f"The result, c_t = ({c_text}), is the context the decoder uses for this step.")
-        self.play(Indicate(context, color=palette.CONTEXT), run_time=1.0)
+        self.play(Indicate(comp.result, color=palette.CONTEXT), run_time=1.0)
         self.wait(1.5)
 
     @beat
-    def dot_vs_additive(self):
+    def dot_vs_additive(self) -> None:
         """The two common score functions on the same q and h_i, with their scores and weights."""
         src, tokens = self.src, self.tokens
         self.say("The score function is a choice. Two common ones: a dot product, or a small MLP over [q; h_i].",
                  narration="The score function is a choice. Two common ones: a dot product, or a small MLP applied "
                            "to q and h_i joined together.")
         self.clear_stage()
-        dot = _score_panel(src, "dot product", "e_i = q^top h_i", "scores", "weights", tokens)
-        mlp = _score_panel(src, "additive (small MLP)", "e_i = w_2^top tanh(W_1 [q; h_i] + b_1)",
-                           "additive_scores", "additive_weights", tokens)
-        dot.move_to(LEFT * 3.5 + UP * 0.3)
-        mlp.move_to(RIGHT * 3.5).align_to(dot, UP)
-        mlp.formula.match_y(dot.formula)
-        mlp.scores_group.match_y(dot.scores_group)
-        mlp.weights_group.shift(UP * (dot.bars.baseline.get_center()[1] - mlp.bars.baseline.get_center()[1]))
-        untrained = label("seeded at random, not trained", font_size=typography.SMALL_SIZE, color=palette.MUTED)
-        untrained.next_to(mlp.bars, DOWN, buff=0.35)
-        divider = Line(UP * 3.4, DOWN * 3.4, stroke_color=palette.MUTED, stroke_width=1)
+        kinds = (("dot product", "e_i = q^top h_i", "scores", "weights", None),
+                 ("additive (small MLP)", "e_i = w_2^top tanh(W_1 [q; h_i] + b_1)", "additive_scores",
+                  "additive_weights", "seeded at random, not trained"))
+        candidates = []
+        for flat, direction in ((False, RIGHT), (True, DOWN)):
+            pair = VGroup(*(_score_panel(src, tokens, *kind[:-1], flat=flat, note=kind[-1]) for kind in kinds))
+            pair.arrange(direction, buff=layout.FAR, aligned_edge=UP if direction is RIGHT else RIGHT)
+            if not flat:  # formulas of different heights: line the bars (and what hangs under them) up anyway
+                pair[1].formula.match_y(pair[0].formula)
+                VGroup(pair[1].bars, pair[1].remark).shift(
+                    UP * (pair[0].bars.get_bottom()[1] - pair[1].bars.get_bottom()[1]))
+            candidates.append(pair)
+        pair = layout.fit_best(candidates, layout.frame())
+        dot, mlp = pair
+        if pair is candidates[0]:  # side by side: a vertical rule between them
+            divider = Line(pair.get_top(), pair.get_bottom()).move_to(layout.between(dot, mlp))
+        else:
+            divider = Line(pair.get_left(), pair.get_right()).move_to(layout.below(dot, mlp))
+        divider.set_stroke(palette.MUTED, width=1)
 
         self.play(FadeIn(dot.heading), Write(dot.formula), FadeIn(mlp.heading), Write(mlp.formula),
                   Create(divider), run_time=1.5)
         self.wait(0.8)
+        listed = len(tokens) <= L.listed
         self.say(f"Same q and h_i, different scores: dot product {_caption_list(src, 'scores')}, "
-                 f"MLP {_caption_list(src, 'additive_scores')}.",
+                 f"MLP {_caption_list(src, 'additive_scores')}." if listed else "Same q and h_i, different scores.",
                  narration=f"Same q and h_i, different scores: the dot product gives {_spoken_list(src, 'scores')}; "
-                           f"the MLP gives {_spoken_list(src, 'additive_scores')}.")
+                           f"the MLP gives {_spoken_list(src, 'additive_scores')}." if listed else None)
         for panel in (dot, mlp):
-            self.play(FadeIn(panel.scores_group, lag_ratio=0.2), run_time=1.0)
+            self.play(FadeIn(panel.bars.scores_group, lag_ratio=0.2), run_time=1.0)
         self.wait(1.0)
-        first = agreeing_top(tokens, src.get("weights"), src.get("additive_weights"))
-        verdict = f"Both put {first} first." if first else "They do not agree on which word comes first."
-        self.say(f"Softmax weights: {_caption_list(src, 'weights')} versus {_caption_list(src, 'additive_weights')}. "
-                 + verdict,
-                 narration=f"After the softmax: {_spoken_list(src, 'weights')} for the dot product, versus "
-                           f"{_spoken_list(src, 'additive_weights')} for the MLP. {verdict}")
-        self.play(FadeIn(dot.weights_group), FadeIn(mlp.weights_group), run_time=1.2)
+        dot_lead, dot_text = _leader(src, "weights", self.said)
+        mlp_lead, mlp_text = _leader(src, "additive_weights", self.said)
+        if dot_lead is not None and dot_lead == mlp_lead:
+            verdict = f"both put {self.said[dot_lead]} first."
+        else:
+            verdict = f"the dot product puts {dot_text} first, the MLP {mlp_text}."
+        if listed:
+            self.say(f"Softmax weights: {_caption_list(src, 'weights')} versus "
+                     f"{_caption_list(src, 'additive_weights')}: {verdict}",
+                     narration=f"After the softmax: {_spoken_list(src, 'weights')} for the dot product, versus "
+                               f"{_spoken_list(src, 'additive_weights')} for the MLP: {verdict}")
+        else:
+            self.say(f"After the softmax, {verdict}")
+        self.play(FadeIn(dot.bars.weights_group), FadeIn(mlp.bars.weights_group), run_time=1.2)
         self.wait(1.5)
-        self.say("This MLP's W_1, b_1, w_2 are random, not trained, so its weights are flat; training shapes "
-                 "any score function.")
-        self.play(FadeIn(untrained), Indicate(mlp.bars.bars, color=palette.WEIGHT), run_time=1.2)
+        flatter = _spread(src, "additive_weights") < _spread(src, "weights")
+        shape = ("so its weights are flatter than the dot product's" if flatter else
+                 "so its weights mean nothing yet, however peaked they look")
+        self.say(f"This MLP's W_1, b_1, w_2 are random, not trained, {shape}; training shapes any score function.")
+        self.play(FadeIn(mlp.remark), Indicate(mlp.bars.bars.bars, color=palette.WEIGHT), run_time=1.2)
         self.wait(1.5)
 
     @beat
-    def same_pattern_as_self_attention(self):
+    def same_pattern_as_self_attention(self) -> None:
         """The closing point: score → normalise → weighted sum is what self-attention reuses."""
         self.say("score → normalise → weighted sum: the same pattern self-attention reuses inside Transformers.",
                  narration="Score, normalise, weighted sum: the same pattern that self-attention reuses inside "
                            "Transformers.")
         self.clear_stage()
-        eq = _formula().to_edge(UP, buff=0.6)
+        eq = _formula()
         steps = VGroup()
         for text, color in (("score", palette.QUERY), ("normalise", palette.WEIGHT),
                             ("weighted sum", palette.CONTEXT)):
             word = label(text, font_size=typography.BODY_SIZE, color=color)
-            frame = RoundedRectangle(corner_radius=0.12, width=word.width + 0.6, height=word.height + 0.5,
-                                     stroke_color=color, stroke_width=2)
-            steps.add(VGroup(frame, word.move_to(frame)))
-        steps.arrange(RIGHT, buff=1.2).move_to(DOWN * 0.2)
-        arrows = VGroup(flow_arrow(steps[0], steps[1]), flow_arrow(steps[1], steps[2]))
-        links = VGroup(*(Line(eq.select(name).get_bottom() + DOWN * 0.1, step.get_top() + UP * 0.1,
-                              stroke_color=palette.MUTED, stroke_width=1.5)
-                         for name, step in zip(("score", "softmax", "context"), steps)))
+            frame = SurroundingRectangle(word, buff=L.step_pad, corner_radius=L.step_corner, color=color,
+                                         stroke_width=2)
+            steps.add(VGroup(frame, word))
+        steps.arrange(RIGHT, buff=layout.FAR)
         note = VGroup(
             label("The same pattern runs inside self-attention,", font_size=typography.BODY_SIZE),
             label("where every token is both a query source and a key/value source.",
                   font_size=typography.LABEL_SIZE, color=palette.MUTED),
-        ).arrange(DOWN, buff=0.2).move_to(DOWN * 2.4)
-        note.scale_to_fit_width(min(note.width, 12.8))
+        ).arrange(DOWN, buff=layout.NEAR)
+        layout.fit_into(VGroup(eq, steps, note).arrange(DOWN, buff=layout.FAR), layout.frame())
+        arrows = VGroup(flow_arrow(steps[0], steps[1]), flow_arrow(steps[1], steps[2]))
+        links = VGroup(*(Line(eq.select(name).get_bottom() + DOWN * layout.TIGHT, step.get_top() + UP * layout.TIGHT,
+                              stroke_color=palette.MUTED, stroke_width=1.5)
+                         for name, step in zip(("score", "softmax", "context"), steps)))
 
         self.play(FadeIn(eq), run_time=0.8)
         self.play(FadeIn(steps, lag_ratio=0.4), Create(links, lag_ratio=0.4), run_time=1.5)
         self.play(Create(arrows, lag_ratio=0.5), run_time=0.8)
         self.wait(1.0)
         self.say("In self-attention every token is both a query source and a key/value source.")
-        self.play(FadeIn(note, shift=UP * 0.2), run_time=1.0)
+        self.play(FadeIn(note, shift=UP * layout.NUDGE), run_time=1.0)
         self.wait(2.5)

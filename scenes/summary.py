@@ -1,20 +1,49 @@
 """Putting the pieces together: the post's eight stages as a pipeline, each with a small motif of its own
 clip (drawn from the same attention_math examples) and the stage table's "what you gain" line, then the
 checklist (post: "Putting the pieces together" and "Checklist").
+
+The cards share the frame by construction (two rows of four regions); each motif is sized from the room its card
+leaves, so the active example's 2 or 8 tokens and 1 to 4 heads give smaller or larger cells, never an overflow.
+Words stay at the legibility floor: where they do not fit (a long sentence under the soft-attention bars) fewer of
+them are shown, never smaller ones.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
 from manim import (
-    DOWN, LEFT, ORIGIN, RIGHT, UP, Arrow, Create, DashedVMobject, FadeIn, GrowFromEdge, LaggedStart, Rectangle,
-    RoundedRectangle, Square, VGroup, VMobject, Write, config, interpolate_color,
+    DL, DOWN, LEFT, RIGHT, UL, UP, Arrow, Create, DashedVMobject, FadeIn, LaggedStart, Mobject, Rectangle,
+    RoundedRectangle, SurroundingRectangle, VGroup, VMobject, Write, interpolate_color,
 )
 
 from scenes.kit import (
-    AttentionScene, Source, align_baselines, beat, flow_arrow, heading, label, math, palette, typography,
+    AttentionScene, NamedMatrix, Source, align_baselines, beat, flow_arrow, heading, heatmap, label, layout, math,
+    palette, typography,
 )
+from scenes.kit.claims import count_word, top_index
+from scenes.kit.layout import Region
+from scenes.kit.widgets import TensorGrid
+
+
+@dataclass(frozen=True)
+class SummaryLayout:
+    """The scene's own sizes: what the kit's named gaps do not cover."""
+
+    card_pad: float = 0.14  # inside a card, between its frame and its text
+    card_gap: float = 0.26  # between neighbouring cards: room for the arrow, and four cards wide enough for their
+    #                         longest name ("2 Weight-free self-attn") inside the padding
+    card_corner: float = 0.12
+    max_cell: float = 0.27  # a mini map's cell never grows past this (a 2-token map stays a thumbnail)
+    bar_fill: float = 0.45  # a soft-attention bar's share of its slot's width
+    min_bar: float = 0.02  # a weight of 0 still shows as a sliver on the baseline
+    module_pad: float = 0.17  # between a module's dashed box and the picture inside it
+    module_arrow: float = 0.5  # length of the arrows into and out of a module
+    module_dashes: int = 28
+
+
+L = SummaryLayout()
 
 
 @dataclass(frozen=True)
@@ -56,32 +85,56 @@ CHECKLIST: tuple[tuple[str, str | None], ...] = (
 )
 
 
+def _inset(region: Region, pad: float) -> Region:
+    return Region(region.left + pad, region.right - pad, region.bottom + pad, region.top - pad)
+
+
+def _corner(region: Region, direction) -> np.ndarray:
+    """A corner of a region as a point (UL: top left, DL: bottom left)."""
+    x = region.left if direction[0] < 0 else region.right
+    y = region.top if direction[1] > 0 else region.bottom
+    return np.array([x, y, 0.0])
+
+
+@dataclass(frozen=True)
+class Card:
+    """One stage's card: its frame and the parts that appear one after the other, and the arrow from its left
+    neighbour (None for the first card of a row)."""
+
+    frame: RoundedRectangle
+    head: VGroup
+    subtitle: VGroup
+    motif: Mobject
+    gain: VGroup
+    link: Arrow | None
+
+
 class SummaryScene(AttentionScene):
     scene_id = "summary"
 
     def construct(self):
         self.numbered = list(enumerate(STAGES, start=1))
         self.show_title()
-        self.first_row_of_stages()
-        self.second_row_of_stages()
+        cards = self.first_row_of_stages()
+        self.second_row_of_stages(cards)
         self.checklist()
 
     # --- beats ------------------------------------------------------------------------------------------------
 
     @beat
-    def first_row_of_stages(self):
+    def first_row_of_stages(self) -> list[Card]:
         """Stages 1-4: from encoder-decoder soft attention to a self-attention module."""
-        half = len(self.numbered) // 2
-        self.cards = [self._card(number, stage) for number, stage in self.numbered]
-        self._layout_pipeline(self.cards)
-        self._show_row(self.numbered[:half], self.cards[:half])
+        cards = self._pipeline()
+        half = len(cards) // 2
+        self._show_row(self.numbered[:half], cards[:half])
+        return cards
 
     @beat
-    def second_row_of_stages(self):
+    def second_row_of_stages(self, cards: list[Card]):
         """Stages 5-8: hide the future, regularize the weights, run several heads."""
-        half = len(self.numbered) // 2
-        self._show_row(self.numbered[half:], self.cards[half:])
-        self.say(f"{len(STAGES)} stages, one mechanism: score, normalize, weighted sum.")
+        half = len(cards) // 2
+        self._show_row(self.numbered[half:], cards[half:])
+        self.say(f"{count_word(len(STAGES)).capitalize()} stages, one mechanism: score, normalize, weighted sum.")
         self.wait(2.0)
 
     @beat
@@ -90,25 +143,25 @@ class SummaryScene(AttentionScene):
         self.say("Checklist.", narration="The checklist.")
         self.clear_stage()
         head = heading("Checklist")
-        lines = VGroup()
-        for text, tail in CHECKLIST:
-            lines.add(self._check_line(text, tail))
-        lines.arrange(DOWN, buff=0.38, aligned_edge=LEFT)
-        block = VGroup(head, lines).arrange(DOWN, buff=0.5, aligned_edge=LEFT).move_to(ORIGIN)
-        self.play(FadeIn(head, shift=DOWN * 0.2), run_time=0.6)
+        region = _inset(layout.frame(), layout.APART)  # a margin that reads as a page, not a full-bleed wall
+        lines = VGroup(*(self._check_line(text, tail, region.width) for text, tail in CHECKLIST))
+        lines.arrange(DOWN, buff=layout.GAP, aligned_edge=LEFT)
+        layout.fit_into(VGroup(head, lines).arrange(DOWN, buff=layout.APART, aligned_edge=LEFT), region)
+        self.play(FadeIn(head, shift=DOWN * layout.NUDGE), run_time=0.6)
         for (text, tail), line in zip(CHECKLIST, lines):
             self.say(text + (f" {tail}." if tail else ""))
-            self.play(FadeIn(line.mark, scale=1.4), FadeIn(line.body, shift=RIGHT * 0.2), run_time=0.8)
+            self.play(FadeIn(line[0], scale=1.4), FadeIn(line[1], shift=RIGHT * layout.NUDGE), run_time=0.8)
             self.wait(2.0)
         self.wait(1.5)
 
     # --- the pipeline -----------------------------------------------------------------------------------------
 
-    def _show_row(self, numbered, cards) -> None:
+    def _show_row(self, numbered, cards: list[Card]) -> None:
         for (number, stage), card in zip(numbered, cards):
             gain = self._gain(stage)
-            self.say(f"{number}. {stage.name}: {gain}.",
-                     narration=f"Stage {number}, {stage.name}: {gain[0].lower() + gain[1:]}.")
+            here = self._here(stage)
+            self.say(f"{number}. {stage.name}: {gain}{here}.",
+                     narration=f"Stage {number}, {stage.name}: {gain[0].lower() + gain[1:]}{here}.")
             self.play(Create(card.frame), FadeIn(card.head), FadeIn(card.subtitle), run_time=0.6)
             if card.link is not None:
                 self.play(Create(card.link), run_time=0.3)
@@ -124,226 +177,221 @@ class SummaryScene(AttentionScene):
         listed = " and ".join(str(n) for n in numbers)
         return f"Stage{'s' if len(numbers) > 1 else ''} {listed} as one compact module"
 
-    def _card(self, number: int, stage: Stage) -> VGroup:
-        width, height = self._layout_card_size()
-        frame = RoundedRectangle(corner_radius=0.12, width=width, height=height, stroke_color=palette.MUTED,
-                                 stroke_width=2, fill_color=palette.BACKGROUND, fill_opacity=1)
-        num = label(str(number), font_size=typography.MIN_FONT_SIZE, color=palette.MUTED, bold=True)
-        name = label(stage.name, font_size=typography.MIN_FONT_SIZE, bold=True)
-        head = VGroup(num, name).arrange(RIGHT, buff=0.12)
-        align_baselines([num, name])
-        subtitle = self._subtitle(stage.subtitle)
-        motif = getattr(self, stage.motif)()
-        gain = self._wrapped(self._gain(stage), max_width=width - 0.3)
-        card = VGroup(frame, head, subtitle, motif, gain)
-        card.frame, card.head, card.subtitle, card.motif, card.gain, card.link = frame, head, subtitle, motif, gain, None
-        self._layout_card_inside(card)
-        return card
+    @staticmethod
+    def _here(stage: Stage) -> str:
+        """What the motif of this example shows where the table speaks in general (how many heads it has)."""
+        if stage.motif != "_motif_multihead":
+            return ""
+        n = Source("multihead").get("n_heads")
+        return f" (this example has {count_word(n)} head{'s' if n != 1 else ''})"
+
+    def _pipeline(self) -> list[Card]:
+        """Two rows of cards sharing the frame; every card's gain text starts at one height, so the motifs above
+        them get equal room; small arrows join neighbours in a row."""
+        half = len(self.numbered) // 2
+        rows = layout.frame().split_rows(1, 1, gap=layout.GAP)
+        regions = [cell for row in rows for cell in row.split_columns(*([1] * half), gap=L.card_gap)]
+        inner = [_inset(region, L.card_pad) for region in regions]
+        gains = [self._wrapped(self._gain(stage), box.width) for (_, stage), box in zip(self.numbered, inner)]
+        band = max(g.height for g in gains)
+        cards: list[Card] = []
+        for (number, stage), region, box, gain in zip(self.numbered, regions, inner, gains):
+            frame = RoundedRectangle(corner_radius=L.card_corner, width=region.width, height=region.height,
+                                     stroke_color=palette.MUTED, stroke_width=2, fill_color=palette.BACKGROUND,
+                                     fill_opacity=1).move_to(region.center)
+            num = label(str(number), font_size=typography.MIN_FONT_SIZE, color=palette.MUTED, bold=True)
+            name = label(stage.name, font_size=typography.MIN_FONT_SIZE, bold=True)
+            head = VGroup(num, name).arrange(RIGHT, buff=layout.TIGHT)
+            align_baselines([num, name])
+            head.move_to(_corner(box, UL), aligned_edge=UL)
+            subtitle = self._subtitle(stage.subtitle)
+            subtitle.next_to(head, DOWN, buff=layout.TIGHT).align_to(head, LEFT)
+            gain.move_to(_corner(box, DL) + UP * band, aligned_edge=UL)
+            room = Region(box.left, box.right, box.bottom + band + layout.NEAR,
+                          subtitle.get_bottom()[1] - layout.NEAR)
+            motif = getattr(self, stage.motif)(room)
+            layout.fit_into(motif, room)
+            link = None
+            if cards and number != half + 1:
+                link = flow_arrow(cards[-1].frame, frame, buff=layout.HAIRLINE)
+            cards.append(Card(frame, head, subtitle, motif, gain, link))
+        return cards
 
     def _subtitle(self, pieces) -> VGroup:
         parts = [label(text, font_size=typography.MIN_FONT_SIZE, color=palette.MUTED) if kind == "text"
                  else math(text, font_size=typography.MIN_FONT_SIZE, color=palette.MUTED) for kind, text in pieces]
-        group = VGroup(*parts).arrange(RIGHT, buff=0.1)
+        group = VGroup(*parts).arrange(RIGHT, buff=layout.TIGHT)
         align_baselines([p for p, (kind, _) in zip(parts, pieces) if kind == "text"] or parts[:1])
         return group
 
-    def _wrapped(self, text: str, max_width: float) -> VGroup:
-        """Greedy word wrap into lines no wider than max_width, at the smallest legible size."""
-        words, lines, current = text.split(), [], ""
-        for word in words:
+    @staticmethod
+    def _wrapped(text: str, max_width: float, font_size: float = typography.MIN_FONT_SIZE) -> VGroup:
+        """Greedy word wrap into lines no wider than max_width, at `font_size` (default: the smallest legible)."""
+        lines, current = [], ""
+        for word in text.split():
             trial = f"{current} {word}".strip()
-            if current and label(trial, font_size=typography.MIN_FONT_SIZE).width > max_width:
+            if current and label(trial, font_size=font_size).width > max_width:
                 lines.append(current)
                 current = word
             else:
                 current = trial
         lines.append(current)
-        group = VGroup(*(label(line, font_size=typography.MIN_FONT_SIZE) for line in lines))
-        return group.arrange(DOWN, buff=0.1, aligned_edge=LEFT)
+        group = VGroup(*(label(line, font_size=font_size) for line in lines))
+        return group.arrange(DOWN, buff=layout.TIGHT, aligned_edge=LEFT)
 
-    def _check_line(self, text: str, tail: str | None) -> VGroup:
+    def _check_line(self, text: str, tail: str | None, width: float) -> VGroup:
+        """✓ and the item, wrapped to the frame; a math tail (W_O) follows the last word, then the full stop."""
         mark = label("✓", font_size=typography.BODY_SIZE, color=palette.RIGHT)
-        body = self._wrapped_body(text, tail)
-        line = VGroup(mark, body).arrange(RIGHT, buff=0.3, aligned_edge=UP)
-        first_line = body[0][0] if isinstance(body[0][0], type(mark)) else body[0]
-        align_baselines([first_line, mark])
-        line.mark, line.body = mark, body
+        body = self._wrapped(text, width - mark.width - layout.GAP, font_size=typography.BODY_SIZE)
+        if tail is not None:
+            last = body[-1]
+            symbol = math(tail, font_size=typography.BODY_SIZE + 4).next_to(last, RIGHT, buff=layout.TIGHT)
+            stop = label(".", font_size=typography.BODY_SIZE).next_to(symbol, RIGHT, buff=layout.HAIRLINE)
+            align_baselines([last, stop])
+            body.submobjects[-1] = VGroup(last, symbol, stop)
+        line = VGroup(mark, body).arrange(RIGHT, buff=layout.GAP, aligned_edge=UP)
+        align_baselines([body[0], mark])
         return line
 
-    def _wrapped_body(self, text: str, tail: str | None) -> VGroup:
-        lines = VGroup()
-        words, current = text.split(), ""
-        limit = config.frame_width - self._layout_checklist_margin()
-        for word in words:
-            trial = f"{current} {word}".strip()
-            if current and label(trial, font_size=typography.BODY_SIZE).width > limit:
-                lines.add(label(current, font_size=typography.BODY_SIZE))
-                current = word
-            else:
-                current = trial
-        last = label(current, font_size=typography.BODY_SIZE)
-        if tail is not None:
-            symbol = math(tail, font_size=typography.BODY_SIZE + 4)
-            stop = label(".", font_size=typography.BODY_SIZE)
-            last = VGroup(last, symbol, stop).arrange(RIGHT, buff=0.12)
-            stop.shift(LEFT * 0.06)
-            align_baselines([last[0], stop])
-        lines.add(last)
-        return lines.arrange(DOWN, buff=0.12, aligned_edge=LEFT)
+    # --- motifs: each a miniature of its stage's clip, from the same examples, sized to its card's room ---------
 
-    # --- motifs: each a miniature of its stage's clip, from the same examples -------------------------------
-
-    def _motif_soft(self) -> VGroup:
-        """Soft attention's weights over I / love / coffee as tiny bars."""
+    def _motif_soft(self, room: Region) -> VGroup:
+        """Soft attention's weights over the English words as bars; every word named when they fit at the
+        legibility floor, else only the one with the largest weight."""
         src = Source("coffee")
-        weights = src.get("weights")
-        bars, words = VGroup(), VGroup()
-        for i, word in enumerate(src.get("tokens")):
-            bar = Rectangle(width=0.42, height=max(float(weights[i]) * 2.0, 0.02), stroke_width=0,
-                            fill_color=palette.WEIGHT, fill_opacity=0.9)
-            bars.add(bar)
-            words.add(label(word, font_size=typography.MIN_FONT_SIZE, color=palette.ENGLISH))
-        bars.arrange(RIGHT, buff=0.55, aligned_edge=DOWN)
-        for bar, word in zip(bars, words):
-            word.next_to(bar, DOWN, buff=0.12)
-        align_baselines(words)
-        return VGroup(bars, words)
+        tokens, weights = src.get("tokens"), [float(w) for w in src.get("weights")]
+        words = [label(w, font_size=typography.MIN_FONT_SIZE, color=palette.ENGLISH) for w in tokens]
+        slot = room.width / len(tokens)
+        named = range(len(tokens)) if all(w.width + layout.TIGHT <= slot for w in words) else \
+            [i for i in [top_index(weights)] if i is not None]
+        tallest = room.height - max(w.height for w in words) - layout.TIGHT
+        bars = VGroup(*(Rectangle(width=slot * L.bar_fill, height=max(w * tallest, L.min_bar), stroke_width=0,
+                                  fill_color=palette.WEIGHT, fill_opacity=0.9) for w in weights))
+        bars.arrange(RIGHT, buff=slot * (1 - L.bar_fill), aligned_edge=DOWN)
+        shown = VGroup(*(words[i].next_to(bars[i], DOWN, buff=layout.TIGHT) for i in named))
+        align_baselines(list(shown))
+        for word in shown:  # a long word under an end bar stays within the bars' width
+            layout.keep_inside(word, Region(bars.get_left()[0], bars.get_right()[0], word.get_bottom()[1],
+                                            word.get_top()[1]))
+        return VGroup(bars, shown)
 
-    def _motif_weight_free(self) -> VGroup:
-        """The weight-free softmax(X Xᵀ) heat map over the rain sentence."""
-        return self._mini_map(Source("rain").get("weights"))
+    def _motif_weight_free(self, room: Region) -> VGroup:
+        """The weight-free softmax(X Xᵀ) heat map over the example's sentence."""
+        return self._mini_map(Source("rain"), "weights", room)
 
-    def _motif_qkv(self) -> VGroup:
-        """Q, K and V of the rain sentence as coloured blocks, shade ∝ |value|."""
+    def _motif_qkv(self, room: Region) -> VGroup:
+        """Q, K and V of the example's sentence as coloured blocks, shade ∝ |value|."""
         src = Source("qkv")
+        name_height = math("Q", font_size=typography.SMALL_SIZE).height + layout.TIGHT
+        rows, cols = src.shape("Q")
+        roles = ("Q", "K", "V")
+        cell = min(L.max_cell, (room.width - (len(roles) - 1) * layout.GAP) / (len(roles) * cols),
+                   (room.height - name_height) / rows)
         blocks = VGroup()
-        for role in ("Q", "K", "V"):
+        for role in roles:
+            grid = heatmap(src, role, show_values=False, cell_size=cell, cell_width=cell)
             values = src.get(role)
-            scale = float(values.abs().max())
+            scale = float(values.abs().max()) or 1.0
             color = palette.ROLE_COLORS[role]
-            grid = self._cells(values, lambda v, c=color, s=scale: interpolate_color(palette.ZERO, c, abs(v) / s),
-                               self._layout_small_cell())
-            letter = label(role, font_size=typography.SMALL_SIZE, color=color, bold=True)
-            blocks.add(VGroup(letter, grid).arrange(DOWN, buff=0.1))
-        return blocks.arrange(RIGHT, buff=0.35)
+            for r in range(rows):
+                for c in range(cols):
+                    grid.cell(r, c)[0].set_fill(interpolate_color(palette.ZERO, color,
+                                                                  abs(float(values[r, c])) / scale))
+            blocks.add(NamedMatrix(grid, role, shape=False, color=color, font_size=typography.SMALL_SIZE))
+        return blocks.arrange(RIGHT, buff=layout.GAP, aligned_edge=UP)
 
-    def _motif_self_attention_module(self) -> VGroup:
+    def _motif_self_attention_module(self, room: Region) -> VGroup:
         """The Q/K/V weights heat map inside a module box."""
-        return self._module(self._mini_map(Source("qkv").get("weights")))
+        return self._module(lambda inner: self._mini_map(Source("qkv"), "weights", inner), room)
 
-    def _motif_causal(self) -> VGroup:
+    def _motif_causal(self, room: Region) -> VGroup:
         """The causal weights: future cells masked."""
-        src = Source("causal")
-        return self._mini_map(src.get("weights"), masked=src.get("mask"))
+        return self._mini_map(Source("causal"), "weights", room, masked=True)
 
-    def _motif_dropout(self) -> VGroup:
+    def _motif_dropout(self, room: Region) -> VGroup:
         """The causal weights after dropout: dropped cells marked."""
-        return self._dropout_map()
+        return self._dropout_map(room)
 
-    def _motif_causal_module(self) -> VGroup:
+    def _motif_causal_module(self, room: Region) -> VGroup:
         """Mask and dropout together inside a module box."""
-        return self._module(self._dropout_map())
+        return self._module(self._dropout_map, room)
 
-    def _motif_multihead(self) -> VGroup:
-        """The two heads' causal weight patterns side by side."""
+    def _motif_multihead(self, room: Region) -> VGroup:
+        """Every head's causal weight pattern, framed in its head's tint, in one row or (for four) two by two,
+        whichever gives the larger cells; the count below."""
         src = Source("multihead")
-        weights, mask = src.get("weights"), src.get("mask")
-        heads = VGroup()
-        for h in range(src.get("n_heads")):
-            name = label(f"head {h + 1}", font_size=typography.MIN_FONT_SIZE, color=palette.MUTED)
-            heads.add(VGroup(self._mini_map(weights[h], masked=mask), name).arrange(DOWN, buff=0.12))
-        return heads.arrange(RIGHT, buff=0.35)
+        n = src.get("n_heads")
+        count = label(f"{count_word(n)} head{'s' if n != 1 else ''}", font_size=typography.MIN_FONT_SIZE,
+                      color=palette.MUTED)
+        tokens = src.shape("mask")[0]
 
-    def _dropout_map(self) -> VGroup:
+        def cell_for(down: int) -> float:
+            """The cell size `down` rows of heads allow (heads fill the rows left to right)."""
+            across = -(-n // down)
+            width = (room.width - (across - 1) * layout.NEAR) / across
+            height = (room.height - count.height - layout.TIGHT - (down - 1) * layout.NEAR) / down
+            return min(L.max_cell, width / tokens, height / tokens)
+
+        down = max(range(1, n + 1), key=cell_for)  # one row for few heads, two by two for four
+        across, cell = -(-n // down), cell_for(down)
+        square = Region(0, cell * tokens, 0, cell * tokens)
+        heads = VGroup()
+        for h in range(n):
+            amap = self._mini_map(src, f"weights.{h}", square, masked=True)
+            frame = Rectangle(width=amap.width, height=amap.height, stroke_color=palette.HEAD_TINTS[h],
+                              stroke_width=2).move_to(amap)
+            heads.add(VGroup(amap, frame))
+        heads.arrange_in_grid(rows=down, cols=across, buff=layout.NEAR)
+        count.next_to(heads, DOWN, buff=layout.TIGHT)
+        return VGroup(heads, count)
+
+    def _dropout_map(self, room: Region) -> VGroup:
         src = Source("dropout")
         dropped = {tuple(p) for p in src.get("dropped_positions")}
-        return self._mini_map(src.get("dropped_weights"), masked=src.get("mask"), dropped=dropped)
+        return self._mini_map(src, "dropped_weights", room, masked=True, dropped=dropped)
 
-    def _mini_map(self, values, masked=None, dropped=frozenset()) -> VGroup:
-        """A value-free heat map: violet by weight, masked cells dim, dropped cells dark red."""
+    def _mini_map(self, src: Source, path: str, room: Region, masked: bool = False,
+                  dropped=frozenset()) -> VGroup:
+        """A value-free heat map as large as `room` allows (up to a thumbnail's cell): violet by weight, masked
+        cells dim with the staircase between seen and hidden, dropped cells dark red."""
+        rows, cols = src.shape(path)
+        cell = min(L.max_cell, room.width / cols, room.height / rows)
+        grid = heatmap(src, path, show_values=False, cell_size=cell, cell_width=cell)
+        mask = src.get("mask") if masked else None
+        for r in range(rows):
+            for c in range(cols):
+                if mask is not None and bool(mask[r][c]):
+                    grid.cell(r, c)[0].set_fill(palette.MASKED, opacity=1)
+                elif (r, c) in dropped:
+                    grid.cell(r, c)[0].set_fill(palette.DROPPED, opacity=1)
+        if mask is None:
+            return VGroup(grid)
+        return VGroup(grid, self._mask_boundary(grid, mask))
 
-        def fill(v, r, c):
-            if masked is not None and bool(masked[r][c]):
-                return palette.MASKED
-            if (r, c) in dropped:
-                return palette.DROPPED
-            return palette.weight_color(v)
-
-        cells = self._cells(values, fill, self._layout_map_cell(), positional=True)
-        if masked is None:
-            return cells
-        return VGroup(cells, self._mask_boundary(cells, masked))
-
-    def _mask_boundary(self, cells: VGroup, masked) -> VMobject:
+    @staticmethod
+    def _mask_boundary(grid: TensorGrid, masked) -> VMobject:
         """The staircase between visible and masked cells, so the hidden triangle reads at a glance."""
-        size = self._layout_map_cell()
-        corner = cells.get_corner(UP + LEFT)
         points = []
         for r, row in enumerate(masked.tolist()):
             first = row.index(True) if True in row else len(row)
-            points.append(corner + RIGHT * first * size + DOWN * r * size)
+            x = grid.cell(r, first).get_left()[0] if first < len(row) else grid.cell(r, len(row) - 1).get_right()[0]
+            points.append([x, grid.cell(r, 0).get_top()[1], 0])
             if first < len(row):
-                points.append(corner + RIGHT * first * size + DOWN * (r + 1) * size)
+                points.append([x, grid.cell(r, 0).get_bottom()[1], 0])
         return VMobject(stroke_color=palette.TEXT, stroke_width=2).set_points_as_corners(points)
 
     @staticmethod
-    def _cells(values, fill, size: float, positional: bool = False) -> VGroup:
-        rows, cols = values.shape
-        grid = VGroup()
-        for r in range(rows):
-            for c in range(cols):
-                v = float(values[r][c])
-                square = Square(side_length=size, stroke_width=1, stroke_color=palette.BACKGROUND)
-                square.set_fill(fill(v, r, c) if positional else fill(v), opacity=1)
-                square.move_to(RIGHT * c * size + DOWN * r * size)
-                grid.add(square)
-        return grid
-
-    def _module(self, inner: VGroup) -> VGroup:
-        """A dashed block around the inner picture, with an arrow in and an arrow out: one reusable module."""
-        box = RoundedRectangle(corner_radius=0.1, width=inner.width + 0.35, height=inner.height + 0.3,
-                               stroke_color=palette.MUTED, stroke_width=2).move_to(inner)
-        dashed = DashedVMobject(box, num_dashes=28)
-        into = Arrow(box.get_left() + LEFT * 0.5, box.get_left(), buff=0.04, color=palette.MUTED, stroke_width=3,
-                     max_tip_length_to_length_ratio=0.35)
-        out = Arrow(box.get_right(), box.get_right() + RIGHT * 0.5, buff=0.04, color=palette.MUTED, stroke_width=3,
-                    max_tip_length_to_length_ratio=0.35)
+    def _module(build, room: Region) -> VGroup:
+        """A dashed block around the inner picture, with an arrow in and an arrow out: one reusable module. The
+        picture is built for the room the box and arrows leave."""
+        inner_room = Region(room.left + L.module_arrow + L.module_pad, room.right - L.module_arrow - L.module_pad,
+                            room.bottom + L.module_pad, room.top - L.module_pad)
+        inner = build(inner_room)
+        box = SurroundingRectangle(inner, buff=L.module_pad, corner_radius=L.card_corner, color=palette.MUTED,
+                                   stroke_width=2)
+        dashed = DashedVMobject(box, num_dashes=L.module_dashes)
+        into = Arrow(box.get_left() + LEFT * L.module_arrow, box.get_left(), buff=layout.HAIRLINE,
+                     color=palette.MUTED, stroke_width=3, max_tip_length_to_length_ratio=0.35)
+        out = Arrow(box.get_right(), box.get_right() + RIGHT * L.module_arrow, buff=layout.HAIRLINE,
+                    color=palette.MUTED, stroke_width=3, max_tip_length_to_length_ratio=0.35)
         return VGroup(inner, dashed, into, out)
-
-    # --- layout -----------------------------------------------------------------------------------------------
-
-    @staticmethod
-    def _layout_card_size() -> tuple[float, float]:
-        return 3.2, 3.45
-
-    @staticmethod
-    def _layout_map_cell() -> float:
-        return 0.27
-
-    @staticmethod
-    def _layout_small_cell() -> float:
-        return 0.22
-
-    @staticmethod
-    def _layout_checklist_margin() -> float:
-        return 1.8
-
-    def _layout_pipeline(self, cards) -> None:
-        """Two rows of four cards; small arrows between neighbours in a row."""
-        half = len(cards) // 2
-        rows = [VGroup(*cards[:half]).arrange(RIGHT, buff=0.26), VGroup(*cards[half:]).arrange(RIGHT, buff=0.26)]
-        VGroup(*rows).arrange(DOWN, buff=0.22).move_to(ORIGIN)
-        for row in rows:
-            for left, right in zip(row[:-1], row[1:]):
-                right.link = flow_arrow(left.frame, right.frame, buff=0.03)
-
-    @staticmethod
-    def _layout_card_inside(card) -> None:
-        top = card.frame.get_top()[1]
-        left = card.frame.get_left()[0]
-        card.head.move_to([left + 0.14 + card.head.width / 2, top - 0.3, 0])
-        card.subtitle.next_to(card.head, DOWN, buff=0.12).align_to(card.head, LEFT)
-        motif_centre_y = top - 1.55
-        card.motif.move_to([card.frame.get_center()[0], motif_centre_y, 0])
-        card.gain.move_to([left + 0.14 + card.gain.width / 2, 0, 0])
-        card.gain.align_to(card.frame.get_bottom() + UP * 0.95, UP)

@@ -1,17 +1,72 @@
-"""Training vs generating: one wrong first word ("Je") stays in the decoder's input history when generating,
-but teacher forcing scores it and feeds the reference forward instead (post: "Training vs generating").
+"""Training vs generating: one wrong first word stays in the decoder's input history when generating, but teacher
+forcing scores it and feeds the reference forward instead (post: "Training vs generating").
 
-Every token, step and verdict comes from the `teacher_forcing` record (the post's two step tables).
+Every token, step and verdict comes from the `teacher_forcing` record (the post's two step tables, built from the
+example's English, French reference and wrong first word); the layout follows from the words' sizes.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from manim import (
-    DOWN, LEFT, RIGHT, UP, Arrow, Create, FadeIn, FadeOut, GrowArrow, Indicate, LaggedStart, Line, Succession,
-    SurroundingRectangle, TransformFromCopy, VGroup, Write, config,
+    DOWN, LEFT, ORIGIN, RIGHT, UP, Arrow, Create, FadeIn, FadeOut, GrowArrow, Indicate, LaggedStart, Line, MoveToTarget, ReplacementTransform,
+    SurroundingRectangle, TransformFromCopy, VectorizedPoint, VGroup, Write,
 )
 
-from scenes.kit import AttentionScene, Source, beat, flow_arrow, frame_box, label, palette, token_box, typography
+from scenes.kit import AttentionScene, Source, TokenRow, beat, flow_arrow, frame_box, label, layout, palette, typography
+from scenes.kit.layout import Region
+
+
+@dataclass(frozen=True)
+class TeacherForcingLayout:
+    """The sizes this scene chooses itself; every position follows from them and the words."""
+
+    arrow_length: float = 0.9  #: the "→ prediction" arrow of a step row
+    panel_zoom: float = 1.2  #: the last beat's two step inputs, a notch larger than the table's (before fitting)
+    panel_gap: float = 2.0  #: between the last beat's two panels, so they read as two modes
+
+
+L = TeacherForcingLayout()
+
+
+@dataclass(frozen=True)
+class Encoder:
+    """The encoder strip (English words → s) that stays at the top, and its summary box s."""
+
+    strip: VGroup
+    summary: VGroup
+
+
+@dataclass(frozen=True)
+class StepRow:
+    """One step of a table: "step n | s + history → prediction ✓/✗"."""
+
+    tag: VGroup
+    given: VGroup  # s + history boxes; .s_box, .given_tokens, .words
+    arrow: Arrow
+    pred: VGroup
+    verdict: VGroup | None
+    group: VGroup  # everything above, for fading the row as one
+
+    @property
+    def given_tokens(self) -> list[VGroup]:
+        return self.given.given_tokens
+
+
+@dataclass(frozen=True)
+class StepTable:
+    """A mode's header ("Generating", "Training") and its step rows, laid out together."""
+
+    header: VGroup
+    rows: list[StepRow]
+
+
+@dataclass(frozen=True)
+class TrainingTable:
+    table: StepTable
+    reference: TokenRow  # the reference French words, one box each
+    ref_tag: VGroup
 
 
 class TeacherForcingScene(AttentionScene):
@@ -19,244 +74,285 @@ class TeacherForcingScene(AttentionScene):
 
     def construct(self):
         self.src = Source("teacher_forcing")
+        words = (*self.src.get("english"), *self.src.get("reference"), self.src.get("wrong_first"),
+                 self.src.get("start_token"), "s")
+        self.token_height = TokenRow(words).height  # every box takes the tallest box's height
         self.show_title()
-        self.encoder_reads_english()
-        self.generating_first_step()
-        self.generating_error_stays()
-        self.training_first_step()
-        self.training_feeds_reference()
-        self.step_two_side_by_side()
+        encoder = self.encoder_reads_english()
+        generating = self.generating_first_step(encoder)
+        self.generating_error_stays(encoder, generating)
+        training = self.training_first_step(encoder, generating)
+        self.training_feeds_reference(encoder, training)
+        self.step_two_side_by_side(encoder)
 
     # --- beats ------------------------------------------------------------------------------------------------
 
     @beat
-    def encoder_reads_english(self):
+    def encoder_reads_english(self) -> Encoder:
         """Both modes start the same: the encoder turns the English into one summary s."""
         english = self.src.get("english")
         self.say(f"Encoder first, in both modes: {' → '.join(english)} ⇒ summary s.",
                  narration=f"In both modes the encoder comes first: it reads {', '.join(english)}, and sums the "
                            "sentence up in one vector, s.")
-        words = VGroup(*(self._token(w, palette.ENGLISH) for w in english)).arrange(RIGHT, buff=0.7)
+        words = self._row(english, palette.ENGLISH, gap=layout.APART)
         summary = self._token("s", palette.CONTEXT)
         tag = label("encoder", font_size=typography.SMALL_SIZE, color=palette.MUTED)
-        strip = VGroup(tag, words, summary).arrange(RIGHT, buff=0.7)
-        arrows = VGroup(*(flow_arrow(a, b) for a, b in zip(words[:-1], words[1:])))
-        into_s = flow_arrow(words[-1], summary, color=palette.CONTEXT)
+        strip = VGroup(tag, words, summary).arrange(RIGHT, buff=layout.APART)
+        layout.fit_into(strip, layout.body())
+        arrows = VGroup(*(flow_arrow(a, b, buff=layout.HAIRLINE) for a, b in zip(words[:-1], words[1:])))
+        into_s = flow_arrow(words[-1], summary, color=palette.CONTEXT, buff=layout.HAIRLINE)
         self.play(FadeIn(tag), run_time=0.4)
-        reader = SurroundingRectangle(words[0], color=palette.ACCENT, buff=0.08, corner_radius=0.08)
+        reader = self._reader(words[0])
         self.play(FadeIn(words[0]), Create(reader), run_time=0.6)
         for i in range(1, len(words)):
-            self.play(GrowArrow(arrows[i - 1]), FadeIn(words[i]), reader.animate.move_to(words[i]), run_time=0.7)
+            moved = self._reader(words[i])
+            self.play(GrowArrow(arrows[i - 1]), FadeIn(words[i]), ReplacementTransform(reader, moved), run_time=0.7)
+            reader = moved
         self.play(GrowArrow(into_s), FadeIn(summary, scale=1.3), FadeOut(reader), run_time=0.8)
         self.wait(0.8)
-        self.encoder = VGroup(tag, words, arrows, into_s, summary)
-        self.summary = summary
+        encoder = VGroup(tag, words, arrows, into_s, summary)
         self.say("Whatever the mode, the decoder gets this s plus French history, one word at a time.")
-        self.play(self.encoder.animate.scale(0.92).to_edge(UP, buff=0.35), run_time=0.8)
+        encoder.generate_target()
+        layout.fit_into(encoder.target, layout.top_band())
+        self.play(MoveToTarget(encoder), run_time=0.8)
         self.wait(1.0)
+        return Encoder(encoder, summary)
 
     @beat
-    def generating_first_step(self):
+    def generating_first_step(self, encoder: Encoder) -> StepTable:
         """Generating, step 1: the model's first word is wrong."""
         step = self.src.get("generating")[0]
         self.say(f"Generating (English only). Step {step.step}: given s + {step.given[0]}, "
-                 f"the model predicts “{step.predicted}”: wrong.",
+                 f"the model predicts “{step.predicted}”: {self._verdict_word(step)}.",
                  narration=f"First, generating, where we only have the English. At step {step.step} the decoder is "
-                           f"given s and the {step.given[0]} token, and it predicts “{step.predicted}”: a wrong "
-                           "first word.")
-        self.mode_header = self._mode_header("Generating", "English only: no reference French")
-        self.play(FadeIn(self.mode_header, shift=DOWN * 0.2), run_time=0.6)
-        self.gen_rows = self._layout_step_table(self.src.get("generating"), "generating")
-        self.mode_header.align_to(self.gen_rows[0].tag, LEFT)
-        self._show_row(self.gen_rows[0])
+                           f"given s and the {step.given[0]} token, and it predicts “{step.predicted}”: "
+                           f"{'a wrong' if step.wrong else 'the right'} first word.")
+        header = self._mode_header("Generating", "English only: no reference French")
+        rows = self._step_rows(self.src.get("generating"), training=False)
+        table = VGroup(*(r.group for r in rows))
+        VGroup(header, table).arrange(DOWN, buff=layout.APART, aligned_edge=LEFT)
+        self._place_on_stage(VGroup(header, table), encoder)
+        self.play(FadeIn(header, shift=DOWN * layout.NUDGE), run_time=0.6)
+        self._show_row(encoder, rows[0])
         self.wait(1.5)
+        return StepTable(header, rows)
 
     @beat
-    def generating_error_stays(self):
+    def generating_error_stays(self, encoder: Encoder, generating: StepTable) -> None:
         """Each prediction is fed back, so the wrong word flows into every later step's input."""
         steps = self.src.get("generating")
         wrong = self.src.get("wrong_first")
+        rows = generating.rows
         self.say(f"No teacher: “{wrong}” is fed back, so it stays in the input history of step "
                  f"{steps[1].step} and beyond.",
                  narration=f"There is no teacher to correct it, so “{wrong}” is fed back in: it stays in the "
                            f"input history of step {steps[1].step} and of every step after it.")
-        for prev, row in zip(self.gen_rows[:-1], self.gen_rows[1:]):
-            self._show_row(row, fed_from=prev.pred, prev_row=prev)
-        trail = VGroup(*(row.given_tokens[0] for row in self.gen_rows[1:]))
+        for prev, row in zip(rows[:-1], rows[1:]):
+            self._show_row(encoder, row, fed_from=prev.pred, prev_row=prev)
+        trail = VGroup(*(row.given_tokens[0] for row in rows[1:]))
         self.play(LaggedStart(*(Indicate(t[1], color=palette.WRONG, scale_factor=1.4) for t in trail),
                               lag_ratio=0.4), run_time=1.4)
         self.wait(2.0)
 
     @beat
-    def training_first_step(self):
+    def training_first_step(self, encoder: Encoder, generating: StepTable) -> TrainingTable:
         """Training, step 1: the same wrong word, now scored against the reference."""
         step = self.src.get("training")[0]
         reference = self.src.get("reference")
         self.say(f"Training: the reference is {' '.join(reference[:-1])}. Step {step.step} still predicts "
                  f"“{step.predicted}”; the loss scores it against “{step.target}”.")
-        self.play(FadeOut(self.mode_header), *(FadeOut(r) for r in self.gen_rows), run_time=0.6)
-        self.mode_header = self._mode_header("Training", "English + the reference French")
-        self.train_rows = self._layout_step_table(self.src.get("training"), "training")
-        ref_tag = label("reference", font_size=typography.SMALL_SIZE, color=palette.MUTED)
-        ref_words = VGroup(*(self._token(w, palette.FRENCH) for w in reference)).arrange(RIGHT, buff=0.2)
-        ref_words.next_to(self.train_rows[0].pred, UP, buff=0.55, aligned_edge=LEFT)
-        ref_tag.next_to(ref_words, LEFT, buff=0.3)
-        self._layout_keep_in_frame(VGroup(*self.train_rows, ref_tag, ref_words), self.mode_header)
-        self.reference = ref_words
-        self.play(FadeIn(self.mode_header, shift=DOWN * 0.2), FadeIn(ref_tag), FadeIn(ref_words), run_time=0.8)
-        first = self.train_rows[0]
-        self._show_row(first)
+        self.play(FadeOut(generating.header), *(FadeOut(r.group) for r in generating.rows), run_time=0.6)
+        header, rows, ref_tag, ref_words = self._training_picture(encoder, compact=False)
+        if not layout.fits_legibly(VGroup(header, ref_tag, ref_words, *(r.group for r in rows)),
+                                   self._stage(encoder), typography.SMALL_SIZE):
+            header, rows, ref_tag, ref_words = self._training_picture(encoder, compact=True)
+        self._place_on_stage(VGroup(header, ref_tag, ref_words, *(r.group for r in rows)), encoder)
+        self.play(FadeIn(header, shift=DOWN * layout.NUDGE), FadeIn(ref_tag), FadeIn(ref_words), run_time=0.8)
+        first = rows[0]
+        self._show_row(encoder, first)
         target = ref_words[reference.index(step.target)]
-        loss = Arrow(first.pred.get_top(), target.get_bottom(), buff=0.06, color=palette.WRONG, stroke_width=3,
-                     max_tip_length_to_length_ratio=0.3)
+        loss = Arrow(first.pred.get_top(), target.get_bottom(), buff=layout.HAIRLINE, color=palette.WRONG,
+                     stroke_width=3, max_tip_length_to_length_ratio=0.3)
         loss_word = label("loss", font_size=typography.SMALL_SIZE, color=palette.WRONG)
-        loss_word.next_to(loss, LEFT, buff=0.15)
-        self.play(GrowArrow(loss), FadeIn(loss_word), Indicate(target[1], color=palette.WRONG, scale_factor=1.3), run_time=1.0)
-        self.loss = VGroup(loss, loss_word)
+        loss_word.next_to(loss, LEFT, buff=layout.TIGHT)
+        self.play(GrowArrow(loss), FadeIn(loss_word), Indicate(target[1], color=palette.WRONG, scale_factor=1.3),
+                  run_time=1.0)
         self.wait(1.8)
+        return TrainingTable(StepTable(header, rows), ref_words, ref_tag)
 
     @beat
-    def training_feeds_reference(self):
+    def training_feeds_reference(self, encoder: Encoder, training: TrainingTable) -> None:
         """Teacher forcing: the reference word, not the prediction, goes into the next step's history."""
         steps = self.src.get("training")
         reference = self.src.get("reference")
+        rows = training.table.rows
         self.say(f"Teacher forcing: “{steps[0].predicted}” is scored but not fed forward; "
                  f"the reference “{steps[0].fed_forward}” is.",
                  narration=f"That is teacher forcing: “{steps[0].predicted}” is scored, but not fed forward. "
                            f"The reference word, “{steps[0].fed_forward}”, goes into the next step instead.")
-        first = self.train_rows[0]
+        first = rows[0]
         blocked = Line(first.pred.get_corner(DOWN + LEFT), first.pred.get_corner(UP + RIGHT),
                        color=palette.WRONG, stroke_width=4)
         self.play(Create(blocked), first.pred.animate.set_opacity(0.6), run_time=0.6)
         self.wait(0.8)
-        self._show_row(self.train_rows[1], fed_from=self.reference[reference.index(steps[0].fed_forward)])
+        self._show_row(encoder, rows[1], fed_from=training.reference[reference.index(steps[0].fed_forward)])
         self.wait(0.6)
-        self.say(f"Every later step gets the reference history: {', '.join(reference[:-1])}.")
-        for prev, prev_row, row in zip(steps[1:-1], self.train_rows[1:-1], self.train_rows[2:]):
-            self._show_row(row, fed_from=self.reference[reference.index(prev.fed_forward)], prev_row=prev_row)
+        if len(rows) > 2:
+            self.say(f"Every later step gets the reference history: {', '.join(reference[:-1])}.")
+        else:
+            self.say(f"Every step after the first gets the reference history: {', '.join(reference[:-1])}.")
+        for prev, prev_row, row in zip(steps[1:-1], rows[1:-1], rows[2:]):
+            self._show_row(encoder, row, fed_from=training.reference[reference.index(prev.fed_forward)],
+                           prev_row=prev_row)
         self.wait(2.0)
 
     @beat
-    def step_two_side_by_side(self):
-        """The whole difference, in one picture: the two step-2 inputs."""
+    def step_two_side_by_side(self, encoder: Encoder) -> None:
+        """The whole difference, in one picture: the two inputs at the first step where they differ."""
         k = self.src.get("divergence_step")
         gen = self.src.get("generating")[k - 1]
         train = self.src.get("training")[k - 1]
         self.say(f"Look at step {k}: generating is given “{gen.given[0]}”, training is given “{train.given[0]}”.",
                  narration=f"Now compare step {k} in the two modes. Generating is given “{gen.given[0]}”; training "
                            f"is given “{train.given[0]}”.")
-        keep = set(map(id, self.encoder.get_family()))
+        keep = set(map(id, encoder.strip.get_family()))
         self.play(*(FadeOut(m) for m in self.mobjects if id(m) not in keep), run_time=0.6)
-        panels = VGroup()
+        panels, heads, givens, notes = VGroup(), [], [], []
         for mode, step in (("Generating", gen), ("Training", train)):
             head = label(f"{mode}, step {step.step}", font_size=typography.BODY_SIZE, bold=True)
-            given = self._given_group(step).scale(1.2)
-            panel = VGroup(head, given).arrange(DOWN, buff=0.5)
-            panel.head, panel.given = head, given
+            given = self._given_group(step, training=mode == "Training").scale(L.panel_zoom)
+            same = label("same s", font_size=typography.SMALL_SIZE, color=palette.CONTEXT)
+            same.next_to(given.s_box, DOWN, buff=layout.GAP)
+            box = frame_box(given.given_tokens[0], color=palette.ACCENT, buff=layout.TIGHT)
+            history = label("history", font_size=typography.SMALL_SIZE, color=palette.ACCENT)
+            history.next_to(box, DOWN, buff=layout.NEAR)
+            panel = VGroup(head, VGroup(given, same, box, history)).arrange(DOWN, buff=layout.APART)
             panels.add(panel)
-        panels.arrange(RIGHT, buff=2.0).move_to(UP * 0.9)
-        self.play(FadeIn(panels[0].head), FadeIn(panels[1].head), run_time=0.6)
-        self.play(*(TransformFromCopy(self.summary, p.given.s_box) for p in panels),
-                  *(FadeIn(m) for p in panels for m in p.given if m is not p.given.s_box), run_time=1.0)
-        same = VGroup(*(label("same s", font_size=typography.SMALL_SIZE, color=palette.CONTEXT)
-                        .next_to(p.given.s_box, DOWN, buff=0.3) for p in panels))
-        self.play(FadeIn(same), run_time=0.5)
-        boxes = VGroup(*(frame_box(p.given.given_tokens[0], color=palette.ACCENT, buff=0.1) for p in panels))
-        differ = VGroup(*(label("history", font_size=typography.SMALL_SIZE, color=palette.ACCENT)
-                          .next_to(b, DOWN, buff=0.2) for b in boxes))
-        self.play(Create(boxes), FadeIn(differ), run_time=0.8)
+            heads.append(head)
+            givens.append(given)
+            notes.append((same, box, history))
+        panels.arrange(RIGHT, buff=L.panel_gap, aligned_edge=UP)
+        moral = label("Same model, same English. Only the French history changed.", font_size=typography.BODY_SIZE)
+        stage = VGroup(panels, moral).arrange(DOWN, buff=layout.FAR)
+        layout.fit_into(stage, self._stage(encoder))
+        self.play(*(FadeIn(h) for h in heads), run_time=0.6)
+        self.play(*(TransformFromCopy(encoder.summary, g.s_box) for g in givens),
+                  *(FadeIn(m) for g in givens for m in g if m is not g.s_box), run_time=1.0)
+        self.play(*(FadeIn(same) for same, _, _ in notes), run_time=0.5)
+        self.play(*(Create(box) for _, box, _ in notes), *(FadeIn(history) for _, _, history in notes), run_time=0.8)
         self.wait(1.5)
         self.say("Same model, same English. Only the French history changed.")
-        moral = label("Same model, same English. Only the French history changed.",
-                      font_size=typography.BODY_SIZE)
-        moral.to_edge(DOWN, buff=1.2)
         self.play(Write(moral), run_time=1.4)
         self.wait(2.5)
 
     # --- building blocks --------------------------------------------------------------------------------------
 
+    @staticmethod
+    def _stage(encoder: Encoder) -> Region:
+        """The frame below the encoder strip: where each mode's table (and the last comparison) goes."""
+        whole = layout.frame()
+        return Region(whole.left, whole.right, whole.bottom, encoder.strip.get_bottom()[1] - layout.APART)
+
+    def _training_picture(self, encoder: Encoder, *, compact: bool) -> tuple[VGroup, list[StepRow], VGroup, TokenRow]:
+        """Header, the reference words over the predictions (or, when too long for that, over the table's right
+        end), and the training steps. `compact` (a long reference) packs the rows closer and drops the "+" between
+        history words."""
+        reference = self.src.get("reference")
+        header = self._mode_header("Training", "English + the reference French")
+        rows = self._step_rows(self.src.get("training"), training=True, compact=compact)
+        table = VGroup(*(r.group for r in rows))
+        ref_words = self._row(reference, palette.FRENCH, gap=layout.NEAR)
+        ref_tag = label("reference", font_size=typography.SMALL_SIZE, color=palette.MUTED)
+        ref_words.next_to(table, UP, buff=layout.APART).align_to(rows[0].pred, LEFT)
+        if VGroup(table, ref_words).width > self._stage(encoder).width:  # too long to start above the predictions
+            ref_words.align_to(table, RIGHT)
+        ref_tag.next_to(ref_words, LEFT, buff=layout.GAP)
+        picture = VGroup(ref_tag, ref_words, table)
+        VGroup(header, picture).arrange(DOWN, buff=layout.GAP, aligned_edge=LEFT)
+        return header, rows, ref_tag, ref_words
+
+    def _place_on_stage(self, composition: VGroup, encoder: Encoder) -> None:
+        """Shrink a mode's table to fit below the encoder strip, and hang it from the top of that space."""
+        stage = self._stage(encoder)
+        layout.fit_into(composition, stage)
+        composition.align_to(stage.top_edge(), UP)
+
+    @staticmethod
+    def _reader(word: VGroup) -> SurroundingRectangle:
+        """The box that marks the word the encoder is reading (it takes each word's width)."""
+        return SurroundingRectangle(word, color=palette.ACCENT, buff=layout.TIGHT, corner_radius=0.08)
+
+    @staticmethod
+    def _verdict_word(step) -> str:
+        return "wrong" if step.wrong else "right"
+
     def _mode_header(self, mode: str, detail: str) -> VGroup:
         head = VGroup(label(mode, font_size=typography.BODY_SIZE, bold=True),
                       label(detail, font_size=typography.SMALL_SIZE, color=palette.MUTED))
-        head.arrange(RIGHT, buff=0.35, aligned_edge=DOWN)
-        head.next_to(self.encoder, DOWN, buff=0.45).to_edge(LEFT, buff=0.5)
-        return head
-
-    @staticmethod
-    def _layout_keep_in_frame(group: VGroup, header: VGroup) -> None:
-        """Shift the table (and its left-aligned header) left if its right edge passes the frame margin."""
-        overflow = group.get_right()[0] - (config.frame_width / 2 - 0.4)
-        if overflow > 0:
-            group.shift(LEFT * overflow)
-        header.align_to(group, LEFT)
+        return head.arrange(RIGHT, buff=layout.GAP, aligned_edge=DOWN)
 
     def _token(self, word: str, color) -> VGroup:
-        """A token box; boxes of low glyphs ("…", "s") are stretched to the common height so rows line up."""
-        box = token_box(word, color)
-        if not hasattr(self, "_token_height"):
-            self._token_height = token_box("J'aime")[0].height
-        box[0].stretch_to_fit_height(self._token_height)
-        return box
+        """A token box stretched to the common height, so rows of words and low glyphs ("…", "s") line up."""
+        return self._row((word,), color)[0]
 
-    def _word_color(self, word: str):
-        if word == self.src.get("wrong_first"):
-            return palette.WRONG
-        if word in self.src.get("reference") and word != self.src.get("end_token"):
-            return palette.FRENCH
-        return palette.MUTED
+    def _row(self, words, color, *, gap: float = layout.NEAR) -> TokenRow:
+        row = TokenRow(words, color, buff=gap)
+        for box in row.tokens:
+            box[0].stretch_to_fit_height(self.token_height)
+        return row
 
-    def _given_group(self, step) -> VGroup:
-        """s + the French history the step is given, as boxes joined by "+"."""
+    def _word_color(self, word: str, *, training: bool):
+        """A history word's colour says where it came from: the reference (training), or the model's own
+        prediction (generating): wrong, right, or not known."""
+        if training:
+            known = word in self.src.get("reference") and word != self.src.get("end_token")
+            return palette.FRENCH if known else palette.MUTED
+        verdicts = {s.predicted: s.wrong for s in self.src.get("generating") if s.predicted_known}
+        if word not in verdicts:
+            return palette.MUTED
+        return palette.WRONG if verdicts[word] else palette.FRENCH
+
+    def _given_group(self, step, *, training: bool, compact: bool = False) -> VGroup:
+        """s + the French history the step is given, as boxes joined by "+" (compact: "s +" then the history
+        words side by side)."""
         s_box = self._token("s", palette.CONTEXT)
         parts, tokens = [s_box], []
         for word in step.given:
-            parts.append(label("+", font_size=typography.LABEL_SIZE, color=palette.MUTED))
-            tokens.append(self._token(word, self._word_color(word)))
+            if not (compact and tokens):
+                parts.append(label("+", font_size=typography.LABEL_SIZE, color=palette.MUTED))
+            tokens.append(self._token(word, self._word_color(word, training=training)))
             parts.append(tokens[-1])
-        group = VGroup(*parts).arrange(RIGHT, buff=0.16)
+        group = VGroup(*parts).arrange(RIGHT, buff=layout.NEAR)
         group.s_box, group.given_tokens, group.words = s_box, tokens, step.given
         return group
 
-    def _layout_step_table(self, steps, mode: str) -> list[VGroup]:
-        """One row per step: tag | s + history → prediction verdict, arrows aligned in one column."""
-        top = {"generating": 1.15, "training": 0.45}[mode]
-        rows = []
+    def _step_rows(self, steps, *, training: bool, compact: bool = False) -> list[StepRow]:
+        """One row per step: tag | s + history | → | prediction | verdict, each part in its own column."""
+        rows, cells = [], []
         for step in steps:
             tag = label(f"step {step.step}", font_size=typography.SMALL_SIZE, color=palette.MUTED)
-            given = self._given_group(step)
-            color = palette.MUTED if not step.predicted_known else (
-                palette.WRONG if step.wrong else palette.FRENCH)
+            given = self._given_group(step, training=training, compact=compact)
+            arrow = Arrow(ORIGIN, RIGHT * L.arrow_length, buff=0, color=palette.MUTED,
+                          stroke_width=3, max_tip_length_to_length_ratio=0.25)
+            color = palette.MUTED if not step.predicted_known else (palette.WRONG if step.wrong else palette.FRENCH)
             pred = self._token(step.predicted, color)
             verdict = None
             if step.wrong is not None:
                 verdict = label("✗" if step.wrong else "✓", font_size=typography.BODY_SIZE,
                                 color=palette.WRONG if step.wrong else palette.RIGHT)
-            row = VGroup(tag, given)
-            row.tag, row.given, row.given_tokens, row.pred, row.verdict = tag, given, given.given_tokens, pred, verdict
-            rows.append(row)
-        left = -config.frame_width / 2 + 0.5
-        tag_width = max(r.tag.width for r in rows)
-        given_width = max(r.given.width for r in rows)
-        for i, row in enumerate(rows):
-            y = top - i * 0.95
-            row.tag.move_to([left + row.tag.width / 2, y, 0])
-            row.given.move_to([left + tag_width + 0.35 + row.given.width / 2, y, 0])
-            arrow_x = left + tag_width + 0.35 + given_width + 0.3
-            row.arrow = Arrow([arrow_x, y, 0], [arrow_x + 0.9, y, 0], buff=0, color=palette.MUTED, stroke_width=3,
-                              max_tip_length_to_length_ratio=0.25)
-            row.pred.move_to([arrow_x + 1.15 + row.pred.width / 2, y, 0])
-            row.add(row.arrow, row.pred)
-            if row.verdict is not None:
-                row.verdict.next_to(row.pred, RIGHT, buff=0.25)
-                row.add(row.verdict)
-        table = VGroup(*rows)
-        table.shift(RIGHT * (-table.get_center()[0]))
+            parts = [tag, given, arrow, pred, verdict if verdict is not None else VectorizedPoint()]
+            cells += parts
+            rows.append(StepRow(tag, given, arrow, pred, verdict,
+                                VGroup(*(p for p in parts if not isinstance(p, VectorizedPoint)))))
+        columns = len(cells) // len(steps)
+        VGroup(*cells).arrange_in_grid(rows=len(steps), cols=columns, col_alignments="l" * columns,
+                                        buff=(layout.GAP, layout.TIGHT if compact else layout.NEAR))
         return rows
 
-    def _show_row(self, row: VGroup, fed_from=None, prev_row=None) -> None:
+    def _show_row(self, encoder: Encoder, row: StepRow, fed_from=None, prev_row: StepRow | None = None) -> None:
         """Bring a step row in: s copied from the encoder, the newest history word from where it was fed from,
         older history words from the previous row."""
-        copies = [TransformFromCopy(self.summary, row.given.s_box)]
+        copies = [TransformFromCopy(encoder.summary, row.given.s_box)]
         moved = {id(row.given.s_box)}
         if fed_from is not None:
             copies.append(TransformFromCopy(fed_from, row.given_tokens[-1]))
@@ -269,8 +365,6 @@ class TeacherForcingScene(AttentionScene):
                     moved.add(id(mine))
         rest = [m for m in row.given if id(m) not in moved]
         self.play(FadeIn(row.tag), *copies, *(FadeIn(m) for m in rest), run_time=0.9)
-        shown = [GrowArrow(row.arrow), FadeIn(row.pred, shift=RIGHT * 0.2)]
-        self.play(*shown, run_time=0.6)
+        self.play(GrowArrow(row.arrow), FadeIn(row.pred, shift=RIGHT * layout.NUDGE), run_time=0.6)
         if row.verdict is not None:
             self.play(FadeIn(row.verdict, scale=1.4), run_time=0.4)
-

@@ -1,23 +1,95 @@
-"""Self-attention with no trainable weights: the post's "rain softens dry soil", first for the query "dry"
-(Steps A–C: dot-product scores, softmax, weighted sum), then for every position at once
-(A = softmax(X Xᵀ), Z = A X), ending on the point that one set of vectors plays query, key and value.
+"""Self-attention with no trainable weights: the example's sentence, first for its query word (Steps A–C: dot-product
+scores, softmax, weighted sum), then for every position at once (A = softmax(X Xᵀ), Z = A X), ending on the point
+that one set of vectors plays query, key and value.
 
 Follows "Simplified self-attention (no trainable weights)" and "All positions at once".
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from manim import (
-    DOWN, LEFT, RIGHT, UP, Arrow, Create, FadeIn, FadeOut, GrowFromEdge, LaggedStart, Line, ReplacementTransform,
+    DOWN, LEFT, RIGHT, UP, Create, FadeIn, FadeOut, FadeTransform, GrowFromEdge, LaggedStart, MathTypst,
+    ReplacementTransform, Transform,
     TransformFromCopy, VGroup, Write,
 )
 
 from scenes.kit import (
-    AttentionScene, SoftmaxBars, Source, align_rows, beat, flow_arrow, format_value, frame_box, group, heatmap,
-    label, math, matrix, palette, subscript, typography, vector,
+    AttentionScene, DotProducts, SoftmaxBars, Source, TensorGrid, WeightedRows, add_rows, align_rows, beat,
+    dot_every_row, flow_arrow, format_value, frame_box, group, heatmap, label, math, matrix, palette,
+    scale_every_row, subscript, typography, vector,
 )
+from scenes.kit import layout
+from scenes.kit.attention_map import AttentionMap
+from scenes.kit.claims import all_of, bottom_index, count_word, top_index
+from scenes.kit.products import NUMBER, settle, shared_cell_width
+from scenes.kit.spotlight import TermLight
 
-NUMBER = typography.SMALL_SIZE + 2  # numbers inside the grids: a notch under NUMBER_SIZE so 4×4 grids fit
+
+@dataclass(frozen=True)
+class WeightFreeLayout:
+    """The sizes this scene chooses itself; every position follows from them and the content."""
+
+    bar_width: float = 0.8  #: a softmax bar, wide enough for a two-decimal weight above it
+    bar_height: float = 4.5  #: the height a weight of 1 would reach, before the body limits it
+    roles_and_next: tuple[int, int] = (5, 1)  #: last beat: the frame's share for the three roles and the "Next" line
+
+
+L = WeightFreeLayout()
+
+
+@dataclass(frozen=True)
+class Steps:
+    """The post's three steps as one line across the top: each lights up while its step runs."""
+
+    line: VGroup
+    a: VGroup
+    b: VGroup
+    c: VGroup
+
+
+@dataclass(frozen=True)
+class StepA:
+    comp: DotProducts
+    query_box: VGroup
+    query_name: VGroup
+    omega_name: VGroup
+
+
+@dataclass(frozen=True)
+class StepB:
+    omega: VGroup  # the scores column, with its name
+    arrow: VGroup  # arrow and "softmax" tag
+    bars: SoftmaxBars
+
+
+@dataclass(frozen=True)
+class AllScores:
+    eq: VGroup
+    scores: AttentionMap
+    passing: VGroup  # what leaves with the next beat (X, the arrow, the highlight)
+
+
+@dataclass(frozen=True)
+class Weights:
+    A: AttentionMap
+    leaving: VGroup  # the scores, the α check and their marks: they leave as the next beat starts
+
+
+@dataclass(frozen=True)
+class ProductRow:
+    """A × X = Z, each a grid or (where the grids would not fit legibly) a symbol."""
+
+    A: VGroup
+    X: VGroup
+    Z: TensorGrid
+    signs: VGroup
+    names: VGroup  # the grids' names above them; Z's last
+
+    @property
+    def whole(self) -> VGroup:
+        return VGroup(self.A, self.X, self.Z, self.signs, self.names)
 
 
 class WeightFreeScene(AttentionScene):
@@ -28,306 +100,379 @@ class WeightFreeScene(AttentionScene):
         self.tokens = list(self.src.get("tokens"))
         self.qi = self.src.get("query_index")
         self.qn = self.qi + 1  # 1-based position, as in the post's x₃
-        self.lit_box = None
         self.show_title()
-        self.four_embedding_vectors()
-        self.step_a_scores()
-        self.step_b_softmax()
-        self.step_c_weighted_sum()
-        self.all_scores_at_once()
-        self.all_weights_at_once()
-        self.all_outputs_at_once()
-        self.same_vectors_three_roles()
+        light = TermLight()
+        X = self.embedding_vectors()
+        steps = self.step_formulas()
+        a = self.step_a_scores(X, steps, light)
+        b = self.step_b_softmax(a, steps, light)
+        self.step_c_weighted_sum(b, steps, light)
+        scores = self.all_scores_at_once(light)
+        weights = self.all_weights_at_once(scores, light)
+        self.all_outputs_at_once(weights, scores.eq, light)
+        self.same_vectors_three_roles(light)
 
     # --- helpers -------------------------------------------------------------------------------------------
-    def light(self, eq, keys, color=palette.ACCENT, paint=None) -> list:
-        """Animations that move the highlight box onto the equation terms the picture is using now.
-
-        The box takes `color`; the terms named in `paint` (default: all of `keys`) take it too.
-        """
-        terms = VGroup(*(eq.select(k) for k in keys))
-        box = frame_box(terms, color=color)
-        painted = VGroup(*(eq.select(k) for k in (keys if paint is None else paint)))
-        anims = [painted.animate.set_color(color)] if len(painted) else []
-        anims.append(ReplacementTransform(self.lit_box, box) if self.lit_box is not None else Create(box))
-        self.lit_box = box
-        return anims
-
-    def unlight(self) -> list:
-        box, self.lit_box = self.lit_box, None
-        return [FadeOut(box)] if box is not None else []
-
-    def x_matrix(self, color=palette.TEXT):
-        grid = matrix(self.src, "X", color=color, font_size=NUMBER, cell_width=0.9)
-        grid.add_row_labels(self.tokens, color=palette.ENGLISH)
+    def x_matrix(self, color=palette.TEXT, *, labels: bool = True):
+        grid = matrix(self.src, "X", color=color, font_size=NUMBER,
+                      cell_width=shared_cell_width(self.src, ("X",), font_size=NUMBER))
+        if labels:
+            grid.add_row_labels(self.tokens, color=palette.ENGLISH)
         return grid
 
-    def step_formulas(self):
-        """The post's three steps as one line across the top; each lights up when its step runs."""
+    def step_formulas(self) -> Steps:
         qn = self.qn
         a = math(group("omega_i", "om") + " = " + group(f"x_{qn}^top", "q") + " " + group("x_i", "k"))
         b = math(group("alpha_i", "al") + " = " + group('op("softmax")(omega)_i', "sm"))
         c = math(group(f"z_{qn}", "z") + " = " + group("sum_i", "sum") + " " + group("alpha_i", "al")
                  + " " + group("x_i", "v"))
-        steps = VGroup()
+        line = VGroup()
         for letter, formula in zip(("A", "B", "C"), (a, b, c)):
             tag = label(f"Step {letter}", font_size=typography.SMALL_SIZE, color=palette.MUTED)
-            steps.add(VGroup(tag, formula).arrange(RIGHT, buff=0.25))
-        steps.arrange(RIGHT, buff=0.8).to_edge(UP, buff=0.45)
-        return steps, (a, b, c)
+            line.add(VGroup(tag, formula).arrange(RIGHT, buff=layout.NEAR))
+        line.arrange(RIGHT, buff=layout.FAR)
+        layout.fit_into(line, layout.top_band())
+        return Steps(line, a, b, c)
 
     # --- beats ---------------------------------------------------------------------------------------------
     @beat
-    def four_embedding_vectors(self):
+    def embedding_vectors(self) -> VGroup:
         """The sentence becomes the matrix X: one embedding per word, one row per token."""
+        n = len(self.tokens)
         sentence = VGroup(*(label(t, font_size=typography.HEADING_SIZE, color=palette.ENGLISH) for t in self.tokens))
-        sentence.arrange(RIGHT, buff=0.45).move_to(UP * 1.5)
-        self.say("Pretend each word of “rain softens dry soil” is already an embedding vector.")
-        self.play(LaggedStart(*(FadeIn(w, shift=UP * 0.2) for w in sentence), lag_ratio=0.2), run_time=1.2)
+        sentence.arrange(RIGHT, buff=layout.GAP)
+        layout.fit_into(sentence, layout.body())
+        self.say(f"Pretend each word of “{' '.join(self.tokens)}” is already an embedding vector.")
+        self.play(LaggedStart(*(FadeIn(w, shift=UP * layout.NUDGE) for w in sentence), lag_ratio=0.2), run_time=1.2)
         self.wait(1.5)
-        X = self.x_matrix().move_to(DOWN * 0.6)
-        name = math("X", font_size=typography.HEADING_SIZE).next_to(X, UP, buff=0.3)
-        self.say("Four tokens, four vectors: stacked as rows they form the matrix X.")
-        self.play(*(ReplacementTransform(w, l) for w, l in zip(sentence, X.row_labels)),
+        X = self.x_matrix()
+        name = math("X", font_size=typography.HEADING_SIZE).next_to(X.body, UP, buff=layout.GAP)
+        layout.fit_into(VGroup(X, name), layout.body())
+        self.say(f"{count_word(n).capitalize()} tokens, {count_word(n)} vectors: stacked as rows they form "
+                 "the matrix X.")
+        self.play(*(ReplacementTransform(w, lab) for w, lab in zip(sentence, X.row_labels)),
                   LaggedStart(*(FadeIn(X.row(i)) for i in range(X.rows)), lag_ratio=0.2),
                   FadeIn(X.brackets), FadeIn(name), run_time=1.6)
         self.wait(1.6)
-        self.X, self.X_name = X, name
+        return VGroup(X, name)
 
     @beat
-    def step_a_scores(self):
+    def step_a_scores(self, X_named: VGroup, steps: Steps, light: TermLight) -> StepA:
         """Step A: the query x₃ dotted with every x_i, product by product, gives the scores ω."""
-        steps, (fa, self.fb, self.fc) = self.step_formulas()
-        self.steps = steps
-        X, qi = self.X, self.qi
-        self.say(f"Step A: fix the query “{self.tokens[qi]}” (x{subscript(self.qn)}) and score every word "
+        X, X_name = X_named
+        qi, qn = self.qi, self.qn
+        comp = DotProducts(self.src, matrix="X", vector="query", products="omega_terms", result="omega",
+                           row_labels=self.tokens)
+        q_name = math(f"x_{qn}", color=palette.QUERY).next_to(comp.vector, LEFT, buff=layout.NEAR)
+        o_name = math("omega", font_size=typography.HEADING_SIZE).next_to(comp.result, UP, buff=layout.NEAR)
+        layout.fit_into(VGroup(comp, q_name, o_name), layout.body())
+        self.say(f"Step A: fix the query “{self.tokens[qi]}” (x{subscript(qn)}) and score every word "
                  "by a dot product.")
-        self.play(FadeOut(self.X_name), X.animate.move_to(LEFT * 3.7 + DOWN * 0.5), FadeIn(steps[0]),
-                  FadeIn(steps[1:], run_time=0.8), run_time=1.0)
-        steps[1:].set_opacity(0.35)
-        q_box = frame_box(X.row(qi), color=palette.QUERY)
-        query = vector(self.src, "query", color=palette.QUERY, font_size=NUMBER, cell_width=0.9)
-        terms = matrix(self.src, "omega_terms", font_size=NUMBER, cell_width=0.9)
-        terms.next_to(X, RIGHT, buff=1.3)
-        align_rows(terms, X)
-        query.next_to(terms, UP, buff=0.35)
-        q_name = math(f"x_{self.qn}", color=palette.QUERY).next_to(query, LEFT, buff=0.2)
-        omega = vector(self.src, "omega", orientation="column", font_size=NUMBER, cell_width=0.9,
-                       color=palette.TEXT)
-        omega.next_to(terms, RIGHT, buff=1.1)
-        align_rows(omega, X)
-        o_name = math("omega", font_size=typography.HEADING_SIZE).next_to(omega, UP, buff=0.2)
-        times = math("dot.o", color=palette.MUTED).move_to((X.get_right() + terms.get_left()) / 2)
-        sums = label("sum →", font_size=typography.SMALL_SIZE, color=palette.MUTED)
-        sums.move_to((terms.get_right() + omega.get_left()) / 2)
-        self.play(Create(q_box), TransformFromCopy(X.row(qi), query.body), FadeIn(query.brackets), FadeIn(q_name),
-                  *self.light(fa, ["q"], palette.QUERY), run_time=1.2)
-        self.play(FadeIn(terms.brackets), FadeIn(omega.brackets), FadeIn(o_name), FadeIn(times), FadeIn(sums),
-                  run_time=0.5)
+        self.play(FadeOut(X_name), ReplacementTransform(X, comp.matrix), FadeIn(steps.line[0]),
+                  FadeIn(steps.line[1:], run_time=0.8), run_time=1.0)
+        steps.line[1:].set_opacity(0.35)
+        q_box = frame_box(comp.matrix.row(qi), color=palette.QUERY)
+        self.play(Create(q_box), TransformFromCopy(comp.matrix.row(qi), comp.vector.body),
+                  FadeIn(comp.vector.brackets), FadeIn(q_name), *light.on(steps.a, ["q"], palette.QUERY),
+                  run_time=1.2)
+        self.play(FadeIn(comp.scaffold()), FadeIn(o_name), run_time=0.5)
         self.wait(0.8)
-        self.say(f"Multiply x{subscript(self.qn)} and xᵢ entry by entry, add the products: "
-                 "one score ωᵢ per word.",
-                 narration=f"Multiply x{subscript(self.qn)} and each xᵢ entry by entry, and add the products: "
+        self.say(f"Multiply x{subscript(qn)} and xᵢ entry by entry, add the products: one score ωᵢ per word.",
+                 narration=f"Multiply x{subscript(qn)} and each xᵢ entry by entry, and add the products: "
                            "that gives one score, ωᵢ, per word.")
-        k_box = None
-        for i in range(X.rows):
-            box = frame_box(X.row(i), color=palette.KEY, buff=0.04)
-            self.play(ReplacementTransform(k_box, box) if k_box is not None else Create(box),
-                      TransformFromCopy(VGroup(query.body, X.row(i)), terms.row(i)),
-                      *(self.light(fa, ["q", "k"], palette.KEY, paint=["k"]) if i == 0 else []), run_time=0.7)
-            self.play(TransformFromCopy(terms.row(i), omega.cell(i)),
-                      *(self.light(fa, ["om"]) if i == 0 else []), run_time=0.5)
-            k_box = box
-        best = int(self.src.get("omega").argmax())
-        self.say(f"“{self.tokens[best]}” scores highest against itself: "
-                 f"ω{subscript(best + 1)} = {format_value(self.src.value('omega', best), 2)}.")
-        self.play(FadeOut(k_box), omega.cell(best).animate.set_color(palette.QUERY), run_time=0.6)
+        shown = dot_every_row(self, comp, color=palette.KEY,
+                              with_first_products=light.on(steps.a, ["q", "k"], palette.KEY, paint=["k"]),
+                              with_first_sum=light.on(steps.a, ["om"]))
+        omega = self.src.get("omega")
+        best = top_index(omega)
+        if best is None:
+            top = format_value(float(omega.max()), 2)
+            self.say(f"Two words tie for the highest score, ω = {top}: the dot product alone cannot pick one.")
+            self.play(FadeOut(shown[-1].box), run_time=0.6)
+        else:
+            against = "against itself" if best == qi else f"even above “{self.tokens[qi]}” itself"
+            self.say(f"“{self.tokens[best]}” scores highest {against}: "
+                     f"ω{subscript(best + 1)} = {format_value(self.src.value('omega', best), 2)}.")
+            self.play(FadeOut(shown[-1].box), comp.result.cell(best).animate.set_color(palette.QUERY), run_time=0.6)
         self.wait(1.6)
-        self.q_box, self.omega, self.o_name = q_box, omega, o_name
-        self.step_a_parts = VGroup(query, q_name, terms, times, sums)
+        return StepA(comp, q_box, q_name, o_name)
 
     @beat
-    def step_b_softmax(self):
+    def step_b_softmax(self, a: StepA, steps: Steps, light: TermLight) -> StepB:
         """Step B: softmax turns the scores into weights that sum to 1 (bars)."""
-        steps = self.steps
-        omega_spot = (self.X.get_right() + RIGHT * 1.2)[0] - self.omega.get_center()[0]
+        comp = a.comp
+        omega = VGroup(comp.result, a.omega_name)
+        target = VGroup(self.omega_column(), math("omega", font_size=typography.HEADING_SIZE))  # full size
+        target[1].next_to(target[0], UP, buff=layout.NEAR)
+        bars = self.softmax_bars(layout.body().height)
+        tag = label("softmax", font_size=typography.SMALL_SIZE, color=palette.WEIGHT)
+        row = VGroup(target, tag, bars).arrange(RIGHT, buff=layout.FAR)
+        layout.fit_into(row, layout.body())
+        arrow = flow_arrow(target, bars)
+        arrow.match_y(target[0].body)
+        tag.next_to(arrow, UP, buff=layout.TIGHT)
         self.say("Step B: softmax turns the scores into weights α that are positive and sum to one.")
-        self.play(FadeOut(self.step_a_parts), steps[0].animate.set_opacity(0.35), steps[1].animate.set_opacity(1),
-                  *self.unlight(), run_time=0.7)
-        self.play(self.omega.animate.shift(RIGHT * omega_spot), self.o_name.animate.shift(RIGHT * omega_spot),
-                  run_time=0.6)
-        bars = SoftmaxBars(self.src, "alpha", self.tokens, max_height=4.5, bar_width=0.8, buff=0.4)
-        bars.next_to(self.omega, RIGHT, buff=1.4).align_to(self.X, DOWN)
-        arrow = Arrow(self.omega.get_right(), [bars.get_left()[0], self.omega.get_center()[1], 0], buff=0.2,
-                      color=palette.MUTED, stroke_width=3, max_tip_length_to_length_ratio=0.15)
-        tag = label("softmax", font_size=typography.SMALL_SIZE, color=palette.WEIGHT).next_to(arrow, UP, buff=0.1)
-        self.play(*self.light(self.fb, ["sm"], palette.WEIGHT), Create(arrow), FadeIn(tag), run_time=0.8)
+        self.play(FadeOut(VGroup(comp.matrix, comp.vector, comp.products, comp.times, comp.sum_sign, a.query_box,
+                                 a.query_name)), steps.line[0].animate.set_opacity(0.35),
+                  steps.line[1].animate.set_opacity(1), *light.off(), run_time=0.7)
+        self.play(Transform(omega, target), run_time=0.6)
+        self.play(*light.on(steps.b, ["sm"], palette.WEIGHT), Create(arrow), FadeIn(tag), run_time=0.8)
         self.play(Create(bars.baseline), FadeIn(bars.labels),
                   LaggedStart(*(GrowFromEdge(b, DOWN) for b in bars.bars), lag_ratio=0.15),
-                  LaggedStart(*(TransformFromCopy(self.omega.cell(i), bars.values[i])
+                  LaggedStart(*(TransformFromCopy(comp.result.cell(i), bars.values[i])
                                 for i in range(len(self.tokens))), lag_ratio=0.15),
-                  *self.light(self.fb, ["al"], palette.WEIGHT), run_time=1.6)
+                  *light.on(steps.b, ["al"], palette.WEIGHT), run_time=1.6)
         alpha = self.src.get("alpha")
-        hi, lo = int(alpha.argmax()), int(alpha.argmin())
-        self.say(f"This is the attention distribution for position {self.qn}: "
-                 f"most on “{self.tokens[hi]}” ({format_value(self.src.value('alpha', hi), 2)}), "
-                 f"least on “{self.tokens[lo]}” ({format_value(self.src.value('alpha', lo), 2)}).")
-        self.play(bars.bars[hi].animate.set_fill(palette.QUERY), run_time=0.6)
+        hi, lo = top_index(alpha), bottom_index(alpha)
+        most = (f"most on “{self.tokens[hi]}” ({format_value(self.src.value('alpha', hi), 2)})" if hi is not None
+                else f"the largest weights tie at {format_value(float(alpha.max()), 2)}")
+        least = (f"least on “{self.tokens[lo]}” ({format_value(self.src.value('alpha', lo), 2)})" if lo is not None
+                 else f"the smallest tie at {format_value(float(alpha.min()), 2)}")
+        self.say(f"This is the attention distribution for position {self.qn}: {most}, {least}.")
+        if hi is not None:
+            self.play(bars.bars[hi].animate.set_fill(palette.QUERY), run_time=0.6)
         self.wait(3.0)
-        self.bars, self.softmax_arrow = bars, VGroup(arrow, tag)
+        return StepB(omega, VGroup(arrow, tag), bars)
+
+    def omega_column(self) -> TensorGrid:
+        """The scores ω as a column, at the size step A builds them (before any fitting)."""
+        width = shared_cell_width(self.src, ("X", "query", "omega_terms", "omega"), font_size=NUMBER)
+        return vector(self.src, "omega", orientation="column", font_size=NUMBER, cell_width=width)
+
+    def softmax_bars(self, room: float) -> SoftmaxBars:
+        """Bars as tall as the body allows: a first build measures the labels, the second gets the rest."""
+        probe = SoftmaxBars(self.src, "alpha", self.tokens, max_height=L.bar_height, bar_width=self.bar_width(),
+                            buff=layout.GAP)
+        labels = probe.height - max(b.height for b in probe.bars)
+        tallest = float(self.src.get("alpha").max())
+        height = min(L.bar_height, (room - labels) / tallest)  # softmax: tallest > 0
+        return SoftmaxBars(self.src, "alpha", self.tokens, max_height=height, bar_width=self.bar_width(),
+                           buff=layout.GAP)
+
+    def bar_width(self) -> float:
+        """Wide enough for the widest word under a bar, so neighbouring labels never touch."""
+        widest = max(label(t, font_size=typography.SMALL_SIZE).width for t in self.tokens)
+        return max(L.bar_width, widest - layout.GAP + layout.TIGHT)
 
     @beat
-    def step_c_weighted_sum(self):
+    def step_c_weighted_sum(self, b: StepB, steps: Steps, light: TermLight) -> None:
         """Step C: z₃ = Σ αᵢ xᵢ — each row of X scaled by its weight, then added up."""
-        steps = self.steps
-        alpha = heatmap(self.src, "alpha", orientation="column", font_size=NUMBER, cell_width=0.9)
-        alpha.next_to(self.X, RIGHT, buff=0.5)
-        align_rows(alpha, self.X)
-        a_name = math("alpha", font_size=typography.HEADING_SIZE, color=palette.WEIGHT).next_to(alpha, UP, buff=0.2)
-        weighted = matrix(self.src, "weighted_x", font_size=NUMBER, cell_width=0.9)
-        weighted.next_to(alpha, RIGHT, buff=1.2)
-        align_rows(weighted, self.X)
-        w_name = math("alpha_i x_i", color=palette.MUTED).next_to(weighted, UP, buff=0.2)
-        equals = math("arrow.r", color=palette.MUTED).move_to((alpha.get_right() + weighted.get_left()) / 2)
+        qn = self.qn
+        comp = WeightedRows(self.src, weights="alpha", matrix="X", products="weighted_x", result="z",
+                            row_labels=self.tokens, weights_side=RIGHT)
+        a_name = math("alpha", font_size=typography.HEADING_SIZE, color=palette.WEIGHT)
+        a_name.next_to(comp.weights, UP, buff=layout.NEAR)
+        w_name = math("alpha_i x_i", color=palette.MUTED).next_to(comp.products, UP, buff=layout.NEAR)
+        z_name = math(f"z_{qn}", color=palette.CONTEXT).next_to(comp.result, RIGHT, buff=layout.NEAR)
+        layout.fit_into(VGroup(comp, a_name, w_name, z_name), layout.body())
+        bars = b.bars
         self.say("Step C: scale each word’s vector by its weight…")
-        self.play(FadeOut(self.omega), FadeOut(self.o_name), FadeOut(self.softmax_arrow), FadeOut(self.q_box),
-                  steps[1].animate.set_opacity(0.35), steps[2].animate.set_opacity(1), *self.unlight(),
-                  *(ReplacementTransform(self.bars.values[i], alpha.cell(i)) for i in range(alpha.rows)),
-                  FadeOut(VGroup(self.bars.bars, self.bars.baseline, self.bars.labels)),
+        self.play(FadeOut(b.omega), FadeOut(b.arrow),
+                  steps.line[1].animate.set_opacity(0.35), steps.line[2].animate.set_opacity(1), *light.off(),
+                  *(ReplacementTransform(bars.values[i], comp.weights.cell(i)) for i in range(comp.weights.rows)),
+                  FadeOut(VGroup(bars.bars, bars.baseline, bars.labels)), FadeIn(comp.matrix),
                   FadeIn(a_name), run_time=1.2)
-        self.play(FadeIn(weighted.brackets), FadeIn(w_name), FadeIn(equals),
-                  *self.light(self.fc, ["al", "v"], palette.VALUE), run_time=0.6)
-        v_box = None
-        for i in range(self.X.rows):
-            box = frame_box(self.X.row(i), color=palette.VALUE, buff=0.04)
-            self.play(ReplacementTransform(v_box, box) if v_box is not None else Create(box),
-                      TransformFromCopy(VGroup(alpha.cell(i), self.X.row(i)), weighted.row(i)), run_time=0.6)
-            v_box = box
-        z = vector(self.src, "z", color=palette.CONTEXT, font_size=NUMBER, cell_width=0.9)
-        z.next_to(weighted, DOWN, buff=0.45)
-        rule = Line(weighted.get_corner(DOWN + LEFT), weighted.get_corner(DOWN + RIGHT), color=palette.MUTED)
-        rule.shift(DOWN * 0.18)
-        z_name = math(f"z_{self.qn}", color=palette.CONTEXT).next_to(z, RIGHT, buff=0.25)
-        self.say(f"…and add them up: z{subscript(self.qn)} is a blend of all four words, "
-                 f"leaning towards the ones with larger weights.")
-        self.play(FadeOut(v_box), Create(rule), TransformFromCopy(weighted.body, z.body), FadeIn(z.brackets),
-                  FadeIn(z_name), *self.light(self.fc, ["sum", "z"], palette.CONTEXT), run_time=1.4)
+        self.play(FadeIn(comp.scaffold()), FadeIn(w_name), *light.on(steps.c, ["al", "v"], palette.VALUE),
+                  run_time=0.6)
+        shown = scale_every_row(self, comp, color=palette.VALUE)
+        self.say(f"…and add them up: z{subscript(qn)} is a blend of {all_of(len(self.tokens), 'words')}, "
+                 "leaning towards the ones with larger weights.")
+        self.play(FadeOut(shown[-1].box), run_time=0.3)
+        add_rows(self, comp, with_sum=[FadeIn(z_name), *light.on(steps.c, ["sum", "z"], palette.CONTEXT)])
         self.wait(2.6)
 
     @beat
-    def all_scores_at_once(self):
+    def all_scores_at_once(self, light: TermLight) -> AllScores:
         """Repeating A–C for every query is one matrix product: the scores of all pairs are X Xᵀ."""
+        n, qi = len(self.tokens), self.qi
         self.say("Repeat Steps A–C with every word as the query and you get all positions at once.")
         self.clear_stage()
-        self.lit_box = None
+        light.forget()
         eq = math(group("A", "a") + " = " + group('op("softmax")', "sm") + "(" + group("X X^top", "xx")
                   + "), quad " + group("Z", "z") + " = " + group("A X", "ax"),
                   font_size=typography.HEADING_SIZE)
-        eq.to_edge(UP, buff=0.45)
-        X = self.x_matrix().move_to(LEFT * 4.3 + DOWN * 0.5)
-        scores = heatmap(self.src, "scores", weights=False, font_size=NUMBER, cell_width=0.9)
-        scores.next_to(X, RIGHT, buff=2.6)
+        layout.fit_into(eq, layout.top_band())
+        X = self.x_matrix()
+        scores = AttentionMap(self.src, "scores", self.tokens, weights=False, font_size=NUMBER,
+                              cell_size=typography.CELL)
+        tag = math("X X^top", color=palette.MUTED)
+        pair = VGroup(X, tag, scores).arrange(RIGHT, buff=layout.FAR)
         align_rows(scores, X)
-        scores.add_row_labels(self.tokens, color=palette.ENGLISH)
-        scores.add_column_labels(self.tokens, color=palette.ENGLISH)
-        arrow = flow_arrow(X, scores.row_labels)
-        tag = math("X X^top", color=palette.MUTED).next_to(arrow, UP, buff=0.1)
-        self.play(FadeIn(eq), FadeIn(X), run_time=1.0)
+        with_x = layout.fits_legibly(pair, layout.body(), typography.SMALL_SIZE)
+        if with_x:
+            layout.fit_into(pair, layout.body())
+            arrow = flow_arrow(X, scores.row_labels)
+            tag.next_to(arrow, UP, buff=layout.TIGHT)
+            shown_first = VGroup(X)
+        else:  # X and the grid side by side would shrink below the floor: the grid alone, named X Xᵀ
+            tag.next_to(scores, UP, buff=layout.NEAR)
+            layout.fit_into(VGroup(scores, tag), layout.body())
+            arrow = VGroup()
+            shown_first = VGroup()
+        self.play(FadeIn(eq), FadeIn(shown_first), run_time=1.0)
         self.wait(1.2)
-        self.say(f"All the dot products form one {X.rows} × {X.rows} grid: X Xᵀ, one row per query.")
-        self.play(*self.light(eq, ["xx"]), Create(arrow), FadeIn(tag),
-                  LaggedStart(*(FadeIn(scores.row(i), shift=RIGHT * 0.2) for i in range(scores.rows)),
-                              lag_ratio=0.2), FadeIn(scores.row_labels), FadeIn(scores.column_labels), run_time=1.6)
+        self.say(f"All the dot products form one {n} × {n} grid: X Xᵀ, one row per query.")
+        rows, axes = [scores.row(i) for i in range(n)], scores.axes
+        self.play(*light.on(eq, ["xx"]), Create(arrow) if with_x else FadeIn(arrow), FadeIn(tag),
+                  LaggedStart(*(FadeIn(r, shift=RIGHT * layout.NUDGE) for r in rows), lag_ratio=0.2),
+                  FadeIn(axes), run_time=1.6)
+        settle(self, [scores], [*rows, axes])
         self.wait(1.0)
-        row_box = frame_box(scores.row(self.qi), color=palette.QUERY)
-        self.say(f"Row {self.qn} is exactly the ω of Step A: “{self.tokens[self.qi]}” against every word.")
+        row_box = frame_box(scores.row(qi), color=palette.QUERY)
+        self.say(f"Row {self.qn} is exactly the ω of Step A: “{self.tokens[qi]}” against every word.")
         self.play(Create(row_box), run_time=0.6)
         self.wait(1.6)
-        self.eq, self.X, self.scores, self.arrow = eq, X, scores, VGroup(arrow, tag, row_box)
+        return AllScores(eq, scores, VGroup(shown_first, arrow, tag, row_box))
+
+    def weight_map(self) -> AttentionMap:
+        return AttentionMap(self.src, "weights", self.tokens, font_size=NUMBER, cell_size=typography.CELL)
+
+    def alpha_under(self, A: AttentionMap) -> VGroup:
+        """α from Step B as a shaded row under A, each weight under its own column, named at the row labels."""
+        alpha = heatmap(self.src, "alpha", font_size=NUMBER)
+        for j in range(alpha.cols):
+            cell = alpha.cell(0, j)
+            cell[0].stretch_to_fit_width(A.column(j).width)
+            cell.match_x(A.column(j))
+        alpha.next_to(A, DOWN, buff=layout.APART).align_to(A.body, LEFT)
+        for j in range(alpha.cols):
+            alpha.cell(0, j).match_x(A.column(j))
+        name = label("α from Step B", font_size=typography.SMALL_SIZE, color=palette.WEIGHT)
+        name.next_to(alpha, LEFT, buff=layout.NEAR)
+        return VGroup(alpha, name)
 
     @beat
-    def all_weights_at_once(self):
-        """Softmax along each row gives A; row 3 is the α already computed for "dry"."""
-        scores, qi = self.scores, self.qi
+    def all_weights_at_once(self, s: AllScores, light: TermLight) -> Weights:
+        """Softmax along each row gives A; the query's row is the α already computed in Step B."""
+        scores, qi, n = s.scores, self.qi, len(self.tokens)
+        A = self.weight_map()
+        a_name = math("A", font_size=typography.HEADING_SIZE, color=palette.WEIGHT)
+        a_name.next_to(A.body, RIGHT, buff=layout.GAP)
+        check = self.alpha_under(A)
+        tag = VGroup(*(label(w, font_size=typography.SMALL_SIZE, color=palette.WEIGHT)
+                       for w in ("softmax", "each row")))
+        tag.arrange(DOWN, buff=layout.TIGHT)
+        moved = AttentionMap(self.src, "scores", self.tokens, weights=False, font_size=NUMBER,
+                             cell_size=typography.CELL)
+        right = VGroup(A, a_name, check)
+        pair = VGroup(moved, tag, right).arrange(RIGHT, buff=layout.FAR)
+        right.shift(UP * (moved.body.get_top()[1] - A.body.get_top()[1]))  # A's rows on the scores' rows
+        side_by_side = layout.fits_legibly(pair, layout.body(), typography.SMALL_SIZE)
+        if side_by_side:
+            layout.fit_into(pair, layout.body())
+            arrow = flow_arrow(moved.body, A.row_labels)
+            tag.next_to(arrow, UP, buff=layout.TIGHT)
+        else:  # two full grids side by side would shrink below the floor: the weights replace the scores
+            check.shift(UP * (layout.APART - layout.NEAR))  # and the α row stands closer: eight rows need the room
+            tag.next_to(a_name, DOWN, buff=layout.NEAR).align_to(a_name, LEFT)
+            layout.fit_into(VGroup(right, tag), layout.body())
+            arrow = VGroup()
         self.say("Softmax along each row turns the scores into the weight matrix A; every row sums to one.")
-        self.play(FadeOut(self.X), FadeOut(self.arrow), scores.animate.move_to(LEFT * 3.6 + DOWN * 0.5),
-                  run_time=0.8)
-        A = heatmap(self.src, "weights", font_size=NUMBER, cell_width=0.9)
-        A.next_to(scores, RIGHT, buff=2.4)
-        align_rows(A, scores)
-        A.add_column_labels(self.tokens, color=palette.ENGLISH)
-        arrow = flow_arrow(scores, A)
-        tag = label("softmax each row", font_size=typography.SMALL_SIZE, color=palette.WEIGHT)
-        tag.next_to(arrow, UP, buff=0.1)
-        a_name = math("A", font_size=typography.HEADING_SIZE, color=palette.WEIGHT).next_to(A, RIGHT, buff=0.3)
-        self.play(*self.light(self.eq, ["sm", "a"], palette.WEIGHT), Create(arrow), FadeIn(tag),
-                  LaggedStart(*(TransformFromCopy(scores.row(i), A.row(i)) for i in range(A.rows)), lag_ratio=0.2),
-                  FadeIn(A.column_labels), FadeIn(a_name), run_time=1.8)
+        if side_by_side:
+            self.play(FadeOut(s.passing), ReplacementTransform(scores, moved), run_time=0.8)
+            rows, axes = [A.row(i) for i in range(n)], A.axes
+            growth = [TransformFromCopy(moved.row(i), rows[i]) for i in range(n)]
+            labels = [FadeIn(axes)]
+            leaving, replaced = VGroup(moved, arrow), []
+        else:
+            self.play(FadeOut(s.passing), run_time=0.8)
+            rows, axes = [A.row(i) for i in range(n)], A.axes
+            growth = [ReplacementTransform(scores.row(i), rows[i]) for i in range(n)]
+            labels = [ReplacementTransform(scores.axes, axes)]
+            leaving, replaced = VGroup(), [scores]
+        self.play(*light.on(s.eq, ["sm", "a"], palette.WEIGHT), FadeIn(arrow), FadeIn(tag),
+                  LaggedStart(*growth, lag_ratio=0.2), *labels, FadeIn(a_name), run_time=1.8)
+        settle(self, [A], [*rows, axes, *replaced])
         self.wait(0.6)
-        alpha = heatmap(self.src, "alpha", font_size=NUMBER, cell_width=0.9)
-        alpha.next_to(A, DOWN, buff=0.55).align_to(A.body, LEFT)
-        a_tag = label("α from Step B", font_size=typography.SMALL_SIZE, color=palette.WEIGHT)
-        a_tag.next_to(alpha, LEFT, buff=0.3)
         row_box = frame_box(A.row(qi), color=palette.QUERY)
+        alpha, alpha_name = check
         alpha_box = frame_box(alpha, color=palette.QUERY)
         self.say(f"Row {self.qn} (“{self.tokens[qi]}”) matches the α we computed in Step B, weight for weight.")
         self.play(Create(row_box), run_time=0.6)
-        self.play(TransformFromCopy(A.row(qi), alpha), FadeIn(a_tag), Create(alpha_box), run_time=1.2)
+        self.play(TransformFromCopy(A.row(qi), alpha.body), FadeIn(alpha_name), Create(alpha_box), run_time=1.2)
         self.wait(1.8)
-        self.A = A
-        self.a_parts = VGroup(scores, arrow, tag, alpha, a_tag, alpha_box, a_name, row_box)
+        return Weights(A, VGroup(leaving, tag, a_name, row_box, check, alpha_box))
+
+    def product_row(self, *, a_grid: bool = True, x_grid: bool = True) -> "ProductRow":
+        """A × X = Z with the rows of every grid on one line; A or X written as a symbol where it is not a grid."""
+        width = shared_cell_width(self.src, ("X", "Z"), font_size=NUMBER)
+        A = self.weight_map() if a_grid else math("A", font_size=typography.HEADING_SIZE, color=palette.WEIGHT)
+        X = matrix(self.src, "X", font_size=NUMBER, cell_width=width) if x_grid else math(
+            "X", font_size=typography.HEADING_SIZE)
+        if x_grid and not a_grid:
+            X.add_row_labels(self.tokens, color=palette.ENGLISH)
+        Z = matrix(self.src, "Z", color=palette.CONTEXT, font_size=NUMBER, cell_width=width)
+        times, equals = math("times", color=palette.MUTED), math("=", color=palette.MUTED)
+        VGroup(A, times, X, equals, Z).arrange(RIGHT, buff=layout.GAP)
+        grids = [g for g in (A, X) if not isinstance(g, MathTypst)]
+        for g in grids[1:] + [Z]:
+            align_rows(g, grids[0])
+        for part in (A, times, X, equals):
+            if isinstance(part, MathTypst):
+                part.match_y(grids[0].body)
+        names = VGroup(*(math(n, font_size=typography.HEADING_SIZE, color=c).next_to(g, UP, buff=layout.NEAR)
+                         for n, c, g in (("X", palette.TEXT, X), ("Z", palette.CONTEXT, Z))
+                         if isinstance(g, TensorGrid)))
+        return ProductRow(A, X, Z, VGroup(times, equals), names)
 
     @beat
-    def all_outputs_at_once(self):
-        """Z = A X: every context vector at once; row 3 is z₃ from Step C."""
-        A, qi = self.A, self.qi
+    def all_outputs_at_once(self, w: Weights, eq: VGroup, light: TermLight) -> None:
+        """Z = A X: every context vector at once; the query's row is z from Step C."""
+        qi = self.qi
         self.say("Multiply the weights by X: Z = A X holds every context vector, one row per word.")
-        self.play(FadeOut(self.a_parts), FadeOut(A.column_labels), run_time=0.6)
-        A.remove(A.column_labels)
-        X = matrix(self.src, "X", font_size=NUMBER, cell_width=0.9)
-        Z = matrix(self.src, "Z", color=palette.CONTEXT, font_size=NUMBER, cell_width=0.9)
-        times = math("times", color=palette.MUTED)
-        equals = math("=", color=palette.MUTED)
-        row = VGroup(A.copy(), times, X, equals, Z).arrange(RIGHT, buff=0.35).move_to(DOWN * 0.5)
-        names = VGroup(*(math(n, font_size=typography.HEADING_SIZE, color=c).next_to(g, UP, buff=0.25)
-                         for n, c, g in (("A", palette.WEIGHT, row[0]), ("X", palette.TEXT, X),
-                                         ("Z", palette.CONTEXT, Z))))
-        target = row[0].get_center()
-        labels = row[0].add_row_labels(self.tokens, color=palette.ENGLISH)
-        self.play(A.animate.move_to(target), FadeIn(labels), FadeIn(times),
-                  FadeIn(X), FadeIn(equals), FadeIn(names[:2]), *self.light(self.eq, ["ax"]), run_time=1.0)
-        self.play(LaggedStart(*(TransformFromCopy(VGroup(A.row(i), X.body), Z.row(i)) for i in range(Z.rows)),
-                              lag_ratio=0.25), FadeIn(Z.brackets), FadeIn(names[2]),
-                  *self.light(self.eq, ["z", "ax"], palette.CONTEXT), run_time=2.0)
+        self.play(FadeOut(w.leaving), run_time=0.6)
+        # A, X and Z as grids; else the one just seen (A, then X) as a symbol, so nothing shrinks below the floor
+        candidates = (dict(), dict(x_grid=False), dict(a_grid=False))
+        row = next((r for r in (self.product_row(**c) for c in candidates)
+                    if layout.fits_legibly(r.whole, layout.body(), typography.SMALL_SIZE)), None)
+        row = row or self.product_row(a_grid=False)
+        layout.fit_into(row.whole, layout.body())
+        A, X, Z = row.A, row.X, row.Z
+        a_enter = ReplacementTransform(w.A, A) if isinstance(A, AttentionMap) else FadeTransform(w.A, A)
+        self.play(a_enter, FadeIn(row.signs), FadeIn(X), FadeIn(row.names[:-1]), *light.on(eq, ["ax"]), run_time=1.0)
+        a_rows = [A.row(i) if isinstance(A, AttentionMap) else A for i in range(Z.rows)]
+        x_body = X.body if isinstance(X, TensorGrid) else X
+        self.play(LaggedStart(*(TransformFromCopy(VGroup(a_rows[i], x_body), Z.row(i)) for i in range(Z.rows)),
+                              lag_ratio=0.25), FadeIn(Z.brackets), FadeIn(row.names[-1]),
+                  *light.on(eq, ["z", "ax"], palette.CONTEXT), run_time=2.0)
         self.say(f"Row {self.qn} of Z is z{subscript(self.qn)} from Step C: the same numbers, "
-                 f"now for all {Z.rows} positions in one product.")
-        self.play(Create(frame_box(Z.row(qi), color=palette.QUERY)), Create(frame_box(A.row(qi), color=palette.QUERY)),
-                  run_time=0.7)
+                 f"now for {all_of(Z.rows, 'positions')} in one product.")
+        boxes = [frame_box(Z.row(qi), color=palette.QUERY)]
+        if isinstance(A, AttentionMap):
+            boxes.append(frame_box(A.row(qi), color=palette.QUERY))
+        self.play(*(Create(b) for b in boxes), run_time=0.7)
         self.wait(2.4)
 
     @beat
-    def same_vectors_three_roles(self):
+    def same_vectors_three_roles(self, light: TermLight) -> None:
         """The bridge: with no weights, the same rows of X were query, key and value."""
-        self.say("Notice: with no weights, the same vectors X played all three roles — "
-                 "query, key and value.")
+        self.say("Notice: with no weights, the same vectors X played all three roles — query, key and value.")
         self.clear_stage()
-        self.lit_box = None
+        light.forget()
         roles = (("queries", palette.QUERY, "Q"), ("keys", palette.KEY, "K"), ("values", palette.VALUE, "V"))
-        mats = VGroup(*(matrix(self.src, "X", color=color, font_size=NUMBER, cell_width=0.9)
-                        for _, color, _ in roles)).arrange(RIGHT, buff=0.9).move_to(DOWN * 0.3)
-        grids = VGroup()
-        for (word, color, letter), grid in zip(roles, mats):
-            name = math(f"{letter} = X", color=color, font_size=typography.HEADING_SIZE).next_to(grid, UP, buff=0.3)
-            use = label(f"as {word}", font_size=typography.LABEL_SIZE, color=color).next_to(grid, DOWN, buff=0.3)
-            if grids:
-                name.match_y(grids[0][0])
-            grids.add(VGroup(name, grid, use))
-        self.play(LaggedStart(*(FadeIn(g, shift=UP * 0.2) for g in grids), lag_ratio=0.3), run_time=1.8)
-        self.wait(1.5)
+        panels = VGroup()
+        for word, color, letter in roles:
+            grid = self.x_matrix(color, labels=False)
+            name = math(f"{letter} = X", color=color, font_size=typography.HEADING_SIZE)
+            use = label(f"as {word}", font_size=typography.LABEL_SIZE, color=color)
+            panels.add(VGroup(name, grid, use).arrange(DOWN, buff=layout.GAP))
+        panels.arrange(RIGHT, buff=layout.FAR, aligned_edge=UP)
         nxt = VGroup(label("Next: learn", font_size=typography.BODY_SIZE, color=palette.MUTED),
                      math("W_Q, W_K, W_V", color=palette.MUTED),
                      label("so the three roles can differ.", font_size=typography.BODY_SIZE, color=palette.MUTED))
-        nxt.arrange(RIGHT, buff=0.2).to_edge(DOWN, buff=0.5)
+        nxt.arrange(RIGHT, buff=layout.NEAR)
+        upper, lower = layout.frame().split_rows(*L.roles_and_next)
+        if not layout.fits_legibly(panels, upper, typography.SMALL_SIZE):
+            # three copies side by side would shrink below the floor: one X, named three times
+            grid = self.x_matrix(labels=False)
+            names = VGroup(*(math(f"{letter} = X", color=color, font_size=typography.HEADING_SIZE)
+                             for _, color, letter in roles)).arrange(RIGHT, buff=layout.FAR)
+            uses = label("as queries, keys and values", font_size=typography.LABEL_SIZE, color=palette.MUTED)
+            panels = VGroup(VGroup(names, grid, uses).arrange(DOWN, buff=layout.GAP))
+        layout.fit_into(panels, upper)
+        layout.fit_into(nxt, lower)
+        self.play(LaggedStart(*(FadeIn(p, shift=UP * layout.NUDGE) for p in panels), lag_ratio=0.3), run_time=1.8)
+        self.wait(1.5)
         self.say("Next, three trainable matrices W_Q, W_K, W_V let queries, keys and values differ.")
         self.play(Write(nxt), run_time=1.2)
         self.wait(2.0)

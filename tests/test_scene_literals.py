@@ -54,9 +54,60 @@ def _allowed_parents(tree: ast.AST) -> set[int]:
             names = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
             if names & DIRECTIONS:
                 allow_all(node)
-        elif isinstance(node, ast.FunctionDef) and node.name.startswith("_layout"):
-            allow_all(node)
+        elif isinstance(node, ast.ClassDef) and node.name.endswith("Layout"):
+            allow_all(node)  # the scene's one typed place for layout constants
     return allowed
+
+
+#: Keywords whose numeric value places or sizes something: typed by hand, they are coordinates in disguise.
+PLACING_KEYWORDS = {"buff", "h_buff", "v_buff", "shift", "about_point", "cell_width", "cell_size", "width",
+                    "height", "max_height", "max_width", "bar_width", "target_width", "target_height", "length"}
+PLACING_CALLS = {"move_to", "next_to", "shift", "scale", "scale_to_fit_width", "scale_to_fit_height", "set_width",
+                 "set_height", "to_edge", "to_corner", "set_x", "set_y", "align_to", "arrange", "arrange_in_grid"}
+
+
+def hand_typed_positions(source: str) -> list[str]:
+    """Numbers that place or size something, typed in a scene outside its one `*Layout` class.
+
+    A direction times a number (`UP * 2.3`), a numeric `buff=`/`shift=`/width, or a number handed to a placing call
+    (`move_to([1, 2, 0])`, `scale(0.8)`). Layout follows from sizes through scenes.kit.layout, or from a named constant.
+    """
+    tree = ast.parse(source)
+    exempt: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef) and node.name.endswith("Layout"):
+            exempt.update(id(sub) for sub in ast.walk(node))
+    found: list[str] = []
+
+    def numbers_in(node: ast.AST) -> list[ast.Constant]:
+        return [sub for sub in ast.walk(node) if isinstance(sub, ast.Constant) and id(sub) not in exempt
+                and isinstance(sub.value, (int, float)) and not isinstance(sub.value, bool)
+                and sub.value not in (0, 1, -1)]
+
+    seen: set[int] = set()
+
+    def report(node: ast.AST, what: str) -> None:
+        for constant in numbers_in(node):
+            if id(constant) not in seen:
+                seen.add(id(constant))
+                found.append(f"line {constant.lineno}: {what} {constant.value!r}")
+
+    for node in ast.walk(tree):
+        if id(node) in exempt:
+            continue
+        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Mult, ast.Div)):
+            names = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+            if names & (DIRECTIONS - {"PI", "TAU", "DEGREES"}):
+                report(node, "direction times")
+        elif isinstance(node, ast.keyword) and node.arg in PLACING_KEYWORDS:
+            report(node.value, f"{node.arg}=")
+        elif isinstance(node, ast.Call):
+            func = node.func
+            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+            if name in PLACING_CALLS:
+                for arg in node.args:
+                    report(arg, f"{name}(...)")
+    return sorted(found, key=lambda line: int(line.split(":")[0].split()[1]))
 
 
 def literal_violations(source: str) -> list[str]:
@@ -97,3 +148,20 @@ def test_scene_module_types_no_numbers(spec):
     assert path.exists(), f"scene module {spec.path} is missing"
     problems = literal_violations(path.read_text())
     assert not problems, f"{spec.path} types numbers that should come from attention_math:\n" + "\n".join(problems)
+
+
+def test_the_position_checker_catches_typed_coordinates():
+    bad = ("a.move_to(UP * 2.3)\nb.next_to(a, DOWN, buff=0.35)\nc.shift(RIGHT*2.8 + DOWN*0.5)\n"
+           "d.move_to([1.5, 0, 0])\ne.scale(0.8)\n"
+           "class SceneLayout:\n    gap: float = 0.35\n    lift = UP * 0.2\n"
+           "f.next_to(a, DOWN, buff=L.gap)\nself.play(FadeIn(f), run_time=1.5)\n")
+    found = hand_typed_positions(bad)
+    assert [line.split(":")[0] for line in found] == ["line 1", "line 2", "line 3", "line 3", "line 4", "line 5"], found
+
+
+@pytest.mark.parametrize("spec", SCENES, ids=lambda s: s.id)
+def test_scene_places_nothing_by_hand(spec):
+    found = hand_typed_positions((ROOT / spec.path).read_text())
+    assert not found, (f"{spec.path} types {len(found)} position(s) by hand; place kit pieces relative to each "
+                       "other (scenes.kit.layout) or name the constant in the scene's *Layout class:\n"
+                       + "\n".join(found))

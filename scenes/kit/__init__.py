@@ -3,6 +3,11 @@
 from . import copy_speed, palette, typography
 from .base import AttentionScene, BeatRecord, BeatWithoutCaption, beat
 from .claims import agreeing_top, top_token
+from .named_matrix import NamedMatrix
+from .attention_map import AttentionMap
+from .products import (
+    DotProducts, ShownProduct, WeightedRows, add_rows, dot_every_row, row_times_vector, scale_every_row,
+)
 from .numbers import NumberTrace, Source, TracedNumber, format_value
 from .text import align_baselines, baseline_y, escape_markup, group, heading, label, math, subscript, title
 from .widgets import (
@@ -17,4 +22,8 @@ __all__ = [
     "heading", "label", "math", "subscript", "title", "SoftmaxBars", "TensorGrid", "TokenRow", "align_rows",
     "caption_brace", "flow_arrow", "frame_box", "heatmap", "matrix", "token_box", "vector", "agreeing_top",
     "top_token",
+    "NamedMatrix",
+    "AttentionMap",
+    "DotProducts", "WeightedRows", "ShownProduct", "row_times_vector", "dot_every_row", "scale_every_row",
+    "add_rows",
 ]

@@ -24,3 +24,54 @@ def agreeing_top(tokens: Sequence[str], *value_lists, decimals: int = 2) -> str 
     """The token every list puts first, or None if they disagree (or one of them ties)."""
     tops = {top_token(tokens, values, decimals) for values in value_lists}
     return tops.pop() if len(tops) == 1 and None not in tops else None
+
+
+def top_index(values, decimals: int = 2) -> int | None:
+    """The position of the highest value as the screen shows it; None when the two highest tie at that precision.
+
+    An index rather than a token, because a sentence may repeat a word ("the … the").
+    """
+    values = [float(v) for v in values]
+    order = sorted(range(len(values)), key=lambda i: values[i], reverse=True)
+    if len(order) > 1 and format_value(values[order[0]], decimals) == format_value(values[order[1]], decimals):
+        return None
+    return order[0]
+
+
+def bottom_index(values, decimals: int = 2) -> int | None:
+    """The position of the lowest value as shown; None when the two lowest tie at that precision."""
+    values = [float(v) for v in values]
+    order = sorted(range(len(values)), key=lambda i: values[i])
+    if len(order) > 1 and format_value(values[order[0]], decimals) == format_value(values[order[1]], decimals):
+        return None
+    return order[0]
+
+
+COUNT_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+               "twelve")
+
+
+def count_word(n: int) -> str:
+    """A count as a caption writes it ("four tokens"), so "Four tokens, four vectors" follows the example."""
+    return COUNT_WORDS[n] if 0 <= n < len(COUNT_WORDS) else str(n)
+
+
+def all_of(n: int, noun: str) -> str:
+    """ "both words" for two, "all four words" otherwise: how a caption says "every one of them"."""
+    return f"both {noun}" if n == 2 else f"all {count_word(n)} {noun}"
+
+
+def tied_at_top(values, decimals: int = 2) -> list[int]:
+    """Every position whose value, as the screen shows it, equals the highest: one index, or all that tie.
+
+    So a caption can say "I and love tie at 0.50" where `top_index` has no single winner to name.
+    """
+    shown = [format_value(float(v), decimals) for v in values]
+    best = max(range(len(shown)), key=lambda i: float(values[i]))
+    return [i for i, text in enumerate(shown) if text == shown[best]]
+
+
+def words_list(words) -> str:
+    """ "I", "I and love", "I, love and coffee": words joined as a caption lists them."""
+    words = list(words)
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]

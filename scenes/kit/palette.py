@@ -29,6 +29,10 @@ RIGHT = ManimColor("#7BD389")
 
 ROLE_COLORS = {"Q": QUERY, "K": KEY, "V": VALUE}
 
+#: One tint per attention head (label colour, and a faint panel behind the head's slice of a matrix): sky blue,
+#: amber, salmon, mint. Four, because an example has at most four heads; none is a Q/K/V or weight colour.
+HEAD_TINTS = (ManimColor("#5DADE2"), ManimColor("#F5B041"), ManimColor("#EC7063"), ManimColor("#58D68D"))
+
 
 def value_color(value: float, scale: float) -> ManimColor:
     """Diverging shade: blue for positive, red-orange for negative, darker towards zero.

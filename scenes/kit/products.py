@@ -1,0 +1,244 @@
+"""Row times vector: the per-term products and their sum, as one composition and one motion.
+
+Wherever a row meets a vector (a query dotted with every key, a row of W_q times s, a weight scaling a value row) the
+reader should see the same three moves: the row is boxed, its products appear entry by entry, they add up to one
+number. One implementation here keeps that motion identical in every clip (model: 3Blue1Brown's
+`show_matrix_vector_product`, an animation helper that returns what it created).
+
+Static compositions (every number traced; row i of every part on one line, columns over the entries they multiply):
+
+    DotProducts                                   WeightedRows
+                  [ vector  ]                     [w] [matrix]  →  [products]
+    [matrix]  ⊙   [products ]  sum →  [result]                     ───────────
+                                                                   [ result  ]
+
+Animations (each returns a `ShownProduct` with the mobjects it created):
+
+    row_times_vector(scene, row, vector, products, result, color=..., box=previous_box)
+        box `row` (replacing `box`, the previous row's), copy `row` and `vector` into `products`, add them into
+        `result`. Works on any mobjects (a grid row, a line of "0.9 · 1.0" terms, a traced number).
+    dot_every_row(scene, comp: DotProducts, color=...)           row_times_vector for each row, in order
+    scale_every_row(scene, comp: WeightedRows, color=...)        each weight times its row into the products
+    add_rows(scene, comp: WeightedRows)                          the rule, then each products column into its sum
+
+`settle(scene, units, pieces)` makes pieces revealed one by one whole units again (the loops above do it).
+`comp.scaffold()` is what a scene fades in before the motion (signs, empty brackets).
+
+`with_first_products` / `with_first_sum` let a scene play its own animations (an equation term lighting up)
+together with the first row's moves. The last row's box is left on screen and returned, for the scene to fade.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from manim import (
+    DOWN, LEFT, RIGHT, UP, Animation, Create, FadeIn, Line, Mobject, ReplacementTransform, Scene, TransformFromCopy,
+    VGroup,
+)
+
+from . import layout, palette, typography
+from .numbers import Source, format_value
+from .text import label, math
+from .widgets import TensorGrid, align_rows, flow_arrow, frame_box
+
+#: Numbers inside product grids: a notch under NUMBER_SIZE so a matrix, its products and the sums fit side by side.
+NUMBER = typography.SMALL_SIZE + 2
+#: Of one row's motion, the share spent showing the products (the rest adds them).
+PRODUCTS_SHARE = 0.6
+#: Padding around the widest number of a cell (TensorGrid's own default padding).
+CELL_PADDING = 0.2
+
+
+def shared_cell_width(source: Source, paths: Sequence[str], *, decimals: int = 2,
+                      font_size: float = NUMBER) -> float:
+    """One cell width that fits the widest number of every tensor at `paths`, measured by typesetting it.
+
+    Grids that share it line up column for column (a vector's entries over the products they make), and an example
+    with negative-heavy numbers gets wider cells instead of numbers spilling over their neighbours.
+    """
+    texts = {format_value(float(v), decimals) for path in paths for v in source.get(path).flatten().tolist()}
+    longest = max(len(t) for t in texts)
+    widest = max(math(t, font_size=font_size).width for t in texts if len(t) == longest)
+    return max(typography.CELL, widest + CELL_PADDING)
+
+
+def _grid(source: Source, path: str, color, *, orientation: str = "row", **style) -> TensorGrid:
+    return TensorGrid(source, path, orientation=orientation, number_color=color, bracket_color=color, **style)
+
+
+class DotProducts(VGroup):
+    """Every row of `matrix` dotted with `vector`: the per-term `products` (row i = matrix row i ⊙ vector) and
+    their sums `result` (one per row).
+
+    Paths are fields of `source`: matrix (T, d), vector (d,), products (T, d), result (T,). The vector sits above the
+    products grid, entry k over column k; products and result share the matrix's rows. `row_labels` (tokens) go to
+    the matrix's left. Parts: `.matrix`, `.vector`, `.products`, `.result` (TensorGrid), `.times` ("⊙"),
+    `.sum_sign` ("sum →"). `row(i)` gives (matrix row, products row, result cell).
+    """
+
+    def __init__(self, source: Source, *, matrix: str, vector: str, products: str, result: str,
+                 row_labels: Sequence[str] | None = None, matrix_color=palette.TEXT, vector_color=palette.QUERY,
+                 result_color=palette.TEXT, label_color=palette.ENGLISH, decimals: int = 2,
+                 font_size: float = NUMBER, gap: float = layout.GAP):
+        super().__init__()
+        width = shared_cell_width(source, (matrix, vector, products, result), decimals=decimals, font_size=font_size)
+        style = dict(decimals=decimals, font_size=font_size, cell_width=width)
+        self.matrix = _grid(source, matrix, matrix_color, **style)
+        if row_labels is not None:
+            self.matrix.add_row_labels(row_labels, color=label_color)
+        self.products = _grid(source, products, palette.TEXT, **style)
+        self.vector = _grid(source, vector, vector_color, **style)
+        self.result = _grid(source, result, result_color, orientation="column", **style)
+        self.times = math("dot.o", color=palette.MUTED)
+        self.sum_sign = label("sum →", font_size=NUMBER, color=palette.MUTED)
+        VGroup(self.matrix, self.times, self.products, self.sum_sign, self.result).arrange(RIGHT, buff=gap)
+        for part in (self.products, self.result):
+            align_rows(part, self.matrix)
+        for sign in (self.times, self.sum_sign):
+            sign.match_y(self.matrix.body)
+        self.vector.next_to(self.products, UP, buff=gap).match_x(self.products.body)
+        self.add(self.matrix, self.times, self.vector, self.products, self.sum_sign, self.result)
+
+    def row(self, i: int) -> tuple[VGroup, VGroup, VGroup]:
+        return self.matrix.row(i), self.products.row(i), self.result.cell(i)
+
+    def scaffold(self) -> VGroup:
+        """What stands empty before the numbers arrive: the signs and the products' and sums' brackets."""
+        return VGroup(self.times, self.sum_sign, self.products.brackets, self.result.brackets)
+
+
+class WeightedRows(VGroup):
+    """Each row of `matrix` scaled by its weight: `products` row i = weights[i] · matrix row i, and `result` the sum
+    of the product rows (column k sums to result[k]).
+
+    Paths: weights (T,), matrix (T, d), products (T, d), result (d,). The weights stand as a column on
+    `weights_side` of the matrix (row labels, if any, on the far left), an arrow leads to the products, and the result
+    sits under a rule beneath the products, entry k under column k. Parts: `.weights`, `.matrix`, `.products`,
+    `.result` (TensorGrid), `.arrow`, `.rule`. `row(i)` gives (weight cell, matrix row, products row).
+    """
+
+    def __init__(self, source: Source, *, weights: str, matrix: str, products: str, result: str,
+                 row_labels: Sequence[str] | None = None, weights_side=LEFT, shade_weights: bool = True,
+                 matrix_color=palette.TEXT, result_color=palette.CONTEXT, label_color=palette.ENGLISH,
+                 decimals: int = 2, font_size: float = NUMBER, gap: float = layout.GAP):
+        super().__init__()
+        width = shared_cell_width(source, (weights, matrix, products, result), decimals=decimals,
+                                  font_size=font_size)
+        style = dict(decimals=decimals, font_size=font_size, cell_width=width)
+        shading = dict(shading="weights") if shade_weights else {}
+        self.weights = TensorGrid(source, weights, orientation="column", **shading, **style)
+        self.matrix = _grid(source, matrix, matrix_color, **style)
+        self.products = _grid(source, products, palette.TEXT, **style)
+        self.result = _grid(source, result, result_color, **style)
+        on_left = bool(np.allclose(weights_side, LEFT))
+        pair = (self.weights, self.matrix) if on_left else (self.matrix, self.weights)
+        VGroup(*pair).arrange(RIGHT, buff=gap)
+        align_rows(self.weights, self.matrix)
+        if row_labels is not None:
+            pair[0].add_row_labels(row_labels, color=label_color)
+        self.products.next_to(VGroup(*pair), RIGHT, buff=layout.FAR)
+        align_rows(self.products, self.matrix)
+        self.arrow = flow_arrow(VGroup(*pair), self.products)
+        self.arrow.match_y(self.matrix.body)
+        self.rule = Line(self.products.get_corner(DOWN + LEFT), self.products.get_corner(DOWN + RIGHT),
+                         color=palette.MUTED).shift(DOWN * layout.TIGHT)
+        self.result.next_to(self.rule, DOWN, buff=layout.TIGHT).match_x(self.products.body)
+        self.add(self.weights, self.matrix, self.arrow, self.products, self.rule, self.result)
+
+    def row(self, i: int) -> tuple[VGroup, VGroup, VGroup]:
+        return self.weights.cell(i), self.matrix.row(i), self.products.row(i)
+
+    def scaffold(self) -> VGroup:
+        """What stands empty before the products arrive: the arrow and the products' brackets."""
+        return VGroup(self.arrow, self.products.brackets)
+
+
+@dataclass(frozen=True)
+class ShownProduct:
+    """What one row's motion put on screen: its highlight box (the next row's box replaces it), the products and
+    the sum (None when the motion stopped at the products)."""
+
+    box: Mobject
+    products: Mobject
+    result: Mobject | None
+
+
+def settle(scene: Scene, units: Sequence[Mobject], pieces: Iterable[Mobject]) -> None:
+    """Pieces revealed one by one (rows copied in, cells added up) become the whole units on screen again.
+
+    A transform adds the group it was given (a fresh `grid.row(i)`), not the grid; left that way, a later
+    `ReplacementTransform(grid, ...)` would leave the old cells behind in those groups. Same objects, nothing moves.
+    """
+    scene.remove(*pieces)
+    scene.add(*units)
+
+
+def _move_box(box: Mobject | None, target: Mobject) -> Animation:
+    return ReplacementTransform(box, target) if box is not None else Create(target)
+
+
+def row_times_vector(scene: Scene, row: Mobject, vector: Mobject, products: Mobject, result: Mobject | None, *,
+                     color=palette.KEY, box: Mobject | None = None, with_products: Iterable[Animation] = (),
+                     with_sum: Iterable[Animation] = (), run_time: float = 1.2) -> ShownProduct:
+    """Box `row`, show its entry-by-entry products with `vector` (copied out of both into `products`), then add
+    them into `result` (skipped when None).
+
+    `box` is the previous row's highlight box: it slides onto this row instead of a new one appearing. The row's box
+    stays on screen (returned) so the caller can pass it to the next row or fade it. `run_time` covers both moves
+    (the products take PRODUCTS_SHARE of it; all of it when there is no sum).
+    """
+    products_time = run_time * PRODUCTS_SHARE if result is not None else run_time
+    sum_time = run_time - products_time
+    row_box = frame_box(row, color=color, buff=layout.HAIRLINE)
+    scene.play(_move_box(box, row_box), TransformFromCopy(VGroup(vector, row), products), *with_products,
+               run_time=products_time)
+    if result is not None:
+        scene.play(TransformFromCopy(products, result), *with_sum, run_time=sum_time)
+    return ShownProduct(row_box, products, result)
+
+
+def dot_every_row(scene: Scene, comp: DotProducts, *, color=palette.KEY,
+                  with_first_products: Iterable[Animation] = (), with_first_sum: Iterable[Animation] = (),
+                  run_time: float = 1.2) -> list[ShownProduct]:
+    """`row_times_vector` for every row of a DotProducts, top to bottom, one box sliding down the matrix."""
+    shown: list[ShownProduct] = []
+    for i in range(comp.matrix.rows):
+        row, products, result = comp.row(i)
+        shown.append(row_times_vector(
+            scene, row, comp.vector.body, products, result, color=color, box=shown[-1].box if shown else None,
+            with_products=with_first_products if i == 0 else (), with_sum=with_first_sum if i == 0 else (),
+            run_time=run_time))
+    settle(scene, [comp.products, comp.result], [m for s in shown for m in (s.products, s.result)])
+    return shown
+
+
+def scale_every_row(scene: Scene, comp: WeightedRows, *, color=palette.VALUE,
+                    with_first: Iterable[Animation] = (), run_time: float = 0.6) -> list[ShownProduct]:
+    """Each weight times its matrix row into the products grid, one box sliding down the matrix (no sums yet:
+    `add_rows` adds the rows)."""
+    shown: list[ShownProduct] = []
+    for i in range(comp.matrix.rows):
+        weight, row, products = comp.row(i)
+        shown.append(row_times_vector(
+            scene, row, weight, products, None, color=color, box=shown[-1].box if shown else None,
+            with_products=with_first if i == 0 else (), run_time=run_time))
+    settle(scene, [comp.products], [s.products for s in shown])
+    return shown
+
+
+def add_rows(scene: Scene, comp: WeightedRows, *, with_sum: Iterable[Animation] = (),
+             run_time: float = 1.4) -> VGroup:
+    """Draw the rule and add each column of products into its entry of the result; returns the result."""
+    sums = (TransformFromCopy(comp.products.column(k), comp.result.cell(0, k)) for k in range(comp.products.cols))
+    scene.play(Create(comp.rule), FadeIn(comp.result.brackets), *sums, *with_sum, run_time=run_time)
+    settle(scene, [comp.result], [comp.result.cell(0, k) for k in range(comp.products.cols)])
+    return comp.result
+
+
+__all__ = [
+    "DotProducts", "WeightedRows", "ShownProduct", "row_times_vector", "dot_every_row", "scale_every_row",
+    "add_rows", "shared_cell_width", "settle",
+]

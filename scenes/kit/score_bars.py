@@ -1,0 +1,79 @@
+"""Scores over their softmax weights: one column per token, each score cell right above its weight bar.
+
+Soft attention's normalise step reads best as a column per word: the score, then the weight it became. The bars'
+spacing follows the widest word under them (so "internationalization" never runs into its neighbour) and the score
+row shares that spacing, so the two line up for any sentence.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from manim import LEFT, RIGHT, UP, Arrow, Line, VGroup
+
+from . import layout, palette, typography
+from .numbers import Source
+from .text import label, math
+from .widgets import SoftmaxBars, heatmap
+
+#: Bar width when the words under the bars are short.
+BAR_WIDTH = 0.8
+
+
+def bar_pitch(tokens: Sequence[str], bar_width: float = BAR_WIDTH) -> float:
+    """Centre-to-centre distance of the bars: a bar and a gap, or the widest word under a bar and a gap."""
+    widest = max(label(t, font_size=typography.SMALL_SIZE).width for t in tokens)
+    return max(bar_width + layout.GAP, widest + layout.NEAR)
+
+
+class ScoreBars(VGroup):
+    """Softmax bars for `weights` (one per token), optionally with the `scores` they came from as a shaded row above.
+
+    Parts: `.bars` (SoftmaxBars: `.bars`, `.values`, `.labels`, `.baseline`), `.weight_name` (α_i, left of the
+    bars), and when `scores` is given `.scores` (TensorGrid row), `.score_name` (e_i) and `.arrow` (a "softmax"
+    arrow from the scores down to the bars, when `arrow=True`; else an empty VGroup). `.scores_group` and
+    `.weights_group` collect each half with its name.
+    """
+
+    def __init__(self, source: Source, weights: str, tokens: Sequence[str], *, scores: str | None = None,
+                 max_height: float = 2.4, bar_width: float = BAR_WIDTH, arrow: bool = False,
+                 score_name: str = "e_i", weight_name: str = "alpha_i", bar_color=palette.WEIGHT):
+        super().__init__()
+        pitch = bar_pitch(tokens, bar_width)
+        self.bars = SoftmaxBars(source, weights, tokens, max_height=max_height, bar_width=bar_width,
+                                buff=pitch - bar_width, color=bar_color)
+        self.weight_name = math(weight_name, font_size=typography.BODY_SIZE, color=palette.WEIGHT)
+        baseline = self.bars.baseline
+        # an invisible post as tall as a full bar and its value, so panels of different weights share a height
+        value_room = self.bars.values[0].height + layout.TIGHT
+        bottom = baseline.get_center()
+        self.reserve = Line(bottom, bottom + UP * (max_height + value_room), stroke_opacity=0)
+        self.bars.add(self.reserve)
+        self.weight_name.next_to(baseline, LEFT, buff=layout.NEAR)
+        self.weight_name.shift(UP * (max_height / 2))
+        self.weights_group = VGroup(self.bars, self.weight_name)
+        self.add(self.weights_group)
+        self.arrow = VGroup()
+        if scores is None:
+            self.scores_group = VGroup()
+            return
+        self.scores = heatmap(source, scores, weights=False, cell_width=pitch, cell_size=typography.CELL)
+        self.scores.shift(RIGHT * (self.bars.bars[0].get_center()[0] - self.scores.cell(0).get_center()[0]))
+        top = max(self.bars.values.get_top()[1], baseline.get_center()[1] + max_height)
+        lift = (layout.FAR if arrow else layout.GAP) + self.scores.height / 2
+        self.scores.shift(UP * (top + lift - self.scores.get_center()[1]))
+        self.score_name = math(score_name, font_size=typography.BODY_SIZE)
+        self.score_name.next_to(self.scores, LEFT, buff=layout.NEAR)
+        self.weight_name.align_to(self.score_name, RIGHT)
+        self.scores_group = VGroup(self.scores, self.score_name)
+        if arrow:
+            x = self.scores.get_center()[0]
+            start = self.scores.get_bottom()[1] - layout.TIGHT
+            self.arrow = VGroup(Arrow([x, start, 0], [x, top + layout.TIGHT, 0], buff=0, color=palette.MUTED,
+                                      stroke_width=3, max_tip_length_to_length_ratio=0.25))
+            self.arrow.add(label("softmax", font_size=typography.SMALL_SIZE, color=palette.WEIGHT)
+                           .next_to(self.arrow[0], RIGHT, buff=layout.NEAR))
+        self.add(self.scores_group, self.arrow)
+
+
+__all__ = ["ScoreBars", "bar_pitch", "BAR_WIDTH"]
