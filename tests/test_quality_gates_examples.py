@@ -61,20 +61,25 @@ def test_every_clip_passes_the_quality_gates_for_the_edge_example(name):
 WORDS = st.sampled_from(["the", "cat", "sat", "on", "a", "warm", "mat", "internationalization", "and", "slept",
                          "very", "soundly", "all", "day"])
 
+FRENCH = st.sampled_from(["le", "chat", "dort", "sur", "un", "tapis", "l'internationalisation", "chaud"])
+
 
 @st.composite
 def valid_examples(draw) -> str:
     """A random valid example file (TOML text) inside every limit."""
     tokens = draw(st.lists(WORDS, min_size=2, max_size=8))
+    french = draw(st.lists(FRENCH, min_size=2, max_size=6))
     english = draw(st.lists(WORDS, min_size=2, max_size=8))
     heads = draw(st.integers(1, 4))
     head_dim = draw(st.integers(1, 8 // heads))
     words = lambda xs: "[" + ", ".join(f'"{w}"' for w in xs) + "]"  # noqa: E731
+    wrong = "faux"  # never one of FRENCH, so always a wrong first guess
     return f"""name = "random"
 [encoder_decoder]
 english = {words(english)}
-french_so_far = ["le", "chat"]
-next_word = "dort"
+french_so_far = {words(french[:-1])}
+next_word = "{french[-1]}"
+wrong_first_word = "{wrong}"
 width = {draw(st.integers(2, 6))}
 seed = {draw(st.integers(0, 10_000))}
 [self_attention]
