@@ -21,6 +21,7 @@ from scenes.kit import (
     format_value, frame_box, label, math, matrix, palette, scale_every_row, token_box, typography, vector,
 )
 from scenes.kit import layout
+from scenes.kit.products import encoder_scoring
 from scenes.kit.claims import count_word, tied_at_top, top_index, words_list
 from scenes.kit.score_bars import ScoreBars
 
@@ -220,19 +221,9 @@ class CoffeeCafeScene(AttentionScene):
         formula.select("q").set_color(palette.QUERY)
         formula.select("h").set_color(palette.KEY)
         formula.to_edge(UP, buff=layout.MARGIN)
-        comp = DotProducts(src, matrix="H", vector="q", products="score_terms", result="scores",
-                           matrix_color=palette.KEY, vector_color=palette.QUERY, gap=layout.NEAR)
-        words = VGroup(*(label(t, color=palette.ENGLISH) for t in tokens))
-        for i, word in enumerate(words):
-            word.next_to(comp.matrix, LEFT, buff=layout.NEAR).match_y(comp.matrix.cell(i, 0))
-        names = VGroup(
-            math("q", font_size=typography.BODY_SIZE, color=palette.QUERY).next_to(comp.vector, LEFT,
-                                                                                  buff=layout.NEAR),
-            math("h_i", font_size=typography.BODY_SIZE, color=palette.KEY).next_to(comp.matrix, UP,
-                                                                                  buff=layout.NEAR),
-            math("e_i", font_size=typography.BODY_SIZE).next_to(comp.result, UP, buff=layout.NEAR),
-        )
-        layout.fit_into(VGroup(comp, words, names), layout.body())
+        scoring = encoder_scoring(src, tokens, q_name="q", e_name="e_i")
+        comp, words, names = scoring.comp, scoring.words, scoring.names
+        layout.fit_into(scoring.group, layout.body())
 
         self.say("Score each English position with a dot product: e_i = q · h_i.",
                  narration="Now score each English position with a dot product: the score e_i is q dotted with h_i.")

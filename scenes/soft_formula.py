@@ -20,6 +20,7 @@ from scenes.kit import (
     format_value, frame_box, label, math, palette, scale_every_row, typography,
 )
 from scenes.kit import layout
+from scenes.kit.products import encoder_scoring
 from scenes.kit.claims import count_word, tied_at_top, top_index, words_list
 from scenes.kit.score_bars import ScoreBars
 
@@ -173,19 +174,9 @@ class SoftFormulaScene(AttentionScene):
         """e_{t,i}: one number per English word, each a dot product: products of q and h_i, then their sum."""
         src, tokens = self.src, self.tokens
         box = frame_box(eq.select("score"), color=palette.QUERY)
-        comp = DotProducts(src, matrix="H", vector="q", products="score_terms", result="scores",
-                           matrix_color=palette.KEY, vector_color=palette.QUERY, gap=layout.NEAR)
-        words = VGroup(*(label(t, color=palette.ENGLISH) for t in tokens))
-        for i, word in enumerate(words):
-            word.next_to(comp.matrix, LEFT, buff=layout.NEAR).match_y(comp.matrix.cell(i, 0))
-        names = VGroup(
-            math("q_t", font_size=typography.BODY_SIZE, color=palette.QUERY).next_to(comp.vector, LEFT,
-                                                                                    buff=layout.NEAR),
-            math("h_i", font_size=typography.BODY_SIZE, color=palette.KEY).next_to(comp.matrix, UP,
-                                                                                  buff=layout.NEAR),
-            math("e_(t,i)", font_size=typography.BODY_SIZE).next_to(comp.result, UP, buff=layout.NEAR),
-        )
-        layout.fit_into(VGroup(comp, words, names), _under(eq))
+        scoring = encoder_scoring(src, tokens, q_name="q_t", e_name="e_(t,i)")
+        comp, words, names = scoring.comp, scoring.words, scoring.names
+        layout.fit_into(scoring.group, _under(eq))
 
         self.say("score(q_t, h_i) compares the query with each encoder vector: one number per English word.",
                  narration="The score compares the query q_t with each encoder vector h_i, giving one number per "

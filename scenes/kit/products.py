@@ -157,6 +157,36 @@ class WeightedRows(VGroup):
 
 
 @dataclass(frozen=True)
+class EncoderScoring:
+    """The query scored against every encoder vector: the products and sums, the English words beside h's rows,
+    and the names of q, h and e (in that order)."""
+
+    comp: DotProducts
+    words: VGroup
+    names: VGroup
+
+    @property
+    def group(self) -> VGroup:
+        return VGroup(self.comp, self.words, self.names)
+
+
+def encoder_scoring(source: Source, tokens: Sequence[str], *, q_name: str = "q", e_name: str = "e_i") -> EncoderScoring:
+    """e_i = q · h_i for every English word (soft attention's score, in coffee_cafe and soft_formula alike)."""
+    comp = DotProducts(source, matrix="H", vector="q", products="score_terms", result="scores",
+                       matrix_color=palette.KEY, vector_color=palette.QUERY, gap=layout.NEAR)
+    words = VGroup(*(label(t, color=palette.ENGLISH) for t in tokens))
+    for i, word in enumerate(words):
+        word.next_to(comp.matrix, LEFT, buff=layout.NEAR).match_y(comp.matrix.cell(i, 0))
+    names = VGroup(
+        math(q_name, font_size=typography.BODY_SIZE, color=palette.QUERY).next_to(comp.vector, LEFT,
+                                                                                 buff=layout.NEAR),
+        math("h_i", font_size=typography.BODY_SIZE, color=palette.KEY).next_to(comp.matrix, UP, buff=layout.NEAR),
+        math(e_name, font_size=typography.BODY_SIZE).next_to(comp.result, UP, buff=layout.NEAR),
+    )
+    return EncoderScoring(comp, words, names)
+
+
+@dataclass(frozen=True)
 class ShownProduct:
     """What one row's motion put on screen: its highlight box (the next row's box replaces it), the products and
     the sum (None when the motion stopped at the products)."""
@@ -239,6 +269,7 @@ def add_rows(scene: Scene, comp: WeightedRows, *, with_sum: Iterable[Animation] 
 
 
 __all__ = [
+    "EncoderScoring", "encoder_scoring",
     "DotProducts", "WeightedRows", "ShownProduct", "row_times_vector", "dot_every_row", "scale_every_row",
     "add_rows", "shared_cell_width", "settle",
 ]
