@@ -24,7 +24,7 @@ from scenes.kit import (
 from scenes.kit import layout
 from scenes.kit.attention_map import AttentionMap
 from scenes.kit.claims import top_index
-from scenes.kit.products import NUMBER, settle, shared_cell_width
+from scenes.kit.products import NUMBER, product_row, settle, shared_cell_width
 from scenes.kit.spotlight import TermLight
 
 
@@ -391,14 +391,7 @@ class QKVScaleScene(AttentionScene):
         if v_grid and not a_grid:
             V.add_row_labels(self.tokens, color=palette.ENGLISH)
         Z = matrix(self.src, "output", color=palette.CONTEXT, font_size=NUMBER, cell_width=width)
-        times, equals = math("times", color=palette.MUTED), math("=", color=palette.MUTED)
-        VGroup(A, times, V, equals, Z).arrange(RIGHT, buff=layout.GAP)
-        grids = [g for g in (A, V) if not isinstance(g, MathTypst)]
-        for g in grids[1:] + [Z]:
-            align_rows(g, grids[0])
-        for part in (A, times, V, equals):
-            if isinstance(part, MathTypst):
-                part.match_y(grids[0].body)
+        times, equals = product_row(A, V, Z)
         names = VGroup()
         for text, color, g in (('op("softmax")((Q K^top) / sqrt(d_k))', palette.WEIGHT, A), ("V", palette.VALUE, V),
                                ("Z", palette.CONTEXT, Z)):

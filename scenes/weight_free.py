@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from manim import (
-    DOWN, LEFT, RIGHT, UP, Create, FadeIn, FadeOut, FadeTransform, GrowFromEdge, LaggedStart, MathTypst,
+    DOWN, LEFT, RIGHT, UP, Create, FadeIn, FadeOut, FadeTransform, GrowFromEdge, LaggedStart,
     ReplacementTransform, Transform,
     TransformFromCopy, VGroup, Write,
 )
@@ -23,7 +23,7 @@ from scenes.kit import (
 from scenes.kit import layout
 from scenes.kit.attention_map import AttentionMap
 from scenes.kit.claims import all_of, bottom_index, count_word, top_index
-from scenes.kit.products import NUMBER, settle, shared_cell_width
+from scenes.kit.products import NUMBER, product_row, settle, shared_cell_width
 from scenes.kit.spotlight import TermLight
 
 
@@ -402,14 +402,7 @@ class WeightFreeScene(AttentionScene):
         if x_grid and not a_grid:
             X.add_row_labels(self.tokens, color=palette.ENGLISH)
         Z = matrix(self.src, "Z", color=palette.CONTEXT, font_size=NUMBER, cell_width=width)
-        times, equals = math("times", color=palette.MUTED), math("=", color=palette.MUTED)
-        VGroup(A, times, X, equals, Z).arrange(RIGHT, buff=layout.GAP)
-        grids = [g for g in (A, X) if not isinstance(g, MathTypst)]
-        for g in grids[1:] + [Z]:
-            align_rows(g, grids[0])
-        for part in (A, times, X, equals):
-            if isinstance(part, MathTypst):
-                part.match_y(grids[0].body)
+        times, equals = product_row(A, X, Z)
         names = VGroup(*(math(n, font_size=typography.HEADING_SIZE, color=c).next_to(g, UP, buff=layout.NEAR)
                          for n, c, g in (("X", palette.TEXT, X), ("Z", palette.CONTEXT, Z))
                          if isinstance(g, TensorGrid)))

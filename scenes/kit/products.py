@@ -156,6 +156,22 @@ class WeightedRows(VGroup):
         return VGroup(self.arrow, self.products.brackets)
 
 
+def product_row(left: Mobject, right: Mobject, result: Mobject) -> tuple[Mobject, Mobject]:
+    """Lay out `left × right = result` with the rows of every grid on one line; a factor written as a symbol
+    (MathTypst) sits level with the grids. Returns the "×" and "=" it made."""
+    from manim import MathTypst
+
+    times, equals = math("times", color=palette.MUTED), math("=", color=palette.MUTED)
+    VGroup(left, times, right, equals, result).arrange(RIGHT, buff=layout.GAP)
+    grids = [g for g in (left, right) if not isinstance(g, MathTypst)]
+    for g in grids[1:] + [result]:
+        align_rows(g, grids[0])
+    for part in (left, times, right, equals):
+        if isinstance(part, MathTypst):
+            part.match_y(grids[0].body)
+    return times, equals
+
+
 @dataclass(frozen=True)
 class EncoderScoring:
     """The query scored against every encoder vector: the products and sums, the English words beside h's rows,
@@ -269,7 +285,7 @@ def add_rows(scene: Scene, comp: WeightedRows, *, with_sum: Iterable[Animation] 
 
 
 __all__ = [
-    "EncoderScoring", "encoder_scoring",
+    "EncoderScoring", "encoder_scoring", "product_row",
     "DotProducts", "WeightedRows", "ShownProduct", "row_times_vector", "dot_every_row", "scale_every_row",
     "add_rows", "shared_cell_width", "settle",
 ]
