@@ -14,7 +14,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from attention_math import example_spec
@@ -97,7 +97,9 @@ english = ["I", "love", "tea"]
 
 
 @pytest.mark.slow
-@settings(max_examples=2, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+# No shrinking: each example costs a minute, and the failure message prints the whole example file anyway.
+@settings(max_examples=2, deadline=None, derandomize=True, phases=[Phase.generate],
+          suppress_health_check=[HealthCheck.too_slow])
 @given(text=valid_examples())
 def test_random_valid_examples_pass_the_layout_and_numbers_checks(text):
     with tempfile.TemporaryDirectory() as folder:

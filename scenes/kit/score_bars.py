@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from manim import LEFT, RIGHT, UP, Arrow, Line, VGroup
+from manim import DOWN, LEFT, PI, RIGHT, UP, Arrow, Line, VGroup
 
 from . import layout, palette, typography
 from .numbers import Source
@@ -20,10 +20,19 @@ from .widgets import SoftmaxBars, heatmap
 BAR_WIDTH = 0.8
 
 
-def bar_pitch(tokens: Sequence[str], bar_width: float = BAR_WIDTH) -> float:
-    """Centre-to-centre distance of the bars: a bar and a gap, or the widest word under a bar and a gap."""
+def upright_words(tokens: Sequence[str], bar_width: float = BAR_WIDTH) -> bool:
+    """True when the words laid flat would make the bars wider than the body: then they stand upright under them
+    (many words, or one as long as "internationalization", would otherwise shrink everything below the floor)."""
     widest = max(label(t, font_size=typography.SMALL_SIZE).width for t in tokens)
-    return max(bar_width + layout.GAP, widest + layout.NEAR)
+    return len(tokens) * max(bar_width + layout.GAP, widest + layout.NEAR) > layout.body().width
+
+
+def bar_pitch(tokens: Sequence[str], bar_width: float = BAR_WIDTH) -> float:
+    """Centre-to-centre distance of the bars: a bar and a gap, or the widest word under a bar and a gap (the
+    tallest, when the words stand upright)."""
+    words = [label(t, font_size=typography.SMALL_SIZE) for t in tokens]
+    across = max(w.height for w in words) if upright_words(tokens, bar_width) else max(w.width for w in words)
+    return max(bar_width + layout.GAP, across + layout.NEAR)
 
 
 class ScoreBars(VGroup):
@@ -42,6 +51,11 @@ class ScoreBars(VGroup):
         pitch = bar_pitch(tokens, bar_width)
         self.bars = SoftmaxBars(source, weights, tokens, max_height=max_height, bar_width=bar_width,
                                 buff=pitch - bar_width, color=bar_color)
+        if upright_words(tokens, bar_width):
+            for word, bar in zip(self.bars.labels, self.bars.bars):
+                word.rotate(PI / 2)  # reads bottom to top, its end against the baseline
+                word.next_to(self.bars.baseline, DOWN, buff=layout.TIGHT).set_x(bar.get_center()[0])
+                word.align_to(self.bars.baseline.get_bottom() + DOWN * layout.TIGHT, UP)
         self.weight_name = math(weight_name, font_size=typography.BODY_SIZE, color=palette.WEIGHT)
         baseline = self.bars.baseline
         # an invisible post as tall as a full bar and its value, so panels of different weights share a height
