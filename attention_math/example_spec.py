@@ -34,6 +34,10 @@ HEADS = (1, 4)
 D_OUT = (1, 8)
 WORD_LENGTH = (1, 24)
 FRENCH_SO_FAR = (1, 5)  # with the next word, up to 6: what the teacher-forcing tables fit legibly
+#: Letters in the encoder–decoder English sentence, all words together: its words label the rows of the scoring
+#: and context beats, side by side with width-6 numbers (8 words with a 20-letter one, 43 letters, fall below the
+#: legibility floor there).
+ENGLISH_LETTERS = 28
 TRANSLATOR_WORDS = (2, 6)  # the corpus sentences have 3–5 words
 MAX_ABS_VALUE = 10.0
 NAME_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
@@ -234,6 +238,10 @@ def _width(fields: _Fields, explicit_key: str) -> int:
 def _encoder_decoder(origin: str, data: Any) -> EncoderDecoderSpec:
     f = _Fields(origin, "encoder_decoder", data)
     english = f.words("english", TOKENS)
+    letters = sum(len(w) for w in english)
+    if letters > ENGLISH_LETTERS:
+        raise f.error(f"encoder_decoder.english has {letters} letters in all; valid: at most {ENGLISH_LETTERS} "
+                      "(what the scoring beats show legibly)")
     french = f.words("french_so_far", FRENCH_SO_FAR)
     next_word = f.word("next_word")
     wrong = f.word("wrong_first_word") if f.has("wrong_first_word") else None

@@ -117,6 +117,13 @@ def test_too_many_tokens_and_an_empty_sentence_name_the_valid_range():
     assert "encoder_decoder.english" in message and "2–8" in message
 
 
+def test_a_long_english_sentence_names_its_letter_count():
+    words = ["mat", "very", "warm", "cat", "a", "slept", "and", "internationalization"]
+    message = _bad(lambda d: d["encoder_decoder"].update(english=words, width=6, seed=1) or [
+        d["encoder_decoder"].pop(k) for k in ("decoder_state", "W_q", "encoder_states", "illustrative_weights")])
+    assert "encoder_decoder.english has 43 letters in all; valid: at most 28" in message
+
+
 def test_heads_must_divide_d_out():
     message = _bad(lambda d: d["self_attention"].update(heads=3, d_out=4))
     assert "heads = 3 does not divide d_out = 4" in message and "valid heads for this d_out: 1, 2, 4" in message

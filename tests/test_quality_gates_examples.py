@@ -69,7 +69,8 @@ def valid_examples(draw) -> str:
     """A random valid example file (TOML text) inside every limit."""
     tokens = draw(st.lists(WORDS, min_size=2, max_size=8))
     french = draw(st.lists(FRENCH, min_size=2, max_size=6))
-    english = draw(st.lists(WORDS, min_size=2, max_size=8))
+    english = draw(st.lists(WORDS, min_size=2, max_size=8).filter(
+        lambda words: sum(map(len, words)) <= example_spec.ENGLISH_LETTERS))
     heads = draw(st.integers(1, 4))
     head_dim = draw(st.integers(1, 8 // heads))
     words = lambda xs: "[" + ", ".join(f'"{w}"' for w in xs) + "]"  # noqa: E731
