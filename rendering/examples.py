@@ -10,22 +10,25 @@ from dataclasses import dataclass
 from pathlib import Path
 
 EXAMPLES_SUBDIR = "examples"  # media/examples/<name>/ for an example given with --example
+#: The post's example (attention_math.example_spec.POST_EXAMPLE), named here so that a plain run, which renders it,
+#: does not import attention_math (and torch) on its up-to-date path.
+POST_EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "post.toml"
 DECIMALS = 2  # the precision the clips show numbers at: a tie at this precision is a tie on screen
 
 
 @dataclass(frozen=True)
 class ChosenExample:
-    spec: object  # attention_math.example_spec.ExampleSpec
+    spec: object | None  # attention_math.example_spec.ExampleSpec; None for the post's (read when needed)
     path: Path
     text: str | None  # the file's text; None for the post's default example
 
 
 def choose(path: str | None) -> ChosenExample:
     """The example named on the command line, checked; the post's when none is named."""
+    if path is None:
+        return ChosenExample(None, POST_EXAMPLE, None)
     from attention_math import example_spec
 
-    if path is None:
-        return ChosenExample(example_spec.post(), example_spec.POST_EXAMPLE, None)
     spec = example_spec.read(path)
     return ChosenExample(spec, Path(path), Path(path).read_text(encoding="utf-8"))
 
@@ -63,9 +66,9 @@ def _spread(weights, n: int) -> bool:
 
 def check_report(example: ChosenExample) -> str:
     """What the clips would show for the example, and warnings where a beat's usual story does not hold."""
-    from attention_math import examples
+    from attention_math import example_spec, examples
 
-    spec = example.spec
+    spec = example.spec if example.spec is not None else example_spec.read(example.path)
     records = examples.build_all(spec)
     lines: list[str] = [f"example {spec.name!r} ({example.path})" + (f": {spec.description}" if spec.description else "")]
     warnings: list[str] = []

@@ -85,3 +85,10 @@ def test_the_page_says_which_example_its_clips_come_from(project, tmp_path):
     assert project.manifest()["example"] == {"name": "tiny", "description": "Cats <b>sleep</b>"}
     page = (project.out / "index.html").read_text()
     assert "computed from the example “tiny”: Cats &lt;b&gt;sleep&lt;/b&gt;" in page
+
+
+def test_the_cli_names_the_same_post_example_as_the_package():
+    from attention_math import example_spec
+    from rendering import examples as cli_examples
+
+    assert cli_examples.POST_EXAMPLE == example_spec.POST_EXAMPLE
