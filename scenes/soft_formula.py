@@ -20,8 +20,9 @@ from scenes.kit import (
     format_value, frame_box, label, math, palette, scale_every_row, typography,
 )
 from scenes.kit import layout
+from scenes.kit.claims import leader
 from scenes.kit.products import encoder_scoring
-from scenes.kit.claims import count_word, tied_at_top, top_index, words_list
+from scenes.kit.claims import count_word, words_list
 from scenes.kit.score_bars import ScoreBars
 
 FORMULA = (
@@ -74,14 +75,7 @@ def _spoken_list(src: Source, path: str, decimals: int = 2) -> str:
 
 
 def _leader(src: Source, path: str, tokens: list[str]) -> tuple[int | None, str]:
-    """The position that leads `path` as shown (None on a tie) and a phrase naming it: "coffee", or
-    "I and love (tied at 0.50)"."""
-    values = src.get(path).tolist()
-    best = top_index(values)
-    if best is not None:
-        return best, tokens[best]
-    tied = tied_at_top(values)
-    return None, f"{words_list(tokens[i] for i in tied)} (tied at {format_value(values[tied[0]], 2)})"
+    return leader(tokens, src.get(path).tolist())
 
 
 def _spread(src: Source, path: str) -> float:

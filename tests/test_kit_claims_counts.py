@@ -22,3 +22,10 @@ def test_counts_read_as_words():
     assert count_word(40) == "40"
     assert all_of(2, "words") == "both words"
     assert all_of(8, "words") == "all eight words"
+
+
+def test_leader_names_the_top_token_or_the_tie():
+    from scenes.kit.claims import leader
+
+    assert leader(["I", "love", "coffee"], [0.73, 0.35, 1.35]) == (2, "coffee")
+    assert leader(["I", "love", "coffee"], [0.5, 0.5, 0.1]) == (None, "I and love (tied at 0.50)")

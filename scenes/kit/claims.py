@@ -75,3 +75,14 @@ def words_list(words) -> str:
     """ "I", "I and love", "I, love and coffee": words joined as a caption lists them."""
     words = list(words)
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def leader(tokens: Sequence[str], values, decimals: int = 2) -> tuple[int | None, str]:
+    """The position that leads `values` as shown (None on a tie) and a phrase naming it: "coffee", or
+    "I and love (tied at 0.50)"."""
+    values = [float(v) for v in values]
+    best = top_index(values, decimals)
+    if best is not None:
+        return best, tokens[best]
+    tied = tied_at_top(values, decimals)
+    return None, f"{words_list(tokens[i] for i in tied)} (tied at {format_value(values[tied[0]], decimals)})"
