@@ -49,4 +49,5 @@ def assemble(chunks: list[dict], formats: list[str], out: Path) -> dict:
             raise RuntimeError("no frame to make a poster from")
         shutil.copyfile(poster, out / "clip.png")
     cues = [Cue(start, end, text) for start, end, text in final["cues"]]
-    return {**finish_clip(out, formats, facts, cues), "timeline": final["timeline"], "chunks": len(chunks)}
+    return {**finish_clip(out, formats, facts, cues), "timeline": final["timeline"], "chunks": len(chunks),
+            "beats": final.get("beats", [])}

@@ -35,7 +35,8 @@ qualities: {', '.join(f'{q.name} ({q.width}x{q.height}, {q.fps} fps)' for q in Q
 formats:   mp4 and webm (video), gif (looping, at most 30 fps), png (the poster frame)
 outputs:   OUT/clips/<quality>/<scene>.<ext>, <scene>.vtt when the scene has subcaptions, OUT/manifest.json,
            OUT/index.html; manim's output for a failed clip in OUT/logs/<scene>-<quality>.log;
-           with --narrate also OUT/clips/<quality>/narrated/<scene>.<ext>; with --film OUT/film/<quality>/[narrated/]
+           with --narrate also OUT/clips/<quality>/narrated/<scene>.<ext>; with --film OUT/film/<quality>/[narrated/];
+           with --slides OUT/slides/<quality>/[narrated/]deck.html, deck.pptx
 exit:      0 ok, 1 a clip failed, 2 bad arguments (nothing written), 130 interrupted
 
 examples:
@@ -46,7 +47,7 @@ examples:
   python render.py --force --jobs 1         everything again, one clip at a time
   python render.py --narrate --film         narrated clips too, and every clip joined into one film with chapters
   python render.py qkv_scale -q high -j 2   one long clip, split into 2 chunks rendered side by side
-  python render.py --cluster local:4        on a Dask cluster of 4 local worker processes (or tcp://HOST:PORT)
+  python render.py --cluster local:4        on a Dask cluster of 4 local worker processes (or tcp://, tls://HOST:PORT)
   python render.py --example my.toml --check   check your own example and print what the clips would show
   python render.py --example my.toml        every clip for your example, into media/examples/<name>/
 """
@@ -91,8 +92,18 @@ def build_parser() -> argparse.ArgumentParser:
                              f"(default: the number of cores, {default_jobs()} here)")
     parser.add_argument("--cluster", metavar="ADDRESS",
                         help="render on a Dask cluster: tcp://HOST:PORT of a running scheduler (workers started with "
-                             "`dask worker tcp://HOST:PORT` from the project's venv), or local:N for N worker "
-                             "processes here; needs the cluster extra, installed by ./dev.sh")
+                             "`dask worker tcp://HOST:PORT` from the project's venv), tls://HOST:PORT for one that "
+                             "only holders of its CA's certificates can join (see --tls-ca-file), or local:N for N "
+                             "worker processes here; needs the cluster extra, installed by ./dev.sh")
+    parser.add_argument("--tls-ca-file", metavar="PEM",
+                        help="with --cluster tls://: the cluster's CA certificate (default: Dask's configuration "
+                             "distributed.comm.tls.ca-file)")
+    parser.add_argument("--tls-cert", metavar="PEM",
+                        help="with --cluster tls://: this client's certificate, signed by that CA "
+                             "(default: distributed.comm.tls.client.cert)")
+    parser.add_argument("--tls-key", metavar="PEM",
+                        help="with --cluster tls://: this client's private key (default: "
+                             "distributed.comm.tls.client.key; not needed when the key is in the certificate file)")
     parser.add_argument("--example", metavar="FILE.toml",
                         help="compute every clip from this example file (copy examples/post.toml, the default, and "
                              "change the sentences and sizes); output goes to media/examples/<name>/")
@@ -112,6 +123,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--film", action="store_true",
                         help="join the selected clips, in the post's order, into one video with a chapter per clip "
                              "(narrated with --narrate)")
+    parser.add_argument("--slides", action="store_true",
+                        help="a classroom deck of the selected clips, one slide per beat: OUT/slides/<quality>/"
+                             "[narrated/]deck.html (offline) and deck.pptx (needs mp4 and the slides extra)")
     parser.add_argument("-v", "--verbose", action="store_true", help="show manim's own log and progress bars")
     # For tests and benchmarks: another scene registry, and the folder its scene paths are relative to.
     parser.add_argument("--registry", default=os.environ.get("RENDER_REGISTRY", DEFAULT_REGISTRY),
@@ -196,13 +210,17 @@ def _narration_settings(args) -> dict | None:
             "cache_dir": os.environ.get("NARRATION_CACHE_DIR"), "voice_files": voice}
 
 
-def _cluster_backend(spec: str | None, root: Path):
+def _cluster_backend(args, root: Path, registry: str):
     """The Dask backend for --cluster, connected; None for a local render (which never imports Dask)."""
-    if spec is None:
+    tls = (args.tls_ca_file, args.tls_cert, args.tls_key)
+    if args.cluster is None:
+        if any(value is not None for value in tls):
+            raise ValueError("--tls-ca-file, --tls-cert and --tls-key only apply with --cluster tls://HOST:PORT")
         return None
-    from .cluster import DaskBackend, parse_cluster
+    from .cluster import DaskBackend, cluster_security, parse_cluster
 
-    return DaskBackend(parse_cluster(spec), root)
+    spec = parse_cluster(args.cluster)
+    return DaskBackend(spec, root, registry, cluster_security(spec, *tls))
 
 
 def _film_formats(args, formats: list[str]) -> list[str]:
@@ -211,6 +229,21 @@ def _film_formats(args, formats: list[str]) -> list[str]:
     videos = [fmt for fmt in formats if fmt in ("mp4", "webm")]
     if not videos:
         raise ValueError(f"--film joins videos: add mp4 or webm to --format (got {','.join(formats)})")
+    return videos
+
+
+def _slide_formats(args, formats: list[str]) -> list[str]:
+    if not args.slides:
+        return []
+    videos = [fmt for fmt in formats if fmt in ("mp4", "webm")]
+    if not videos:
+        raise ValueError(f"--slides cuts videos: add mp4 or webm to --format (got {','.join(formats)})")
+    if "mp4" in videos:
+        import importlib.util
+
+        if importlib.util.find_spec("pptx") is None:
+            raise ValueError("--slides makes deck.pptx with python-pptx: install the slides extra "
+                             "(pip install -e '.[slides]'; ./dev.sh does)")
     return videos
 
 
@@ -234,10 +267,11 @@ def main(argv: list[str] | None = None) -> int:
         qualities = parse_qualities(args.quality)
         formats = parse_formats(args.format)
         film_formats = _film_formats(args, formats)
+        slide_formats = _slide_formats(args, formats)
         narration = _narration_settings(args)
         out_dir = Path(args.out).absolute() if args.out else example_files.default_out(root / "media", example)
         outdir.check_writable(out_dir)
-        backend = _cluster_backend(args.cluster, root)
+        backend = _cluster_backend(args, root, registry.module)
     except ValueError as error:
         return _usage_error(str(error))
 
@@ -283,6 +317,11 @@ def main(argv: list[str] | None = None) -> int:
             from .film_install import make_films
 
             outcomes += make_films(manifest, out_dir, specs, qualities, film_formats, narrated=narration is not None,
+                                   work_root=lock.work_root(), force=args.force)
+        if slide_formats and not interrupted and bad_input is None:
+            from .slides import make_decks
+
+            outcomes += make_decks(manifest, out_dir, specs, qualities, slide_formats, narrated=narration is not None,
                                    work_root=lock.work_root(), force=args.force)
         # After Ctrl-C only the (fast) manifest is written: stopping should not wait for the page to be built.
         page_error = _finish_outputs(manifest, out_dir, None if interrupted else page, console,

@@ -47,6 +47,20 @@ def _chapters(entries: list[dict]):
     return chapters
 
 
+def _film_beats(entries: list[dict]) -> list[dict]:
+    """Every clip's beats moved to where its chapter starts (a clip without beats is one beat, its title), each
+    naming its clip: Step mode on the film."""
+    from .beats import offset_beats
+
+    beats, offset = [], 0
+    for entry in entries:
+        own = entry.get("beats") or [{"beat": entry["id"], "caption": entry["title"], "captions": [entry["title"]],
+                                      "narration": "", "first_frame": 0, "frames": entry["frames"]}]
+        beats += [{**beat, "clip": entry["id"]} for beat in offset_beats(own, offset, entry["fps"])]
+        offset += entry["frames"]
+    return beats
+
+
 def _join(entries: list[dict], chapters, out_dir: Path, formats: list[str], work: Path) -> dict[str, Path]:
     """Write the film's files into `work`; returns {manifest key: path}."""
     from .film import chapters_text, chapters_webvtt, join_captions, join_videos
@@ -93,6 +107,7 @@ def _install(manifest: Manifest, out_dir: Path, quality: str, narrated: bool, ma
         "input_hash": input_hash, "files": files,
         "chapters": [{"id": entry["id"], "title": chapter.title, "start": round(chapter.start, 6),
                       "end": round(chapter.end, 6)} for entry, chapter in zip(entries, chapters)],
+        "beats": _film_beats(entries),
     }
     manifest.put_film(film)
     manifest.write()

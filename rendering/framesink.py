@@ -6,6 +6,10 @@ converted once, the conversion feeds both encoders, and a repeated frame (a wait
 re-converted. That, and x264's veryfast preset, is render.py's speed over the plain CLI at 1080p60 (see
 benchmarks/bench_render.py).
 
+Every beat's first frame is a key frame (forced as picture type I; x264 makes it an IDR with forced-idr), so that a
+beat's video can be cut out of the clip by copying packets (rendering/segments.py, for the slides). The sink learns
+that a beat has begun from `beats_started`, the scene's count of beats so far, read as each frame arrives.
+
 The tap replaces four public SceneFileWriter methods on the instance: begin_animation/end_animation say whether
 the frames in between belong to the movie (manim drops frames written outside them), write_frame delivers each
 frame, and finish, which would join manim's partial movies, has nothing to join. Caching must be off (the worker
@@ -23,6 +27,7 @@ from typing import Callable
 
 import av
 import numpy as np
+from av.video.frame import PictureType
 
 # No random segment UID, date or encoder version string in the container: the same frames give the same bytes.
 BITEXACT = {"fflags": "+bitexact"}
@@ -43,7 +48,10 @@ ENCODINGS: dict[str, Encoding] = {
     # (bottleneck, 1080p60) it encodes with 60% of the CPU, the file is 15% smaller, and the frames are
     # indistinguishable at 1:1 (PSNR to the drawn frames 39.6 dB vs 40.3). faststart puts the index first, so a
     # browser can start playing before the whole file has arrived.
-    "mp4": Encoding("mp4", "libx264", {"crf": "23", "preset": "veryfast"}, {**BITEXACT, "movflags": "+faststart"}),
+    # forced-idr: a frame sent as picture type I (a beat's first) becomes an IDR frame, which nothing after it
+    # references across, so the beat decodes on its own.
+    "mp4": Encoding("mp4", "libx264", {"crf": "23", "preset": "veryfast", "forced-idr": "1"},
+                    {**BITEXACT, "movflags": "+faststart"}),
     # Constant quality (crf with b=0). On these flat, clean frames the realtime mode at speed 7 costs a third of the
     # CPU of "good" (1080p60: ~1.2 vs ~3.5 CPU s per video second) for the same fidelity (PSNR to the mp4 within
     # 1 dB) and size within 5%; it is as deterministic (fixed speed; same decoded frames across runs and load).
@@ -69,10 +77,12 @@ class _StreamWriter:
         self.time_base = Fraction(1, fps)
         self.pts = 0
 
-    def write(self, frame: av.VideoFrame, repeat: int) -> None:
+    def write(self, frame: av.VideoFrame, repeat: int, key: bool = False) -> None:
+        """`repeat` copies of the frame; with `key` the first is forced to be a key frame, the rest not."""
         frame.time_base = self.time_base
-        for _ in range(repeat):
+        for copy in range(repeat):
             frame.pts = self.pts
+            frame.pict_type = PictureType.I if key and copy == 0 else PictureType.NONE
             self.pts += 1
             self.container.mux(self.stream.encode(frame))
 
@@ -107,12 +117,12 @@ class _EncoderThread:
                 break
             if self.error is not None:
                 continue  # keep draining so put() never blocks forever
-            pixels, repeat = item
+            pixels, repeat, key = item
             try:
                 # from_numpy_buffer wraps the array without copying it; reformat makes the one YUV copy.
                 frame = av.VideoFrame.from_numpy_buffer(pixels, format="rgba").reformat(format=PIXEL_FORMAT)
                 for writer in self.writers:
-                    writer.write(frame, repeat)
+                    writer.write(frame, repeat, key)
             except BaseException as error:  # surfaced by put()/finish() on the render thread
                 self.error = error
 
@@ -120,9 +130,9 @@ class _EncoderThread:
         if self.error is not None:
             raise RuntimeError(f"encoding failed: {self.error}") from self.error
 
-    def put(self, pixels: np.ndarray, repeat: int) -> None:
+    def put(self, pixels: np.ndarray, repeat: int, key: bool = False) -> None:
         self._raise_if_failed()
-        self.queue.put((pixels, repeat))
+        self.queue.put((pixels, repeat, key))
 
     def finish(self) -> None:
         self.queue.put(None)
@@ -165,10 +175,12 @@ class FrameSink:
 
     def __init__(self, *, width: int, height: int, fps: int, videos: dict[str, Path],
                  on_frames: Callable[[int], None] | None = None,
-                 owns_animation_end: Callable[[], bool] | None = None) -> None:
+                 owns_animation_end: Callable[[], bool] | None = None,
+                 beats_started: Callable[[], int] | None = None) -> None:
         """`videos` maps a format of ENCODINGS ("mp4", "webm") to the file to write it to. `owns_animation_end`
         says, when an animation ends, whether its last frame is one this sink took (a chunk of a clip takes only
-        some frames; see frame_window): only then can that frame be the poster."""
+        some frames; see frame_window): only then can that frame be the poster. `beats_started` counts the
+        scene's beats so far: a frame arriving after it grew is a beat's first and is encoded as a key frame."""
         unknown = sorted(set(videos) - set(ENCODINGS))
         if unknown:
             raise ValueError(f"no encoding for {', '.join(unknown)}; valid: {', '.join(ENCODINGS)}")
@@ -178,6 +190,9 @@ class FrameSink:
         self._poster: np.ndarray | None = None
         self._on_frames = on_frames
         self._owns_animation_end = owns_animation_end or (lambda: True)
+        self._beats_started = beats_started or (lambda: 0)
+        self._beats_seen = 0
+        self.key_frames: list[int] = []  # the frames (of this sink) forced to be key frames: beat starts
         writers: list[_StreamWriter] = []
         try:
             for name, path in videos.items():
@@ -215,7 +230,12 @@ class FrameSink:
     def _take(self, pixels: np.ndarray, repeat: int) -> None:
         # manim hands the array over and never mutates it afterwards, so keeping a reference is safe.
         self._last = pixels
-        self._encoder.put(pixels, repeat)
+        beats = self._beats_started()
+        key = beats > self._beats_seen
+        self._beats_seen = beats
+        if key:
+            self.key_frames.append(self.frames)
+        self._encoder.put(pixels, repeat, key)
         self.frames += repeat
         if self._on_frames is not None:
             self._on_frames(self.frames)

@@ -27,6 +27,8 @@ def clip_entry(job: Job, result: dict, files: dict) -> dict:
     }
     if result.get("timeline"):
         entry["timeline"] = result["timeline"]  # [frames, static] per animation: how a later run splits the clip
+    if result.get("beats"):
+        entry["beats"] = result["beats"]  # each beat's caption, narration and span: Step mode and the slides
     if job.narrated:
         entry["audio"] = result["audio"]
         entry["transcript"] = result["transcript"]

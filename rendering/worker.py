@@ -133,7 +133,8 @@ def render(job: dict, events: Events) -> dict:
         # A narrated clip's picture is encoded first, silent; the soundtrack is muxed in once the speech is placed.
         drawn = {fmt: path.with_name(f"silent.{fmt}") for fmt, path in videos.items()} if narration else videos
         sink = FrameSink(width=quality["width"], height=quality["height"], fps=quality["fps"], videos=drawn,
-                         on_frames=events.frames, owns_animation_end=windowed.last_frame_inside)
+                         on_frames=events.frames, owns_animation_end=windowed.last_frame_inside,
+                         beats_started=lambda: len(getattr(scene, "beat_log", ())))
         sink.attach(scene.renderer.file_writer)
         try:
             scene.render()
@@ -147,8 +148,12 @@ def render(job: dict, events: Events) -> dict:
         cues = [Cue(sub.start.total_seconds(), sub.end.total_seconds(), sub.content) for sub in writer.subcaptions]
 
     events.send("frames", frames=sink.frames)
+    beats = _beats(scene, quality["fps"], windowed.position)
     if chunk is not None:
-        return _chunk_result(windowed, sink, videos, cues, out)
+        return _chunk_result(windowed, sink, videos, cues, out, beats)
+    if beats and sink.key_frames != [beat["first_frame"] for beat in beats]:
+        raise RuntimeError(f"key frames at {sink.key_frames} but the beats start at "
+                           f"{[beat['first_frame'] for beat in beats]}")
     narrated = {}
     if narration is not None:
         from .narration.soundtrack import add_soundtrack, transcript
@@ -168,10 +173,18 @@ def render(job: dict, events: Events) -> dict:
         if poster is None:
             raise RuntimeError("no frame to make a poster from")
         save_poster(poster, out / "clip.png")
-    return {**finish_clip(out, formats, facts, cues), "timeline": _timeline(windowed), **narrated}
+    return {**finish_clip(out, formats, facts, cues), "timeline": _timeline(windowed), "beats": beats, **narrated}
 
 
-def _chunk_result(windowed, sink, videos: dict, cues: list, out: Path) -> dict:
+def _beats(scene, fps: int, frames: int) -> list[dict]:
+    """The clip's beats as frame spans (rendering/beats.py); [] for a scene without beats, or a measuring pass."""
+    from .beats import beat_spans
+
+    log = getattr(scene, "beat_log", [])
+    return beat_spans(log, fps, frames) if log and frames else []
+
+
+def _chunk_result(windowed, sink, videos: dict, cues: list, out: Path, beats: list[dict]) -> dict:
     """A chunk's encoded frames, its bid for the poster, and (from the chunk that ran to the end) the clip's
     length, captions and timeline: everything the parent needs to join the chunks into the clip."""
     from .media import save_poster
@@ -191,7 +204,8 @@ def _chunk_result(windowed, sink, videos: dict, cues: list, out: Path) -> dict:
             save_poster(last, out / "last.png")
             files["last"] = str(out / "last.png")
         result.update(clip_frames=windowed.position, timeline=_timeline(windowed),
-                      cues=[[cue.start, cue.end, cue.text] for cue in cues], play_seconds=windowed.play_seconds)
+                      cues=[[cue.start, cue.end, cue.text] for cue in cues], play_seconds=windowed.play_seconds,
+                      beats=beats)
     return result
 
 

@@ -6,7 +6,8 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 VENV="$ROOT/.venv"
 PY="${PYTHON:-python3}"
-APT_PACKAGES=(pkg-config libcairo2-dev libpango1.0-dev chromium)
+# libreoffice-impress: the test that opens deck.pptx converts it to PDF headless (~85 MB download, 260 MB installed)
+APT_PACKAGES=(pkg-config libcairo2-dev libpango1.0-dev chromium libreoffice-impress)
 TORCH_PIN="torch==2.13.0"
 
 log() { printf '[bootstrap] %s\n' "$*" >&2; }
@@ -52,8 +53,8 @@ ensure_venv() {
         log "installing $TORCH_PIN (CPU wheel)"
         "$VENV/bin/python" -m pip install -q "$TORCH_PIN"
     fi
-    log "installing the project and its extras: test, narration, cluster"
-    "$VENV/bin/python" -m pip install -q -e "$ROOT[test,narration,cluster]"
+    log "installing the project and its extras: test, narration, cluster, slides"
+    "$VENV/bin/python" -m pip install -q -e "$ROOT[test,narration,cluster,slides]"
     stamp_value > "$stamp"
 }
 

@@ -1,0 +1,78 @@
+// The deck's player: one slide per beat; a slide plays its beat once and holds on the last frame.
+// Keys: Right / Space / PageDown (a presentation clicker) next, Left / PageUp previous, Home first, End last,
+// N speaker notes, F full screen. The slide number is kept in the address (#3), so a reload stays put.
+(function () {
+  "use strict";
+  var slides = Array.prototype.slice.call(document.querySelectorAll("section.slide"));
+  var counter = document.querySelector(".counter");
+  var status = document.querySelector(".status");
+  var notesButton = document.querySelector(".toggle-notes");
+  var current = -1;
+  var notesShown = false;
+
+  function video(n) { return slides[n].querySelector("video"); }
+
+  function play(n) {
+    var v = video(n);
+    v.currentTime = 0;
+    var started = v.play();
+    if (started && started.catch) {
+      started.catch(function () { status.textContent = "Press Space or Next to play this slide."; });
+    }
+  }
+
+  function show(n) {
+    n = Math.max(0, Math.min(slides.length - 1, n));
+    if (current >= 0 && current !== n) {
+      video(current).pause();
+      slides[current].hidden = true;
+    }
+    current = n;
+    slides[n].hidden = false;
+    counter.textContent = (n + 1) + " / " + slides.length;
+    var caption = slides[n].querySelector(".caption").textContent;
+    status.textContent = "Slide " + (n + 1) + " of " + slides.length + ": " + caption;
+    if (n + 1 < slides.length) { video(n + 1).preload = "auto"; }  // the next beat is ready when asked for
+    if (window.location.hash !== "#" + (n + 1)) { history.replaceState(null, "", "#" + (n + 1)); }
+    play(n);
+  }
+
+  function setNotes(shown) {
+    notesShown = shown;
+    slides.forEach(function (slide) { slide.querySelector(".notes").hidden = !shown; });
+    notesButton.setAttribute("aria-pressed", shown ? "true" : "false");
+    document.body.classList.toggle("with-notes", shown);
+  }
+
+  function fullscreen() {
+    if (document.fullscreenElement) { document.exitFullscreen(); }
+    else if (document.documentElement.requestFullscreen) { document.documentElement.requestFullscreen(); }
+  }
+
+  document.addEventListener("keydown", function (event) {
+    if (event.altKey || event.ctrlKey || event.metaKey) { return; }
+    var key = event.key;
+    var handled = true;
+    if (key === "ArrowRight" || key === " " || key === "PageDown") { show(current + 1); }
+    else if (key === "ArrowLeft" || key === "PageUp") { show(current - 1); }
+    else if (key === "Home") { show(0); }
+    else if (key === "End") { show(slides.length - 1); }
+    else if (key === "n" || key === "N") { setNotes(!notesShown); }
+    else if (key === "f" || key === "F") { fullscreen(); }
+    else { handled = false; }
+    if (handled) { event.preventDefault(); }
+  });
+  document.querySelector(".next").addEventListener("click", function () { show(current + 1); });
+  document.querySelector(".prev").addEventListener("click", function () { show(current - 1); });
+  document.querySelector(".replay").addEventListener("click", function () { play(current); });
+  notesButton.addEventListener("click", function () { setNotes(!notesShown); });
+  document.querySelector(".fullscreen").addEventListener("click", fullscreen);
+  slides.forEach(function (slide, n) {
+    video(n).addEventListener("ended", function () {
+      if (n === current) { status.textContent = "End of slide " + (n + 1) + " of " + slides.length + "."; }
+    });
+  });
+
+  var start = parseInt(window.location.hash.slice(1), 10);
+  show(isFinite(start) && start >= 1 ? start - 1 : 0);
+})();

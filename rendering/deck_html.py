@@ -1,0 +1,55 @@
+"""deck.html: the offline slide player, one slide per beat (Jinja2 template, autoescaped; our own player script).
+
+Everything is relative to the deck's folder (the segments under deck/, the player's script and stylesheet beside
+them), so the deck works opened from disk and loads nothing from the network.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+from urllib.parse import quote
+
+import jinja2
+
+ASSETS = Path(__file__).resolve().parent / "deck_assets"
+PLAYER_FILES = ("player.js", "player.css")
+VIDEO_TYPES = (("webm", "video/webm"), ("mp4", "video/mp4"))  # <source> order: the browser takes the first
+
+
+def _environment() -> jinja2.Environment:
+    return jinja2.Environment(loader=jinja2.FileSystemLoader(str(ASSETS)), autoescape=True,
+                              undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+
+
+def _link(out_dir: Path, folder: Path, path: str) -> str:
+    """A manifest path (relative to out_dir) as a URL relative to the deck's folder."""
+    return quote(Path(os.path.relpath(out_dir / path, folder)).as_posix(), safe="/")
+
+
+def render_deck_html(slides: list[dict], out_dir: Path, folder: Path, *, quality: str, narrated: bool) -> str:
+    shown = []
+    for number, slide in enumerate(slides, 1):
+        files = slide["files"]
+        shown.append({**slide, "number": number,
+                      "sources": [(_link(out_dir, folder, files[fmt]["path"]), mime) for fmt, mime in VIDEO_TYPES
+                                  if fmt in files],
+                      "poster": _link(out_dir, folder, files["png"]["path"]) if "png" in files else None})
+    title = "Attention from Scratch: the clips, beat by beat"
+    return _environment().get_template("deck.html.j2").render(
+        title=title, slides=shown, quality=quality, narrated=narrated, assets="deck")
+
+
+def write_deck_html(slides: list[dict], out_dir: Path, folder: Path, work: Path, *, quality: str,
+                    narrated: bool) -> dict[Path, Path]:
+    """deck.html and the player's files in `work`; returns {destination: work path}."""
+    made = {}
+    html = work / "deck.html"
+    html.write_text(render_deck_html(slides, out_dir, folder, quality=quality, narrated=narrated), encoding="utf-8")
+    made[folder / "deck.html"] = html
+    for name in PLAYER_FILES:
+        copy = work / name
+        shutil.copyfile(ASSETS / name, copy)
+        made[folder / "deck" / name] = copy
+    return made
