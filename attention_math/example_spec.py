@@ -27,7 +27,7 @@ POST_EXAMPLE = EXAMPLES_DIR / "post.toml"
 EXAMPLE_ENV_VAR = "ATTENTION_EXAMPLE"
 
 # --- limits (what the clips can show legibly) -------------------------------------------------------------------
-TOKENS = (2, 8)
+TOKENS = (2, 12)  # beyond 8, the clips frame the row being worked on (scenes.kit.camera)
 WIDTH = (2, 6)
 D_K = (1, 4)
 HEADS = (1, 4)
@@ -35,9 +35,8 @@ D_OUT = (1, 8)
 WORD_LENGTH = (1, 24)
 FRENCH_SO_FAR = (1, 5)  # with the next word, up to 6: what the teacher-forcing tables fit legibly
 #: Letters in the encoder–decoder English sentence, all words together: its words label the rows of the scoring
-#: and context beats, side by side with width-6 numbers (8 words with a 20-letter one, 43 letters, fall below the
-#: legibility floor there).
-ENGLISH_LETTERS = 28
+#: and context beats; "The animal didn't cross the street because it was too tired" has 49.
+ENGLISH_LETTERS = 64
 TRANSLATOR_WORDS = (2, 6)  # the corpus sentences have 3–5 words
 MAX_ABS_VALUE = 10.0
 NAME_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")

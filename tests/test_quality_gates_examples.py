@@ -23,7 +23,7 @@ from scenes.kit.base import BeatRecord
 from scenes.kit.inspection import typed_claim_problems
 from scenes.registry import SCENES
 
-EDGE_EXAMPLES = ("tiny", "wide", "long-word")
+EDGE_EXAMPLES = ("tiny", "wide", "long-word", "animal")
 EXAMPLE_SCENES = [spec.id for spec in SCENES if spec.id != "learned_heads"]
 
 
@@ -67,9 +67,9 @@ FRENCH = st.sampled_from(["le", "chat", "dort", "sur", "un", "tapis", "l'interna
 @st.composite
 def valid_examples(draw) -> str:
     """A random valid example file (TOML text) inside every limit."""
-    tokens = draw(st.lists(WORDS, min_size=2, max_size=8))
+    tokens = draw(st.lists(WORDS, min_size=2, max_size=example_spec.TOKENS[1]))
     french = draw(st.lists(FRENCH, min_size=2, max_size=6))
-    english = draw(st.lists(WORDS, min_size=2, max_size=8).filter(
+    english = draw(st.lists(WORDS, min_size=2, max_size=example_spec.TOKENS[1]).filter(
         lambda words: sum(map(len, words)) <= example_spec.ENGLISH_LETTERS))
     heads = draw(st.integers(1, 4))
     head_dim = draw(st.integers(1, 8 // heads))

@@ -12,11 +12,11 @@ import functools
 from dataclasses import dataclass, field
 from typing import Callable
 
-from manim import DOWN, UP, FadeIn, FadeOut, Scene, VGroup, Write
+from manim import DOWN, UP, FadeIn, FadeOut, Mobject, MovingCameraScene, VGroup, Write
 
 from scenes import registry
 
-from . import palette, typography
+from . import camera, layout, palette, typography
 from .narration import Narrator, SpokenSentence, place_sentences, segment_length, sentence_cues
 from .text import label, title
 
@@ -52,8 +52,8 @@ def beat(method: Callable) -> Callable:
     return run
 
 
-class AttentionScene(Scene):
-    """Base for every clip: background, title card, beats and subcaptions."""
+class AttentionScene(MovingCameraScene):
+    """Base for every clip: background, title card, beats, subcaptions and the camera that follows the work."""
 
     scene_id: str = ""  # the id in scenes.registry
     narrator: Narrator | None = None  # set by the render worker for a narrated clip; None renders silently
@@ -156,21 +156,37 @@ class AttentionScene(Scene):
     def on_beat_end(self, record: BeatRecord) -> None:
         """Called when a beat ends; frame dumps and pixel-regression tests capture the screen here."""
 
+    # --- the camera ------------------------------------------------------------------------------
+    def frame_on(self, mob: Mobject, *animations, run_time: float = 1.2, region: layout.Region | None = None,
+                 max_zoom: float = camera.MAX_ZOOM) -> None:
+        """Move the camera in on `mob` (the active row, head or cell) until it fills the body (or `region`), with
+        the top band's formula kept still on screen; `animations` play along."""
+        self.play(*camera.move_camera(self, camera.shot_on(mob, region, max_zoom=max_zoom)), *animations,
+                  run_time=run_time)
+
+    def pull_back(self, *animations, whole: Mobject | None = None, run_time: float = 1.2) -> None:
+        """Move the camera back to the frame at rest, or out to all of `whole` when that is larger than the frame."""
+        shot = camera.rest_shot() if whole is None else camera.shot_on_all(whole)
+        self.play(*camera.move_camera(self, shot), *animations, run_time=run_time)
+
     # --- shared beats ----------------------------------------------------------------------------
     @beat
     def show_title(self) -> None:
         """The clip's title and the post section it illustrates."""
         heading = title(self.spec.title)
         section = label(f"from “{self.spec.section}”", font_size=typography.BODY_SIZE, color=palette.MUTED)
-        card = VGroup(heading, section).arrange(DOWN, buff=0.35)
-        if card.width > 12.5:
-            card.scale_to_fit_width(12.5)
+        card = VGroup(heading, section).arrange(DOWN, buff=layout.GAP)
+        layout.fit_into(card, layout.frame(), grow=False)
         self.say(self.spec.title)
         self.play(Write(heading), FadeIn(section, shift=UP * 0.2), run_time=1.5)
         self.wait(1.0)
         self.play(FadeOut(card), run_time=0.6)
 
     def clear_stage(self, run_time: float = 0.6) -> None:
-        """Fade out everything on screen before the next idea."""
-        if self.mobjects:
-            self.play(*(FadeOut(m) for m in self.mobjects), run_time=run_time)
+        """Fade out everything on screen before the next idea, and put the camera back at rest (the empty stage
+        hides the jump)."""
+        shown = [m for m in self.mobjects if m is not self.camera.frame]
+        if shown:
+            self.play(*(FadeOut(m) for m in shown), run_time=run_time)
+        if not camera.at_rest(self):
+            camera.reset_camera(self)

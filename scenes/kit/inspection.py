@@ -7,15 +7,20 @@
   (so the voice never says a number the picture does not show);
 - typed claims: for an example other than the post's, no caption names a word of the post's sentences that the
   example does not have (a caption typed for the post's example, not computed from the data);
-- frames: one frame per beat for pixel regression.
+- frames: one frame per beat for pixel regression;
+- legibility figures per beat (`BeatMetrics`): the smallest text and the smallest number as they come out on screen
+  (through the camera), how much of the body the composition fills, and how often the camera moved.
 
-`python -m scenes.kit.inspection [--example FILE.toml] [scene_id ...]` prints the problems found (exit 1 if any).
+`python -m scenes.kit.inspection [--example FILE.toml] [scene_id ...]` prints the problems found (exit 1 if any);
+`--json` prints one JSON object per scene with every beat's figures instead.
 """
 
 from __future__ import annotations
 
 import argparse
 import functools
+import json
+import statistics
 import os
 import re
 import sys
@@ -28,10 +33,11 @@ from manim import DecimalNumber, Mobject, Text, Typst, config
 from attention_math import example_spec, examples
 from scenes import registry
 
-from . import typography
+from . import layout, typography
 from .base import AttentionScene, BeatRecord
 from .headless import run_headless
 from .numbers import TracedNumber, format_value, to_float
+from .view import View, camera_frame, current_view, points_box, screen_box
 
 EDGE_TOLERANCE = 0.02  # units; anti-aliasing slack at the frame edge
 OVERLAP_TOLERANCE = 0.04  # units; glyph boxes may touch, not overlap by more than this in both directions
@@ -53,6 +59,32 @@ class SceneReport:
     shown_numbers: dict[str, set[str]] = field(default_factory=dict)  # beat → every TracedNumber.shown_text seen
     numbers_checked: int = 0
     animations_checked: int = 0
+    metrics: list["BeatMetrics"] = field(default_factory=list)  # one per beat, in order
+
+
+@dataclass
+class BeatMetrics:
+    """How legible one beat is, as the viewer sees it (sizes in font points on the frame at rest, through the
+    camera's zoom; `fill` is the composition's box over the body region in its binding dimension, 1.0 = edge to
+    edge). `fill` is taken at the beat's last non-empty settled state (after its last animation that leaves
+    something on screen)."""
+
+    beat: str
+    min_font_size: float | None = None
+    number_font_size: float | None = None
+    fill: float = 0.0
+    camera_moves: int = 0
+
+    def see_text(self, size: float, is_number: bool) -> None:
+        self.min_font_size = size if self.min_font_size is None else min(self.min_font_size, size)
+        if is_number:
+            self.number_font_size = size if self.number_font_size is None else min(self.number_font_size, size)
+
+    def as_json(self) -> dict:
+        rounded = lambda v: None if v is None else round(v, 2)  # noqa: E731
+        return {"beat": self.beat, "min_font_size": rounded(self.min_font_size),
+                "number_font_size": rounded(self.number_font_size), "fill": round(self.fill, 3),
+                "camera_moves": self.camera_moves}
 
 
 def text_units(scene: AttentionScene) -> list[Mobject]:
@@ -98,27 +130,98 @@ def _box(mob: Mobject) -> tuple[float, float, float, float]:
     return left, right, bottom, top
 
 
+def on_screen_font_size(unit: Mobject, view: View) -> float | None:
+    """The unit's font size as the viewer sees it: its own size times the camera's zoom."""
+    size = effective_font_size(unit)
+    return None if size is None else size * view.zoom
+
+
+def _inside(box, frame) -> str:
+    """"in", "out" (entirely outside the view: not on screen) or "cut" (partly outside: cut off at the edge)."""
+    left, right, bottom, top = box
+    f_left, f_right, f_bottom, f_top = frame
+    if right < f_left or left > f_right or top < f_bottom or bottom > f_top:
+        return "out"
+    if left < f_left - EDGE_TOLERANCE or right > f_right + EDGE_TOLERANCE or \
+            bottom < f_bottom - EDGE_TOLERANCE or top > f_top + EDGE_TOLERANCE:
+        return "cut"
+    return "in"
+
+
+def visible_text(scene: AttentionScene) -> list[tuple[Mobject, tuple[float, float, float, float]]]:
+    """Text units in the camera's view, with their boxes in the coordinates of the frame at rest; units wholly
+    outside the view (the camera framed something else) are off screen and not listed."""
+    view = current_view(scene)
+    half_w, half_h = config.frame_width / 2, config.frame_height / 2
+    frame = (-half_w, half_w, -half_h, half_h)
+    return [(unit, box) for unit in text_units(scene)
+            if _inside(box := screen_box(unit, view), frame) != "out"]
+
+
 def layout_problems(scene: AttentionScene) -> list[str]:
     problems: list[str] = []
-    units = text_units(scene)
+    view = current_view(scene)
     half_w, half_h = config.frame_width / 2, config.frame_height / 2
-    boxes = [_box(u) for u in units]
-    for unit, (left, right, bottom, top) in zip(units, boxes):
-        if left < -half_w - EDGE_TOLERANCE or right > half_w + EDGE_TOLERANCE or \
-                bottom < -half_h - EDGE_TOLERANCE or top > half_h + EDGE_TOLERANCE:
+    frame = (-half_w, half_w, -half_h, half_h)
+    shown = visible_text(scene)
+    for unit, box in shown:
+        if _inside(box, frame) == "cut":
             problems.append(f"outside the frame: {describe(unit)}")
-        size = effective_font_size(unit)
+        size = on_screen_font_size(unit, view)
         if size is not None and size < typography.MIN_FONT_SIZE * FONT_SIZE_TOLERANCE:
             problems.append(f"below the legibility floor (font size {size:.1f} < {typography.MIN_FONT_SIZE}): "
                             f"{describe(unit)}")
-    for i in range(len(units)):
-        for j in range(i + 1, len(units)):
+    boxes = [box for _, box in shown]
+    for i in range(len(shown)):
+        for j in range(i + 1, len(shown)):
             a, b = boxes[i], boxes[j]
             overlap_x = min(a[1], b[1]) - max(a[0], b[0])
             overlap_y = min(a[3], b[3]) - max(a[2], b[2])
             if overlap_x > OVERLAP_TOLERANCE and overlap_y > OVERLAP_TOLERANCE:
-                problems.append(f"overlapping: {describe(units[i])} and {describe(units[j])}")
+                problems.append(f"overlapping: {describe(shown[i][0])} and {describe(shown[j][0])}")
     return problems
+
+
+def composition_fill(scene: AttentionScene) -> float:
+    """The on-screen box of everything drawn below the top band, over the body region, in the binding dimension
+    (the larger of width/body width and height/body height): 1.0 reaches the body's edges; 0 for an empty stage.
+
+    The top band (a step's formula, a heading) is left out: the figure says how much of the room under it the
+    picture uses."""
+    view = current_view(scene)
+    frame_mob = camera_frame(scene)
+    body = layout.body()
+    band_bottom = body.top
+    boxes = []
+    for mob in scene.mobjects:
+        if mob is frame_mob:
+            continue
+        parts = [p for p in mob.family_members_with_points() if _drawn(p)]
+        if not parts:
+            continue
+        left, right, bottom, top = points_box(np.concatenate([p.points for p in parts]))
+        left, bottom = view.to_screen(left, bottom)
+        right, top = view.to_screen(right, top)
+        if bottom >= band_bottom - EDGE_TOLERANCE:
+            continue  # in the top band
+        boxes.append((max(left, -config.frame_width / 2), min(right, config.frame_width / 2),
+                      max(bottom, -config.frame_height / 2), min(top, band_bottom)))
+    if not boxes:
+        return 0.0
+    width = max(b[1] for b in boxes) - min(b[0] for b in boxes)
+    height = max(b[3] for b in boxes) - min(b[2] for b in boxes)
+    return min(1.0, max(width / body.width, height / body.height))
+
+
+def _drawn(mob: Mobject) -> bool:
+    fill = mob.get_fill_opacity() if hasattr(mob, "get_fill_opacity") else 1.0
+    stroke = (mob.get_stroke_opacity() * (mob.get_stroke_width() > 0)) if hasattr(mob, "get_stroke_opacity") else 0
+    return max(fill, stroke) > 0.05
+
+
+def _view_key(scene: AttentionScene) -> tuple[float, ...]:
+    view = current_view(scene)
+    return tuple(round(v, 4) for v in (view.center_x, view.center_y, view.width))
 
 
 def number_problems(scene: AttentionScene, fresh_records: dict[str, Any] | None = None) -> tuple[list[str], int]:
@@ -245,8 +348,36 @@ def inspect_scene_class(scene: str | type[AttentionScene], scene_id: str) -> Sce
     seen_layout: set[str] = set()
     fresh_records: dict[str, Any] = {}
 
+    last_view: list[tuple[float, ...]] = []
+    open_beat: list[BeatMetrics] = []  # the figures of the beat now running (closed at its end)
+
+    def beat_metrics(scene: AttentionScene) -> BeatMetrics | None:
+        if scene.current_beat is None:
+            return None
+        if not open_beat:
+            open_beat.append(BeatMetrics(scene.current_beat))
+        return open_beat[0]
+
+    def measure(scene: AttentionScene) -> None:
+        metrics = beat_metrics(scene)
+        if metrics is None:
+            return
+        view = current_view(scene)
+        for unit, _ in visible_text(scene):
+            size = on_screen_font_size(unit, view)
+            if size is not None:
+                metrics.see_text(size, isinstance(unit, TracedNumber))
+        fill = composition_fill(scene)
+        if fill > 0:
+            metrics.fill = fill
+        key = _view_key(scene)
+        if last_view and key != last_view[0]:
+            metrics.camera_moves += 1
+        last_view[:] = [key]
+
     def after_animation(scene: AttentionScene) -> None:
         report.animations_checked += 1
+        measure(scene)
         where = f"{scene_id} / beat {scene.current_beat or '(between beats)'} / animation {report.animations_checked}"
         for problem in layout_problems(scene):
             key = problem
@@ -261,6 +392,7 @@ def inspect_scene_class(scene: str | type[AttentionScene], scene_id: str) -> Sce
 
     def on_beat_end(scene: AttentionScene, record: BeatRecord, frame: np.ndarray) -> None:
         report.beat_frames.append((record.name, frame[..., :3].copy()))
+        report.metrics.append(open_beat.pop() if open_beat else BeatMetrics(record.name))
 
     finished = run_headless(scene, on_beat_end=on_beat_end, after_animation=after_animation)
     report.beat_log = list(finished.beat_log)
@@ -268,11 +400,27 @@ def inspect_scene_class(scene: str | type[AttentionScene], scene_id: str) -> Sce
     return report
 
 
+def metrics_json(report: SceneReport, example: str, problems: list[str]) -> dict:
+    """One scene's legibility figures (every beat, then the scene's median and minimum) and its problems."""
+    beats = [m.as_json() for m in report.metrics]
+    fills = [m.fill for m in report.metrics]
+    numbers = [m.number_font_size for m in report.metrics if m.number_font_size is not None]
+    texts = [m.min_font_size for m in report.metrics if m.min_font_size is not None]
+    return {"scene": report.scene_id, "example": example, "beats": beats,
+            "median_fill": round(statistics.median(fills), 3) if fills else None,
+            "min_fill": round(min(fills), 3) if fills else None,
+            "median_number_font_size": round(statistics.median(numbers), 2) if numbers else None,
+            "min_font_size": round(min(texts), 2) if texts else None,
+            "camera_moves": sum(m.camera_moves for m in report.metrics), "problems": problems}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Check layout and on-screen numbers of scenes (480p, headless).")
     parser.add_argument("scene_ids", nargs="*", help="default: every registered scene")
     parser.add_argument("--example", metavar="FILE.toml", help="compute the scenes from this example file "
                         "(default: $ATTENTION_EXAMPLE, or the post's)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object per scene: every beat's "
+                        "min_font_size, number_font_size, fill and camera_moves, and the problems found")
     args = parser.parse_args(argv)
     if args.example:
         try:
@@ -288,6 +436,9 @@ def main(argv: list[str] | None = None) -> int:
         problems = (report.layout_problems + report.number_problems + report.narrated_number_problems
                     + report.typed_claim_problems)
         failed |= bool(problems)
+        if args.json:
+            print(json.dumps(metrics_json(report, examples.active_spec().name, problems)))
+            continue
         print(f"{scene_id}: {report.animations_checked} animations, {report.numbers_checked} numbers checked, "
               f"{len(problems)} problem(s)")
         for problem in problems:

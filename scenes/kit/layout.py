@@ -93,10 +93,17 @@ def top_band() -> Region:
     return Region(whole.left, whole.right, whole.top - TOP_BAND, whole.top)
 
 
-def fit_into(mob: Mobject, region: Region, *, center: bool = True) -> Mobject:
-    """Shrink `mob` (never enlarge it) until it fits `region`, and centre it there (unless `center=False`)."""
-    factor = min(1.0, region.width / max(mob.width, 1e-6), region.height / max(mob.height, 1e-6))
-    if factor < 1.0:
+#: The most `fit_into` enlarges a composition to fill its region: a lone vector of three numbers should fill the
+#: frame's width only so far (at this growth a number set at NUMBER_SIZE reads at about 70 points).
+MAX_GROWTH = 2.0
+
+
+def fit_into(mob: Mobject, region: Region, *, center: bool = True, grow: bool = True) -> Mobject:
+    """Scale `mob` to fill `region` (shrinking what would not fit, enlarging what would leave it mostly empty, up
+    to MAX_GROWTH), and centre it there (unless `center=False`). `grow=False` only shrinks."""
+    factor = min(region.width / max(mob.width, 1e-6), region.height / max(mob.height, 1e-6))
+    factor = min(factor, MAX_GROWTH if grow else 1.0)
+    if abs(factor - 1.0) > 1e-9:
         mob.scale(factor)
     if center:
         mob.move_to(region.center)
@@ -161,7 +168,7 @@ def fit_best(candidates, region: Region) -> Mobject:
     first on a tie), so a composition reorganises instead of shrinking below the legibility floor.
     """
     def factor(mob: Mobject) -> float:
-        return min(1.0, region.width / max(mob.width, 1e-6), region.height / max(mob.height, 1e-6))
+        return min(MAX_GROWTH, region.width / max(mob.width, 1e-6), region.height / max(mob.height, 1e-6))
 
     return fit_into(max(candidates, key=factor), region)
 

@@ -39,7 +39,7 @@ from manim import (
     VGroup,
 )
 
-from . import layout, palette, typography
+from . import layout, motion, palette, typography
 from .numbers import Source, format_value
 from .text import label, math
 from .widgets import TensorGrid, align_rows, flow_arrow, frame_box
@@ -239,11 +239,21 @@ def row_times_vector(scene: Scene, row: Mobject, vector: Mobject, products: Mobj
     products_time = run_time * PRODUCTS_SHARE if result is not None else run_time
     sum_time = run_time - products_time
     row_box = frame_box(row, color=color, buff=layout.HAIRLINE)
-    scene.play(_move_box(box, row_box), TransformFromCopy(VGroup(vector, row), products), *with_products,
+    scene.play(_move_box(box, row_box), *operands_to_products(row, vector, products), *with_products,
                run_time=products_time)
     if result is not None:
-        scene.play(TransformFromCopy(products, result), *with_sum, run_time=sum_time)
+        scene.play(*motion.collapse(products, result), *with_sum, run_time=sum_time)
     return ShownProduct(row_box, products, result)
+
+
+def operands_to_products(row: Mobject, vector: Mobject, products: Mobject) -> list[Animation]:
+    """Entry k of the row and of the vector travel to product k; a single weight (a weighted row) travels to every
+    product with its row's entry."""
+    one_weight = not (isinstance(vector, VGroup) and len(vector.submobjects) > 1)
+    row_cells, product_cells = row.submobjects, products.submobjects
+    if one_weight and isinstance(row, VGroup) and len(row_cells) == len(product_cells) > 1:
+        return [motion.travel(VGroup(vector, r), p) for r, p in zip(row_cells, product_cells)]
+    return motion.entries_to_products(row, vector, products)
 
 
 def dot_every_row(scene: Scene, comp: DotProducts, *, color=palette.KEY,
@@ -278,7 +288,8 @@ def scale_every_row(scene: Scene, comp: WeightedRows, *, color=palette.VALUE,
 def add_rows(scene: Scene, comp: WeightedRows, *, with_sum: Iterable[Animation] = (),
              run_time: float = 1.4) -> VGroup:
     """Draw the rule and add each column of products into its entry of the result; returns the result."""
-    sums = (TransformFromCopy(comp.products.column(k), comp.result.cell(0, k)) for k in range(comp.products.cols))
+    rows = [comp.products.row(i) for i in range(comp.products.rows)]
+    sums = motion.rows_into_sum(rows, VGroup(*(comp.result.cell(0, k) for k in range(comp.products.cols))))
     scene.play(Create(comp.rule), FadeIn(comp.result.brackets), *sums, *with_sum, run_time=run_time)
     settle(scene, [comp.result], [comp.result.cell(0, k) for k in range(comp.products.cols)])
     return comp.result

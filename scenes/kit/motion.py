@@ -1,0 +1,87 @@
+"""Motion that carries the data: every result on screen arrives as copies of the numbers it is made from.
+
+A matrix product is teachable when the eye follows it: the two entries that multiply travel to the product's slot,
+the products collapse into the sum, a score becomes its weight, a scaled row flows into z, −∞ enters the cells the
+mask hides, a head's columns slide out of the full matrix and back (model: 3Blue1Brown's
+`show_matrix_vector_product`). Each helper here returns the animations for one such step, built only from
+`TransformFromCopy(source, result)`: the result mobject starts as a copy of its source and morphs into itself, so
+nothing is written in place. Scenes play them (often inside one `LaggedStart`) with their own animations; the
+kit's product and bar pieces use them too, so the same step moves the same way in every clip.
+
+    entries_to_products(row, vector, products)   entry k of row and of vector → product k
+    collapse(parts, total)                        the products (or scaled rows) → their sum
+    scores_to_weights(scores, weights)            score i → weight i (in place, or to its bar's value)
+    rows_into_sum(rows, result)                   column k of the scaled rows → entry k of z
+    mask_enters(source, cells)                    the mask's −∞ → every future cell
+    slide_slices(slices, targets)                 column slice h → head h (split), and back (concat)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from manim import Animation, LaggedStart, Mobject, TransformFromCopy, VGroup
+
+#: Of a lagged group of travelling copies, how much each starts after the one before (0: all at once).
+LAG = 0.15
+
+
+def _parts(mob: Mobject) -> list[Mobject]:
+    """The entries of a row or column: a grid row's cells, a VGroup's members, or the mobject itself."""
+    return list(mob.submobjects) if isinstance(mob, VGroup) and mob.submobjects else [mob]
+
+
+def travel(source: Mobject, result: Mobject) -> Animation:
+    """`result` arrives as a copy of `source` that morphs into it (the source stays where it is)."""
+    return TransformFromCopy(source, result)
+
+
+def lagged(animations: Sequence[Animation], lag: float = LAG) -> Animation:
+    """Several travelling copies as one animation, each a little after the one before."""
+    return LaggedStart(*animations, lag_ratio=lag)
+
+
+def entries_to_products(row: Mobject, vector: Mobject, products: Mobject) -> list[Animation]:
+    """Entry k of `row` and entry k of `vector` travel together to product slot k.
+
+    When the three do not have matching entries (a row given as one formula), the whole row and vector travel to
+    the whole products instead."""
+    row_parts, vector_parts, product_parts = _parts(row), _parts(vector), _parts(products)
+    if len(row_parts) == len(vector_parts) == len(product_parts):
+        return [travel(VGroup(v, r), p) for r, v, p in zip(row_parts, vector_parts, product_parts)]
+    return [travel(VGroup(vector, row), products)]
+
+
+def collapse(parts: Mobject, total: Mobject) -> list[Animation]:
+    """The parts (a row of products, the scaled rows of one column) collapse into `total`, their sum."""
+    return [travel(parts, total)]
+
+
+def scores_to_weights(scores: Sequence[Mobject], weights: Sequence[Mobject]) -> list[Animation]:
+    """Score i becomes weight i: a copy of each score travels to where its weight stands (a cell, a bar's value)."""
+    if len(scores) != len(weights):
+        raise ValueError(f"scores_to_weights needs one weight per score: {len(scores)} scores, {len(weights)} weights")
+    return [travel(s, w) for s, w in zip(scores, weights)]
+
+
+def rows_into_sum(rows: Sequence[Mobject], result: Mobject) -> list[Animation]:
+    """The scaled rows flow into z: column k of all rows collapses into entry k of `result`."""
+    result_parts = _parts(result)
+    columns = [VGroup(*(_parts(row)[k] for row in rows)) for k in range(len(result_parts))]
+    return [travel(column, entry) for column, entry in zip(columns, result_parts)]
+
+
+def mask_enters(source: Mobject, cells: Sequence[Mobject]) -> list[Animation]:
+    """The mask's −∞ (a symbol in its legend, or the mask itself) enters every cell it hides."""
+    return [travel(source, cell) for cell in cells]
+
+
+def slide_slices(slices: Sequence[Mobject], targets: Sequence[Mobject]) -> list[Animation]:
+    """Column slice h slides into head h (a split), or head h back into its slice of the full matrix (a concat)."""
+    if len(slices) != len(targets):
+        raise ValueError(f"slide_slices needs one target per slice: {len(slices)} slices, {len(targets)} targets")
+    return [travel(s, t) for s, t in zip(slices, targets)]
+
+
+__all__ = ["LAG", "travel", "lagged", "entries_to_products", "collapse", "scores_to_weights", "rows_into_sum",
+           "mask_enters", "slide_slices"]

@@ -1,0 +1,65 @@
+"""What the viewer sees: the camera's view of the scene, and sizes as they come out on screen.
+
+With a moving camera (`scenes.kit.camera`), a mobject's font size is not what it looks like: framing half the
+frame's width doubles every size on screen. The gates and the legibility figures measure through this module, so
+a number counts as legible when it reads at the floor *on screen*, wherever the camera is.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from manim import Mobject, config
+
+
+@dataclass(frozen=True)
+class View:
+    """The part of the scene the camera shows: its centre (scene units) and its width and height."""
+
+    center_x: float
+    center_y: float
+    width: float
+    height: float
+
+    @property
+    def zoom(self) -> float:
+        """How much larger than at rest things look: 2.0 when the camera frames half the frame's width."""
+        return config.frame_width / self.width
+
+    def box(self) -> tuple[float, float, float, float]:
+        """left, right, bottom, top in scene units."""
+        return (self.center_x - self.width / 2, self.center_x + self.width / 2,
+                self.center_y - self.height / 2, self.center_y + self.height / 2)
+
+    def to_screen(self, x: float, y: float) -> tuple[float, float]:
+        """A scene point in the coordinates of the frame at rest (what `layout.frame()` and `body()` use)."""
+        return (x - self.center_x) * self.zoom, (y - self.center_y) * self.zoom
+
+
+def camera_frame(scene) -> Mobject | None:
+    """The moving camera's frame mobject, or None for a fixed camera."""
+    return getattr(scene.camera, "frame", None)
+
+
+def current_view(scene) -> View:
+    frame = camera_frame(scene)
+    if frame is None:
+        return View(0.0, 0.0, config.frame_width, config.frame_height)
+    center = frame.get_center()
+    return View(float(center[0]), float(center[1]), float(frame.width), float(frame.height))
+
+
+def rest_view() -> View:
+    return View(0.0, 0.0, config.frame_width, config.frame_height)
+
+
+def screen_box(mob: Mobject, view: View) -> tuple[float, float, float, float]:
+    """A mobject's box in the coordinates of the frame at rest."""
+    left, bottom = view.to_screen(mob.get_left()[0], mob.get_bottom()[1])
+    right, top = view.to_screen(mob.get_right()[0], mob.get_top()[1])
+    return left, right, bottom, top
+
+
+def points_box(points: np.ndarray) -> tuple[float, float, float, float]:
+    return float(points[:, 0].min()), float(points[:, 0].max()), float(points[:, 1].min()), float(points[:, 1].max())

@@ -1,0 +1,109 @@
+"""The kit's motion helpers bring every result in as a copy of its source that travels to it (never written in place).
+
+Each check runs the helper's animations at their first and last moments: at the start, the result must sit where
+its source is (a copy of the source, on top of it); at the end, where it belongs; the source never moves. A helper
+that wrote its result in place (Write, FadeIn, Create) starts the result at its own place and fails here.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from manim import DOWN, LEFT, RIGHT, UP, Animation, Square, VGroup
+
+from scenes.kit import motion
+from scenes.kit.products import operands_to_products
+
+CLOSE = 1e-6
+
+
+def _cells(n: int, at) -> VGroup:
+    return VGroup(*(Square(side_length=0.3) for _ in range(n))).arrange(RIGHT, buff=0.2).move_to(at)
+
+
+def _center_at(animation: Animation, alpha: float) -> np.ndarray:
+    animation.begin()
+    animation.interpolate(alpha)
+    center = animation.mobject.get_center().copy()
+    animation.finish()
+    return center
+
+
+def _assert_travels(animation: Animation, source, result) -> None:
+    home, source_home = result.get_center().copy(), source.get_center().copy()
+    assert animation.mobject is result, "the animation must move the result mobject itself"
+    start = _center_at(animation, 0.0)
+    assert np.allclose(start, source_home, atol=CLOSE), f"result starts at {start}, not on its source {source_home}"
+    assert np.allclose(_center_at(animation, 1.0), home, atol=CLOSE), "result must end where it belongs"
+    assert np.allclose(source.get_center(), source_home, atol=CLOSE), "the source must stay where it is"
+
+
+def test_entries_travel_to_their_product_slot():
+    row, vector, products = _cells(3, LEFT * 3), _cells(3, UP * 2), _cells(3, RIGHT * 3)
+    anims = motion.entries_to_products(row, vector, products)
+    assert len(anims) == 3
+    for k, anim in enumerate(anims):
+        _assert_travels(anim, VGroup(vector[k], row[k]), products[k])
+
+
+def test_one_weight_travels_to_every_product_with_its_row_entry():
+    row, weight, products = _cells(3, LEFT * 3), Square(side_length=0.3).move_to(LEFT * 5), _cells(3, RIGHT * 3)
+    anims = operands_to_products(row, weight, products)
+    assert len(anims) == 3
+    for k, anim in enumerate(anims):
+        _assert_travels(anim, VGroup(weight, row[k]), products[k])
+
+
+def test_products_collapse_into_the_sum():
+    products, total = _cells(3, LEFT), Square(side_length=0.3).move_to(RIGHT * 4)
+    (anim,) = motion.collapse(products, total)
+    _assert_travels(anim, products, total)
+    anim.begin()
+    anim.interpolate(0.0)
+    assert anim.mobject.width == pytest.approx(products.width), "the sum starts as the whole row of products"
+
+
+def test_each_score_becomes_its_weight():
+    scores, weights = _cells(4, UP * 2), _cells(4, DOWN * 2)
+    anims = motion.scores_to_weights(list(scores), list(weights))
+    for score, weight, anim in zip(scores, weights, anims):
+        _assert_travels(anim, score, weight)
+    with pytest.raises(ValueError, match="one weight per score"):
+        motion.scores_to_weights(list(scores), list(weights)[:3])
+
+
+def test_scaled_rows_flow_column_by_column_into_z():
+    rows = [_cells(3, UP * y) for y in (1, 0, -1)]
+    z = _cells(3, DOWN * 3)
+    anims = motion.rows_into_sum(rows, z)
+    assert len(anims) == 3
+    for k, anim in enumerate(anims):
+        _assert_travels(anim, VGroup(*(row[k] for row in rows)), z[k])
+
+
+def test_minus_infinity_enters_every_masked_cell():
+    legend = Square(side_length=0.3).move_to(UP * 3)
+    cells = list(_cells(3, DOWN))
+    anims = motion.mask_enters(legend, cells)
+    for cell, anim in zip(cells, anims):
+        _assert_travels(anim, legend, cell)
+
+
+def test_slices_slide_into_their_heads_and_back():
+    slices = [_cells(2, LEFT * 2 + UP * y) for y in (1, -1)]
+    heads = [_cells(2, RIGHT * 3 + UP * y) for y in (2, -2)]
+    for anims, sources, targets in ((motion.slide_slices(slices, heads), slices, heads),
+                                    (motion.slide_slices(heads, slices), heads, slices)):
+        for source, target, anim in zip(sources, targets, anims):
+            _assert_travels(anim, source, target)
+    with pytest.raises(ValueError, match="one target per slice"):
+        motion.slide_slices(slices, heads[:1])
+
+
+def test_a_result_written_in_place_is_caught():
+    """The check itself: FadeIn (a result appearing where it stands) does not start on its source."""
+    from manim import FadeIn
+
+    source, result = Square().move_to(LEFT * 3), Square().move_to(RIGHT * 3)
+    with pytest.raises(AssertionError, match="not on its source"):
+        _assert_travels(FadeIn(result), source, result)
