@@ -108,13 +108,16 @@ def test_the_motion_boxes_the_row_copies_into_the_products_then_adds(dots):
     row, products, result = dots.row(0)
     first = row_times_vector(scene, row, dots.vector.body, products, result)
     assert len(scene.plays) == 2
-    box_anim, copy_anim = scene.plays[0][:2]
+    box_anim, *copy_anims = scene.plays[0]
     assert isinstance(box_anim, Create) and box_anim.mobject is first.box
     assert np.allclose(first.box.get_center(), row.get_center(), atol=1e-6)
     assert first.box.width > row.width and first.box.height > row.height
-    # TransformFromCopy animates `mobject` (what appears) out of `target_mobject` (what it is copied from)
-    assert isinstance(copy_anim, TransformFromCopy) and copy_anim.mobject is products
-    assert [id(m) for m in copy_anim.target_mobject.submobjects] == [id(dots.vector.body), id(row)]
+    # TransformFromCopy animates `mobject` (what appears) out of `target_mobject` (what it is copied from): entry k
+    # of the vector and of the row travel together into product k
+    assert len(copy_anims) == len(products.submobjects) == len(row.submobjects)
+    for k, copy_anim in enumerate(copy_anims):
+        assert isinstance(copy_anim, TransformFromCopy) and copy_anim.mobject is products[k]
+        assert [id(m) for m in copy_anim.target_mobject.submobjects] == [id(dots.vector.body[k]), id(row[k])]
     (add_anim,) = scene.plays[1]
     assert isinstance(add_anim, TransformFromCopy) and add_anim.mobject is result
     assert add_anim.target_mobject is products
