@@ -7,6 +7,10 @@ loads nothing from the network. `embed_snippet(clip)` is the ready-to-paste <vid
 Each clip plays its narrated rendering where the manifest has one for that quality (else the silent one), with
 the narration's transcript collapsed under it; the manifest's film, when there is one, sits under the title with
 its chapters.
+
+Every clip and the film with beats in the manifest get a Step mode (page_assets/step.js): a switch beside the
+player, remembered for the page, that pauses the video at the end of each beat, with Next / Previous / Start
+buttons, the keys a presentation clicker sends, and a list of the beats by their first caption.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import html
+import json
 import math
 import shutil
 from collections.abc import Callable, Iterable, Mapping
@@ -39,7 +44,8 @@ FILM_KEYS = ("quality", "resolution", "fps", "duration", "files", "chapters")
 CHAPTER_KEYS = ("title", "start", "end")
 
 # One inline script (quality chooser, film chapters), allowed by its hash in the page's CSP: no inline handlers.
-_PAGE_SCRIPT = "\n".join((ASSETS_DIR / name).read_text(encoding="utf-8") for name in ("quality.js", "film.js"))
+_PAGE_SCRIPT = "\n".join((ASSETS_DIR / name).read_text(encoding="utf-8") for name in ("quality.js", "film.js",
+                                                                                          "step.js"))
 
 
 def embed_snippet(clip: Mapping) -> str:
@@ -396,12 +402,56 @@ def _reference_numbers(post: Post) -> set[int]:
 # ---------------------------------------------------------------- players
 
 
+def beat_times(entry: Mapping) -> list[list[float]]:
+    """[[start, end], ...] seconds of each beat of a clip or the film; [] without beats (older manifests)."""
+    return [[float(beat["start"]), float(beat["end"])] for beat in entry.get("beats", [])
+            if isinstance(beat, Mapping) and _is_seconds(beat.get("start")) and _is_seconds(beat.get("end"))]
+
+
+def _beat_attributes(entry: Mapping) -> str:
+    """data-beats and data-fps for Step mode, on the figure (its default rendering) and each quality option."""
+    times = beat_times(entry)
+    if not times:
+        return ""
+    return (f' data-beats="{_escape(json.dumps(times, separators=(",", ":")))}"'
+            f' data-fps="{_escape(float(entry["fps"]))}"')
+
+
+def _step_panel(entry: Mapping, label: str) -> list[str]:
+    """The Step switch, its buttons, the beat list (first captions) and the live region that announces beats."""
+    beats = [beat for beat in entry.get("beats", []) if isinstance(beat, Mapping)]
+    if not beat_times(entry):
+        return []
+    items = []
+    for n, beat in enumerate(beats, 1):
+        caption = str(beat.get("caption", f"Beat {n}"))
+        items.append(f'      <li><button type="button" data-beat="{n - 1}" data-caption="{_escape(caption)}">'
+                     f'<span class="beat-number">{n}.</span> {_escape(caption)}</button></li>')
+    name = _escape(label)
+    return [
+        f'  <div class="step" role="group" aria-label="Step through {name} beat by beat">',
+        f'    <button type="button" class="step-toggle" aria-pressed="false">Step mode</button>',
+        '    <span class="step-only step-buttons" hidden>',
+        '      <button type="button" class="step-home" aria-label="Back to the start (Home)">&#8676; Start</button>',
+        '      <button type="button" class="step-prev" aria-label="Replay the previous beat (Left arrow, Page Up)">'
+        "&#8592; Previous</button>",
+        '      <button type="button" class="step-next" aria-label="Play the next beat (Right arrow, Space, Page Down)">'
+        "Next &#8594;</button>",
+        "    </span>",
+        '    <p class="step-status" aria-live="polite" role="status"></p>',
+        f'    <ol class="step-only beats" aria-label="Beats of {name}" hidden>',
+        *items,
+        "    </ol>",
+        "  </div>",
+    ]
+
+
 def _figure(player: Player, number: int, caption_url: Callable[[str], str]) -> str:
     chosen = player.default
     snippet = _video_element(chosen, caption_url)
     indented = "\n".join("  " + line for line in snippet.splitlines())
     return "\n".join([
-        f'<figure class="clip" id="clip-{_escape(player.id)}">',
+        f'<figure class="clip" id="clip-{_escape(player.id)}"{_beat_attributes(chosen)}>',
         indented,
         "  <figcaption>",
         f'    <span class="clip-title"><span class="clip-number">Clip {number}.</span> '
@@ -409,6 +459,7 @@ def _figure(player: Player, number: int, caption_url: Callable[[str], str]) -> s
         f'    <span class="clip-controls">{_quality_control(player, chosen, caption_url)}'
         f"{_download_links(player, chosen)}</span>",
         "  </figcaption>",
+        *_step_panel(chosen, player.title),
         *_transcript(player, chosen),
         "</figure>",
     ])
@@ -444,7 +495,7 @@ def _film_figure(film: Mapping, caption_url: Callable[[str], str]) -> str:
     if "chapters_txt" in files:
         links.append(f'<a class="chapter-list" href="{_url(files["chapters_txt"]["path"])}">chapter list</a>')
     return "\n".join([
-        '<figure class="film" id="film">',
+        f'<figure class="film" id="film"{_beat_attributes(film)}>',
         "\n".join("  " + line for line in snippet.splitlines()),
         "  <figcaption>",
         f'    <span class="clip-title">{_escape(title)}</span>',
@@ -454,6 +505,7 @@ def _film_figure(film: Mapping, caption_url: Callable[[str], str]) -> str:
         "  </figcaption>",
         *(['  <nav class="chapters" aria-label="Chapters of the film">', "    <ol>", *chapters, "    </ol>",
            "  </nav>"] if chapters else []),
+        *_step_panel(film, "the film"),
         "</figure>",
     ])
 
@@ -481,6 +533,8 @@ def _quality_control(player: Player, chosen: Mapping, caption_url: Callable[[str
         data += [f'data-width="{int(width)}"', f'data-height="{int(height)}"',
                  f'data-duration="{float(variant["duration"]):.3f}"',
                  f'data-narrated="{"true" if is_narrated(variant) else "false"}"']
+        if beat_times(variant):
+            data.append(_beat_attributes(variant).strip())
         selected = " selected" if variant is chosen else ""
         label = quality_label(variant) + (" · silent" if mixed and not is_narrated(variant) else "")
         options.append(f'<option value="{_escape(variant["quality"])}" {" ".join(data)}{selected}>'

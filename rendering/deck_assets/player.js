@@ -52,6 +52,7 @@
   document.addEventListener("keydown", function (event) {
     if (event.altKey || event.ctrlKey || event.metaKey) { return; }
     var key = event.key;
+    if (key === " " && event.target && event.target.tagName === "BUTTON") { return; }  // it presses the button
     var handled = true;
     if (key === "ArrowRight" || key === " " || key === "PageDown") { show(current + 1); }
     else if (key === "ArrowLeft" || key === "PageUp") { show(current - 1); }

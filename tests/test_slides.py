@@ -1,0 +1,407 @@
+"""render.py --slides on fixture scenes: key frames at beat starts, segments cut at beats, deck.pptx read back with
+python-pptx and converted by LibreOffice, the up-to-date check, and bad input.
+
+One render (the two-beat narrated fixture and the beat-less square, silent and narrated, with the film and the
+narrated deck) is shared by the checks that only read it; tests/test_slides_browser.py drives the players.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import time
+from pathlib import Path
+
+import av
+import numpy as np
+import pytest
+
+from tests.fixtures.render.harness import Project, make_project, one_line_error
+
+pytestmark = pytest.mark.slow
+
+FPS = 15
+SOFFICE = Path("/usr/bin/soffice")
+# The fixture scenes' beats, from their run times at 15 fps (np.arange(0, t, 1/15) frames per play):
+# narrated.draw_a_square: Create 1 s (15) + FadeOut 0.5 s (8); say_more_than_is_shown: Create 0.5 s (8).
+SILENT_NARRATED_SPANS = [(0, 23), (23, 8)]
+SQUARE_FRAMES = 15 + 8  # Create 1 s, Rotate 0.5 s; a plain Scene without beats: one slide
+NARRATION = ["Here is a square. It has four sides. And it goes.",
+             "A circle appears while this caption, which is much longer than two subtitle lines would hold, is read "
+             "aloud from beginning to end."]
+CAPTIONS = ["A square.", NARRATION[1]]
+
+
+def render(project: Project, cache: Path, *args: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "NARRATION_CACHE_DIR": str(cache)}
+    return subprocess.run(project.args(*args), cwd=project.root, capture_output=True, text=True, timeout=300,
+                          env=env)
+
+
+@pytest.fixture(scope="module")
+def speech_cache(tmp_path_factory):
+    return tmp_path_factory.mktemp("speech-cache")
+
+
+@pytest.fixture(scope="module")
+def deck(tmp_path_factory, speech_cache):
+    project = make_project(tmp_path_factory.mktemp("slides"))
+    started = time.monotonic()
+    result = render(project, speech_cache, "narrated", "square", "--narrate", "--film", "--slides",
+                    "-f", "mp4,webm,png")
+    assert result.returncode == 0, result.stdout + result.stderr
+    print(f"narrated + square, silent and narrated, film and deck: {time.monotonic() - started:.1f} s")
+    return project
+
+
+def entry(project: Project, scene_id: str, narrated: bool) -> dict:
+    matches = [c for c in project.manifest()["clips"] if c["id"] == scene_id and c.get("narrated") == narrated]
+    assert len(matches) == 1
+    return matches[0]
+
+
+def deck_entry(project: Project, narrated: bool = True) -> dict:
+    decks = [d for d in project.manifest().get("decks", []) if d["narrated"] == narrated]
+    assert len(decks) == 1, project.manifest().get("decks")
+    return decks[0]
+
+
+def decoded(path: Path) -> list[np.ndarray]:
+    with av.open(str(path)) as container:
+        return [frame.to_ndarray(format="rgb24") for frame in container.decode(video=0)]
+
+
+def key_frames(path: Path) -> list[int]:
+    with av.open(str(path)) as container:
+        return [n for n, frame in enumerate(container.decode(video=0)) if frame.key_frame]
+
+
+def samples(path: Path) -> np.ndarray:
+    with av.open(str(path)) as container:
+        if not container.streams.audio:
+            return np.zeros(0, np.float32)
+        return np.concatenate([frame.to_ndarray().reshape(-1) for frame in container.decode(audio=0)])
+
+
+def segment_paths(project: Project, deck: dict, clip_id: str, fmt: str) -> list[Path]:
+    clip, = [clip for clip in deck["clips"] if clip["id"] == clip_id]
+    return [project.out / segment["files"][fmt]["path"] for segment in clip["segments"]]
+
+
+# ---------------------------------------------------------------- key frames and beats
+
+
+@pytest.mark.parametrize("fmt", ["mp4", "webm"])
+def test_the_silent_clip_has_a_key_frame_at_each_beat_start_as_its_run_times_say(deck, fmt):
+    clip = entry(deck, "narrated", False)
+    assert [(b["first_frame"], b["frames"]) for b in clip["beats"]] == SILENT_NARRATED_SPANS
+    assert key_frames(deck.out / clip["files"][fmt]["path"]) == [first for first, _ in SILENT_NARRATED_SPANS]
+    assert [b["caption"] for b in clip["beats"]] == CAPTIONS
+    assert [b["narration"] for b in clip["beats"]] == NARRATION
+
+
+@pytest.mark.parametrize("fmt", ["mp4", "webm"])
+def test_the_narrated_clip_has_a_key_frame_where_each_spoken_beat_starts(deck, fmt):
+    clip = entry(deck, "narrated", True)
+    frames = decoded(deck.out / clip["files"][fmt]["path"])
+    firsts = [beat["first_frame"] for beat in clip["beats"]]
+    assert key_frames(deck.out / clip["files"][fmt]["path"]) == firsts
+    assert sum(beat["frames"] for beat in clip["beats"]) == len(frames) == clip["frames"]
+    # the second beat starts where the transcript (the speech placement) says it does
+    assert firsts[1] == round(clip["transcript"][1]["start"] * FPS) > SILENT_NARRATED_SPANS[1][0]
+
+
+def test_the_film_lists_every_clips_beats_moved_to_its_chapter(deck):
+    film, = [f for f in deck.manifest()["films"] if f["narrated"]]
+    clip = entry(deck, "narrated", True)
+    square = entry(deck, "square", True)
+    assert [b["clip"] for b in film["beats"]] == ["square", "narrated", "narrated"]  # registry order
+    assert film["beats"][0]["start"] == 0 and film["beats"][0]["end"] == pytest.approx(square["frames"] / FPS)
+    offset = square["frames"] / FPS
+    for moved, own in zip(film["beats"][1:], clip["beats"]):
+        assert moved["start"] == pytest.approx(own["start"] + offset, abs=1e-6)
+        assert moved["end"] == pytest.approx(own["end"] + offset, abs=1e-6)
+    assert film["beats"][-1]["end"] == pytest.approx(film["duration"], abs=1e-6)
+
+
+# ---------------------------------------------------------------- segments
+
+
+@pytest.mark.parametrize("fmt", ["mp4", "webm"])
+def test_each_segment_holds_its_beat_and_together_they_decode_to_the_clip(deck, fmt):
+    made = deck_entry(deck)
+    for clip_id in ("narrated", "square"):
+        clip = entry(deck, clip_id, True)
+        whole = decoded(deck.out / clip["files"][fmt]["path"])
+        pieces = [decoded(path) for path in segment_paths(deck, made, clip_id, fmt)]
+        spans = clip.get("beats") or [{"frames": SQUARE_FRAMES}]
+        assert [len(piece) for piece in pieces] == [beat["frames"] for beat in spans]
+        joined = [frame for piece in pieces for frame in piece]
+        assert len(joined) == len(whole)
+        assert all(np.array_equal(a, b) for a, b in zip(joined, whole)), "a segment decodes to other pixels"
+        for path in segment_paths(deck, made, clip_id, fmt):
+            assert key_frames(path)[0] == 0
+
+
+def test_segments_carry_their_part_of_the_narration(deck):
+    """Opus trims to the sample: each webm segment's sound is its beat's span of the clip's track."""
+    clip = entry(deck, "narrated", True)
+    track = samples(deck.out / clip["files"]["webm"]["path"])
+    rate = 48_000
+    for beat, path in zip(clip["beats"], segment_paths(deck, deck_entry(deck), "narrated", "webm")):
+        piece = samples(path)
+        start, stop = round(beat["first_frame"] * rate / FPS), round((beat["first_frame"] + beat["frames"]) * rate / FPS)
+        assert abs(len(piece) - (stop - start)) <= rate / FPS
+        original = track[start:stop]
+        loud = lambda x: 10 * np.log10(np.mean(np.square(x, dtype=np.float64)) + 1e-12)  # noqa: E731
+        assert loud(original) > -40, "the beat is spoken"
+        assert abs(loud(piece[:len(original)]) - loud(original)) < 1.0
+    mp4_piece = samples(segment_paths(deck, deck_entry(deck), "narrated", "mp4")[0])
+    assert len(mp4_piece) >= clip["beats"][0]["frames"] * rate / FPS - 1  # AAC: whole 1024-sample frames
+
+
+# ---------------------------------------------------------------- deck.pptx
+
+
+def _movie_blobs(slide) -> list[bytes]:
+    from pptx.enum.shapes import MSO_SHAPE_TYPE
+
+    blobs = []
+    for shape in slide.shapes:
+        if shape.shape_type == MSO_SHAPE_TYPE.MEDIA:
+            link, = shape._element.xpath(".//a:videoFile/@r:link")
+            blobs.append(slide.part.related_part(link).blob)
+    return blobs
+
+
+def test_the_pptx_has_a_slide_per_beat_with_its_segment_title_and_narration(deck):
+    from pptx import Presentation
+
+    made = deck_entry(deck)
+    presentation = Presentation(str(deck.out / made["files"]["pptx"]["path"]))
+    slides = list(presentation.slides)
+    segments = segment_paths(deck, made, "square", "mp4") + segment_paths(deck, made, "narrated", "mp4")
+    assert len(slides) == 1 + len(SILENT_NARRATED_SPANS) == made["slides"]
+    for slide, segment in zip(slides, segments):
+        assert _movie_blobs(slide) == [segment.read_bytes()]
+    assert slides[0].shapes.title.text == "A square"  # the beat-less clip: its title
+    for slide, caption, narration in zip(slides[1:], CAPTIONS, NARRATION):
+        assert slide.shapes.title.text == caption
+        notes = slide.notes_slide.notes_text_frame.text
+        assert notes.startswith(narration) and f"Caption: {caption}" in notes
+    from pptx.enum.shapes import MSO_SHAPE_TYPE
+
+    movie, = [shape for shape in slides[1].shapes if shape.shape_type == MSO_SHAPE_TYPE.MEDIA]
+    assert movie.poster_frame.blob == segments[1].with_suffix(".png").read_bytes()
+
+
+def test_libreoffice_opens_the_pptx_and_prints_a_page_per_slide(deck, tmp_path):
+    made = deck_entry(deck)
+    pptx = deck.out / made["files"]["pptx"]["path"]
+    profile = tmp_path / "lo-profile"
+    started = time.monotonic()
+    result = subprocess.run([str(SOFFICE), f"-env:UserInstallation=file://{profile}", "--headless",
+                             "--convert-to", "pdf", "--outdir", str(tmp_path), str(pptx)],
+                            capture_output=True, text=True, timeout=180)
+    assert result.returncode == 0, result.stdout + result.stderr
+    pdf = (tmp_path / "deck.pdf").read_bytes()
+    pages = len(re.findall(rb"/Type\s*/Page(?!s)", pdf))
+    assert pages == made["slides"] == 3
+    print(f"LibreOffice: deck.pptx to PDF, {pages} pages, in {time.monotonic() - started:.1f} s")
+
+
+# ---------------------------------------------------------------- up to date, bad input
+
+
+def test_a_second_run_cuts_nothing_and_a_changed_clip_is_cut_alone(deck, speech_cache, tmp_path):
+    project = Project(tmp_path / "copy", tmp_path / "copy" / "media")
+    shutil.copytree(deck.root, project.root, symlinks=True)
+    made = deck_entry(project)
+    before = {path: path.stat().st_mtime_ns for path in project.out.joinpath("slides").rglob("*") if path.is_file()}
+    again = render(project, speech_cache, "narrated", "square", "--narrate", "--slides", "-f", "mp4,webm,png")
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert re.search(r"deck\s+│\s+low narrated\s+│\s+up to date", again.stdout), again.stdout
+    assert {path: path.stat().st_mtime_ns for path in before} == before
+
+    scene = project.scene_file("square")
+    scene.write_text(scene.read_text().replace("run_time=0.5", "run_time=1"))
+    changed = render(project, speech_cache, "narrated", "square", "--narrate", "--slides", "-f", "mp4,webm,png")
+    assert changed.returncode == 0, changed.stdout + changed.stderr
+    narrated_segments = segment_paths(project, made, "narrated", "mp4")
+    assert all(path.stat().st_mtime_ns == before[path] for path in narrated_segments), "re-cut an unchanged clip"
+    square, = segment_paths(project, deck_entry(project), "square", "mp4")
+    assert square.stat().st_mtime_ns != before[square]
+    assert len(decoded(square)) == 15 + 15  # Rotate now lasts 1 s
+    assert deck_entry(project)["slides"] == 3
+
+
+def test_slides_without_a_video_format_exit_2_with_one_line_and_write_nothing(tmp_path, speech_cache):
+    project = make_project(tmp_path / "p")
+    result = render(project, speech_cache, "narrated", "--slides", "-f", "png")
+    assert result.returncode == 2
+    assert "--slides" in one_line_error(result) and "mp4 or webm" in one_line_error(result)
+    assert not project.out.exists() or not any(project.out.rglob("*.json"))
+
+
+def test_a_deck_of_a_failed_clip_exits_1_and_installs_nothing(tmp_path, speech_cache):
+    project = make_project(tmp_path / "p")
+    result = render(project, speech_cache, "square", "broken", "--slides", "-f", "mp4")
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert re.search(r"deck\s+│\s+low\s+│\s+failed", result.stdout), result.stdout
+    assert not (project.out / "slides").exists()
+    assert "decks" not in project.manifest()
+    assert project.clip("square", "mp4").exists()  # the clip that worked is still installed
+
+
+# ---------------------------------------------------------------- in Chromium: the deck, and Step mode on the page
+
+ARTIFACTS = Path(__file__).resolve().parent / "_artifacts" / "slides"
+FRAME = 1 / FPS
+
+
+def _browser(playwright, profile: Path):
+    from tests.test_page_browser import _launch
+
+    return _launch(playwright, profile)
+
+
+def _offline_page(context, problems: list[str]):
+    """A page that may load file: and data: URLs only, and reports every error."""
+    def guard(route):
+        if route.request.url.startswith(("file:", "data:", "blob:")):
+            route.continue_()
+        else:
+            problems.append(f"request leaves the disk: {route.request.url}")
+            route.abort()
+
+    context.route("**/*", guard)
+    page = context.new_page()
+    page.on("console", lambda m: m.type == "error" and problems.append(f"console error: {m.text}"))
+    page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
+    return page
+
+
+def _started_at(page, selector: str) -> None:
+    """Note the time the video under `selector` shows when it next starts playing (window.startedAt)."""
+    page.evaluate("""s => { window.startedAt = null; const v = document.querySelector(s);
+        v.addEventListener('playing', () => { window.startedAt = v.currentTime; }, {once: true}); }""", selector)
+
+
+def _wait_paused(page, selector: str) -> float:
+    """Wait (polling inside the page: the page's CSP forbids Playwright's eval-based waits) until the video has
+    stopped and settled; its currentTime then."""
+    return page.evaluate("""async s => { const v = document.querySelector(s); const until = Date.now() + 30000;
+        while (!(v.paused && !v.seeking && v.readyState >= 2)) {
+            if (Date.now() > until) { throw new Error('the video never paused'); }
+            await new Promise(r => setTimeout(r, 10)); }
+        return v.currentTime; }""", selector)
+
+
+def _wait_started(page) -> float:
+    """The time window.startedAt recorded (see _started_at), once the video has started."""
+    return page.evaluate("""async () => { const until = Date.now() + 20000;
+        while (window.startedAt === null) {
+            if (Date.now() > until) { throw new Error('the video never started'); }
+            await new Promise(r => setTimeout(r, 10)); }
+        return window.startedAt; }""")
+
+
+@pytest.mark.browser
+def test_the_deck_plays_each_beat_once_moves_by_key_and_shows_notes_offline(deck, tmp_path):
+    from playwright.sync_api import sync_playwright
+
+    made = deck_entry(deck)
+    html = deck.out / made["files"]["html"]["path"]
+    beats = [{"frames": entry(deck, "square", True)["frames"], "narration": "A square"}] + entry(
+        deck, "narrated", True)["beats"]
+    problems: list[str] = []
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as playwright:
+        context = _browser(playwright, tmp_path / "profile")
+        try:
+            page = _offline_page(context, problems)
+            page.goto(html.as_uri(), wait_until="load")
+            for n, beat in enumerate(beats, 1):
+                video = f"#slide-{n} video"
+                if n > 1:
+                    _started_at(page, video)
+                    page.keyboard.press("ArrowRight" if n == 2 else "PageDown")
+                    assert _wait_started(page) <= FRAME, "the next slide starts at its beat's start"
+                page.evaluate("""async s => { const v = document.querySelector(s); const until = Date.now() + 30000;
+                    while (!v.ended) { if (Date.now() > until) { throw new Error('never ended'); }
+                                       await new Promise(r => setTimeout(r, 10)); } }""", video)
+                state = page.evaluate(f"""() => {{ const v = document.querySelector('{video}');
+                    return {{time: v.currentTime, audio: v.webkitAudioDecodedByteCount,
+                             visible: [...document.querySelectorAll('section.slide')].map(s => !s.hidden)}}; }}""")
+                assert abs(state["time"] - beat["frames"] / FPS) <= FRAME, (n, state)
+                assert state["visible"] == [k == n for k in range(1, len(beats) + 1)]
+                assert state["audio"] > 0, "a narrated slide plays its sound"
+            page.keyboard.press("n")
+            notes = page.locator(f"#slide-{len(beats)} .notes")
+            assert notes.is_visible() and NARRATION[1] in notes.inner_text()
+            assert f"Caption: {CAPTIONS[1]}" in notes.inner_text()
+            page.screenshot(path=str(ARTIFACTS / "deck-slide-with-notes.png"))
+            page.keyboard.press("N")
+            assert not notes.is_visible()
+            page.keyboard.press("PageUp")
+            assert page.locator(f"#slide-{len(beats) - 1}").is_visible()
+            page.keyboard.press("Home")
+            assert page.locator("#slide-1").is_visible() and page.url.endswith("#1")
+            assert "Slide 1 of 3" in page.locator(".status").inner_text()
+        finally:
+            context.close()
+    assert problems == [], "\n".join(problems)
+
+
+@pytest.mark.browser
+def test_step_mode_on_the_page_pauses_at_every_beat_end_of_a_narrated_clip_and_the_film(deck, tmp_path):
+    from playwright.sync_api import sync_playwright
+
+    clip = entry(deck, "narrated", True)
+    film, = [f for f in deck.manifest()["films"] if f["narrated"]]
+    problems: list[str] = []
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as playwright:
+        context = _browser(playwright, tmp_path / "profile")
+        try:
+            page = _offline_page(context, problems)
+            page.goto((deck.out / "index.html").as_uri(), wait_until="load")
+            figure, video = "#clip-narrated", "#clip-narrated video"
+            toggle = page.locator(f"{figure} button.step-toggle")
+            assert toggle.get_attribute("aria-pressed") == "false"
+            assert not page.locator(f"{figure} ol.beats").is_visible()
+            toggle.click()
+            assert toggle.get_attribute("aria-pressed") == "true"
+            assert page.locator(f"{figure} ol.beats button").all_inner_texts() == [
+                f"{n}. {caption}" for n, caption in enumerate(CAPTIONS, 1)]
+            for n, beat in enumerate(clip["beats"]):
+                _started_at(page, video)
+                page.keyboard.press("ArrowRight" if n == 0 else "PageDown")
+                assert abs(_wait_started(page) - beat["start"]) <= FRAME
+                assert f"Beat {n + 1} of 2" in page.locator(f"{figure} .step-status").inner_text()
+                stopped = _wait_paused(page, video)
+                assert abs(stopped - beat["end"]) <= FRAME, (n, stopped, beat)
+                if n == 0:
+                    page.screenshot(path=str(ARTIFACTS / "page-step-mode.png"))
+                    assert "End of beat 1 of 2" in page.locator(f"{figure} .step-status").inner_text()
+            _started_at(page, video)
+            page.keyboard.press("ArrowLeft")  # replays the previous beat, the first
+            assert abs(_wait_started(page) - clip["beats"][0]["start"]) <= FRAME
+            assert abs(_wait_paused(page, video) - clip["beats"][0]["end"]) <= FRAME
+            page.keyboard.press("Home")
+            assert _wait_paused(page, video) == 0
+
+            page.reload(wait_until="load")  # the mode is remembered for the page
+            assert page.locator("#film button.step-toggle").get_attribute("aria-pressed") == "true"
+            for beat in film["beats"]:
+                _started_at(page, "#film video")
+                page.locator("#film button.step-next").click()
+                assert abs(_wait_started(page) - beat["start"]) <= FRAME
+                assert abs(_wait_paused(page, "#film video") - beat["end"]) <= FRAME, beat
+            page.locator("#film button.step-toggle").click()
+            assert page.locator(f"{figure} button.step-toggle").get_attribute("aria-pressed") == "false"
+        finally:
+            context.close()
+    assert problems == [], "\n".join(problems)
