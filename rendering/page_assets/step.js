@@ -57,9 +57,11 @@
     this.frame = 1 / (parseFloat(fps) || 30);
   };
 
+  // The beat a time belongs to; a video paused on a beat's last frame (within a frame of the next beat) counts as
+  // at the next one, so that pressing the video's own play button there goes on rather than stopping at once.
   Player.prototype.beatAt = function (time) {
     for (var n = this.beats.length - 1; n >= 0; n--) {
-      if (time >= this.beats[n][0] - this.frame / 2) { return n; }
+      if (time >= this.beats[n][0] - this.frame) { return n; }
     }
     return 0;
   };
