@@ -80,9 +80,9 @@ def move_camera(scene: Scene, shot: Shot) -> list[Animation]:
     ratio = shot.width / view.width
     pinned = [m for m in scene.mobjects if m is not frame and m.get_num_points() + len(m.submobjects) > 0
               and _in_top_band(m, view)]
-    anims: list[Animation] = [frame.animate.move_to(shot.center).set(width=shot.width)]
-    anims += [m.animate.scale(ratio, about_point=old_center).shift(shot.center - old_center) for m in pinned]
-    return anims
+    builders = [frame.animate.move_to(shot.center).set(width=shot.width)]
+    builders += [m.animate.scale(ratio, about_point=old_center).shift(shot.center - old_center) for m in pinned]
+    return [builder.build() for builder in builders]
 
 
 def at_rest(scene: Scene) -> bool:

@@ -348,7 +348,7 @@ def inspect_scene_class(scene: str | type[AttentionScene], scene_id: str) -> Sce
     seen_layout: set[str] = set()
     fresh_records: dict[str, Any] = {}
 
-    last_view: list[tuple[float, ...]] = []
+    last_view: list[tuple[float, ...]] = [(0.0, 0.0, round(config.frame_width, 4))]  # a scene starts at rest
     open_beat: list[BeatMetrics] = []  # the figures of the beat now running (closed at its end)
 
     def beat_metrics(scene: AttentionScene) -> BeatMetrics | None:
@@ -371,7 +371,7 @@ def inspect_scene_class(scene: str | type[AttentionScene], scene_id: str) -> Sce
         if fill > 0:
             metrics.fill = fill
         key = _view_key(scene)
-        if last_view and key != last_view[0]:
+        if key != last_view[0]:
             metrics.camera_moves += 1
         last_view[:] = [key]
 
