@@ -15,7 +15,7 @@ from manim import (
     VGroup, Write,
 )
 
-from scenes.kit import layout
+from scenes.kit import layout, motion
 from scenes.kit import (
     AttentionMap, AttentionScene, Source, beat, format_value, frame_box, heatmap, label, math, palette, typography,
 )
@@ -32,7 +32,6 @@ class LearnedHeadsLayout:
     arrow_lift: float = 0.1  #: the task arrows start and end this far above the digit boxes
     card_pad_width: float = 0.8  #: a result card's frame is this much wider than its words
     card_pad_height: float = 0.6  #: ... and this much taller
-    arrow_room: float = 1.6  #: between the task sentence and the digit row, for the curved arrows
 
 
 L = LearnedHeadsLayout()
@@ -101,16 +100,14 @@ class LearnedHeadsScene(AttentionScene):
     # --- beats -----------------------------------------------------------------------------------------------
     @beat
     def the_task(self):
-        """The task in one sentence, on one example sequence."""
+        """The task in one sentence, on one example sequence; the two answers travel out of the sequence."""
         src, T, k = self.src, self.T, self.k
         t = T - 1
         row = VGroup(*(self._digit_box(i) for i in range(T))).arrange(RIGHT, buff=layout.TIGHT)
-        sentence = label("At every position t ≥ k, output two digits: the previous one and the one k back.",
-                         font_size=typography.BODY_SIZE)
-        k_line = VGroup(math("k =", font_size=typography.BODY_SIZE), src.number("distant_offset", decimals=0))
-        k_line.arrange(RIGHT, buff=layout.TIGHT)
-        header = VGroup(sentence, k_line).arrange(DOWN, buff=layout.GAP).to_edge(UP, buff=layout.APART)
-        row.next_to(header, DOWN, buff=L.arrow_room)
+        sentence = VGroup(label("At every position t ≥ k, output two digits:", font_size=typography.BODY_SIZE),
+                          label("the previous one and the one k back.", font_size=typography.BODY_SIZE)).arrange(
+            DOWN, buff=layout.TIGHT)
+        layout.fit_into(sentence, layout.top_band(), grow=False)
 
         here = frame_box(row[t], color=palette.ACCENT, buff=layout.HAIRLINE)
         t_name = math("t", font_size=typography.BODY_SIZE, color=palette.ACCENT).next_to(row[t], DOWN, buff=layout.NEAR)
@@ -120,24 +117,34 @@ class LearnedHeadsScene(AttentionScene):
                                  angle=1.6, color=self.prev_color, tip_length=0.15)
         far_arrow = CurvedArrow(row[t].get_top() + UP * L.arrow_lift, row[t - k].get_top() + UP * L.arrow_lift, angle=1.0,
                                 color=self.far_color, tip_length=0.18)
+        # k names the span of the long arrow: the answer k places back
+        k_line = VGroup(math("k =", font_size=typography.BODY_SIZE, color=self.far_color),
+                        src.number("distant_offset", decimals=0, color=self.far_color)).arrange(RIGHT, buff=layout.TIGHT)
+        k_line.next_to(far_arrow, UP, buff=layout.TIGHT)
         prev_name = math(PREVIOUS_TEXT, font_size=typography.SMALL_SIZE, color=self.prev_color)
         prev_name.next_to(row[t - PREVIOUS_OFFSET], DOWN, buff=layout.NEAR).match_y(t_name)
         far_name = math("t - k", font_size=typography.SMALL_SIZE, color=self.far_color)
         far_name.next_to(row[t - k], DOWN, buff=layout.NEAR).match_y(t_name)
-        outputs = VGroup(label("outputs at t:", color=palette.MUTED),
-                         self._digit(t - PREVIOUS_OFFSET, color=self.prev_color), label("and", color=palette.MUTED),
-                         self._digit(t - k, color=self.far_color)).arrange(RIGHT, buff=layout.NEAR)
-        outputs.next_to(row, DOWN, buff=layout.FAR)
+        prev_out = self._digit(t - PREVIOUS_OFFSET, color=self.prev_color)
+        far_out = self._digit(t - k, color=self.far_color)
+        outputs_name, and_word = label("outputs at t:", color=palette.MUTED), label("and", color=palette.MUTED)
+        outputs = VGroup(outputs_name, prev_out, and_word, far_out).arrange(RIGHT, buff=layout.NEAR)
+        outputs.next_to(VGroup(row, t_name), DOWN, buff=layout.FAR)
+        layout.fit_into(VGroup(k_line, prev_arrow, far_arrow, row, here, prev_box, far_box, t_name, prev_name,
+                               far_name, outputs), layout.body())
 
         self.say(src.get("description"))
-        self.play(FadeIn(sentence), FadeIn(k_line), run_time=1.0)
+        self.play(FadeIn(sentence), run_time=1.0)
         self.play(FadeIn(row, lag_ratio=0.08), run_time=1.5)
         self.wait(5.5)
         self.say("At position t the answer is the digit just before it and the digit k places back.")
         self.play(Create(here), FadeIn(t_name), run_time=0.6)
         self.play(Create(prev_arrow), Create(prev_box), FadeIn(prev_name), run_time=0.9)
-        self.play(Create(far_arrow), Create(far_box), FadeIn(far_name), run_time=0.9)
-        self.play(FadeIn(outputs, shift=UP * layout.NUDGE), run_time=0.8)
+        self.play(Create(far_arrow), Create(far_box), FadeIn(far_name), FadeIn(k_line), run_time=0.9)
+        # the two answers are the digits themselves: copies travel from the sequence to the outputs
+        self.play(FadeIn(outputs_name), FadeIn(and_word),
+                  motion.travel(row[t - PREVIOUS_OFFSET][1], prev_out), motion.travel(row[t - k][1], far_out),
+                  run_time=1.2)
         self.wait(3.0)
         self.say("Both outputs are read straight off the attention layer, so it pays to give each one its own head.")
         self.wait(6.0)
@@ -149,11 +156,13 @@ class LearnedHeadsScene(AttentionScene):
         heads = src.number("n_heads", decimals=0, color=palette.ACCENT)
         steps = src.number("train_steps", decimals=0, color=palette.ACCENT)
         line1 = VGroup(label("one causal attention layer with"), heads, label("heads")).arrange(RIGHT, buff=layout.NEAR)
-        line2 = label("the post's multi-head code: split into heads, mask the future, softmax, concat, × W_O",
-                      font_size=typography.SMALL_SIZE, color=palette.MUTED)
+        line2 = VGroup(label("the post's multi-head code:", font_size=typography.SMALL_SIZE, color=palette.MUTED),
+                       label("split into heads, mask the future, softmax, concat, × W_O",
+                             font_size=typography.SMALL_SIZE, color=palette.MUTED)).arrange(DOWN, buff=layout.TIGHT)
         line3 = VGroup(label("trained on the CPU for"), steps, label("steps of random sequences")).arrange(
             RIGHT, buff=layout.NEAR)
-        block = VGroup(line1, line2, line3).arrange(DOWN, buff=layout.GAP)
+        block = VGroup(line1, line2, line3).arrange(DOWN, buff=layout.APART)
+        layout.fit_into(block, layout.body())
 
         self.say(f"The model: one causal attention layer with {format_value(src.value('n_heads'), 0)} heads, "
                  f"trained for {format_value(src.value('train_steps'), 0)} steps. Nobody tells a head what to do.")
@@ -202,9 +211,6 @@ class LearnedHeadsScene(AttentionScene):
     def measured_masses(self):
         """The measurement: mean weight on offset 1 and on offset k, per head, over fresh random sequences."""
         src = self.src
-        grid = heatmap(src, "offset_masses", cell_width=L.mass_cell_width, cell_size=L.mass_cell_height)
-        row_names = VGroup(*(label(_head_name(h), bold=True, color=HEAD_TINTS[h % len(HEAD_TINTS)]).next_to(grid.cells[h][0], LEFT, buff=layout.GAP)
-                             for h in range(self.n_heads)))
         col_names = VGroup(
             VGroup(label("previous digit", color=self.prev_color),
                    math(f"({PREVIOUS_TEXT})", font_size=typography.SMALL_SIZE, color=self.prev_color)).arrange(
@@ -212,6 +218,11 @@ class LearnedHeadsScene(AttentionScene):
             VGroup(label("digit k back", color=self.far_color),
                    math("(t - k)", font_size=typography.SMALL_SIZE, color=self.far_color)).arrange(DOWN, buff=layout.TIGHT),
         )
+        # a column is at least as wide as its name (with room between the two names)
+        cell_width = max(L.mass_cell_width, max(name.width for name in col_names) + layout.APART)
+        grid = heatmap(src, "offset_masses", cell_width=cell_width, cell_size=L.mass_cell_height)
+        row_names = VGroup(*(label(_head_name(h), bold=True, color=HEAD_TINTS[h % len(HEAD_TINTS)]).next_to(grid.cells[h][0], LEFT, buff=layout.GAP)
+                             for h in range(self.n_heads)))
         for j, name in enumerate(col_names):
             name.next_to(grid.cells[0][j], UP, buff=layout.NEAR)
         table = VGroup(grid, row_names, col_names)
