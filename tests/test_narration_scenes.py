@@ -1,22 +1,21 @@
-"""Every real scene, narrated with the real voice (at a tiny resolution): each sentence is spoken inside its beat.
+"""Every real scene, narrated with the real voice: each sentence is spoken inside its beat.
 
-The voice, the timing and the scenes meet only here and in render.py's narrated renders; the fixture tests in
-test_narration_render.py cover the files render.py writes.
+The scenes run headless (animations skipped): the storyboard's clock is the one the speech is placed on, so the
+timing is the same as a render's without drawing a frame; render.py's narrated renders are tested with fixture scenes
+in test_narration_render.py and with bottleneck in test_end_to_end.py.
 """
 
 from __future__ import annotations
 
 import os
-import tempfile
-from pathlib import Path
 
 import pytest
 
 from rendering.narration.audio import OUTPUT_RATE, mix
 from rendering.narration.soundtrack import make_narrator
 from scenes.kit.narration import PAUSE_AFTER_SPEECH
+from scenes.kit.headless import run_headless
 from scenes.registry import SCENES
-from test_scenes_render import render_tiny
 
 pytestmark = pytest.mark.slow
 MAX_NARRATED_SECONDS = 180  # a narrated clip may run longer than its silent twin, but stays a short clip
@@ -29,10 +28,9 @@ def narrator():
 
 @pytest.mark.parametrize("spec", SCENES, ids=lambda s: s.id)
 def test_every_sentence_is_spoken_inside_its_beat(spec, narrator, monkeypatch):
-    scene_class = __import__(spec.module, fromlist=[spec.class_name])
-    monkeypatch.setattr(getattr(scene_class, spec.class_name), "narrator", narrator)
-    with tempfile.TemporaryDirectory() as media:
-        scene = render_tiny(spec, Path(media))
+    scene_class = getattr(__import__(spec.module, fromlist=[spec.class_name]), spec.class_name)
+    monkeypatch.setattr(scene_class, "narrator", narrator)
+    scene = run_headless(scene_class)
     beats = {record.name: record for record in scene.beat_log}
     assert scene.spoken, "a narrated scene speaks"
     spoken_beats = {sentence.beat for sentence in scene.spoken}

@@ -5,7 +5,8 @@
 - narrated numbers: every decimal a beat reads aloud is a number on screen during that beat;
 - pixel regression: the frame at the end of every beat matches committed control data
   (regenerate with `./dev.sh test tests/test_quality_gates.py --set_test`);
-- determinism: a second run draws identical frames.
+- determinism: a second run draws identical frames, on a representative subset (a second run of every scene cost
+  as much again as all the gates; the pixel regression above still compares every scene with its control data).
 """
 
 from __future__ import annotations
@@ -25,6 +26,9 @@ CONTROL_DIR = ROOT / "tests" / "control_data"
 PIXEL_ATOL = 1  # per channel, out of 255
 MAX_DIFFERING_FRACTION = 1e-5
 ids = [spec.id for spec in SCENES]
+#: One scene per source of nondeterminism the clips could have: products and bars (coffee_cafe), a random keep-mask
+#: (dropout_weights), seeded heads and per-head tints (head_split), a trained model's translation (learned_alignment).
+DETERMINISM_SUBSET = ["coffee_cafe", "dropout_weights", "head_split", "learned_alignment"]
 
 
 def control_path(scene_id: str, position: int, beat: str) -> Path:
@@ -133,7 +137,11 @@ def test_pixel_regression(scene_id, request):
     assert not failures, f"{scene_id}: " + "; ".join(failures)
 
 
-@pytest.mark.parametrize("scene_id", ids)
+def test_the_determinism_subset_names_registered_scenes():
+    assert set(DETERMINISM_SUBSET) <= set(ids)
+
+
+@pytest.mark.parametrize("scene_id", DETERMINISM_SUBSET)
 def test_determinism(scene_id):
     first = inspect_scene(scene_id).beat_frames
     second = inspect_scene_class(scene_id, scene_id).beat_frames

@@ -1,7 +1,9 @@
-"""Every registered scene builds and renders end to end (at a tiny resolution, to keep the suite quick).
+"""Every registered scene is a clip of 30–120 s with a caption for every beat, and one renders end to end.
 
-Checks what a reader of the clip gets: a video of 30–120 s and a subcaption track in which every beat has
-at least one caption.
+The length and the captions are the storyboard's: a headless run (animations skipped, the clock advanced by every
+play and wait) gives the same beats, times and subcaptions as a render, so every scene is checked from the run the
+quality gates already make (`inspect_scene`, cached per process). One short scene is rendered for real, at a tiny
+resolution, to show that the video and its caption track come out and agree with the storyboard.
 """
 
 from __future__ import annotations
@@ -14,10 +16,14 @@ import av
 import pytest
 from manim import tempconfig
 
-from scenes.registry import SCENES
+from scenes.kit.inspection import inspect_scene
+from scenes.registry import SCENES, get
 
 TINY = {"pixel_width": 192, "pixel_height": 108, "frame_rate": 5}
 MIN_SECONDS, MAX_SECONDS = 30, 120
+RENDERED = "bottleneck"  # the shortest clip: the one real render of this file
+#: A render's clock advances in whole frames per play; the storyboard's does not.
+FRAME_ROUNDING = 1.0
 
 
 def render_tiny(spec, media_dir: Path):
@@ -36,17 +42,28 @@ def video_seconds(path: Path) -> float:
 
 
 @pytest.mark.parametrize("spec", SCENES, ids=lambda s: s.id)
-def test_scene_renders_with_captions(spec):
+def test_scene_lasts_a_clip_and_captions_every_beat(spec):
+    report = inspect_scene(spec.id)
+    assert MIN_SECONDS <= report.duration <= MAX_SECONDS, f"{spec.id} lasts {report.duration:.1f} s"
+    assert report.beat_log, "a scene is a sequence of @beat methods"
+    assert all(record.captions for record in report.beat_log)
+    track = "\n".join(report.subcaptions)
+    for record in report.beat_log:
+        assert record.captions[0] in track, f"beat {record.name}'s caption is missing from the caption track"
+    assert abs(report.beat_log[-1].end - report.duration) < 1e-6, "beats should cover the clip"
+
+
+def test_a_scene_renders_to_video_with_its_captions():
+    spec = get(RENDERED)
     with tempfile.TemporaryDirectory() as media:
         scene = render_tiny(spec, Path(media))
         videos = list(Path(media).rglob(f"{spec.id}.mp4"))
         assert len(videos) == 1, f"expected one {spec.id}.mp4 under {media}"
         seconds = video_seconds(videos[0])
-        assert MIN_SECONDS <= seconds <= MAX_SECONDS, f"{spec.id} lasts {seconds:.1f} s"
         captions = videos[0].with_suffix(".srt").read_text(encoding="utf-8")
-
-    assert scene.beat_log, "a scene is a sequence of @beat methods"
-    assert all(record.captions for record in scene.beat_log)
+    storyboard = inspect_scene(spec.id)
+    assert abs(seconds - storyboard.duration) < FRAME_ROUNDING, (seconds, storyboard.duration)
+    assert [r.name for r in scene.beat_log] == [r.name for r in storyboard.beat_log]
     for record in scene.beat_log:
         assert record.captions[0] in captions, f"beat {record.name}'s caption is missing from the .srt"
-    assert abs(scene.beat_log[-1].end - seconds) < 1.0, "beats should cover the clip"
+    assert abs(scene.beat_log[-1].end - seconds) < FRAME_ROUNDING, "beats should cover the clip"

@@ -60,6 +60,8 @@ class SceneReport:
     numbers_checked: int = 0
     animations_checked: int = 0
     metrics: list["BeatMetrics"] = field(default_factory=list)  # one per beat, in order
+    duration: float = 0.0  # the clip's length: the headless clock is the storyboard's (plays and waits)
+    subcaptions: list[str] = field(default_factory=list)  # every subcaption the clip's caption track would carry
 
 
 @dataclass
@@ -396,6 +398,8 @@ def inspect_scene_class(scene: str | type[AttentionScene], scene_id: str) -> Sce
 
     finished = run_headless(scene, on_beat_end=on_beat_end, after_animation=after_animation)
     report.beat_log = list(finished.beat_log)
+    report.duration = float(finished.renderer.time)
+    report.subcaptions = [subtitle.content for subtitle in finished.renderer.file_writer.subcaptions]
     report.narrated_number_problems = narrated_number_problems(scene_id, report.beat_log, report.shown_numbers)
     return report
 
