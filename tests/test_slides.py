@@ -350,6 +350,10 @@ def test_the_deck_plays_each_beat_once_moves_by_key_and_shows_notes_offline(deck
             page.keyboard.press("Home")
             assert page.locator("#slide-1").is_visible() and page.url.endswith("#1")
             assert "Slide 1 of 3" in page.locator(".status").inner_text()
+            page.goto(html.as_uri() + "#2", wait_until="load")  # opened at a slide: only that one shows
+            page.reload(wait_until="load")
+            assert page.evaluate("[...document.querySelectorAll('section.slide')].map(s => !s.hidden)") == [
+                False, True, False]
         finally:
             context.close()
     assert problems == [], "\n".join(problems)

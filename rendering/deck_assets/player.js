@@ -23,10 +23,9 @@
 
   function show(n) {
     n = Math.max(0, Math.min(slides.length - 1, n));
-    if (current >= 0 && current !== n) {
-      video(current).pause();
-      slides[current].hidden = true;
-    }
+    slides.forEach(function (slide, k) {  // only slide n shows (a deck opened at #7 starts with slide 1 shown)
+      if (k !== n) { video(k).pause(); slide.hidden = true; }
+    });
     current = n;
     slides[n].hidden = false;
     counter.textContent = (n + 1) + " / " + slides.length;
