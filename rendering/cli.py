@@ -170,7 +170,8 @@ def plan(specs, qualities, formats, *, root: Path, registry_path: Path, manifest
                     known.append(Outcome(spec.id, quality.name, FAILED, error=message, narrated=narrated))
                     continue
                 entry = manifest.get(spec.id, quality.name, narrated)
-                if (not force and entry is not None and entry.get("input_hash") == input_hash
+                # An entry without "beats" was encoded before key frames marked the beats: render it again.
+                if (not force and entry is not None and entry.get("input_hash") == input_hash and "beats" in entry
                         and all(fmt in entry["files"] for fmt in formats) and files_intact(out_dir, entry)):
                     known.append(Outcome(spec.id, quality.name, UP_TO_DATE, narrated=narrated,
                                          bytes=sum(f["bytes"] for f in entry["files"].values())))

@@ -27,8 +27,9 @@ def clip_entry(job: Job, result: dict, files: dict) -> dict:
     }
     if result.get("timeline"):
         entry["timeline"] = result["timeline"]  # [frames, static] per animation: how a later run splits the clip
-    if result.get("beats"):
-        entry["beats"] = result["beats"]  # each beat's caption, narration and span: Step mode and the slides
+    # Each beat's caption, narration and span, for Step mode and the slides; [] for a scene without beats. The key
+    # says the clip has a key frame at every beat start (an entry without it is rendered again).
+    entry["beats"] = result.get("beats", [])
     if job.narrated:
         entry["audio"] = result["audio"]
         entry["transcript"] = result["transcript"]
