@@ -47,7 +47,7 @@ examples:
   python render.py --force --jobs 1         everything again, one clip at a time
   python render.py --narrate --film         narrated clips too, and every clip joined into one film with chapters
   python render.py qkv_scale -q high -j 2   one long clip, split into 2 chunks rendered side by side
-  python render.py --cluster local:4        on a Dask cluster of 4 local worker processes (or tcp://HOST:PORT)
+  python render.py --cluster local:4        on a Dask cluster of 4 local worker processes (or tcp://, tls://HOST:PORT)
   python render.py --example my.toml --check   check your own example and print what the clips would show
   python render.py --example my.toml        every clip for your example, into media/examples/<name>/
 """
@@ -92,8 +92,18 @@ def build_parser() -> argparse.ArgumentParser:
                              f"(default: the number of cores, {default_jobs()} here)")
     parser.add_argument("--cluster", metavar="ADDRESS",
                         help="render on a Dask cluster: tcp://HOST:PORT of a running scheduler (workers started with "
-                             "`dask worker tcp://HOST:PORT` from the project's venv), or local:N for N worker "
-                             "processes here; needs the cluster extra, installed by ./dev.sh")
+                             "`dask worker tcp://HOST:PORT` from the project's venv), tls://HOST:PORT for one that "
+                             "only holders of its CA's certificates can join (see --tls-ca-file), or local:N for N "
+                             "worker processes here; needs the cluster extra, installed by ./dev.sh")
+    parser.add_argument("--tls-ca-file", metavar="PEM",
+                        help="with --cluster tls://: the cluster's CA certificate (default: Dask's configuration "
+                             "distributed.comm.tls.ca-file)")
+    parser.add_argument("--tls-cert", metavar="PEM",
+                        help="with --cluster tls://: this client's certificate, signed by that CA "
+                             "(default: distributed.comm.tls.client.cert)")
+    parser.add_argument("--tls-key", metavar="PEM",
+                        help="with --cluster tls://: this client's private key (default: "
+                             "distributed.comm.tls.client.key; not needed when the key is in the certificate file)")
     parser.add_argument("--example", metavar="FILE.toml",
                         help="compute every clip from this example file (copy examples/post.toml, the default, and "
                              "change the sentences and sizes); output goes to media/examples/<name>/")
@@ -201,13 +211,17 @@ def _narration_settings(args) -> dict | None:
             "cache_dir": os.environ.get("NARRATION_CACHE_DIR"), "voice_files": voice}
 
 
-def _cluster_backend(spec: str | None, root: Path):
+def _cluster_backend(args, root: Path, registry: str):
     """The Dask backend for --cluster, connected; None for a local render (which never imports Dask)."""
-    if spec is None:
+    tls = (args.tls_ca_file, args.tls_cert, args.tls_key)
+    if args.cluster is None:
+        if any(value is not None for value in tls):
+            raise ValueError("--tls-ca-file, --tls-cert and --tls-key only apply with --cluster tls://HOST:PORT")
         return None
-    from .cluster import DaskBackend, parse_cluster
+    from .cluster import DaskBackend, cluster_security, parse_cluster
 
-    return DaskBackend(parse_cluster(spec), root)
+    spec = parse_cluster(args.cluster)
+    return DaskBackend(spec, root, registry, cluster_security(spec, *tls))
 
 
 def _film_formats(args, formats: list[str]) -> list[str]:
@@ -258,7 +272,7 @@ def main(argv: list[str] | None = None) -> int:
         narration = _narration_settings(args)
         out_dir = Path(args.out).absolute() if args.out else example_files.default_out(root / "media", example)
         outdir.check_writable(out_dir)
-        backend = _cluster_backend(args.cluster, root)
+        backend = _cluster_backend(args, root, registry.module)
     except ValueError as error:
         return _usage_error(str(error))
 

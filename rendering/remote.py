@@ -2,7 +2,10 @@
 
 The task runs `python -m rendering.worker` in a scratch folder of the worker's machine (a process of its own, as
 locally: manim's config and a crash stay inside it), then returns the worker's result together with the bytes of
-every file it made, so the client can join, install and write the manifest on its own disk. Failures come back as
+every file it made, so the client can join, install and write the manifest on its own disk. Before anything runs,
+the worker hashes its own project for the task's clip as the client's plan did (rendering/inputs.py: the scene, the
+kit, attention_math, the pipeline, the versions) and refuses a task whose client hashed differently: a worker left on
+another commit must not render old scenes into a clip installed as current. Failures come back as
 values, not exceptions: Dask retries a task only when its worker dies (that is the retry we want), not when the
 scene raises. Imports nothing of Dask, so a plain render never loads it.
 """
@@ -28,12 +31,55 @@ def project_root(root: str) -> Path:
     return Path(__file__).resolve().parent.parent
 
 
-def render_task(payload: dict, root: str) -> dict:
+def project_input_hash(where: Path, payload: dict) -> str:
+    """This machine's input hash of the task's clip, computed from its own files as the client's plan computes it."""
+    from types import SimpleNamespace
+
+    from . import inputs
+    from .qualities import QUALITIES
+
+    project = payload["project"]
+    inputs.package_version.cache_clear()  # a long-lived worker: read the installed versions as they are now
+    registry_file = where / (project["registry"].replace(".", "/") + ".py")
+    if not registry_file.is_file():
+        raise FileNotFoundError(f"scene registry {project['registry']} not found")
+    spec = SimpleNamespace(id=payload["scene_id"], module=payload["module"], class_name=payload["class_name"],
+                           path=payload["module"].replace(".", "/") + ".py")
+    narration = ""
+    if payload.get("narration") is not None:
+        from .narration.voice import resolve_voice
+
+        narration = inputs.narration_digest(resolve_voice(payload["narration"].get("voice")))
+    shared = inputs.shared_digest(where, registry_file, payload.get("example"))
+    return inputs.clip_input_hash(shared, where, spec, QUALITIES[project["quality"]], narration)
+
+
+def refusal(where: Path, payload: dict, worker: str | None) -> str | None:
+    """Why this worker will not run the task (its project is not the client's), or None."""
+    if "project" not in payload:
+        return None
+    expected = payload["project"]["input_hash"]
+    at = f"worker {worker or 'here'}"
+    try:
+        mine = project_input_hash(where, payload)
+    except Exception as error:  # a scene, registry or quality this worker's project does not have
+        reason = " ".join(str(error).split()) or type(error).__name__
+        return f"{at} refused the task: it cannot hash its project for this clip ({reason}); the client's is {expected}"
+    if mine == expected:
+        return None
+    return (f"{at} refused the task: its project's input hash {mine} is not the client's {expected} "
+            "(the worker must run the client's commit, with the same packages)")
+
+
+def render_task(payload: dict, root: str, worker: str | None = None) -> dict:
     """Run one task; returns {"result", "work", "files": {path relative to work: bytes}}, or {"error", "bad_input",
-    "log"}."""
+    "log"}. `worker` is this worker's address, named when it refuses the task."""
     from .runner import worker_env
 
     where = project_root(root)
+    refused = refusal(where, payload, worker)
+    if refused is not None:
+        return {"error": refused, "bad_input": False, "log": refused}
     # The task's name in the folder's: `ps` on a worker machine shows which clip each process is rendering.
     with tempfile.TemporaryDirectory(prefix=f"render-task-{payload.get('task', '')}-") as scratch:
         work = Path(scratch)
@@ -75,7 +121,7 @@ def _files_under(work: Path, result: dict) -> dict[str, bytes]:
     files = {}
     for text in _paths(result):
         path = Path(text)
-        if path.is_file() and work in path.parents:
+        if path.is_file() and not path.is_symlink() and work in path.parents:
             files[str(path.relative_to(work))] = path.read_bytes()
     return files
 

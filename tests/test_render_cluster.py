@@ -22,15 +22,35 @@ def _real_scene_args(out: Path, *args: str) -> list[str]:
     return [sys.executable, str(REPO / "render.py"), "bottleneck", "--out", str(out), *args]
 
 
-def test_a_local_cluster_renders_a_real_scene_identical_to_a_local_render(tmp_path):
-    for name, extra in (("local", ["--jobs", "2"]), ("cluster", ["--cluster", "local:2"])):
-        result = subprocess.run(_real_scene_args(tmp_path / name, *extra), cwd=REPO, capture_output=True,
-                                text=True, timeout=600)
-        assert result.returncode == 0, result.stdout + result.stderr
+def _temporary_tls_files(folder: Path, security) -> list[str]:
+    """The --tls-* options for a Security.temporary(): its in-memory CA, certificate and key written to files."""
+    folder.mkdir()
+    options = []
+    for option, name, text in (("--tls-ca-file", "ca.pem", security.tls_ca_file),
+                               ("--tls-cert", "cert.pem", security.tls_client_cert),
+                               ("--tls-key", "key.pem", security.tls_client_key)):
+        (folder / name).write_text(text)
+        options += [option, str(folder / name)]
+    return options
+
+
+def test_a_local_cluster_and_one_over_tls_render_a_real_scene_identical_to_a_local_render(tmp_path):
+    from distributed import LocalCluster
+    from distributed.security import Security
+
+    security = Security.temporary()
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, protocol="tls", host="127.0.0.1",
+                      security=security, dashboard_address=None) as tls_cluster:
+        assert tls_cluster.scheduler_address.startswith("tls://")
+        tls = ["--cluster", tls_cluster.scheduler_address, *_temporary_tls_files(tmp_path / "certs", security)]
+        for name, extra in (("local", ["--jobs", "2"]), ("cluster", ["--cluster", "local:2"]), ("tls", tls)):
+            result = subprocess.run(_real_scene_args(tmp_path / name, *extra), cwd=REPO, capture_output=True,
+                                    text=True, timeout=600)
+            assert result.returncode == 0, result.stdout + result.stderr
     for ext in ("mp4", "webm", "png", "vtt"):
         local = tmp_path / "local" / "clips" / "low" / f"bottleneck.{ext}"
-        cluster = tmp_path / "cluster" / "clips" / "low" / f"bottleneck.{ext}"
-        assert sha256(local) == sha256(cluster), ext
+        for name in ("cluster", "tls"):
+            assert sha256(local) == sha256(tmp_path / name / "clips" / "low" / f"bottleneck.{ext}"), (name, ext)
 
 
 def _chunk_worker_parent(marker: str) -> int | None:
