@@ -11,6 +11,7 @@ priming, see film.py), so a narrated clip's track is decoded once, cut at each b
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -134,9 +135,21 @@ def _write_segment(template, span: Span, packets: list, out: Path, origin: int, 
         interleave(target, video_packets, encoded_packets(audio, [piece], OUTPUT_RATE))
 
 
+TAIL_FRAMES = 64  # a beat that ends in a fade-out and a wait has a few blank frames at its end, not more
+
+
 def save_segment_poster(segment: Path, poster: Path) -> None:
     """The segment's last frame that shows something (its last frame if none does): what the beat built, the
-    slide's picture before it plays and in a printed deck."""
+    slide's picture before it plays and in a printed deck. Only the last TAIL_FRAMES decoded frames are kept and
+    looked at from the end (converting every frame to RGB would cost more than the cutting); a segment whose tail
+    is all blank is searched whole."""
+    with av.open(str(segment)) as container:
+        tail = deque(container.decode(video=0), maxlen=TAIL_FRAMES)
+        for frame in reversed(tail):
+            pixels = frame.to_ndarray(format="rgba")
+            if not is_blank(pixels):
+                save_poster(pixels, poster)
+                return
     chosen = None
     with av.open(str(segment)) as container:
         for frame in container.decode(video=0):

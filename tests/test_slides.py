@@ -409,3 +409,21 @@ def test_step_mode_on_the_page_pauses_at_every_beat_end_of_a_narrated_clip_and_t
         finally:
             context.close()
     assert problems == [], "\n".join(problems)
+
+
+def test_a_clip_encoded_before_beats_had_key_frames_is_rendered_again(deck, speech_cache, tmp_path):
+    """A manifest entry without "beats" (an older render.py) has no key frames at its beats: never up to date."""
+    import json
+
+    project = Project(tmp_path / "copy", tmp_path / "copy" / "media")
+    shutil.copytree(deck.root, project.root, symlinks=True)
+    manifest = project.manifest()
+    for clip in manifest["clips"]:
+        if clip["id"] == "square" and not clip["narrated"]:
+            del clip["beats"]
+    (project.out / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    result = render(project, speech_cache, "square", "narrated", "-f", "mp4,webm,png")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert re.search(r"square\s+│\s+low\s+│\s+rendered", result.stdout), result.stdout
+    assert re.search(r"narrated\s+│\s+low\s+│\s+up to date", result.stdout), result.stdout
+    assert entry(project, "square", False)["beats"] == []
