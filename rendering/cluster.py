@@ -119,13 +119,16 @@ def cluster_security(spec: str, ca_file: str | None = None, cert: str | None = N
 
 def _tls_refusal(error: BaseException) -> str | None:
     """The handshake's own reason when `error` (or what caused it) is a refused TLS handshake, else None."""
-    seen = error
-    while seen is not None:
-        text = " ".join(str(seen).split())
-        if isinstance(seen, ssl.SSLError) or "SSL" in text or "TLS" in text:
-            return re.sub(r"\s*\(_ssl\.c:\d+\)", "", text)
+    chain, seen = [], error
+    while seen is not None and len(chain) < 20:
+        chain.append(seen)
         seen = seen.__cause__ or seen.__context__
-    return None
+    # OpenSSL's own words (certificate verify failed, unknown ca) first; else Dask's message that names TLS.
+    found = next((e for e in chain if isinstance(e, ssl.SSLError)), None) \
+        or next((e for e in chain if re.search(r"\b(SSL|TLS)", str(e))), None)
+    if found is None:
+        return None
+    return re.sub(r"\s*\(_ssl\.c:\d+\)", "", " ".join(str(found).split())) or type(found).__name__
 
 
 # --- What runs on a worker ---------------------------------------------------------------------------------------

@@ -40,7 +40,7 @@ def test_a_local_cluster_and_one_over_tls_render_a_real_scene_identical_to_a_loc
 
     security = Security.temporary()
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, protocol="tls", host="127.0.0.1",
-                      security=security, dashboard_address=None) as tls_cluster:
+                      security=security, dashboard_address=":0") as tls_cluster:
         assert tls_cluster.scheduler_address.startswith("tls://")
         tls = ["--cluster", tls_cluster.scheduler_address, *_temporary_tls_files(tmp_path / "certs", security)]
         for name, extra in (("local", ["--jobs", "2"]), ("cluster", ["--cluster", "local:2"]), ("tls", tls)):
