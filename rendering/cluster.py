@@ -10,6 +10,7 @@ trusted no further than it is checked: every file name must be relative and norm
 folder without passing through a symlink, be one of the files that kind of task makes and fit under a size cap, and
 the result may name no file but those; any other reply fails the task in one line and nothing of it is written.
 Each task also carries the client's input hash, and a worker whose own project hashes differently refuses it.
+These checks stop a faulty or mismatched worker, not a hostile one (Dask's replies are pickles): TLS keeps those out.
 A worker that dies mid-task has its task run again on another (Dask's own retry, up to its allowed-failures
 setting).
 
