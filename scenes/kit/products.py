@@ -65,6 +65,12 @@ def shared_cell_width(source: Source, paths: Sequence[str], *, decimals: int = 2
     return max(typography.CELL, widest + CELL_PADDING)
 
 
+def compact_row(font_size: float = NUMBER) -> float:
+    """A row's height for a tall example: one line of text (measured, with ascender and descender) and a TIGHT
+    pad above and below, instead of the square typography.CELL, so eleven rows stay above the legibility floor."""
+    return label("Ag", font_size=font_size).height + 2 * layout.TIGHT
+
+
 def _grid(source: Source, path: str, color, *, orientation: str = "row", **style) -> TensorGrid:
     return TensorGrid(source, path, orientation=orientation, number_color=color, bracket_color=color, **style)
 
@@ -75,20 +81,23 @@ class DotProducts(VGroup):
 
     Paths are fields of `source`: matrix (T, d), vector (d,), products (T, d), result (T,). The vector sits above the
     products grid, entry k over column k; products and result share the matrix's rows. `row_labels` (tokens) go to
-    the matrix's left. Parts: `.matrix`, `.vector`, `.products`, `.result` (TensorGrid), `.times` ("⊙"),
+    the matrix's left (at `label_size`). `cell_size` is a row's height: a tall example passes a compact one (one
+    line of text and a little padding) so its rows stay above the legibility floor. Parts: `.matrix`, `.vector`,
+    `.products`, `.result` (TensorGrid), `.times` ("⊙"),
     `.sum_sign` ("sum →"). `row(i)` gives (matrix row, products row, result cell).
     """
 
     def __init__(self, source: Source, *, matrix: str, vector: str, products: str, result: str,
                  row_labels: Sequence[str] | None = None, matrix_color=palette.TEXT, vector_color=palette.QUERY,
                  result_color=palette.TEXT, label_color=palette.ENGLISH, decimals: int = 2,
-                 font_size: float = NUMBER, gap: float = layout.GAP):
+                 font_size: float = NUMBER, gap: float = layout.GAP, cell_size: float = typography.CELL,
+                 label_size: float = typography.SMALL_SIZE):
         super().__init__()
         width = shared_cell_width(source, (matrix, vector, products, result), decimals=decimals, font_size=font_size)
-        style = dict(decimals=decimals, font_size=font_size, cell_width=width)
+        style = dict(decimals=decimals, font_size=font_size, cell_width=width, cell_size=cell_size)
         self.matrix = _grid(source, matrix, matrix_color, **style)
         if row_labels is not None:
-            self.matrix.add_row_labels(row_labels, color=label_color)
+            self.matrix.add_row_labels(row_labels, color=label_color, font_size=label_size)
         self.products = _grid(source, products, palette.TEXT, **style)
         self.vector = _grid(source, vector, vector_color, **style)
         self.result = _grid(source, result, result_color, orientation="column", **style)
@@ -116,18 +125,20 @@ class WeightedRows(VGroup):
 
     Paths: weights (T,), matrix (T, d), products (T, d), result (d,). The weights stand as a column on
     `weights_side` of the matrix (row labels, if any, on the far left), an arrow leads to the products, and the result
-    sits under a rule beneath the products, entry k under column k. Parts: `.weights`, `.matrix`, `.products`,
+    sits under a rule beneath the products, entry k under column k. `cell_size` (a row's height) and `label_size`
+    (the row labels') as in DotProducts. Parts: `.weights`, `.matrix`, `.products`,
     `.result` (TensorGrid), `.arrow`, `.rule`. `row(i)` gives (weight cell, matrix row, products row).
     """
 
     def __init__(self, source: Source, *, weights: str, matrix: str, products: str, result: str,
                  row_labels: Sequence[str] | None = None, weights_side=LEFT, shade_weights: bool = True,
                  matrix_color=palette.TEXT, result_color=palette.CONTEXT, label_color=palette.ENGLISH,
-                 decimals: int = 2, font_size: float = NUMBER, gap: float = layout.GAP):
+                 decimals: int = 2, font_size: float = NUMBER, gap: float = layout.GAP,
+                 cell_size: float = typography.CELL, label_size: float = typography.SMALL_SIZE):
         super().__init__()
         width = shared_cell_width(source, (weights, matrix, products, result), decimals=decimals,
                                   font_size=font_size)
-        style = dict(decimals=decimals, font_size=font_size, cell_width=width)
+        style = dict(decimals=decimals, font_size=font_size, cell_width=width, cell_size=cell_size)
         shading = dict(shading="weights") if shade_weights else {}
         self.weights = TensorGrid(source, weights, orientation="column", **shading, **style)
         self.matrix = _grid(source, matrix, matrix_color, **style)
@@ -138,7 +149,7 @@ class WeightedRows(VGroup):
         VGroup(*pair).arrange(RIGHT, buff=gap)
         align_rows(self.weights, self.matrix)
         if row_labels is not None:
-            pair[0].add_row_labels(row_labels, color=label_color)
+            pair[0].add_row_labels(row_labels, color=label_color, font_size=label_size)
         self.products.next_to(VGroup(*pair), RIGHT, buff=layout.FAR)
         align_rows(self.products, self.matrix)
         self.arrow = flow_arrow(VGroup(*pair), self.products)
@@ -298,5 +309,5 @@ def add_rows(scene: Scene, comp: WeightedRows, *, with_sum: Iterable[Animation] 
 __all__ = [
     "EncoderScoring", "encoder_scoring", "product_row",
     "DotProducts", "WeightedRows", "ShownProduct", "row_times_vector", "dot_every_row", "scale_every_row",
-    "add_rows", "shared_cell_width", "settle",
+    "add_rows", "shared_cell_width", "settle", "compact_row",
 ]
