@@ -10,26 +10,31 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from manim import (
-    LEFT, RIGHT, UP, Create, FadeIn, FadeOut, Indicate, LaggedStart, ReplacementTransform, VGroup, Write,
+    DOWN, LEFT, RIGHT, UP, Create, FadeIn, FadeOut, Indicate, LaggedStart, ReplacementTransform, VGroup, Write,
 )
 
 from scenes.kit import (
     AttentionMap, AttentionScene, Source, align_baselines, beat, format_value, frame_box, label, layout, math,
-    palette, typography,
+    motion, palette, typography,
 )
 from scenes.kit.attention_map import share_columns
 from scenes.kit.claims import count_word, words_list
+from scenes.kit.products import settle
 
 CHECK, CROSS = "✓", "✗"
 FONT = typography.SMALL_SIZE  # every map and sum column of the clip: one size, so maps swap cell for cell
 EQUATION = typography.BODY_SIZE + 2
-#: A small example's map may grow into its room, until its text is as large as a heading, never beyond.
-GROWTH = typography.HEADING_SIZE / FONT
 
 
 def room_factor(mob, region: layout.Region) -> float:
-    """How much `mob` should scale to fill `region`: shrink to fit, or grow up to GROWTH when it is small."""
-    return min(GROWTH, region.width / mob.width, region.height / mob.height)
+    """How much `mob` should scale to fill `region`: shrink to fit, or grow (up to the kit's MAX_GROWTH) when it
+    would leave the region mostly empty."""
+    return min(layout.MAX_GROWTH, region.width / mob.width, region.height / mob.height)
+
+
+def compact_row(font_size: float) -> float:
+    """A dense map's row height: one line of text and a hairline each side (the kit's rows add a TIGHT pad more)."""
+    return label("Ag", font_size=font_size).height + 2 * layout.HAIRLINE
 
 
 @dataclass(frozen=True)
@@ -68,8 +73,12 @@ def sums_column(src: Source, path: str, amap: AttentionMap, header: str, color) 
     """A header on the key tokens' baseline and one traced row sum level with each row, right of the map."""
     numbers = VGroup(*(src.number(path, i, decimals=2, font_size=FONT, color=color) for i in range(amap.rows)))
     head = label(header, font_size=FONT, color=color)
-    head.next_to(amap.body, RIGHT, buff=layout.GAP).match_y(amap.column_labels)
-    align_baselines([amap.column_labels[0], head])
+    head.next_to(amap.body, RIGHT, buff=layout.GAP)
+    if amap.upright_keys:  # upright key words stand on the map: the header stands on it too
+        head.align_to(amap.column_labels, DOWN)
+    else:
+        head.match_y(amap.column_labels)
+        align_baselines([amap.column_labels[0], head])
     for i, number in enumerate(numbers):
         number.match_y(amap.cell(i, 0)).match_x(head)
     return VGroup(head, numbers)
@@ -100,29 +109,42 @@ class CausalTriangleScene(AttentionScene):
         self.right_order_recap(order)
 
     # --- compositions --------------------------------------------------------------------------------------------
-    def _map(self, path: str, *, weights: bool, causal: bool) -> AttentionMap:
+    def _map(self, path: str, *, weights: bool, causal: bool, dense: bool = False) -> AttentionMap:
+        """A map of the clip; `dense` stands the key words upright and packs the rows to one line each, for an
+        example whose map would not stay legible laid out flat."""
         return AttentionMap(self.src, path, self.tokens, weights=weights, causal=causal, font_size=FONT,
-                            query_label="query i", key_label="key j")
+                            query_label="query i", key_label="key j", upright_keys=dense,
+                            cell_size=compact_row(FONT) if dense else None)
 
-    def _check_table(self) -> AttentionMap:
+    @staticmethod
+    def _legible(plan, region: layout.Region, font_size: float) -> bool:
+        return room_factor(plan, region) * font_size >= typography.MIN_FONT_SIZE
+
+    def _check_table(self, dense: bool = False) -> AttentionMap:
         """The post's ✓/✗ table: the causal mask as a map, ✓ where key j ≤ query i, ✗ for the future."""
-        table = AttentionMap(self.src, "mask", self.tokens, causal=True, show_values=False,
-                             font_size=typography.LABEL_SIZE, query_label="query i", key_label="key j")
+        size = typography.LABEL_SIZE
+        table = AttentionMap(self.src, "mask", self.tokens, causal=True, show_values=False, font_size=size,
+                             query_label="query i", key_label="key j", upright_keys=dense,
+                             cell_size=compact_row(size) if dense else None)
         for i in range(self.n):
             for j in range(self.n):
                 future = j > i
-                mark = label(CROSS if future else CHECK, font_size=typography.LABEL_SIZE,
+                mark = label(CROSS if future else CHECK, font_size=size,
                              color=palette.WRONG if future else palette.RIGHT)
                 table.cell(i, j).add(mark.move_to(table.cell(i, j)[0]))
+        if not dense and not self._legible(table, layout.body(), size):
+            return self._check_table(dense=True)
         return table.scale(room_factor(table, layout.body())).move_to(layout.body().center)
 
-    def _main_stage(self) -> MainStage:
+    def _main_stage(self, dense: bool = False) -> MainStage:
         """Scores, masked scores and weights share one place: built alike, so one fit puts them on top of each other."""
-        scores, masked, weights = share_columns(self._map("scores", weights=False, causal=False),
-                                                self._map("masked_scores", weights=False, causal=True),
-                                                self._map("weights", weights=True, causal=True))
+        scores, masked, weights = share_columns(self._map("scores", weights=False, causal=False, dense=dense),
+                                                self._map("masked_scores", weights=False, causal=True, dense=dense),
+                                                self._map("weights", weights=True, causal=True, dense=dense))
         sums = sums_column(self.src, "right_order_row_sums", weights, "row sum", palette.RIGHT)
         plan = VGroup(weights, sums)
+        if not dense and not self._legible(plan, layout.body(), FONT):
+            return self._main_stage(dense=True)
         factor = room_factor(plan, layout.body())
         plan.scale(factor).move_to(layout.body().center)
         for amap in (scores, masked):
@@ -130,11 +152,12 @@ class CausalTriangleScene(AttentionScene):
             amap.shift(weights.body.get_center() - amap.body.get_center())
         return MainStage(scores, masked, weights, sums)
 
-    def _order_stage(self) -> OrderStage:
+    def _order_stage(self, dense: bool = False) -> OrderStage:
         """One map and two columns of sums (wrong order red, right order green), fitted into the body together."""
-        unmasked, zeroed, right = share_columns(self._map("wrong_order_unmasked_weights", weights=True, causal=False),
-                                                self._map("wrong_order_weights", weights=True, causal=True),
-                                                self._map("weights", weights=True, causal=True))
+        unmasked, zeroed, right = share_columns(
+            self._map("wrong_order_unmasked_weights", weights=True, causal=False, dense=dense),
+            self._map("wrong_order_weights", weights=True, causal=True, dense=dense),
+            self._map("weights", weights=True, causal=True, dense=dense))
         wrong_sums = sums_column(self.src, "wrong_order_row_sums", zeroed, "softmax → mask", palette.WRONG)
         right_sums = sums_column(self.src, "right_order_row_sums", right, "mask → softmax", palette.RIGHT)
         right_sums.next_to(wrong_sums, RIGHT, buff=layout.GAP).align_to(wrong_sums, UP)
@@ -143,6 +166,8 @@ class CausalTriangleScene(AttentionScene):
         for title in (title_wrong, title_right):
             title.next_to(zeroed, UP, buff=layout.GAP).match_x(zeroed.body)
         plan = VGroup(zeroed, wrong_sums, right_sums, title_wrong)
+        if not dense and not self._legible(plan, layout.frame(), FONT):
+            return self._order_stage(dense=True)
         factor, center = room_factor(plan, layout.frame()), plan.get_center()
         shift = layout.frame().center - center
         for part in (zeroed, wrong_sums, right_sums, title_wrong, title_right):
@@ -206,8 +231,12 @@ class CausalTriangleScene(AttentionScene):
         self.play(Create(future_box), run_time=0.6)
         scores, masked = stage.scores, stage.masked
         pairs = [(i, j) for i in range(self.n) for j in range(i + 1, self.n)]
-        self.play(LaggedStart(*(ReplacementTransform(scores.cell(i, j), masked.cell(i, j)) for i, j in pairs),
-                              lag_ratio=0.15), run_time=2.5)
+        # the −∞ of the formula travels into every future cell; the score it replaces fades, the cell turns grey
+        entering = motion.mask_enters(cases.select("inf"), [masked.cell(i, j)[1] for i, j in pairs])
+        self.play(motion.lagged(entering), *(ReplacementTransform(scores.cell(i, j)[0], masked.cell(i, j)[0])
+                                             for i, j in pairs),
+                  *(FadeOut(scores.cell(i, j)[1]) for i, j in pairs), run_time=2.5)
+        settle(self, [masked.cell(i, j) for i, j in pairs], [part for i, j in pairs for part in masked.cell(i, j)])
         self.wait(1.0)
         self.say("The past and the diagonal keep their scores: that is the first case of ω̃.")
         keep_box = frame_box(VGroup(cases.select("keep"), cases.select("past")), color=palette.RIGHT)
@@ -232,9 +261,11 @@ class CausalTriangleScene(AttentionScene):
         self.play(Create(soft_box), run_time=0.5)
         weights, (header, sums) = stage.weights, stage.sums
         self.play(FadeIn(header), run_time=0.5)
-        for i in range(self.n):
-            self.play(ReplacementTransform(VGroup(*screen.cells[i]), weights.row(i)),
-                      FadeIn(sums[i], shift=LEFT * layout.NUDGE), run_time=0.9)
+        for i in range(self.n):  # each score of the row becomes its weight, then the row's weights add up
+            shown = screen.cells[i]
+            self.play(*motion.scores_to_weights(shown, list(weights.row(i))), *(FadeOut(c) for c in shown),
+                      run_time=0.6)
+            self.play(*motion.collapse(weights.row(i), sums[i]), run_time=0.4)
         self.wait(1.0)
         short, _ = sum_claim(self.src, self.tokens, "right_order_row_sums")
         rows = "every row sums to one" if not short else "every row sums to one, up to rounding"
@@ -268,10 +299,14 @@ class CausalTriangleScene(AttentionScene):
         else:
             self.say(f"Here the future held so little weight that every row still shows {kept}; in general the "
                      "rows lose what the future had, and are no longer distributions over the allowed positions.")
-        self.play(FadeIn(stage.wrong_sums, shift=LEFT * layout.NUDGE), run_time=0.8)
+        self.play(FadeIn(stage.wrong_sums[0]), run_time=0.4)
+        rows = [VGroup(*(unmasked.cell(i, j) if j <= i else zeroed.cell(i, j) for j in range(self.n)))
+                for i in range(self.n)]
+        self.play(motion.lagged([a for i, row in enumerate(rows)
+                                 for a in motion.collapse(row, stage.wrong_sums[1][i])]), run_time=1.5)
         marks = [stage.wrong_sums[1][i] for i in short] or [stage.wrong_sums[1]]
         self.play(*(Indicate(s, color=palette.WRONG, scale_factor=1.3) for s in marks), run_time=1.5)
-        self.wait(5.0)
+        self.wait(4.0)
         return stage
 
     @beat
@@ -283,7 +318,10 @@ class CausalTriangleScene(AttentionScene):
         targets = [stage.right.cell(i, j) for i in range(self.n) for j in range(self.n)]
         self.play(ReplacementTransform(stage.title_wrong, stage.title_right),
                   *(ReplacementTransform(c, t) for c, t in zip(cells, targets)), run_time=1.5)
-        self.play(FadeIn(stage.right_sums, shift=LEFT * layout.NUDGE), run_time=0.8)
+        self.play(FadeIn(stage.right_sums[0]), run_time=0.3)
+        self.play(motion.lagged([a for i in range(self.n)
+                                 for a in motion.collapse(stage.right.row(i), stage.right_sums[1][i])]),
+                  run_time=1.2)
         self.say("Exact zeros above the diagonal, and every row is still a distribution over the past.")
         self.play(Indicate(stage.right_sums[1], color=palette.RIGHT, scale_factor=1.2), run_time=1.2)
-        self.wait(3.8)
+        self.wait(3.2)
