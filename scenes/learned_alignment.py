@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from manim import (
-    DOWN, LEFT, RIGHT, UP, Create, FadeIn, FadeOut, FadeTransform, Line, Mobject, ReplacementTransform, VGroup,
+    DOWN, LEFT, RIGHT, UP, Arrow, Create, FadeIn, FadeOut, FadeTransform, Line, Mobject, ReplacementTransform, VGroup,
 )
 
 from scenes.kit import (
@@ -21,6 +21,7 @@ from scenes.kit import (
     typography,
 )
 from scenes.kit import alignment_claims as claims
+from scenes.kit import motion
 from scenes.kit.attention_map import AttentionMap
 from scenes.kit.claims import top_index
 from scenes.kit.widgets import TensorGrid
@@ -32,6 +33,8 @@ class LearnedAlignmentLayout:
 
     link_gap: float = 2.2  # height between the English and French rows of the link diagram (room for crossings)
     link_stroke: float = 6.0  # stroke width of a link of weight 1
+    link_row_lag: float = 0.3  # how much one French word's links start after the previous word's
+    arrow_buff: float = 0.15  # room between a stage of the model chain and its arrow
 
 
 L = LearnedAlignmentLayout()
@@ -39,6 +42,20 @@ L = LearnedAlignmentLayout()
 
 def _words(tokens) -> str:
     return " ".join(tokens)
+
+
+def _down_arrow(upper: Mobject, lower: Mobject) -> Arrow:
+    """The flow arrow of a stacked chain: straight down from the middle of one stage to the next (the kit's
+    `flow_arrow` goes sideways when the two centres are not exactly above each other)."""
+    return Arrow(upper.get_bottom(), lower.get_top(), buff=L.arrow_buff, color=palette.MUTED, stroke_width=3,
+                 max_tip_length_to_length_ratio=0.15)
+
+
+def _cell_stroke(cell: Mobject, link: Line) -> Line:
+    """A link's stroke laid along the foot of its weight's cell: where the link starts its journey (under the
+    number, so the number stays readable while the stroke waits its turn)."""
+    return Line(cell.get_corner(DOWN + LEFT), cell.get_corner(DOWN + RIGHT), stroke_color=link.get_stroke_color(),
+                stroke_width=link.get_stroke_width(), stroke_opacity=link.get_stroke_opacity())
 
 
 def _cell_width(cols, font_size) -> float:
@@ -86,14 +103,16 @@ class LearnedAlignmentScene(AttentionScene):
             label("with dot-product soft attention", font_size=typography.SMALL_SIZE, color=palette.MUTED),
         ).arrange(DOWN, buff=layout.TIGHT)
         chain = VGroup(english, model, french).arrange(RIGHT, buff=layout.FAR)
-        if chain.width > layout.body().width:
+        stacked = chain.width > layout.body().width
+        if stacked:
             chain.arrange(DOWN, buff=layout.APART)  # long sentences: English above the model, French below
         n_pairs = src.number("n_pairs", decimals=0, font_size=typography.BODY_SIZE, color=palette.ACCENT)
         corpus = VGroup(label("trained on the CPU on", font_size=typography.BODY_SIZE), n_pairs,
                         label("English–French sentence pairs", font_size=typography.BODY_SIZE)).arrange(
             RIGHT, buff=layout.TIGHT)
         layout.fit_into(VGroup(chain, corpus).arrange(DOWN, buff=layout.FAR), layout.body())
-        arrows = VGroup(flow_arrow(english, model), flow_arrow(model, french))
+        arrows = VGroup(*(_down_arrow(a, b) if stacked else flow_arrow(a, b)
+                          for a, b in ((english, model), (model, french))))
         n_text = format_value(src.value("n_pairs"), 0)
 
         self.say(f"A real, trained model: a small GRU encoder–decoder with soft attention, trained on {n_text} "
@@ -252,7 +271,7 @@ class LearnedAlignmentScene(AttentionScene):
             return label(_words(src.get(f"snapshot_french.{s}")), font_size=typography.SMALL_SIZE,
                          color=palette.FRENCH)
 
-        recorded = label(f"recorded on: {_words(cols)} → {_words(rows)}", font_size=typography.SMALL_SIZE,
+        recorded = label(f"recorded on: {_words(cols)} → {_words(rows)}", font_size=typography.BODY_SIZE,
                          color=palette.MUTED)
         picture = _alignment_map(src, f"snapshot_alignments.{0}", rows, cols, names=False)
         grid = picture.grid
@@ -263,12 +282,15 @@ class LearnedAlignmentScene(AttentionScene):
         says_line = VGroup(says_name, says_slot).arrange(DOWN, buff=layout.TIGHT, aligned_edge=LEFT)
         fed = label("rows: the corpus French fed in, as in training (teacher forcing)",
                     font_size=typography.SMALL_SIZE, color=palette.MUTED)
-        left = VGroup(recorded, picture, says_line, fed).arrange(DOWN, buff=layout.GAP, aligned_edge=LEFT)
         names = VGroup(label("training step"), label("loss")).arrange(DOWN, buff=layout.APART, aligned_edge=LEFT)
-        readout_slot = readout_at(0)
+        readout_slot = readout_at(n_snapshots - 1)  # the last step has the most digits: the slot is wide enough
         for number, name in zip(readout_slot, names):
             number.next_to(names, RIGHT, buff=layout.GAP).match_y(name)
-        composition = VGroup(left, VGroup(names, readout_slot)).arrange(RIGHT, buff=layout.FAR, aligned_edge=UP)
+        # the sentence recorded on as the heading; under it the map, large, with the step and loss beside it, and
+        # below them what the model says (a line as long as the longest thing it ever says) and how the rows were fed
+        layout.fit_into(recorded, layout.top_band(), grow=False)
+        middle = VGroup(picture, VGroup(names, readout_slot)).arrange(RIGHT, buff=layout.FAR)
+        composition = VGroup(middle, says_line, fed).arrange(DOWN, buff=layout.GAP)
         before = says_slot.width
         layout.fit_into(composition, layout.body())
         factor = says_slot.width / before
@@ -321,16 +343,20 @@ class LearnedAlignmentScene(AttentionScene):
         top = TokenRow(english, palette.ENGLISH, font_size=typography.SMALL_SIZE, buff=layout.TIGHT)
         bottom = TokenRow(french, palette.FRENCH, font_size=typography.SMALL_SIZE, buff=layout.GAP)
         diagram = VGroup(top, bottom).arrange(DOWN, buff=L.link_gap)
-        region, both = layout.body(), VGroup(picture, diagram)
-        if not layout.fits_legibly(both.arrange(RIGHT, buff=layout.FAR), region, typography.SMALL_SIZE):
-            both.arrange(DOWN, buff=layout.APART)  # too wide side by side: the links under the map
-        layout.fit_into(both, region)
-        links = VGroup()
+        # side by side, unless the links under the map come out larger (deep copies keep the parts' handles)
+        beside = VGroup(picture, diagram).arrange(RIGHT, buff=layout.FAR)
+        under = VGroup(picture.copy(), diagram.copy()).arrange(DOWN, buff=layout.APART)
+        picture, diagram = layout.fit_best([beside, under], layout.body())
+        top, bottom = diagram
+        links, link_rows = VGroup(), []
         for r in range(len(french)):
+            row_links = []
             for c in range(len(english)):
                 w = float(weights[r, c])
-                links.add(Line(bottom.tokens[r].get_top(), top.tokens[c].get_bottom(), stroke_color=palette.WEIGHT,
-                               stroke_width=L.link_stroke * w, stroke_opacity=w))
+                row_links.append(Line(bottom.tokens[r].get_top(), top.tokens[c].get_bottom(),
+                                      stroke_color=palette.WEIGHT, stroke_width=L.link_stroke * w, stroke_opacity=w))
+            links.add(*row_links)
+            link_rows.append(row_links)
 
         self.say(f"Order need not match. A second sentence: “{_words(english)}” → “{_words(french)}”.",
                  narration=f"Word order need not match. Take a second sentence: “{_words(english)}” becomes "
@@ -338,7 +364,11 @@ class LearnedAlignmentScene(AttentionScene):
         self.clear_stage()
         self.play(FadeIn(picture), run_time=1.2)
         self.play(FadeIn(top), FadeIn(bottom), run_time=0.8)
-        self.play(Create(links, lag_ratio=0.05), run_time=1.5)
+        # each weight becomes its link: a stroke as thick as the weight leaves the foot of its cell and travels to
+        # the line between the two words, one French word's row after the other
+        self.play(motion.lagged([motion.lagged([motion.travel(_cell_stroke(picture.cell(r, c), link), link)
+                                                for c, link in enumerate(row_links)], lag=0)
+                                 for r, row_links in enumerate(link_rows)], lag=L.link_row_lag), run_time=2.4)
         self.wait(1.8)
         crossing = claims.first_crossing(weights)
         caption, narration = self._order_claim(weights, french, english, "strongest link")
@@ -346,11 +376,14 @@ class LearnedAlignmentScene(AttentionScene):
         if crossing is not None:
             tops = claims.strongest_links(weights)
             boxes = VGroup(*(frame_box(picture.cell(r, tops[r]), color=palette.WEIGHT) for r in crossing))
-            self.play(Create(boxes), run_time=0.8)
-        self.wait(4.7)
+            # the camera moves in on the map, where the caption reads its two weights (the links step aside, so
+            # that none is left half in view), then back out to the links crossing
+            self.frame_on(picture, FadeOut(diagram), FadeOut(links), Create(boxes), run_time=1.2)
+        self.wait(4.3)
         if crossing is not None:
             self.say("The links cross: softmax can weight any English position. No order rule, no dictionary: "
                      "just weights that lowered the loss.")
+            self.pull_back(FadeIn(diagram), FadeIn(links), run_time=1.2)
         else:
             self.say("Softmax could weight any English position; for this pair the weights keep the order. No order "
                      "rule, no dictionary: just weights that lowered the loss.")
