@@ -24,7 +24,6 @@ from . import atomic
 from .jobs import FAILED, RENDERED, UP_TO_DATE, Outcome
 from .manifest import Manifest, deck_intact, files_intact
 from .outdir import relative
-from .runner import deferred_interrupts
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 SEGMENT_MODULES = ("segments.py", "beats.py")
@@ -100,9 +99,8 @@ def _slides(entries: list[dict], clips: list[dict]) -> list[dict]:
 
 def make_deck(manifest: Manifest, out_dir: Path, specs, quality: str, formats: list[str], *, narrated: bool,
               work_root: Path, force: bool) -> Outcome:
-    """One deck at one quality; its Outcome says rendered, up to date, or why it could not be made."""
-    from .media import sha256
-
+    """One deck at one quality; its Outcome says rendered, up to date, or why it could not be made. The up-to-date
+    path reads the manifest and stats files only (no PyAV, no python-pptx)."""
     started = time.monotonic()
     label = {"narrated": narrated}
     entries = [manifest.get(spec.id, quality, narrated) for spec in specs]
@@ -126,6 +124,9 @@ def make_deck(manifest: Manifest, out_dir: Path, specs, quality: str, formats: l
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
     try:
+        from .media import sha256
+        from .runner import deferred_interrupts  # (imports PyAV: kept off the up-to-date path)
+
         cut_seconds, cut = 0.0, {}
         clips = []
         for entry, clip_hash in zip(entries, clip_hashes):
