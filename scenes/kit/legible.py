@@ -1,0 +1,58 @@
+"""Fitting a composition without letting its text fall below the legibility floor.
+
+`layout.fit_into` scales a composition to fill its region, however small that makes its text. A scene that shows
+an example of any size asks here instead: of several arrangements of the same content (square rows, compact rows,
+key words standing upright), take the first that fills the region with its smallest text at or above
+`typography.MIN_FONT_SIZE`; and fit it so that it never goes below the floor (a composition that still does not fit
+comes out larger than its region, for the camera to follow).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from manim import Mobject, Typst
+
+from . import layout, typography
+
+
+def smallest_text(mob: Mobject) -> float:
+    """The smallest font size of any text in `mob`, as built (the quality gates hold it to the floor on screen)."""
+    sizes = [leaf.font_size for leaf in mob.get_family() if isinstance(leaf, Typst) and leaf.height > 0]
+    return min(sizes) if sizes else typography.MIN_FONT_SIZE
+
+
+def fill_factor(mob: Mobject, region: layout.Region) -> float:
+    """How far `layout.fit_into` would scale `mob` to fill `region` (shrinking, or growing up to MAX_GROWTH)."""
+    return min(layout.MAX_GROWTH, region.width / max(mob.width, 1e-6), region.height / max(mob.height, 1e-6))
+
+
+def fits_at_floor(mob: Mobject, region: layout.Region) -> bool:
+    """Whether `mob`, fitted into `region`, keeps its smallest text at or above the floor."""
+    return fill_factor(mob, region) * smallest_text(mob) >= typography.MIN_FONT_SIZE
+
+
+def first_legible(builds: Iterable[Callable[[], Mobject]], region: layout.Region) -> Mobject:
+    """Of several arrangements (each built by a call), the first that fits `region` above the legibility floor,
+    else the last one (the densest). Not yet fitted: pass it to `fit_legibly`."""
+    built = None
+    for build in builds:
+        built = build()
+        if fits_at_floor(built, region):
+            return built
+    if built is None:
+        raise ValueError("first_legible needs at least one arrangement to build")
+    return built
+
+
+def fit_legibly(mob: Mobject, region: layout.Region) -> bool:
+    """Fit `mob` into `region` like `layout.fit_into`; where that would set its smallest text below the floor,
+    scale it to the floor instead (centred on the region, larger than it). True when it fits whole."""
+    factor = fill_factor(mob, region)
+    floor = typography.MIN_FONT_SIZE / smallest_text(mob)
+    mob.scale(max(factor, floor))
+    mob.move_to(region.center)
+    return factor >= floor
+
+
+__all__ = ["smallest_text", "fill_factor", "fits_at_floor", "first_legible", "fit_legibly"]

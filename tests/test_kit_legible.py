@@ -1,0 +1,52 @@
+"""Fitting never sets text below the legibility floor: the first legible arrangement wins, and a composition too
+large for its region is scaled to the floor, not below it."""
+
+from __future__ import annotations
+
+import pytest
+from manim import VGroup
+
+from scenes.kit import label, layout, typography
+from scenes.kit.legible import first_legible, fit_legibly, fits_at_floor, smallest_text
+
+
+def words(n: int, font_size: float = typography.LABEL_SIZE) -> VGroup:
+    return VGroup(*(label("word", font_size=font_size) for _ in range(n))).arrange(buff=layout.GAP)
+
+
+def test_smallest_text_is_the_smallest_font_size():
+    group = VGroup(label("big", font_size=typography.HEADING_SIZE), label("small", font_size=typography.MIN_FONT_SIZE))
+    assert smallest_text(group) == pytest.approx(typography.MIN_FONT_SIZE)
+
+
+def test_a_small_composition_fills_its_region():
+    row = words(2)
+    assert fits_at_floor(row, layout.body())
+    assert fit_legibly(row, layout.body())
+    assert row.width == pytest.approx(min(layout.body().width, row.width), rel=1e-6)
+    assert smallest_text(row) > typography.LABEL_SIZE  # it grew to fill the body
+
+
+def test_a_composition_too_wide_stops_at_the_floor():
+    row = words(40)
+    assert not fits_at_floor(row, layout.body())
+    assert not fit_legibly(row, layout.body())
+    assert smallest_text(row) == pytest.approx(typography.MIN_FONT_SIZE, rel=1e-3)
+    assert row.width > layout.body().width
+    assert row.get_center() == pytest.approx(layout.body().center)
+
+
+def test_first_legible_takes_the_first_arrangement_that_fits():
+    built = []
+
+    def arrangement(n):
+        def build():
+            built.append(n)
+            return words(n)
+        return build
+
+    chosen = first_legible([arrangement(40), arrangement(3), arrangement(2)], layout.body())
+    assert len(chosen) == 3 and built == [40, 3]
+    assert len(first_legible([arrangement(50), arrangement(40)], layout.body())) == 40  # none fits: the last
+    with pytest.raises(ValueError):
+        first_legible([], layout.body())
