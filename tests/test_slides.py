@@ -426,3 +426,29 @@ def test_a_clip_encoded_before_beats_had_key_frames_is_rendered_again(deck, spee
     assert re.search(r"square\s+│\s+low\s+│\s+rendered", result.stdout), result.stdout
     assert re.search(r"narrated\s+│\s+low\s+│\s+up to date", result.stdout), result.stdout
     assert entry(project, "square", False)["beats"] == []
+
+
+def test_a_cut_where_no_key_frame_is_refused_and_leaves_nothing(deck, tmp_path):
+    from rendering.segments import Span, cut_segments
+
+    clip = deck.out / entry(deck, "narrated", False)["files"]["mp4"]["path"]
+    outputs = [tmp_path / "a.mp4", tmp_path / "b.mp4"]
+    with pytest.raises(ValueError, match="does not start on a key frame"):
+        cut_segments(clip, [Span(0, 10), Span(10, 21)], outputs)
+    with pytest.raises(ValueError, match="holds 23 frames, its beat 20"):
+        cut_segments(clip, [Span(0, 20), Span(23, 8)], outputs)
+    assert not any(path.exists() for path in outputs)
+
+
+def test_the_deck_html_escapes_captions_and_links_only_inside_its_folder(tmp_path):
+    from rendering.deck_html import render_deck_html
+
+    files = {fmt: {"path": f"slides/low/deck/c/01-b.{fmt}"} for fmt in ("mp4", "webm", "png")}
+    slide = {"clip": "c", "clip_title": "A & B", "beat": "b", "number_in_clip": 1, "beats_in_clip": 1,
+             "caption": '<script>alert("x")</script> & more', "narration": "Say <b>this</b>.", "frames": 15,
+             "duration": 1.0, "files": files}
+    text = render_deck_html([slide], tmp_path, tmp_path / "slides" / "low", quality="low", narrated=True)
+    assert "<script>alert" not in text and "&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt; &amp; more" in text
+    assert "Say &lt;b&gt;this&lt;/b&gt;." in text
+    assert re.findall(r'(?:src|poster|href)="([^"]+)"', text) == [
+        "data:,", "deck/player.css", "deck/c/01-b.png", "deck/c/01-b.webm", "deck/c/01-b.mp4", "deck/player.js"]
