@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from manim import (
-    DOWN, LEFT, RIGHT, UP, Create, CurvedArrow, DashedLine, FadeIn, Indicate, RoundedRectangle,
+    DOWN, LEFT, RIGHT, UP, Create, CurvedArrow, DashedLine, FadeIn, FadeOut, Indicate, RoundedRectangle,
     VGroup, Write,
 )
 
@@ -61,8 +61,8 @@ class LearnedHeadsScene(AttentionScene):
         self.the_task()
         self.the_model()
         self.head_patterns()
-        self.measured_masses()
-        self.asserted_now_measured()
+        measured_cells = self.measured_masses()
+        self.asserted_now_measured(measured_cells)
 
     # --- helpers ---------------------------------------------------------------------------------------------
     def _digit(self, t: int, *, color=palette.TEXT, font_size=typography.NUMBER_SIZE):
@@ -257,10 +257,13 @@ class LearnedHeadsScene(AttentionScene):
                  "digits are right.")
         self.play(FadeIn(accuracy), run_time=0.8)
         self.wait(3.8)
+        # handed on to the next beat: the two boxed cells, whose numbers travel into its cards
+        return grid.cells[self.prev_head][0], grid.cells[self.far_head][1]
 
     @beat
-    def asserted_now_measured(self):
-        """The post's sentence, next to the numbers that now back it."""
+    def asserted_now_measured(self, measured_cells):
+        """The post's sentence, next to the numbers that now back it: the two measured numbers of the table
+        (`measured_cells`, from measured_masses) travel into its cards."""
         src = self.src
         quote = VGroup(
             label("“Different heads can learn different score patterns", font_size=typography.BODY_SIZE),
@@ -286,8 +289,14 @@ class LearnedHeadsScene(AttentionScene):
         bottom = VGroup(cards, measured).arrange(DOWN, buff=layout.GAP).next_to(top, DOWN, buff=layout.APART)
         layout.fit_into(VGroup(top, bottom), layout.frame())
 
+        # the two measured numbers stay on screen while the rest of the table goes; they travel into the cards
+        measured_numbers = [cell[-1] for cell in measured_cells]
+        for cell, number in zip(measured_cells, measured_numbers):
+            cell.remove(number)
+        self.add(*measured_numbers)
         self.say("The post says different heads can learn different patterns, local versus longer-range.")
-        self.clear_stage()
+        self.play(*(FadeOut(m) for m in self.mobjects if m is not self.camera.frame and m not in measured_numbers),
+                  run_time=0.6)
         self.play(Write(quote), FadeIn(said), run_time=1.5)
         self.wait(3.0)
         if self.prev_head != self.far_head:
@@ -296,7 +305,10 @@ class LearnedHeadsScene(AttentionScene):
         else:
             self.say(f"Trained here on a task that needs both, one head, {_head_name(self.prev_head)}, took both "
                      "offsets: measured, and not the split the post describes.")
-        self.play(FadeIn(cards, lag_ratio=0.3), FadeIn(measured), run_time=1.2)
+        values = [c[1][1] for c in cards]
+        self.play(*(FadeIn(c[0]) for c in cards), *(FadeIn(c[1][0]) for c in cards), FadeIn(measured),
+                  *(motion.travel(number, value) for number, value in zip(measured_numbers, values)),
+                  *(FadeOut(number) for number in measured_numbers), run_time=1.4)
         self.play(Indicate(cards[0][1][1], color=self.prev_color), Indicate(cards[1][1][1], color=self.far_color),
                   run_time=1.0)
         self.wait(4.5)
