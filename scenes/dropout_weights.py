@@ -9,13 +9,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from manim import (
-    DOWN, LEFT, RIGHT, UL, UP, Arrow, Create, FadeIn, FadeOut, Indicate, LaggedStart, ReplacementTransform,
-    RoundedRectangle, Swap, VGroup, Write,
+    DOWN, LEFT, RIGHT, UL, UP, Arrow, Create, FadeIn, FadeOut, Indicate, LaggedStart, MoveToTarget,
+    ReplacementTransform, Restore, RoundedRectangle, Swap, VGroup, Write,
 )
 
 from scenes.kit import (
-    AttentionMap, AttentionScene, Source, beat, format_value, frame_box, label, layout, math, matrix, palette,
-    typography,
+    AttentionMap, AttentionScene, Source, beat, format_value, frame_box, label, layout, math, matrix, motion,
+    palette, typography,
 )
 from scenes.kit.attention_map import share_columns
 from scenes.kit.claims import count_word
@@ -30,15 +30,9 @@ STEP_NAMES = ("scores", "mask", "softmax", "dropout", "times_v")
 STEP = {name: k for k, name in enumerate(STEP_NAMES)}
 
 
-@dataclass(frozen=True)
-class DropoutLayout:
-    """The clip's one typed proportion: the formula line's share of the body against the maps'."""
-
-    formula_share: float = 1.0
-    maps_share: float = 5.0
-
-
-L = DropoutLayout()
+def compact_row(font_size: float) -> float:
+    """A dense map's row height: one line of text and a hairline each side (the kit's rows add a TIGHT pad more)."""
+    return label("Ag", font_size=font_size).height + 2 * layout.HAIRLINE
 
 
 @dataclass(frozen=True)
@@ -51,7 +45,6 @@ class DropStage:
     alpha_name: VGroup
     keep_name: VGroup
     prime_name: VGroup
-    formula_region: layout.Region
     keep_in_place: bool  # True when the mask cannot sit beside the weights legibly: it takes their place a while
 
 
@@ -72,7 +65,7 @@ class DropoutWeightsScene(AttentionScene):
         pipe = self.order_of_operations()
         stage = self.causal_weights(pipe)
         self.keep_mask(pipe, stage)
-        self.drop_and_rescale(stage)
+        self.drop_and_rescale(pipe, stage)
         self.train_versus_eval(pipe)
         self.why_mask_before_softmax(pipe)
 
@@ -87,7 +80,7 @@ class DropoutWeightsScene(AttentionScene):
             math("times {{ V : v }}", font_size=typography.LABEL_SIZE + 2),
         ]
         contents[-1].select("v").set_color(palette.VALUE)
-        numbers = [label(f"{k + 1}", font_size=typography.SMALL_SIZE, color=palette.MUTED)
+        numbers = [label(f"{k + 1}", font_size=typography.LABEL_SIZE, color=palette.MUTED)
                    for k in range(len(contents))]
         corner = max(n.width for n in numbers) + layout.TIGHT * 2  # room for the step number each side
         width = max(c.width for c in contents) + 2 * corner
@@ -126,17 +119,20 @@ class DropoutWeightsScene(AttentionScene):
             self.play(*(FadeOut(m) for m in others), run_time=0.6)
 
     # --- maps -------------------------------------------------------------------------------------------------
-    def _map(self, path: str, **style) -> AttentionMap:
-        return AttentionMap(self.src, path, self.tokens, causal=True, font_size=FONT, **style)
+    def _map(self, path: str, *, dense: bool = False, **style) -> AttentionMap:
+        """A map of the clip; `dense` stands the key words upright and packs the rows to one line each, for an
+        example whose map would not stay legible laid out flat."""
+        return AttentionMap(self.src, path, self.tokens, causal=True, font_size=FONT, upright_keys=dense,
+                            cell_size=compact_row(FONT) if dense else None, **style)
 
     def _mark_dropped(self, amap: AttentionMap) -> AttentionMap:
         for i, j in self.dropped_at:
             amap.cell(i, j)[0].set_fill(palette.DROPPED, opacity=1)
         return amap
 
-    def _keep_map(self) -> AttentionMap:
+    def _keep_map(self, dense: bool) -> AttentionMap:
         """The keep-mask m_ij ∈ {0, 1}: traced zeros and ones; dropped cells dark red, the future dimmed."""
-        amap = self._map("keep_mask", decimals=0)
+        amap = self._map("keep_mask", decimals=0, dense=dense)
         keep = self.src.get("keep_mask")
         for i in range(self.n):
             for j in range(i + 1):
@@ -146,15 +142,19 @@ class DropoutWeightsScene(AttentionScene):
                 number.set_color(palette.RIGHT if kept else palette.WRONG)
         return amap
 
-    def _drop_stage(self) -> DropStage:
-        """α, α' and m built alike; m beside α when both stay legible, else m takes α's place for one beat."""
-        alpha, dropped, keep = share_columns(self._map("weights"), self._mark_dropped(self._map("dropped_weights")),
-                                             self._keep_map())
+    def _drop_stage(self, dense: bool = False) -> DropStage:
+        """α, α' and m built alike; m beside α when both stay legible, else m takes α's place for one beat; maps
+        that would not stay legible even alone are built dense."""
+        alpha, dropped, keep = share_columns(self._map("weights", dense=dense),
+                                             self._mark_dropped(self._map("dropped_weights", dense=dense)),
+                                             self._keep_map(dense))
         alpha_name = named_above(alpha, math("alpha", font_size=NAME, color=palette.WEIGHT))
         prime_name = named_above(dropped, math("alpha'", font_size=NAME, color=palette.WEIGHT))
         keep_name = named_above(keep, math("m", font_size=NAME, color=palette.WRONG))
-        formula_region, maps_region = layout.body().split_rows(L.formula_share, L.maps_share, gap=layout.GAP)
+        maps_region = layout.body()
         left = VGroup(alpha, alpha_name)
+        if not dense and not layout.fits_legibly(left, maps_region, FONT):
+            return self._drop_stage(dense=True)
         beside = VGroup(left, VGroup(keep, keep_name)).arrange(RIGHT, buff=layout.FAR)
         in_place = not layout.fits_legibly(beside, maps_region, FONT)
         plan = left if in_place else beside
@@ -163,8 +163,7 @@ class DropoutWeightsScene(AttentionScene):
             if in_place or amap is dropped:
                 VGroup(amap, name).scale(alpha.body.width / amap.body.width)
                 VGroup(amap, name).shift(alpha.body.get_center() - amap.body.get_center())
-        return DropStage(alpha, keep, dropped, VGroup(alpha_name), VGroup(keep_name), VGroup(prime_name),
-                         formula_region, in_place)
+        return DropStage(alpha, keep, dropped, VGroup(alpha_name), VGroup(keep_name), VGroup(prime_name), in_place)
 
     # --- beats ------------------------------------------------------------------------------------------------
     @beat
@@ -172,8 +171,8 @@ class DropoutWeightsScene(AttentionScene):
         """The pipeline that every later picture points into."""
         self.say("The order of operations: scaled scores, causal mask, softmax, dropout, then multiply by V.")
         pipe = self._pipeline()
-        top = pipe.get_center()
-        pipe.move_to(layout.body().center)
+        pipe.generate_target()  # where it stays for the rest of the clip: the top band
+        layout.fit_into(pipe, layout.body())  # meanwhile, as large as the body allows
         self.play(LaggedStart(*(FadeIn(b, shift=RIGHT * layout.NUDGE) for b in pipe.boxes), lag_ratio=0.3),
                   LaggedStart(*(Create(a) for a in pipe.arrows), lag_ratio=0.3), run_time=2.5)
         for k in range(len(pipe.boxes)):
@@ -182,7 +181,7 @@ class DropoutWeightsScene(AttentionScene):
         self.say("Dropout acts on the weight matrix: after the softmax, before the multiplication by V.")
         self.play(*self._focus(pipe, STEP["dropout"], palette.WRONG), run_time=0.6)
         self.wait(2.0)
-        self.play(pipe.animate.move_to(top), run_time=0.8)
+        self.play(MoveToTarget(pipe), run_time=0.8)
         return pipe
 
     @beat
@@ -192,6 +191,10 @@ class DropoutWeightsScene(AttentionScene):
         self.play(*self._focus(pipe, STEP["softmax"], palette.WEIGHT), run_time=0.6)
         stage = self._drop_stage()
         alpha = stage.alpha
+        if not stage.keep_in_place:  # alone for now: as large as the body allows, until m comes beside it
+            alpha.save_state()
+            stage.alpha_name.save_state()
+            layout.fit_into(VGroup(alpha, stage.alpha_name), layout.body())
         self.play(FadeIn(alpha.axes), Write(stage.alpha_name), run_time=0.8)
         self.play(LaggedStart(*(FadeIn(alpha.row(i)) for i in range(self.n)), lag_ratio=0.4), run_time=2.0)
         self.wait(3.0)
@@ -211,6 +214,7 @@ class DropoutWeightsScene(AttentionScene):
             self.play(FadeOut(alpha_shown), run_time=0.5)
             self.play(FadeIn(keep.axes), run_time=0.4)
         else:
+            self.play(Restore(stage.alpha), Restore(stage.alpha_name), run_time=0.8)
             self.play(FadeIn(keep.column_labels), FadeIn(keep.key_name), run_time=0.4)
         self.play(Write(stage.keep_name), run_time=0.6)
         self.play(LaggedStart(*(FadeIn(keep.row(i)) for i in range(self.n)), lag_ratio=0.3), run_time=2.0)
@@ -232,8 +236,9 @@ class DropoutWeightsScene(AttentionScene):
             self.play(FadeIn(alpha_shown), run_time=0.5)
 
     @beat
-    def drop_and_rescale(self, stage: DropStage) -> None:
-        """Dropped weights become zero; the kept ones are divided by 1 − p."""
+    def drop_and_rescale(self, pipe: VGroup, stage: DropStage) -> None:
+        """Dropped weights become zero; the kept ones are divided by 1 − p. The step's formula takes the pipeline's
+        place in the top band meanwhile (the maps keep the whole body)."""
         dropped = self.dropped_at
         if dropped:
             self.say("Dropped weights become zero (dark red); the kept ones are multiplied by the rescale factor.",
@@ -248,14 +253,16 @@ class DropoutWeightsScene(AttentionScene):
                         self.src.number("rescale", decimals=2, font_size=typography.BODY_SIZE + 2))
         factor.arrange(RIGHT, buff=layout.NEAR)
         line = VGroup(formula, factor).arrange(RIGHT, buff=layout.NEAR)
-        layout.fit_into(line, stage.formula_region)
+        layout.fit_into(line, layout.top_band(), grow=False)
+        self.play(FadeOut(pipe), run_time=0.4)
         self.play(Write(formula), run_time=1.2)
         m_box = frame_box(formula.select("m"), color=palette.WRONG)
         self.play(Create(m_box), run_time=0.5)
         alpha, after = stage.alpha, stage.dropped
-        if dropped:
-            self.play(*(ReplacementTransform(alpha.cell(i, j), after.cell(i, j)) for i, j in dropped),
-                      run_time=1.5)
+        if dropped:  # the mask's zero enters each dropped cell
+            self.play(motion.lagged([motion.travel(VGroup(alpha.cell(i, j), formula.select("m")), after.cell(i, j))
+                                     for i, j in dropped]),
+                      *(FadeOut(alpha.cell(i, j)) for i, j in dropped), run_time=1.5)
         self.wait(0.8)
         rescale = format_value(self.src.value("rescale"), 2)
         p = format_value(self.src.value("p"), 2)
@@ -269,11 +276,14 @@ class DropoutWeightsScene(AttentionScene):
         r_box = frame_box(formula.select("r"), color=palette.WEIGHT)
         self.play(ReplacementTransform(m_box, r_box), FadeIn(factor, shift=LEFT * layout.NUDGE), run_time=0.8)
         kept = [(i, j) for i in range(self.n) for j in range(i + 1) if (i, j) not in dropped]
-        if kept:
-            self.play(*(ReplacementTransform(alpha.cell(i, j), after.cell(i, j)) for i, j in kept), run_time=1.5)
+        if kept:  # each kept weight and the factor travel together into α'
+            self.play(motion.lagged([motion.travel(VGroup(alpha.cell(i, j), factor[1]), after.cell(i, j))
+                                     for i, j in kept]),
+                      *(FadeOut(alpha.cell(i, j)) for i, j in kept), run_time=1.5)
         self.play(ReplacementTransform(stage.alpha_name, stage.prime_name), run_time=0.5)
-        self.wait(4.0)
-        self.play(FadeOut(r_box), run_time=0.3)
+        self.wait(3.4)
+        self.play(FadeOut(r_box), FadeOut(VGroup(formula, factor)), run_time=0.3)
+        self.play(FadeIn(pipe), run_time=0.4)
 
     @beat
     def train_versus_eval(self, pipe: VGroup) -> None:
@@ -289,7 +299,8 @@ class DropoutWeightsScene(AttentionScene):
             self.play(FadeIn(row.mode), FadeIn(row.weights), run_time=0.8)
             if row.times_values.submobjects:
                 self.play(FadeIn(row.times_values), run_time=0.6)
-            self.play(FadeIn(row.equals), FadeIn(row.out, shift=LEFT * layout.NUDGE), run_time=0.8)
+            self.play(FadeIn(row.equals), *motion.collapse(VGroup(row.weights, row.times_values), row.out),
+                      run_time=0.8)
         self.wait(1.0)
         train, evaluation = self.src.get("output_train"), self.src.get("output_eval")
         same = all(format_value(float(a), 2) == format_value(float(b), 2)
@@ -326,15 +337,19 @@ class DropoutWeightsScene(AttentionScene):
                          dropped)
 
     def _short_row(self, mode: str, output_path: str, dropped: bool) -> VGroup:
-        """One row of the comparison with the weights and V named, not drawn."""
+        """One row of the comparison with the weights and V named, not drawn; the mode's name above it."""
         product = math("alpha' V" if dropped else "alpha V", font_size=NAME, color=palette.WEIGHT)
-        return self._row(mode, product, VGroup(), output_path, dropped)
+        row = self._row(mode, product, VGroup(), output_path, dropped, cell_size=compact_row(FONT))
+        rest = VGroup(*row.submobjects[1:])
+        row.mode.next_to(rest, UP, buff=layout.GAP).match_x(rest)
+        return row
 
-    def _row(self, mode: str, weights, times_values: VGroup, output_path: str, dropped: bool) -> VGroup:
+    def _row(self, mode: str, weights, times_values: VGroup, output_path: str, dropped: bool,
+             cell_size: float = typography.CELL) -> VGroup:
         name = label(mode, font_size=typography.LABEL_SIZE, bold=True,
                      color=palette.WRONG if dropped else palette.RIGHT)
         equals = math("=", font_size=typography.BODY_SIZE)
-        out = matrix(self.src, output_path, color=palette.CONTEXT, font_size=FONT)
+        out = matrix(self.src, output_path, color=palette.CONTEXT, font_size=FONT, cell_size=cell_size)
         row = VGroup(name, weights, *times_values, equals, out).arrange(RIGHT, buff=layout.GAP)
         row.mode, row.weights, row.times_values, row.equals, row.out = name, weights, times_values, equals, out
         return row
