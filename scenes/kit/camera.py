@@ -69,17 +69,21 @@ def _in_top_band(mob: Mobject, view: View) -> bool:
     return bottom >= layout.body().top - 1e-3
 
 
-def move_camera(scene: Scene, shot: Shot) -> list[Animation]:
+def move_camera(scene: Scene, shot: Shot, *, pinned: list[Mobject] | None = None) -> list[Animation]:
     """The animations that take the camera to `shot` and carry the top band's mobjects along, unchanged on
-    screen. Play them with the picture's own (`scene.play(*move_camera(scene, shot), ...)`)."""
+    screen. Play them with the picture's own (`scene.play(*move_camera(scene, shot), ...)`).
+
+    `pinned` names the mobjects to carry (the step's formula) instead of every mobject found in the top band: for
+    an oversized composition whose hidden parts may lie under the top band on screen and must stay where they are."""
     frame = camera_frame(scene)
     if frame is None:
         raise TypeError(f"{type(scene).__name__} has no moving camera (derive from AttentionScene)")
     view = current_view(scene)
     old_center = np.array([view.center_x, view.center_y, 0.0])
     ratio = shot.width / view.width
-    pinned = [m for m in scene.mobjects if m is not frame and m.get_num_points() + len(m.submobjects) > 0
-              and _in_top_band(m, view)]
+    if pinned is None:
+        pinned = [m for m in scene.mobjects if m is not frame and m.get_num_points() + len(m.submobjects) > 0
+                  and _in_top_band(m, view)]
     builders = [frame.animate.move_to(shot.center).set(width=shot.width)]
     builders += [m.animate.scale(ratio, about_point=old_center).shift(shot.center - old_center) for m in pinned]
     return [builder.build() for builder in builders]

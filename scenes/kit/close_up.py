@@ -1,0 +1,188 @@
+"""An oversized composition under a moving camera: numbers where the shot makes them legible, shaded cells elsewhere.
+
+Where a composition cannot fit the body above the legibility floor (eight words of width-6 vectors side by side,
+eleven rows), a scene builds it at a legible size, bigger than the frame (`build_legible`), and moves the camera
+onto the part being worked on. What the shot shows is then decided here, by one rule: a text (a number, a word, a
+name) is shown when it lies wholly inside the shot's body and comes out at or above the floor through the shot's
+zoom; otherwise it is hidden, and a matrix cell whose number is hidden is shaded by its value instead (blue / red,
+as in a heat map), so the pulled-back whole still shows the shape of the data.
+
+    build_legible(mob, region)              fit `mob` if it fits legibly (False), else scale it to the floor (True)
+    shot_state(scene, shot, within)         the animations that put `within` in that state (play them with the move)
+    apply_shot_state(shot, within)          the same at once, for parts not on screen yet (they enter in that state)
+
+`AttentionScene.frame_on` / `pull_back` move the camera; pass `*shot_state(self, shot, comp)` along.
+"""
+
+from __future__ import annotations
+
+import weakref
+
+from manim import Animation, Mobject, Rectangle, Text, Typst
+
+from . import camera, layout, palette, typography
+from .numbers import TracedNumber
+from .widgets import TensorGrid
+
+#: Text is shown only when it comes out at least this much above the floor (the gates' own tolerance is below 1).
+SAFETY = 1.0
+#: The most a too-large composition is shrunk towards the floor: built so its smallest text reads at the floor times
+#: this (a little room above the floor for the camera's framing margin).
+BUILD_MARGIN = 1.04
+
+
+def text_units(mob: Mobject) -> list[Mobject]:
+    """The outermost texts of `mob` (traced numbers, Typst/MathTypst, Pango text), as the quality gates see them."""
+    units: list[Mobject] = []
+
+    def visit(m: Mobject) -> None:
+        if isinstance(m, (TracedNumber, Typst, Text)):
+            units.append(m)
+            return
+        for sub in m.submobjects:
+            visit(sub)
+
+    visit(mob)
+    return units
+
+
+def font_size(unit: Mobject) -> float | None:
+    """The smallest Typst size inside a text unit (as built, before any camera zoom)."""
+    sizes = [leaf.font_size for leaf in unit.get_family() if isinstance(leaf, Typst) and leaf.height > 0]
+    return min(sizes) if sizes else None
+
+
+def smallest_font(mob: Mobject) -> float:
+    sizes = [s for s in (font_size(u) for u in text_units(mob)) if s is not None]
+    return min(sizes) if sizes else typography.MIN_FONT_SIZE
+
+
+def build_legible(mob: Mobject, region: layout.Region | None = None) -> bool:
+    """Fit `mob` into `region` (default: the body) when its smallest text stays legible there, and say False;
+    otherwise scale it only as far as keeps that text at the floor (BUILD_MARGIN above it), centre it on the
+    region, bigger than the region, and say True: the scene then frames its parts with the camera."""
+    region = region or layout.body()
+    smallest = smallest_font(mob)
+    if layout.fits_legibly(mob, region, smallest):
+        layout.fit_into(mob, region)
+        return False
+    mob.scale(typography.MIN_FONT_SIZE * BUILD_MARGIN / smallest)
+    mob.move_to(region.center)
+    return True
+
+
+def _screen_box(mob: Mobject, shot: camera.Shot) -> tuple[float, float, float, float]:
+    zoom = shot.zoom
+    to_x = lambda x: (x - shot.center[0]) * zoom  # noqa: E731
+    to_y = lambda y: (y - shot.center[1]) * zoom  # noqa: E731
+    return to_x(mob.get_left()[0]), to_x(mob.get_right()[0]), to_y(mob.get_bottom()[1]), to_y(mob.get_top()[1])
+
+
+def legible_in(unit: Mobject, shot: camera.Shot) -> bool:
+    """Whether the shot shows `unit` whole, under the top band, at or above the legibility floor."""
+    size = font_size(unit)
+    if size is not None and size * shot.zoom < typography.MIN_FONT_SIZE * SAFETY:
+        return False
+    left, right, bottom, top = _screen_box(unit, shot)
+    whole, body = layout.frame(), layout.body()
+    return left >= whole.left and right <= whole.right and bottom >= whole.bottom and top <= body.top
+
+
+def _cells(within: Mobject):
+    """(square, number, grid scale) for every numbered cell of every TensorGrid in `within` (a cell a transform has
+    padded with faded copies still has its own square and number first)."""
+    for grid in (m for m in within.get_family() if isinstance(m, TensorGrid)):
+        numbers = grid.numbers()
+        if not numbers:
+            continue
+        finite = [abs(n.value) for n in numbers if n.value == n.value and abs(n.value) != float("inf")]
+        scale = max(finite) if finite else 1.0
+        for row in grid.cells:
+            for cell in row:
+                square = next((m for m in cell.submobjects if isinstance(m, Rectangle)), None)
+                number = next((m for m in cell.submobjects if isinstance(m, TracedNumber)), None)
+                if square is None or number is None:
+                    continue
+                if not hasattr(square, "plain_cell"):
+                    square.plain_cell = square.get_fill_opacity() < 0.05  # a bracketed matrix's see-through cell
+                yield square, number, scale
+
+
+#: The texts this module hid (only these are shown again: a transform's faded padding copies stay faded).
+_HIDDEN: "weakref.WeakSet[Mobject]" = weakref.WeakSet()
+
+
+def _targets(shot: camera.Shot, within: Mobject):
+    """Texts of `within` to hide or show again for `shot` (with their opacity), and the fill of every plain cell
+    (its value's shade while its number is hidden, see-through while shown)."""
+    changes = []
+    for unit in text_units(within):
+        legible = legible_in(unit, shot)
+        if not legible and unit not in _HIDDEN and _opacity(unit) > 0.05:
+            changes.append((unit, 0.0))
+        elif legible and unit in _HIDDEN:
+            changes.append((unit, 1.0))
+    hidden_after = {id(u) for u, o in changes if o == 0.0} | {id(u) for u in _HIDDEN} - \
+        {id(u) for u, o in changes if o == 1.0}
+    fills = [(square, palette.value_color(number.value, scale), 1.0 if id(number) in hidden_after else 0.0)
+             for square, number, scale in _cells(within) if square.plain_cell]
+    return changes, fills
+
+
+def _opacity(unit: Mobject) -> float:
+    return max((p.get_fill_opacity() for p in unit.family_members_with_points()), default=0.0)
+
+
+def _record(changes) -> None:
+    for unit, opacity in changes:
+        if opacity == 0.0:
+            _HIDDEN.add(unit)
+        else:
+            _HIDDEN.discard(unit)
+
+
+def apply_shot_state(shot: camera.Shot, within: Mobject) -> None:
+    """Put `within` at once in the state `shot` shows (texts hidden or shown, cells shaded or clear): for parts
+    that are not on screen yet, so they enter already in it."""
+    changes, fills = _targets(shot, within)
+    for unit, opacity in changes:
+        unit.set_opacity(opacity)
+    for square, color, opacity in fills:
+        square.set_fill(color, opacity=opacity)
+    _record(changes)
+
+
+def shot_state(scene, shot: camera.Shot, within: Mobject) -> list[Animation]:
+    """The animations that bring `within` into the state `shot` shows, for the parts on screen (the others are set
+    at once, so they enter in that state); play them with the camera move."""
+    on_screen = set(map(id, scene.get_mobject_family_members()))
+    changes, fills = _targets(shot, within)
+    anims: list[Animation] = []
+    for unit, opacity in changes:
+        if id(unit) in on_screen:
+            anims.append(unit.animate.set_opacity(opacity))
+        else:
+            unit.set_opacity(opacity)
+    for square, color, opacity in fills:
+        if abs(square.get_fill_opacity() - opacity) < 1e-3:
+            continue
+        if id(square) in on_screen:
+            anims.append(square.animate.set_fill(color, opacity=opacity))
+        else:
+            square.set_fill(color, opacity=opacity)
+    _record(changes)
+    return anims
+
+
+def whole_shot(mob: Mobject, region: layout.Region | None = None) -> camera.Shot:
+    """The shot `pull_back(whole=mob)` goes to."""
+    return camera.shot_on_all(mob, region)
+
+
+def row_shot(mob: Mobject, region: layout.Region | None = None) -> camera.Shot:
+    """The shot `frame_on(mob)` goes to."""
+    return camera.shot_on(mob, region)
+
+
+__all__ = ["build_legible", "shot_state", "apply_shot_state", "legible_in", "text_units", "whole_shot", "row_shot",
+           "SAFETY", "BUILD_MARGIN"]
