@@ -47,6 +47,8 @@ def test_first_legible_takes_the_first_arrangement_that_fits():
 
     chosen = first_legible([arrangement(40), arrangement(3), arrangement(2)], layout.body())
     assert len(chosen) == 3 and built == [40, 3]
-    assert len(first_legible([arrangement(50), arrangement(40)], layout.body())) == 40  # none fits: the last
+    # none fits: the one that comes out largest, the first of equals
+    assert len(first_legible([arrangement(50), arrangement(40)], layout.body())) == 40
+    assert len(first_legible([arrangement(40), arrangement(50)], layout.body())) == 40
     with pytest.raises(ValueError):
         first_legible([], layout.body())

@@ -10,6 +10,7 @@ comes out larger than its region, for the camera to follow).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from typing import Any
 
 from manim import Mobject, Typst
 
@@ -32,17 +33,24 @@ def fits_at_floor(mob: Mobject, region: layout.Region) -> bool:
     return fill_factor(mob, region) * smallest_text(mob) >= typography.MIN_FONT_SIZE
 
 
-def first_legible(builds: Iterable[Callable[[], Mobject]], region: layout.Region) -> Mobject:
+def first_legible(builds: Iterable[Callable[[], Any]], region: layout.Region, *,
+                  whole: Callable[[Any], Mobject] = lambda built: built) -> Any:
     """Of several arrangements (each built by a call), the first that fits `region` above the legibility floor,
-    else the last one (the densest). Not yet fitted: pass it to `fit_legibly`."""
-    built = None
+    else the one whose text comes out largest (the first of equals: a denser arrangement that does not help, as
+    compact rows for a composition too wide, is not taken). Not yet fitted: pass it to `fit_legibly`. A build may
+    return a record of parts: `whole(record)` then gives the mobject to measure."""
+    best, best_size = None, 0.0
     for build in builds:
         built = build()
-        if fits_at_floor(built, region):
+        mob = whole(built)
+        if fits_at_floor(mob, region):
             return built
-    if built is None:
+        size = fill_factor(mob, region) * smallest_text(mob)
+        if size > best_size + 1e-6:
+            best, best_size = built, size
+    if best is None:
         raise ValueError("first_legible needs at least one arrangement to build")
-    return built
+    return best
 
 
 def fit_legibly(mob: Mobject, region: layout.Region) -> bool:
