@@ -20,9 +20,10 @@ from manim import (
 
 from scenes.kit import (
     AttentionMap, AttentionScene, NamedMatrix, Source, align_baselines, beat, format_value, heatmap, label, math,
-    matrix, palette, subscript, top_token, typography,
+    matrix, motion, palette, subscript, top_token, typography,
 )
 from scenes.kit import layout
+from scenes.kit.named_matrix import shape_text
 from scenes.kit.widgets import TensorGrid
 
 #: X is (B, T, d_in); its grid shows the first sequence of the batch.
@@ -57,11 +58,23 @@ class Cells:
 VALUED = Cells(True, L.cell_height)
 
 
+def line_height() -> float:
+    """A shaded row named by a token never gets lower than a line of text (and a hairline each side), so the
+    token names down its left never run into each other."""
+    return label("Ag", font_size=typography.SMALL_SIZE).height + 2 * layout.HAIRLINE
+
+
+def labelled(cells: Cells) -> Cells:
+    """`cells` for a grid whose rows carry token names: shaded rows at least a line of text high."""
+    return cells if cells.values else Cells(False, max(cells.height, line_height()), cells.width)
+
+
 def compose(build: Callable[[Cells], Mobject], region: layout.Region) -> Mobject:
     """The composition with numbers if it fits legibly, else shaded square cells shrunk until its labels fit."""
     return layout.numbers_or_shades(lambda side: build(VALUED if side is None else Cells(False, side, side)),
                                     region, font_size=typography.SMALL_SIZE, shaded_cell=L.shaded_cell,
                                     tries=L.shrink_tries)
+
 
 
 def tint_behind(mob: Mobject, color, *, fill: bool = True) -> Rectangle:
@@ -131,7 +144,7 @@ class HeadSplitScene(AttentionScene):
 
     def _named(self, path: str, name: str, color, cells: Cells, axes: tuple[str, ...] | None = None, *,
                rows: bool = False, batch: bool = False, shape: bool = True) -> NamedMatrix:
-        grid = self._grid(path, color, cells)
+        grid = self._grid(path, color, labelled(cells) if rows else cells)
         if rows:
             grid.add_row_labels(self.tokens, color=palette.ENGLISH)
         return NamedMatrix(grid, name, color=color, shape=shape, axes=axes, batch=self.batch if batch else None)
@@ -206,8 +219,9 @@ class HeadSplitScene(AttentionScene):
         self.say("One big matrix multiply: X times a wide W_Q gives the queries of every head at once.")
         self.play(FadeIn(x), run_time=1.0)
         self.play(FadeIn(dot), FadeIn(w), run_time=1.0)
-        self.play(FadeIn(eq), LaggedStart(*(FadeIn(q.grid.row(i), shift=RIGHT * layout.NUDGE) for i in range(self.T)),
-                                          lag_ratio=0.3), FadeIn(brackets_of(q.grid)), run_time=1.6)
+        # row i of X and all of W_Q travel into row i of Q
+        self.play(FadeIn(eq), motion.lagged([motion.travel(VGroup(x.grid.row(i), w.grid.body), q.grid.row(i))
+                                             for i in range(self.T)]), FadeIn(brackets_of(q.grid)), run_time=1.6)
         self.play(FadeIn(q.name), FadeIn(q.shape_label), run_time=0.6)
         self.wait(1.0)
         if self.one_head:
@@ -230,10 +244,17 @@ class HeadSplitScene(AttentionScene):
         old_q, rest = shown
 
         def build(cells: Cells) -> VGroup:
-            named = [self._named(r, r, palette.ROLE_COLORS[r], cells, ("T", "d_out"), rows=r == "Q", batch=True)
+            named = [self._named(r, r, palette.ROLE_COLORS[r], cells, shape=False, rows=r == "Q")
                      for r in ("Q", "K", "V")]
             row = VGroup(*named).arrange(RIGHT, buff=layout.APART)
             line_up_names(named)
+            # the three share one shape: said once, under all three grids (Q's shape label stands for it)
+            shared = label(f"each {shape_text((self.batch, self.T, self.d_out), ('B', 'T', 'd_out'))}",
+                           font_size=typography.SMALL_SIZE, color=palette.MUTED, mono=True)
+            grids = VGroup(*(m.grid.body for m in named))
+            shared.next_to(grids, DOWN, buff=layout.NEAR).match_x(grids)
+            named[0].shape_label = shared
+            named[0].add(shared)
             return row
 
         grids = dict(zip(("Q", "K", "V"), compose(build, layout.body())))
@@ -293,12 +314,15 @@ class HeadSplitScene(AttentionScene):
                 old_cells = [grid.cell(i, c) for c in range(h * self.head_dim, (h + 1) * self.head_dim)
                              for i in range(self.T)]
                 new_cells = [sub.cell(i, c) for c in range(self.head_dim) for i in range(self.T)]
-                moves += [ReplacementTransform(o, n) for o, n in zip(old_cells, new_cells)]
+                # head h's column slice slides out of the wide tensor into its own panel
+                moves += motion.slide_slices([VGroup(*old_cells)], [VGroup(*new_cells)])
+                moves += [FadeOut(o) for o in old_cells]
                 moves.append(ReplacementTransform(tints[r][h], rows[h].panels[k]))
             moves.append(FadeOut(brackets_of(grid)))
         transposed = self._shape_line("B, heads, T, head_dim", (self.batch, *self.src.shape("Q_heads")))
         labels_out = [FadeOut(grids["Q"].grid.row_labels), FadeOut(cuts), FadeOut(heads), FadeOut(grids["K"].name),
-                      FadeOut(grids["V"].name), *(FadeOut(grids[r].shape_label) for r in roles)]
+                      FadeOut(grids["V"].name),
+                      *(FadeOut(grids[r].shape_label) for r in roles if grids[r].shape_label is not None)]
         self.play(*moves, *labels_out, ReplacementTransform(view, transposed), run_time=2.0)
         self.play(FadeIn(VGroup(*(row.name for row in rows))), FadeIn(tops), run_time=0.8)
         self.wait(3.0)
@@ -334,7 +358,8 @@ class HeadSplitScene(AttentionScene):
                 # the rows are the same words in every map: name them once, on the left; words wider than a
                 # shaded cell stand upright over their column
                 amap = AttentionMap(self.src, f"weights.{h}", self.tokens, causal=True, show_values=cells.values,
-                                    font_size=typography.SMALL_SIZE, cell_size=cells.height, cell_width=cells.width,
+                                    font_size=typography.SMALL_SIZE, cell_size=labelled(cells).height,
+                                    cell_width=cells.width,
                                     upright_keys=not cells.values, label_rows=h == 0, query_label=None,
                                     key_label=None)
                 frame = tint_behind(amap.body, palette.HEAD_TINTS[h], fill=False)
@@ -407,9 +432,11 @@ class HeadSplitScene(AttentionScene):
         moves = []
         for h in range(self.n_heads):
             (grid,), (panel,) = rows[h].grids, rows[h].panels
-            for i in range(self.T):
-                for c in range(self.head_dim):
-                    moves.append(ReplacementTransform(grid.cell(i, c), concat.grid.cell(i, h * self.head_dim + c)))
+            cells = [(i, c) for i in range(self.T) for c in range(self.head_dim)]
+            # head h's output slides back into its slice of the concatenation
+            moves += motion.slide_slices([VGroup(*(grid.cell(i, c) for i, c in cells))],
+                                         [VGroup(*(concat.grid.cell(i, h * self.head_dim + c) for i, c in cells))])
+            moves += [FadeOut(grid.cell(i, c)) for i, c in cells]
             moves += [ReplacementTransform(panel, tints[h]), ReplacementTransform(rows[h].name, names[h])]
         back = self._shape_line("B, T, d_out", (self.batch, *self.src.shape("concat")))
         self.play(*moves, FadeOut(z), FadeIn(brackets_of(concat.grid)), FadeIn(concat.grid.row_labels),
@@ -441,8 +468,8 @@ class HeadSplitScene(AttentionScene):
                                        VGroup(concat.grid.body, brackets_of(concat.grid), concat.name)),
                   ReplacementTransform(old_tints, tints), run_time=0.8)
         self.play(FadeIn(dot), FadeIn(w_o), run_time=0.9)
-        self.play(FadeIn(rest), LaggedStart(*(FadeIn(out.grid.row(i), shift=RIGHT * layout.NUDGE)
-                                              for i in range(self.T)), lag_ratio=0.3),
+        self.play(FadeIn(rest), motion.lagged([motion.travel(VGroup(concat.grid.row(i), w_o.grid.body),
+                                                             out.grid.row(i)) for i in range(self.T)]),
                   FadeIn(brackets_of(out.grid)), FadeIn(out.name), run_time=1.6)
         shape = self._shape_line("B, T, d_out", (self.batch, *self.src.shape("output")))
         self.play(ReplacementTransform(old_shape, shape), run_time=0.6)
@@ -489,11 +516,11 @@ class HeadSplitScene(AttentionScene):
         wide, tints = wide_part
         self.play(FadeIn(wide), FadeIn(tints), run_time=0.8)
         copies = []
-        for h in range(self.n_heads):
-            cells = [wide.grid.cell(i, c).copy() for i in range(self.d_in)
+        for h in range(self.n_heads):  # head h's columns of the wide W_Q slide down into its narrow W_Q^(h)
+            cells = [wide.grid.cell(i, c) for i in range(self.d_in)
                      for c in range(h * self.head_dim, (h + 1) * self.head_dim)]
             targets = [narrow[h].grid.cell(i, c) for i in range(self.d_in) for c in range(self.head_dim)]
-            copies += [ReplacementTransform(a, b) for a, b in zip(cells, targets)]
+            copies += motion.slide_slices([VGroup(*cells)], [VGroup(*targets)])
         self.play(Create(arrows), run_time=0.6)
         self.play(*copies, *(ReplacementTransform(tints[h].copy(), narrow[h].panel) for h in range(self.n_heads)),
                   FadeIn(VGroup(*(n.name for n in narrow))), run_time=1.8)
