@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from manim import Animation, Create, FadeIn, Mobject, Scene, VGroup
+from manim import Animation, Mobject, Rectangle, Scene, VGroup, config
 
 from . import camera, close_up, layout, palette
-from .products import DotProducts, ShownProduct, WeightedRows, add_rows, row_times_vector, settle
+from .products import DotProducts, ShownProduct, WeightedRows, row_times_vector, settle
 
 #: How many rows are worked in close-up before the camera pulls back to the whole.
 CLOSE_ROWS = 1
@@ -25,95 +25,133 @@ CLOSE_ROWS = 1
 AFAR_RUN_TIME = 0.5
 
 
+def cover_top_band(scene: Scene, region: layout.Region | None = None) -> Rectangle:
+    """An opaque strip over the top band (down to `region`'s top, default the body's), added once per stage with
+    the camera at rest: the step's formula sits on it while an oversized composition passes under it. Every move
+    here carries it along with the pinned mobjects and keeps it (and them) in front."""
+    cover = getattr(scene, "band_cover", None)
+    if cover is not None and cover in scene.mobjects:
+        return cover
+    top = (region or layout.body()).top
+    half_height = config.frame_height / 2
+    cover = Rectangle(width=config.frame_width, height=half_height - top, stroke_width=0,
+                      fill_color=palette.BACKGROUND, fill_opacity=1)
+    cover.move_to([0, (half_height + top) / 2, 0])
+    scene.add(cover)
+    scene.band_cover = cover
+    return cover
+
+
+def _pinned(scene: Scene, pinned: Sequence[Mobject]) -> list[Mobject]:
+    cover = getattr(scene, "band_cover", None)
+    extra = [cover] if cover is not None and cover in scene.mobjects and cover not in pinned else []
+    return [*extra, *pinned]
+
+
+def keep_in_front(scene: Scene, pinned: Sequence[Mobject]) -> None:
+    """The cover and the formula over whatever entered since (a product row arriving under the top band)."""
+    scene.bring_to_front(*_pinned(scene, pinned))
+
+
 def move_to_shot(scene: Scene, shot: camera.Shot, within: Mobject, pinned: Sequence[Mobject], *animations,
-                 run_time: float = 1.0) -> None:
-    """Move the camera to `shot`, `within` taking the state that shot shows, `pinned` still on screen."""
-    scene.play(*camera.move_camera(scene, shot, pinned=list(pinned)), *close_up.shot_state(scene, shot, within),
-               *animations, run_time=run_time)
+                 run_time: float = 1.0, region: layout.Region | None = None) -> None:
+    """Move the camera to `shot`, `within` taking the state that shot shows (texts only in `region`'s height,
+    default the body), `pinned` (and the top band's cover) still on screen."""
+    keep_in_front(scene, pinned)
+    scene.play(*camera.move_camera(scene, shot, pinned=_pinned(scene, pinned)),
+               *close_up.shot_state(scene, shot, within, region), *animations, run_time=run_time)
+    keep_in_front(scene, pinned)
 
 
-def _row_shot(candidates: Sequence[Mobject]) -> camera.Shot:
+def _row_shot(candidates: Sequence[Mobject], region: layout.Region | None = None) -> camera.Shot:
     """The shot on the first candidate that fits the body at the frame's own scale or closer (the last one
     otherwise): a whole row when it fits, else the part of it where the products arrive."""
-    body = layout.body()
+    body = region or layout.body()
     for mob in candidates:
         if mob.width <= body.width - 2 * camera.FRAMING_MARGIN and mob.height <= body.height - 2 * camera.FRAMING_MARGIN:
-            return camera.shot_on(mob)
-    return camera.shot_on(candidates[-1])
+            return camera.shot_on(mob, region)
+    return camera.shot_on(candidates[-1], region)
 
 
 def show_whole(scene: Scene, whole: Mobject, pinned: Sequence[Mobject], *introductions: Animation,
-               run_time: float = 1.2) -> camera.Shot:
+               run_time: float = 1.2, region: layout.Region | None = None) -> camera.Shot:
     """Pull the camera out until all of `whole` fits the body (its numbers shaded, its small texts hidden), then
     play `introductions` (the FadeIns of the parts); returns the whole's shot."""
-    shot = camera.shot_on_all(whole)
-    close_up.apply_shot_state(shot, whole)
-    scene.play(*camera.move_camera(scene, shot, pinned=list(pinned)), run_time=0.8)
+    shot = camera.shot_on_all(whole, region)
+    close_up.apply_shot_state(shot, whole, region)
+    cover_top_band(scene, region)
+    scene.play(*camera.move_camera(scene, shot, pinned=_pinned(scene, pinned)), run_time=0.8)
     if introductions:
         scene.play(*introductions, run_time=run_time)
+    keep_in_front(scene, pinned)
     return shot
 
 
 def dot_every_row(scene: Scene, comp: DotProducts, whole: Mobject, pinned: Sequence[Mobject], *,
                   labels: Sequence[Mobject] = (), color=palette.KEY, with_first_products: Iterable[Animation] = (),
-                  with_first_sum: Iterable[Animation] = (), run_time: float = 1.2) -> list[ShownProduct]:
+                  with_first_sum: Iterable[Animation] = (), run_time: float = 1.2,
+                  region: layout.Region | None = None) -> list[ShownProduct]:
     """products.dot_every_row under a camera: row 0 (and up to CLOSE_ROWS) in close-up, with its label
     (`labels[i]`, a word) when given; then the whole, where the other rows are worked as shaded cells."""
     shown: list[ShownProduct] = []
-    whole_shot = camera.shot_on_all(whole)
+    whole_shot = camera.shot_on_all(whole, region)
     for i in range(comp.matrix.rows):
         row, products, result = comp.row(i)
         if i < CLOSE_ROWS:
             extra = [labels[i]] if i < len(labels) else []
             shot = _row_shot([VGroup(comp.vector, row, products, result, *extra),
                               VGroup(comp.vector, products, result, *extra),
-                              VGroup(comp.vector, products, result)])
-            move_to_shot(scene, shot, whole, pinned)
+                              VGroup(comp.vector, products, result)], region)
+            move_to_shot(scene, shot, whole, pinned, region=region)
         elif i == CLOSE_ROWS:
-            move_to_shot(scene, whole_shot, whole, pinned)
+            move_to_shot(scene, whole_shot, whole, pinned, region=region)
         shown.append(row_times_vector(
             scene, row, comp.vector.body, products, result, color=color, box=shown[-1].box if shown else None,
             with_products=with_first_products if i == 0 else (), with_sum=with_first_sum if i == 0 else (),
             run_time=run_time if i < CLOSE_ROWS else AFAR_RUN_TIME))
+        keep_in_front(scene, pinned)
     settle(scene, [comp.products, comp.result], [m for s in shown for m in (s.products, s.result)])
+    keep_in_front(scene, pinned)
     if comp.matrix.rows <= CLOSE_ROWS:
-        move_to_shot(scene, whole_shot, whole, pinned)
+        move_to_shot(scene, whole_shot, whole, pinned, region=region)
     return shown
 
 
 def scale_every_row(scene: Scene, comp: WeightedRows, whole: Mobject, pinned: Sequence[Mobject], *,
                     labels: Sequence[Mobject] = (), color=palette.VALUE, with_first: Iterable[Animation] = (),
-                    run_time: float = 0.6) -> list[ShownProduct]:
+                    run_time: float = 0.6, region: layout.Region | None = None) -> list[ShownProduct]:
     """products.scale_every_row under a camera: the first row in close-up (weight, row, products), the others from
     afar as shaded cells; ends on the whole."""
     shown: list[ShownProduct] = []
-    whole_shot = camera.shot_on_all(whole)
+    whole_shot = camera.shot_on_all(whole, region)
     for i in range(comp.matrix.rows):
         weight, row, products = comp.row(i)
         if i < CLOSE_ROWS:
             extra = [labels[i]] if i < len(labels) else []
             shot = _row_shot([VGroup(*extra, weight, row, products), VGroup(weight, row, products),
-                              VGroup(row, products), VGroup(products)])
-            move_to_shot(scene, shot, whole, pinned)
+                              VGroup(row, products), VGroup(products)], region)
+            move_to_shot(scene, shot, whole, pinned, region=region)
         elif i == CLOSE_ROWS:
-            move_to_shot(scene, whole_shot, whole, pinned)
+            move_to_shot(scene, whole_shot, whole, pinned, region=region)
         shown.append(row_times_vector(
             scene, row, weight, products, None, color=color, box=shown[-1].box if shown else None,
             with_products=with_first if i == 0 else (),
             run_time=max(run_time, 1.0) if i < CLOSE_ROWS else AFAR_RUN_TIME))
+        keep_in_front(scene, pinned)
     settle(scene, [comp.products], [s.products for s in shown])
+    keep_in_front(scene, pinned)
     if comp.matrix.rows <= CLOSE_ROWS:
-        move_to_shot(scene, whole_shot, whole, pinned)
+        move_to_shot(scene, whole_shot, whole, pinned, region=region)
     return shown
 
 
 def frame_part(scene: Scene, part: Mobject, whole: Mobject, pinned: Sequence[Mobject], *animations,
-               run_time: float = 1.0) -> camera.Shot:
+               run_time: float = 1.0, region: layout.Region | None = None) -> camera.Shot:
     """End on `part` (the top score and its word, the context vector): the camera moves in until it fills the
     body, its numbers legible again, the rest of `whole` shaded or out of the shot."""
-    shot = camera.shot_on(part)
-    move_to_shot(scene, shot, whole, pinned, *animations, run_time=run_time)
+    shot = camera.shot_on(part, region)
+    move_to_shot(scene, shot, whole, pinned, *animations, run_time=run_time, region=region)
     return shot
 
 
-__all__ = ["CLOSE_ROWS", "move_to_shot", "show_whole", "dot_every_row", "scale_every_row", "frame_part"]
+__all__ = ["CLOSE_ROWS", "cover_top_band", "keep_in_front", "move_to_shot", "show_whole", "dot_every_row", "scale_every_row", "frame_part"]
