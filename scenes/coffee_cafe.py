@@ -20,7 +20,7 @@ from scenes.kit import (
     AttentionScene, DotProducts, Source, TokenRow, WeightedRows, add_rows, beat, dot_every_row, flow_arrow,
     format_value, frame_box, label, math, matrix, palette, scale_every_row, token_box, typography, vector,
 )
-from scenes.kit import layout
+from scenes.kit import camera, close_up, framed, layout
 from scenes.kit.claims import leader
 from scenes.kit.products import encoder_scoring
 from scenes.kit.claims import count_word, tied_at_top, top_index, words_list
@@ -179,7 +179,9 @@ class CoffeeCafeScene(AttentionScene):
         encoder_group = VGroup(encoder, h_names)
         column = VGroup(q_row, purpose, role, encoder_group).arrange(DOWN, buff=layout.GAP)
         role.next_to(encoder_group, UP, buff=layout.NEAR)
-        layout.fit_into(column, layout.frame())
+        big = close_up.build_legible(column, layout.frame())
+        if big:  # taller than the frame at a legible size: hang it from the top; the camera pans down to the rest
+            column.shift(UP * (layout.frame().top - column.get_top()[1]))
         settled = q_row.get_center()
         differs = math("!=", font_size=typography.HEADING_SIZE, color=palette.WRONG)
         word = token_box(next_word, palette.FRENCH, font_size=typography.HEADING_SIZE)
@@ -203,7 +205,13 @@ class CoffeeCafeScene(AttentionScene):
                  "They play the key/value role.",
                  narration=f"Meanwhile the encoder kept one vector per English word, {count_word(n)} in all: "
                            f"{_vector_names(n)}. They are what the query will be scored against.")
+        if big:  # the rows below the frame enter hidden (shaded), then the camera pans down over them
+            close_up.apply_shot_state(camera.rest_shot(), encoder_group, layout.frame())
         self.play(FadeIn(encoder_group, lag_ratio=0.3), FadeIn(role), run_time=1.5)
+        if big:
+            lower = VGroup(*(encoder.row(i) for i in range(n // 2, n)), h_names[n // 2:])
+            shot = camera.shot_on(lower, layout.frame(), max_zoom=1.0)
+            framed.move_to_shot(self, shot, VGroup(column, role), [], run_time=2.0, region=layout.frame())
         self.wait(1.5)
 
     @beat
@@ -217,18 +225,32 @@ class CoffeeCafeScene(AttentionScene):
         formula.to_edge(UP, buff=layout.MARGIN)
         scoring = encoder_scoring(src, tokens, q_name="q", e_name="e_i")
         comp, words, names = scoring.comp, scoring.words, scoring.names
-        layout.fit_into(scoring.group, layout.body())
+        big = not layout.fits_legibly(scoring.group, layout.body(), close_up.smallest_font(scoring.group))
+        if big:  # each word beside its score, so the close-up on the top score shows both
+            for i, word in enumerate(words):
+                word.next_to(comp.result, RIGHT, buff=layout.NEAR).match_y(comp.result.cell(i))
+        close_up.build_legible(scoring.group, layout.body())
 
         self.say("Score each English position with a dot product: e_i = q · h_i.",
                  narration="Now score each English position with a dot product: the score e_i is q dotted with h_i.")
         self.clear_stage()
-        self.play(Write(formula), FadeIn(words, lag_ratio=0.2), FadeIn(comp.matrix), FadeIn(comp.vector),
-                  FadeIn(names), run_time=1.2)
-        self.play(FadeIn(comp.scaffold()), run_time=0.5)
+        parts = (FadeIn(words, lag_ratio=0.2), FadeIn(comp.matrix), FadeIn(comp.vector), FadeIn(names))
+        if big:
+            self.play(Write(formula), run_time=1.0)
+            framed.show_whole(self, scoring.group, [formula], *parts, FadeIn(comp.scaffold()))
+        else:
+            self.play(Write(formula), *parts, run_time=1.2)
+            self.play(FadeIn(comp.scaffold()), run_time=0.5)
         self.wait(0.4)
         self.say(f"Multiply q and h_i entry by entry, then add the {count_word(d)} products.")
-        shown = dot_every_row(self, comp, color=palette.KEY)
+        if big:
+            shown = framed.dot_every_row(self, comp, scoring.group, [formula], labels=list(words),
+                                         color=palette.KEY)
+        else:
+            shown = dot_every_row(self, comp, color=palette.KEY)
         best, leader = _leader(src, "scores", self.said)
+        if big and best is not None:
+            framed.frame_part(self, VGroup(comp.result.cell(best), words[best]), scoring.group, [formula])
         if best is None:
             self.say(f"No single word scores highest: {leader}.")
             self.play(FadeOut(shown[-1].box), run_time=0.6)
@@ -290,15 +312,25 @@ class CoffeeCafeScene(AttentionScene):
             math("c", font_size=typography.BODY_SIZE, color=palette.CONTEXT).next_to(comp.result, LEFT,
                                                                                     buff=layout.NEAR),
         )
-        layout.fit_into(VGroup(comp, names), layout.body())
+        whole = VGroup(comp, names)
+        big = close_up.build_legible(whole, layout.body())
 
         self.say("The context vector is the weighted sum c = Σ α_i h_i.",
                  narration="The context vector c is the weighted sum: every h_i times its weight α_i, all added up.")
         self.clear_stage()
-        self.play(Write(formula), FadeIn(comp.weights), FadeIn(comp.matrix), FadeIn(names[:2]), run_time=1.2)
-        self.play(FadeIn(comp.scaffold()), FadeIn(names[2]), run_time=0.5)
+        parts = (FadeIn(comp.weights), FadeIn(comp.matrix), FadeIn(names[:2]))
+        if big:
+            self.play(Write(formula), run_time=1.0)
+            framed.show_whole(self, whole, [formula], *parts, FadeIn(comp.scaffold()), FadeIn(names[2]))
+        else:
+            self.play(Write(formula), *parts, run_time=1.2)
+            self.play(FadeIn(comp.scaffold()), FadeIn(names[2]), run_time=0.5)
         self.say("Scale each encoder vector by its weight…")
-        shown = scale_every_row(self, comp, color=palette.WEIGHT)
+        if big:
+            shown = framed.scale_every_row(self, comp, whole, [formula], labels=list(comp.weights.row_labels),
+                                           color=palette.WEIGHT)
+        else:
+            shown = scale_every_row(self, comp, color=palette.WEIGHT)
         norms = src.get("weighted_h").norm(dim=-1).tolist()
         largest = top_index(norms)
         tail = (f": the vector of {self.said[largest]} contributes the most." if largest is not None else
@@ -308,6 +340,8 @@ class CoffeeCafeScene(AttentionScene):
         add_rows(self, comp, with_sum=[FadeIn(comp.result.brackets), FadeIn(names[-1])])
         if largest is not None:
             self.play(Indicate(comp.products.row(largest), color=palette.CONTEXT), run_time=0.8)
+        if big:  # end on c, its numbers legible
+            framed.frame_part(self, VGroup(names[-1], comp.result), whole, [formula])
         self.play(Indicate(comp.result, color=palette.CONTEXT), run_time=0.8)
         self.wait(1.5)
 
