@@ -19,7 +19,7 @@ from scenes.kit import (
     AttentionScene, DotProducts, Source, WeightedRows, add_rows, beat, caption_brace, dot_every_row, flow_arrow,
     format_value, frame_box, label, math, palette, scale_every_row, typography,
 )
-from scenes.kit import layout
+from scenes.kit import camera, close_up, framed, layout
 from scenes.kit.claims import leader
 from scenes.kit.products import encoder_scoring
 from scenes.kit.claims import count_word, words_list
@@ -63,6 +63,9 @@ class Scoring:
     words: VGroup
     names: VGroup
 
+    def group_all(self) -> VGroup:
+        return VGroup(self.comp, self.words, self.names)
+
 
 def _caption_list(src: Source, path: str, decimals: int = 2) -> str:
     """"0.73 / 0.35 / 1.35" formatted from the source, for a subcaption."""
@@ -93,6 +96,15 @@ def _formula():
         eq.select(name).set_color(palette.WEIGHT)
     eq.select("c").set_color(palette.CONTEXT)
     return eq
+
+
+def _under_at_rest() -> layout.Region:
+    """The room under the formula where it sits at the top of the frame at rest (the camera carries the formula on
+    screen when it moves, so its scene position then says nothing about the screen)."""
+    eq = _formula()
+    layout.fit_into(eq, layout.frame())
+    eq.to_edge(UP, buff=layout.MARGIN)
+    return _under(eq)
 
 
 def _under(eq) -> layout.Region:
@@ -168,19 +180,33 @@ class SoftFormulaScene(AttentionScene):
         """e_{t,i}: one number per English word, each a dot product: products of q and h_i, then their sum."""
         src, tokens = self.src, self.tokens
         box = frame_box(eq.select("score"), color=palette.QUERY)
+        under = _under_at_rest()
         scoring = encoder_scoring(src, tokens, q_name="q_t", e_name="e_(t,i)")
         comp, words, names = scoring.comp, scoring.words, scoring.names
-        layout.fit_into(scoring.group, _under(eq))
+        big = not layout.fits_legibly(scoring.group, _under(eq), close_up.smallest_font(scoring.group))
+        if big:  # each word beside its score, so the close-up on the top score shows both
+            for i, word in enumerate(words):
+                word.next_to(comp.result, RIGHT, buff=layout.NEAR).match_y(comp.result.cell(i))
+        close_up.build_legible(scoring.group, _under(eq))
 
         self.say("score(q_t, h_i) compares the query with each encoder vector: one number per English word.",
                  narration="The score compares the query q_t with each encoder vector h_i, giving one number per "
                            "English word.")
         self.play(Create(box), run_time=0.8)
-        self.play(FadeIn(words, lag_ratio=0.2), FadeIn(comp.matrix), FadeIn(comp.vector), FadeIn(names[:2]),
-                  run_time=1.2)
-        self.play(FadeIn(comp.scaffold()), FadeIn(names[-1]), run_time=0.5)
-        shown = dot_every_row(self, comp, color=palette.KEY)
+        parts = (FadeIn(words, lag_ratio=0.2), FadeIn(comp.matrix), FadeIn(comp.vector), FadeIn(names[:2]))
+        if big:
+            framed.show_whole(self, scoring.group, [eq, box], *parts, FadeIn(comp.scaffold()), FadeIn(names[-1]),
+                              region=under)
+            shown = framed.dot_every_row(self, comp, scoring.group, [eq, box], labels=list(words),
+                                         color=palette.KEY, region=under)
+        else:
+            self.play(*parts, run_time=1.2)
+            self.play(FadeIn(comp.scaffold()), FadeIn(names[-1]), run_time=0.5)
+            shown = dot_every_row(self, comp, color=palette.KEY)
         best, leader = _leader(src, "scores", self.said)
+        if big and best is not None:
+            framed.frame_part(self, VGroup(comp.result.cell(best), words[best]), scoring.group, [eq, box],
+                              region=under)
         verdict = f"{leader} highest" if best is not None else f"no single word highest: {leader}"
         if len(tokens) <= L.listed:
             self.say(f"With the dot product, this example gives e = {_caption_list(src, 'scores')}: {verdict}.",
@@ -197,6 +223,12 @@ class SoftFormulaScene(AttentionScene):
     def normalise_term(self, lit: Lit, scoring: Scoring) -> tuple[Lit, ScoreBars]:
         """α_{t,i}: the softmax turns the scores into weights that sum to one."""
         src, tokens, comp = self.src, self.tokens, scoring.comp
+        self.say("Normalise: exponentiate each score and divide by the sum, so the weights sum to one.")
+        if not camera.at_rest(self):  # the scores were framed up close: back to the frame at rest first
+            under = _under_at_rest()
+            framed.move_to_shot(self, camera.rest_shot(), scoring.group_all(), [lit.eq, lit.box],
+                                FadeOut(VGroup(scoring.words, scoring.names)), region=under)
+            self.remove(framed.cover_top_band(self, under))  # at rest nothing passes under the formula
         box = frame_box(lit.eq.select("softmax"), color=palette.WEIGHT)
         panel = ScoreBars(src, "weights", tokens, scores="scores", max_height=L.weights_bar_height, arrow=True,
                           score_name="e_(t,i)", weight_name="alpha_(t,i)")
@@ -204,7 +236,6 @@ class SoftFormulaScene(AttentionScene):
         bars = panel.bars
         leftovers = VGroup(scoring.words, scoring.names, *(part for part in comp if part is not comp.result))
 
-        self.say("Normalise: exponentiate each score and divide by the sum, so the weights sum to one.")
         self.play(ReplacementTransform(lit.box, box), FadeOut(leftovers), FadeOut(comp.result.brackets),
                   ReplacementTransform(comp.result.body, panel.scores.body), FadeIn(panel.score_name), run_time=1.2)
         self.play(FadeIn(panel.arrow), Create(bars.baseline), FadeIn(bars.labels), run_time=0.8)
@@ -240,22 +271,38 @@ class SoftFormulaScene(AttentionScene):
             math("c_t", font_size=typography.BODY_SIZE, color=palette.CONTEXT).next_to(comp.result, LEFT,
                                                                                       buff=layout.NEAR),
         )
-        layout.fit_into(VGroup(comp, names), _under(lit.eq))
+        whole = VGroup(comp, names)
+        under = _under_at_rest()
+        big = close_up.build_legible(whole, under)
         bars = panel.bars
 
         self.say("Weighted sum: scale each encoder vector h_i by its weight α_(t,i), then add them up.")
-        self.play(ReplacementTransform(lit.box, box),
-                  *(ReplacementTransform(bars.values[i], comp.weights.cell(i)) for i in range(len(tokens))),
-                  FadeOut(VGroup(bars.bars, bars.baseline, bars.labels, panel.scores_group, panel.arrow,
-                                 panel.weight_name)),
-                  FadeIn(comp.weights.row_labels), FadeIn(comp.matrix), FadeIn(names[:2]), run_time=1.2)
-        self.play(FadeIn(comp.scaffold()), run_time=0.5)
-        shown = scale_every_row(self, comp, color=palette.WEIGHT)
+        into_weights = [ReplacementTransform(bars.values[i], comp.weights.cell(i)) for i in range(len(tokens))]
+        panel_rest = FadeOut(VGroup(bars.bars, bars.baseline, bars.labels, panel.scores_group, panel.arrow,
+                                    panel.weight_name))
+        parts = (FadeIn(comp.weights.row_labels), FadeIn(comp.matrix), FadeIn(names[:2]))
+        if big:  # the weights travel into the whole, seen from afar, then the first row is worked up close
+            self.play(ReplacementTransform(lit.box, box), run_time=0.6)
+            shot = camera.shot_on_all(whole, under)
+            close_up.apply_shot_state(shot, whole, under)
+            cover = framed.cover_top_band(self, under)
+            framed.keep_in_front(self, [lit.eq, box])
+            self.play(*camera.move_camera(self, shot, pinned=[cover, lit.eq, box]), *into_weights, panel_rest,
+                      *parts, FadeIn(comp.scaffold()), run_time=1.4)
+            framed.keep_in_front(self, [lit.eq, box])
+            shown = framed.scale_every_row(self, comp, whole, [lit.eq, box], labels=list(comp.weights.row_labels),
+                                           color=palette.WEIGHT, region=under)
+        else:
+            self.play(ReplacementTransform(lit.box, box), *into_weights, panel_rest, *parts, run_time=1.2)
+            self.play(FadeIn(comp.scaffold()), run_time=0.5)
+            shown = scale_every_row(self, comp, color=palette.WEIGHT)
         self.play(FadeOut(shown[-1].box), run_time=0.3)
         add_rows(self, comp, with_sum=[FadeIn(comp.result.brackets), FadeIn(names[-1])])
         c_text = ", ".join(format_value(v, 2) for v in src.get("context").tolist())
         self.say(f"c_t = ({c_text}): the context the decoder uses for this step.",
                  narration=f"The result, c_t = ({c_text}), is the context the decoder uses for this step.")
+        if big:  # end on c_t, its numbers legible
+            framed.frame_part(self, VGroup(names[-1], comp.result), whole, [lit.eq, box], region=under)
         self.play(Indicate(comp.result, color=palette.CONTEXT), run_time=1.0)
         self.wait(1.5)
 
