@@ -16,14 +16,16 @@ from manim import (
 )
 
 from scenes.kit import (
-    AttentionScene, DotProducts, SoftmaxBars, Source, TensorGrid, WeightedRows, add_rows, align_rows, beat,
+    AttentionScene, motion, DotProducts, SoftmaxBars, Source, TensorGrid, WeightedRows, add_rows, align_rows, beat,
     dot_every_row, flow_arrow, format_value, frame_box, group, heatmap, label, math, matrix, palette,
     scale_every_row, subscript, typography, vector,
 )
-from scenes.kit import layout
-from scenes.kit.attention_map import AttentionMap
+from scenes.kit import camera, layout
+from scenes.kit.legible import first_legible, fit_legibly, fits_at_floor
+from scenes.kit.attention_map import AttentionMap, upright_label
 from scenes.kit.claims import all_of, bottom_index, count_word, top_index
-from scenes.kit.products import NUMBER, product_row, settle, shared_cell_width
+from scenes.kit.products import NUMBER, compact_row, product_row, row_times_vector, settle, shared_cell_width
+from scenes.kit.score_bars import upright_words
 from scenes.kit.spotlight import TermLight
 
 
@@ -69,12 +71,14 @@ class AllScores:
     eq: VGroup
     scores: AttentionMap
     passing: VGroup  # what leaves with the next beat (X, the arrow, the highlight)
+    style: dict  # the maps' arrangement (row height, upright key words), shared by every map of the clip
 
 
 @dataclass(frozen=True)
 class Weights:
     A: AttentionMap
     leaving: VGroup  # the scores, the α check and their marks: they leave as the next beat starts
+    style: dict
 
 
 @dataclass(frozen=True)
@@ -113,12 +117,37 @@ class WeightFreeScene(AttentionScene):
         self.same_vectors_three_roles(light)
 
     # --- helpers -------------------------------------------------------------------------------------------
-    def x_matrix(self, color=palette.TEXT, *, labels: bool = True):
-        grid = matrix(self.src, "X", color=color, font_size=NUMBER,
+    def x_matrix(self, color=palette.TEXT, *, labels: bool = True, cell_size: float = typography.CELL):
+        grid = matrix(self.src, "X", color=color, font_size=NUMBER, cell_size=cell_size,
                       cell_width=shared_cell_width(self.src, ("X",), font_size=NUMBER))
         if labels:
-            grid.add_row_labels(self.tokens, color=palette.ENGLISH)
+            grid.add_row_labels(self.tokens, color=palette.ENGLISH, font_size=typography.LABEL_SIZE)
         return grid
+
+    @staticmethod
+    def row_heights() -> tuple[float, ...]:
+        """The kit's square rows, then compact ones (one line of text), then rows padded by a hairline only, for a
+        sentence too long for square rows."""
+        return typography.CELL, compact_row(NUMBER), label("Ag", font_size=NUMBER).height + 2 * layout.HAIRLINE
+
+    def map_styles(self) -> list[dict]:
+        """The attention maps' arrangements, roomiest first: square rows, compact rows, upright key words."""
+        heights = self.row_heights()
+        return [dict(cell_size=heights[0]), dict(cell_size=heights[1]), dict(cell_size=heights[1], upright_keys=True),
+                dict(cell_size=heights[-1], upright_keys=True)]
+
+    def map_style(self) -> dict:
+        """One arrangement for every map of the clip (so scores turn into weights cell for cell): the first in
+        which the weights, their name and the α row under them stay legible in the body."""
+        def weights_with_check(style):
+            A = self.weight_map(style)
+            a_name = math("A", font_size=typography.HEADING_SIZE).next_to(A.body, RIGHT, buff=layout.GAP)
+            return VGroup(A, a_name, self.alpha_under(A, style["cell_size"]).shift(UP * (layout.APART - layout.NEAR)))
+
+        for style in self.map_styles():
+            if fits_at_floor(weights_with_check(style), layout.body()):
+                return style
+        return self.map_styles()[-1]
 
     def step_formulas(self) -> Steps:
         qn = self.qn
@@ -145,9 +174,12 @@ class WeightFreeScene(AttentionScene):
         self.say(f"Pretend each word of “{' '.join(self.tokens)}” is already an embedding vector.")
         self.play(LaggedStart(*(FadeIn(w, shift=UP * layout.NUDGE) for w in sentence), lag_ratio=0.2), run_time=1.2)
         self.wait(1.5)
-        X = self.x_matrix()
-        name = math("X", font_size=typography.HEADING_SIZE).next_to(X.body, UP, buff=layout.GAP)
-        layout.fit_into(VGroup(X, name), layout.body())
+        def named_x(cell):
+            grid = self.x_matrix(cell_size=cell)
+            return VGroup(grid, math("X", font_size=typography.HEADING_SIZE).next_to(grid.body, UP, buff=layout.GAP))
+
+        X, name = first_legible([lambda c=c: named_x(c) for c in self.row_heights()], layout.body())
+        fit_legibly(VGroup(X, name), layout.body())
         self.say(f"{count_word(n).capitalize()} tokens, {count_word(n)} vectors: stacked as rows they form "
                  "the matrix X.")
         self.play(*(ReplacementTransform(w, lab) for w, lab in zip(sentence, X.row_labels)),
@@ -161,11 +193,21 @@ class WeightFreeScene(AttentionScene):
         """Step A: the query x₃ dotted with every x_i, product by product, gives the scores ω."""
         X, X_name = X_named
         qi, qn = self.qi, self.qn
-        comp = DotProducts(self.src, matrix="X", vector="query", products="omega_terms", result="omega",
-                           row_labels=self.tokens)
-        q_name = math(f"x_{qn}", color=palette.QUERY).next_to(comp.vector, LEFT, buff=layout.NEAR)
-        o_name = math("omega", font_size=typography.HEADING_SIZE).next_to(comp.result, UP, buff=layout.NEAR)
-        layout.fit_into(VGroup(comp, q_name, o_name), layout.body())
+
+        def scoring(cell):
+            comp = DotProducts(self.src, matrix="X", vector="query", products="omega_terms", result="omega",
+                               row_labels=self.tokens, cell_size=cell, label_size=typography.LABEL_SIZE)
+            q_name = math(f"x_{qn}", color=palette.QUERY).next_to(comp.vector, LEFT, buff=layout.NEAR)
+            o_name = math("omega", font_size=typography.HEADING_SIZE).next_to(comp.result, UP, buff=layout.NEAR)
+            return VGroup(comp, q_name, o_name)
+
+        whole = first_legible([lambda c=c: scoring(c) for c in self.row_heights()], layout.body())
+        comp, q_name, o_name = whole
+        # too wide for the floor (six-wide vectors): the products first, then the camera moves on to the sums
+        in_two_shots = not fit_legibly(whole, layout.body())
+        products_part = VGroup(comp.matrix, comp.times, comp.vector, comp.products, q_name)
+        if in_two_shots:
+            whole.shift(layout.body().center - products_part.get_center())
         self.say(f"Step A: fix the query “{self.tokens[qi]}” (x{subscript(qn)}) and score every word "
                  "by a dot product.")
         self.play(FadeOut(X_name), ReplacementTransform(X, comp.matrix), FadeIn(steps.line[0]),
@@ -175,14 +217,35 @@ class WeightFreeScene(AttentionScene):
         self.play(Create(q_box), TransformFromCopy(comp.matrix.row(qi), comp.vector.body),
                   FadeIn(comp.vector.brackets), FadeIn(q_name), *light.on(steps.a, ["q"], palette.QUERY),
                   run_time=1.2)
-        self.play(FadeIn(comp.scaffold()), FadeIn(o_name), run_time=0.5)
+        sums_part = VGroup(comp.sum_sign, comp.result.brackets, o_name)
+        self.play(FadeIn(comp.scaffold() if not in_two_shots else VGroup(comp.times, comp.products.brackets)),
+                  FadeIn(o_name if not in_two_shots else VGroup()), run_time=0.5)
         self.wait(0.8)
         self.say(f"Multiply x{subscript(qn)} and xᵢ entry by entry, add the products: one score ωᵢ per word.",
                  narration=f"Multiply x{subscript(qn)} and each xᵢ entry by entry, and add the products: "
                            "that gives one score, ωᵢ, per word.")
-        shown = dot_every_row(self, comp, color=palette.KEY,
-                              with_first_products=light.on(steps.a, ["q", "k"], palette.KEY, paint=["k"]),
-                              with_first_sum=light.on(steps.a, ["om"]))
+        first_products = light.on(steps.a, ["q", "k"], palette.KEY, paint=["k"])
+        if not in_two_shots:
+            shown = dot_every_row(self, comp, color=palette.KEY, with_first_products=first_products,
+                                  with_first_sum=light.on(steps.a, ["om"]))
+        else:
+            shown = []
+            for i in range(comp.matrix.rows):
+                row, products, _ = comp.row(i)
+                shown.append(row_times_vector(self, row, comp.vector.body, products, None, color=palette.KEY,
+                                              box=shown[-1].box if shown else None,
+                                              with_products=first_products if i == 0 else (), run_time=0.7))
+            settle(self, [comp.products], [s.products for s in shown])
+            # X has done its part: the camera moves on to the products and their sums
+            self.frame_on(VGroup(comp.vector, comp.products, sums_part), FadeOut(comp.matrix), FadeOut(q_box),
+                          FadeOut(q_name), FadeOut(comp.times), FadeOut(shown[-1].box))
+            q_box, q_name = VGroup(), VGroup()
+            self.play(FadeIn(sums_part), run_time=0.5)
+            sums = [anim for i in range(comp.matrix.rows)
+                    for anim in motion.collapse(comp.products.row(i), comp.result.cell(i))]
+            self.play(motion.lagged(sums), *light.on(steps.a, ["om"]), run_time=1.6)
+            settle(self, [comp.result], [comp.result.cell(i) for i in range(comp.matrix.rows)])
+            shown[-1] = type(shown[-1])(VGroup(), shown[-1].products, None)
         omega = self.src.get("omega")
         best = top_index(omega)
         if best is None:
@@ -202,25 +265,39 @@ class WeightFreeScene(AttentionScene):
         """Step B: softmax turns the scores into weights that sum to 1 (bars)."""
         comp = a.comp
         omega = VGroup(comp.result, a.omega_name)
-        target = VGroup(self.omega_column(), math("omega", font_size=typography.HEADING_SIZE))  # full size
-        target[1].next_to(target[0], UP, buff=layout.NEAR)
-        bars = self.softmax_bars(layout.body().height)
-        tag = label("softmax", font_size=typography.SMALL_SIZE, color=palette.WEIGHT)
-        row = VGroup(target, tag, bars).arrange(RIGHT, buff=layout.FAR)
-        layout.fit_into(row, layout.body())
+
+        def softmax_row(cell):
+            target = VGroup(self.omega_column(cell), math("omega", font_size=typography.HEADING_SIZE))  # full size
+            target[1].next_to(target[0], UP, buff=layout.NEAR)
+            bars = self.softmax_bars(layout.body().height)
+            tag = label("softmax", font_size=typography.SMALL_SIZE, color=palette.WEIGHT)
+            many = upright_words(self.tokens, L.bar_width)  # a long sentence: the row packs closer
+            return VGroup(target, tag, bars).arrange(RIGHT, buff=layout.GAP if many else layout.FAR)
+
+        row = first_legible([lambda c=c: softmax_row(c) for c in self.row_heights()], layout.body())
+        target, tag, bars = row
+        fit_legibly(row, layout.body())
         arrow = flow_arrow(target, bars)
         arrow.match_y(target[0].body)
         tag.next_to(arrow, UP, buff=layout.TIGHT)
         self.say("Step B: softmax turns the scores into weights α that are positive and sum to one.")
-        self.play(FadeOut(VGroup(comp.matrix, comp.vector, comp.products, comp.times, comp.sum_sign, a.query_box,
-                                 a.query_name)), steps.line[0].animate.set_opacity(0.35),
+        leaving = [m for m in (comp.matrix, comp.vector, comp.products, comp.times, comp.sum_sign, a.query_box,
+                               a.query_name) if self.shows(m)]
+        # after a two-shot step A the camera comes back to rest as the scores move into place
+        panned = not camera.at_rest(self)
+        if panned:
+            self.play(*camera.move_camera(self, camera.rest_shot()), Transform(omega, target),
+                      *(FadeOut(m) for m in leaving), run_time=1.0)
+            leaving = []
+        self.play(*(FadeOut(m) for m in leaving), steps.line[0].animate.set_opacity(0.35),
                   steps.line[1].animate.set_opacity(1), *light.off(), run_time=0.7)
-        self.play(Transform(omega, target), run_time=0.6)
+        if not panned:
+            self.play(Transform(omega, target), run_time=0.6)
         self.play(*light.on(steps.b, ["sm"], palette.WEIGHT), Create(arrow), FadeIn(tag), run_time=0.8)
+        scores = [comp.result.cell(i) for i in range(len(self.tokens))]
         self.play(Create(bars.baseline), FadeIn(bars.labels),
                   LaggedStart(*(GrowFromEdge(b, DOWN) for b in bars.bars), lag_ratio=0.15),
-                  LaggedStart(*(TransformFromCopy(comp.result.cell(i), bars.values[i])
-                                for i in range(len(self.tokens))), lag_ratio=0.15),
+                  motion.lagged(motion.scores_to_weights(scores, list(bars.values))),
                   *light.on(steps.b, ["al"], palette.WEIGHT), run_time=1.6)
         alpha = self.src.get("alpha")
         hi, lo = top_index(alpha), bottom_index(alpha)
@@ -234,20 +311,36 @@ class WeightFreeScene(AttentionScene):
         self.wait(3.0)
         return StepB(omega, VGroup(arrow, tag), bars)
 
-    def omega_column(self) -> TensorGrid:
+    def shows(self, mob) -> bool:
+        """Whether `mob` is on screen now (a part the camera's first shot already faded is not)."""
+        shown = {id(m) for m in self.get_mobject_family_members()}
+        return any(id(part) in shown for part in mob.get_family())
+
+    def omega_column(self, cell: float = typography.CELL) -> TensorGrid:
         """The scores ω as a column, at the size step A builds them (before any fitting)."""
         width = shared_cell_width(self.src, ("X", "query", "omega_terms", "omega"), font_size=NUMBER)
-        return vector(self.src, "omega", orientation="column", font_size=NUMBER, cell_width=width)
+        return vector(self.src, "omega", orientation="column", font_size=NUMBER, cell_width=width, cell_size=cell)
 
     def softmax_bars(self, room: float) -> SoftmaxBars:
-        """Bars as tall as the body allows: a first build measures the labels, the second gets the rest."""
-        probe = SoftmaxBars(self.src, "alpha", self.tokens, max_height=L.bar_height, bar_width=self.bar_width(),
-                            buff=layout.GAP)
+        """Bars as tall as the body allows: a first build measures the labels, the second gets the rest. Words
+        that laid flat would make the bars wider than the body stand upright under them (as in ScoreBars)."""
+        upright = upright_words(self.tokens, L.bar_width)
+        width = L.bar_width if upright else self.bar_width()
+
+        def build(height: float) -> SoftmaxBars:
+            bars = SoftmaxBars(self.src, "alpha", self.tokens, max_height=height, bar_width=width,
+                               buff=layout.NEAR if upright else layout.GAP)
+            if upright:  # turned by Typst, so each word keeps its font size (and the gates can measure it)
+                for i, bar in enumerate(bars.bars):
+                    word = upright_label(self.tokens[i], font_size=typography.SMALL_SIZE, color=palette.ENGLISH)
+                    word.set_x(bar.get_center()[0]).align_to(bars.baseline.get_bottom() + DOWN * layout.TIGHT, UP)
+                    bars.labels.submobjects[i] = word
+            return bars
+
+        probe = build(L.bar_height)
         labels = probe.height - max(b.height for b in probe.bars)
         tallest = float(self.src.get("alpha").max())
-        height = min(L.bar_height, (room - labels) / tallest)  # softmax: tallest > 0
-        return SoftmaxBars(self.src, "alpha", self.tokens, max_height=height, bar_width=self.bar_width(),
-                           buff=layout.GAP)
+        return build(min(L.bar_height, (room - labels) / tallest))  # softmax: tallest > 0
 
     def bar_width(self) -> float:
         """Wide enough for the widest word under a bar, so neighbouring labels never touch."""
@@ -258,13 +351,20 @@ class WeightFreeScene(AttentionScene):
     def step_c_weighted_sum(self, b: StepB, steps: Steps, light: TermLight) -> None:
         """Step C: z₃ = Σ αᵢ xᵢ — each row of X scaled by its weight, then added up."""
         qn = self.qn
-        comp = WeightedRows(self.src, weights="alpha", matrix="X", products="weighted_x", result="z",
-                            row_labels=self.tokens, weights_side=RIGHT)
-        a_name = math("alpha", font_size=typography.HEADING_SIZE, color=palette.WEIGHT)
-        a_name.next_to(comp.weights, UP, buff=layout.NEAR)
-        w_name = math("alpha_i x_i", color=palette.MUTED).next_to(comp.products, UP, buff=layout.NEAR)
-        z_name = math(f"z_{qn}", color=palette.CONTEXT).next_to(comp.result, RIGHT, buff=layout.NEAR)
-        layout.fit_into(VGroup(comp, a_name, w_name, z_name), layout.body())
+
+        def mixing(cell):
+            comp = WeightedRows(self.src, weights="alpha", matrix="X", products="weighted_x", result="z",
+                                row_labels=self.tokens, weights_side=RIGHT, cell_size=cell,
+                                label_size=typography.LABEL_SIZE)
+            a_name = math("alpha", font_size=typography.HEADING_SIZE, color=palette.WEIGHT)
+            a_name.next_to(comp.weights, UP, buff=layout.NEAR)
+            w_name = math("alpha_i x_i", color=palette.MUTED).next_to(comp.products, UP, buff=layout.NEAR)
+            z_name = math(f"z_{qn}", color=palette.CONTEXT).next_to(comp.result, RIGHT, buff=layout.NEAR)
+            return VGroup(comp, a_name, w_name, z_name)
+
+        whole = first_legible([lambda c=c: mixing(c) for c in self.row_heights()], layout.body())
+        comp, a_name, w_name, z_name = whole
+        fit_legibly(whole, layout.body())
         bars = b.bars
         self.say("Step C: scale each word’s vector by its weight…")
         self.play(FadeOut(b.omega), FadeOut(b.arrow),
@@ -293,12 +393,12 @@ class WeightFreeScene(AttentionScene):
                   font_size=typography.HEADING_SIZE)
         layout.fit_into(eq, layout.top_band())
         X = self.x_matrix()
-        scores = AttentionMap(self.src, "scores", self.tokens, weights=False, font_size=NUMBER,
-                              cell_size=typography.CELL)
+        style = self.map_style()
+        scores = AttentionMap(self.src, "scores", self.tokens, weights=False, font_size=NUMBER, **style)
         tag = math("X X^top", color=palette.MUTED)
         pair = VGroup(X, tag, scores).arrange(RIGHT, buff=layout.FAR)
         align_rows(scores, X)
-        with_x = layout.fits_legibly(pair, layout.body(), typography.SMALL_SIZE)
+        with_x = fits_at_floor(pair, layout.body())
         if with_x:
             layout.fit_into(pair, layout.body())
             arrow = flow_arrow(X, scores.row_labels)
@@ -306,7 +406,7 @@ class WeightFreeScene(AttentionScene):
             shown_first = VGroup(X)
         else:  # X and the grid side by side would shrink below the floor: the grid alone, named X Xᵀ
             tag.next_to(scores, UP, buff=layout.NEAR)
-            layout.fit_into(VGroup(scores, tag), layout.body())
+            fit_legibly(VGroup(scores, tag), layout.body())
             arrow = VGroup()
             shown_first = VGroup()
         self.play(FadeIn(eq), FadeIn(shown_first), run_time=1.0)
@@ -322,14 +422,14 @@ class WeightFreeScene(AttentionScene):
         self.say(f"Row {self.qn} is exactly the ω of Step A: “{self.tokens[qi]}” against every word.")
         self.play(Create(row_box), run_time=0.6)
         self.wait(1.6)
-        return AllScores(eq, scores, VGroup(shown_first, arrow, tag, row_box))
+        return AllScores(eq, scores, VGroup(shown_first, arrow, tag, row_box), style)
 
-    def weight_map(self) -> AttentionMap:
-        return AttentionMap(self.src, "weights", self.tokens, font_size=NUMBER, cell_size=typography.CELL)
+    def weight_map(self, style: dict) -> AttentionMap:
+        return AttentionMap(self.src, "weights", self.tokens, font_size=NUMBER, **style)
 
-    def alpha_under(self, A: AttentionMap) -> VGroup:
+    def alpha_under(self, A: AttentionMap, cell: float = typography.CELL) -> VGroup:
         """α from Step B as a shaded row under A, each weight under its own column, named at the row labels."""
-        alpha = heatmap(self.src, "alpha", font_size=NUMBER)
+        alpha = heatmap(self.src, "alpha", font_size=NUMBER, cell_size=cell)
         for j in range(alpha.cols):
             cell = alpha.cell(0, j)
             cell[0].stretch_to_fit_width(A.column(j).width)
@@ -345,19 +445,18 @@ class WeightFreeScene(AttentionScene):
     def all_weights_at_once(self, s: AllScores, light: TermLight) -> Weights:
         """Softmax along each row gives A; the query's row is the α already computed in Step B."""
         scores, qi, n = s.scores, self.qi, len(self.tokens)
-        A = self.weight_map()
+        A = self.weight_map(s.style)
         a_name = math("A", font_size=typography.HEADING_SIZE, color=palette.WEIGHT)
         a_name.next_to(A.body, RIGHT, buff=layout.GAP)
-        check = self.alpha_under(A)
+        check = self.alpha_under(A, s.style["cell_size"])
         tag = VGroup(*(label(w, font_size=typography.SMALL_SIZE, color=palette.WEIGHT)
                        for w in ("softmax", "each row")))
         tag.arrange(DOWN, buff=layout.TIGHT)
-        moved = AttentionMap(self.src, "scores", self.tokens, weights=False, font_size=NUMBER,
-                             cell_size=typography.CELL)
+        moved = AttentionMap(self.src, "scores", self.tokens, weights=False, font_size=NUMBER, **s.style)
         right = VGroup(A, a_name, check)
         pair = VGroup(moved, tag, right).arrange(RIGHT, buff=layout.FAR)
         right.shift(UP * (moved.body.get_top()[1] - A.body.get_top()[1]))  # A's rows on the scores' rows
-        side_by_side = layout.fits_legibly(pair, layout.body(), typography.SMALL_SIZE)
+        side_by_side = fits_at_floor(pair, layout.body())
         if side_by_side:
             layout.fit_into(pair, layout.body())
             arrow = flow_arrow(moved.body, A.row_labels)
@@ -365,7 +464,7 @@ class WeightFreeScene(AttentionScene):
         else:  # two full grids side by side would shrink below the floor: the weights replace the scores
             check.shift(UP * (layout.APART - layout.NEAR))  # and the α row stands closer: eight rows need the room
             tag.next_to(a_name, DOWN, buff=layout.NEAR).align_to(a_name, LEFT)
-            layout.fit_into(VGroup(right, tag), layout.body())
+            fit_legibly(VGroup(right, tag), layout.body())
             arrow = VGroup()
         self.say("Softmax along each row turns the scores into the weight matrix A; every row sums to one.")
         if side_by_side:
@@ -391,17 +490,19 @@ class WeightFreeScene(AttentionScene):
         self.play(Create(row_box), run_time=0.6)
         self.play(TransformFromCopy(A.row(qi), alpha.body), FadeIn(alpha_name), Create(alpha_box), run_time=1.2)
         self.wait(1.8)
-        return Weights(A, VGroup(leaving, tag, a_name, row_box, check, alpha_box))
+        return Weights(A, VGroup(leaving, tag, a_name, row_box, check, alpha_box), s.style)
 
-    def product_row(self, *, a_grid: bool = True, x_grid: bool = True) -> "ProductRow":
-        """A × X = Z with the rows of every grid on one line; A or X written as a symbol where it is not a grid."""
+    def product_row(self, style: dict, *, a_grid: bool = True, x_grid: bool = True) -> "ProductRow":
+        """A × X = Z with the rows of every grid on one line; A or X written as a symbol where it is not a grid.
+        The grids' rows are as tall as `style` (the maps' arrangement) makes A's."""
         width = shared_cell_width(self.src, ("X", "Z"), font_size=NUMBER)
-        A = self.weight_map() if a_grid else math("A", font_size=typography.HEADING_SIZE, color=palette.WEIGHT)
-        X = matrix(self.src, "X", font_size=NUMBER, cell_width=width) if x_grid else math(
+        cell = style["cell_size"]
+        A = self.weight_map(style) if a_grid else math("A", font_size=typography.HEADING_SIZE, color=palette.WEIGHT)
+        X = matrix(self.src, "X", font_size=NUMBER, cell_width=width, cell_size=cell) if x_grid else math(
             "X", font_size=typography.HEADING_SIZE)
         if x_grid and not a_grid:
-            X.add_row_labels(self.tokens, color=palette.ENGLISH)
-        Z = matrix(self.src, "Z", color=palette.CONTEXT, font_size=NUMBER, cell_width=width)
+            X.add_row_labels(self.tokens, color=palette.ENGLISH, font_size=typography.LABEL_SIZE)
+        Z = matrix(self.src, "Z", color=palette.CONTEXT, font_size=NUMBER, cell_width=width, cell_size=cell)
         times, equals = product_row(A, X, Z)
         names = VGroup(*(math(n, font_size=typography.HEADING_SIZE, color=c).next_to(g, UP, buff=layout.NEAR)
                          for n, c, g in (("X", palette.TEXT, X), ("Z", palette.CONTEXT, Z))
@@ -415,11 +516,11 @@ class WeightFreeScene(AttentionScene):
         self.say("Multiply the weights by X: Z = A X holds every context vector, one row per word.")
         self.play(FadeOut(w.leaving), run_time=0.6)
         # A, X and Z as grids; else the one just seen (A, then X) as a symbol, so nothing shrinks below the floor
-        candidates = (dict(), dict(x_grid=False), dict(a_grid=False))
-        row = next((r for r in (self.product_row(**c) for c in candidates)
-                    if layout.fits_legibly(r.whole, layout.body(), typography.SMALL_SIZE)), None)
-        row = row or self.product_row(a_grid=False)
-        layout.fit_into(row.whole, layout.body())
+        candidates = [(w.style, dict()), (w.style, dict(x_grid=False))] + [
+            (dict(cell_size=cell), dict(a_grid=False)) for cell in self.row_heights()]
+        row = first_legible([lambda s=s, c=c: self.product_row(s, **c) for s, c in candidates], layout.body(),
+                            whole=lambda r: r.whole)
+        fit_legibly(row.whole, layout.body())
         A, X, Z = row.A, row.X, row.Z
         a_enter = ReplacementTransform(w.A, A) if isinstance(A, AttentionMap) else FadeTransform(w.A, A)
         self.play(a_enter, FadeIn(row.signs), FadeIn(X), FadeIn(row.names[:-1]), *light.on(eq, ["ax"]), run_time=1.0)
@@ -455,14 +556,17 @@ class WeightFreeScene(AttentionScene):
                      label("so the three roles can differ.", font_size=typography.BODY_SIZE, color=palette.MUTED))
         nxt.arrange(RIGHT, buff=layout.NEAR)
         upper, lower = layout.frame().split_rows(*L.roles_and_next)
-        if not layout.fits_legibly(panels, upper, typography.SMALL_SIZE):
+        if not fits_at_floor(panels, upper):
             # three copies side by side would shrink below the floor: one X, named three times
-            grid = self.x_matrix(labels=False)
-            names = VGroup(*(math(f"{letter} = X", color=color, font_size=typography.HEADING_SIZE)
-                             for _, color, letter in roles)).arrange(RIGHT, buff=layout.FAR)
-            uses = label("as queries, keys and values", font_size=typography.LABEL_SIZE, color=palette.MUTED)
-            panels = VGroup(VGroup(names, grid, uses).arrange(DOWN, buff=layout.GAP))
-        layout.fit_into(panels, upper)
+            def one_x(cell):
+                grid = self.x_matrix(labels=False, cell_size=cell)
+                names = VGroup(*(math(f"{letter} = X", color=color, font_size=typography.HEADING_SIZE)
+                                 for _, color, letter in roles)).arrange(RIGHT, buff=layout.FAR)
+                uses = label("as queries, keys and values", font_size=typography.LABEL_SIZE, color=palette.MUTED)
+                return VGroup(VGroup(names, grid, uses).arrange(DOWN, buff=layout.GAP))
+
+            panels = first_legible([lambda c=c: one_x(c) for c in self.row_heights()], upper)
+        fit_legibly(panels, upper)
         layout.fit_into(nxt, lower)
         self.play(LaggedStart(*(FadeIn(p, shift=UP * layout.NUDGE) for p in panels), lag_ratio=0.3), run_time=1.8)
         self.wait(1.5)
