@@ -9,12 +9,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 from manim import (
     DOWN, LEFT, ORIGIN, RIGHT, UP, Arrow, Create, FadeIn, FadeOut, GrowArrow, Indicate, LaggedStart, Line, MoveToTarget, ReplacementTransform,
-    SurroundingRectangle, TransformFromCopy, VectorizedPoint, VGroup, Write,
+    SurroundingRectangle, TransformFromCopy, VectorizedPoint, VGroup, Write, config,
 )
 
 from scenes.kit import AttentionScene, Source, TokenRow, beat, flow_arrow, frame_box, label, layout, palette, typography
+from scenes.kit import camera, close_up
 from scenes.kit.layout import Region
 
 
@@ -35,6 +38,20 @@ class Encoder:
     """The encoder strip (English words → s) that stays at the top, and its summary box s."""
 
     strip: VGroup
+    summary: VGroup
+
+
+@dataclass(frozen=True)
+class ShortStrip:
+    """The encoder strip shortened for the top band: tag, first word, "…", last word, the arrows, s."""
+
+    group: VGroup
+    tag: VGroup
+    first: VGroup
+    gap: VGroup
+    last: VGroup
+    arrows: VGroup
+    into_s: VGroup
     summary: VGroup
 
 
@@ -98,20 +115,42 @@ class TeacherForcingScene(AttentionScene):
         summary = self._token("s", palette.CONTEXT)
         tag = label("encoder", font_size=typography.SMALL_SIZE, color=palette.MUTED)
         strip = VGroup(tag, words, summary).arrange(RIGHT, buff=layout.APART)
-        layout.fit_into(strip, layout.body())
+        big = close_up.build_legible(strip, layout.body())  # too long to read whole: the camera follows the reader
         arrows = VGroup(*(flow_arrow(a, b, buff=layout.HAIRLINE) for a, b in zip(words[:-1], words[1:])))
         into_s = flow_arrow(words[-1], summary, color=palette.CONTEXT, buff=layout.HAIRLINE)
-        self.play(FadeIn(tag), run_time=0.4)
+        encoder = VGroup(tag, words, arrows, into_s, summary)
+
+        def follow(mob) -> list:  # the camera along the strip, the reader's word in view, never past the strip's ends
+            if not big:
+                return []
+            half = config.frame_width / 2 - layout.MARGIN
+            x = float(np.clip(mob.get_center()[0], strip.get_left()[0] + half, strip.get_right()[0] - half))
+            shot = camera.Shot(np.array([x, 0.0, 0.0]), config.frame_width)
+            return [*camera.move_camera(self, shot, pinned=[]), *close_up.shot_state(self, shot, encoder)]
+
+        self.play(FadeIn(tag), *follow(tag), run_time=0.4)
         reader = self._reader(words[0])
-        self.play(FadeIn(words[0]), Create(reader), run_time=0.6)
+        self.play(FadeIn(words[0]), Create(reader), *follow(words[0]), run_time=0.6)
         for i in range(1, len(words)):
             moved = self._reader(words[i])
-            self.play(GrowArrow(arrows[i - 1]), FadeIn(words[i]), ReplacementTransform(reader, moved), run_time=0.7)
+            self.play(GrowArrow(arrows[i - 1]), FadeIn(words[i]), ReplacementTransform(reader, moved),
+                      *follow(words[i]), run_time=0.7)
             reader = moved
-        self.play(GrowArrow(into_s), FadeIn(summary, scale=1.3), FadeOut(reader), run_time=0.8)
+        self.play(GrowArrow(into_s), FadeIn(summary, scale=1.3), FadeOut(reader), *follow(summary), run_time=0.8)
         self.wait(0.8)
-        encoder = VGroup(tag, words, arrows, into_s, summary)
         self.say("Whatever the mode, the decoder gets this s plus French history, one word at a time.")
+        if big:  # the top band holds the strip only shortened: its first word … its last word ⇒ s
+            short = self._short_strip(english)
+            targets = (VGroup(short.tag, short.first, short.gap), VGroup(short.last, short.arrows),
+                       VGroup(short.into_s, short.summary))
+            self.play(*camera.move_camera(self, camera.rest_shot(), pinned=[]),
+                      ReplacementTransform(VGroup(tag, words[0], arrows[0]), targets[0]),
+                      ReplacementTransform(VGroup(*words[1:], *arrows[1:]), targets[1]),
+                      ReplacementTransform(VGroup(into_s, summary), targets[2]), run_time=1.0)
+            self.remove(*targets)  # the same mobjects, as the one strip later beats keep on screen
+            self.add(short.group)
+            self.wait(1.0)
+            return Encoder(short.group, short.summary)
         encoder.generate_target()
         layout.fit_into(encoder.target, layout.top_band())
         self.play(MoveToTarget(encoder), run_time=0.8)
@@ -246,6 +285,22 @@ class TeacherForcingScene(AttentionScene):
         self.wait(2.5)
 
     # --- building blocks --------------------------------------------------------------------------------------
+
+    def _short_strip(self, english) -> "ShortStrip":
+        """encoder  first → … → last ⇒ s, fitted into the top band: the strip of a sentence too long to stay there
+        whole at a legible size (the reading beat showed every word)."""
+        tag = label("encoder", font_size=typography.SMALL_SIZE, color=palette.MUTED)
+        first = self._token(english[0], palette.ENGLISH)
+        gap = label("…", font_size=typography.LABEL_SIZE, color=palette.MUTED)
+        last = self._token(english[-1], palette.ENGLISH)
+        summary = self._token("s", palette.CONTEXT)
+        group = VGroup(tag, first, gap, last, summary).arrange(RIGHT, buff=layout.APART)
+        layout.fit_into(group, layout.top_band())
+        arrows = VGroup(flow_arrow(first, gap, buff=layout.HAIRLINE), flow_arrow(gap, last, buff=layout.HAIRLINE))
+        into_s = flow_arrow(last, summary, color=palette.CONTEXT, buff=layout.HAIRLINE)
+        group.add(arrows, into_s)
+        return ShortStrip(VGroup(tag, first, gap, last, summary, arrows, into_s), tag, first, gap, last, arrows,
+                          into_s, summary)
 
     @staticmethod
     def _stage(encoder: Encoder) -> Region:
