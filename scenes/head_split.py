@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from manim import (
     DOWN, LEFT, RIGHT, UP, Arrow, Create, DashedLine, FadeIn, FadeOut, Indicate, LaggedStart, Mobject, Rectangle,
-    ReplacementTransform, VGroup, Write,
+    ReplacementTransform, Typst, VGroup, Write,
 )
 
 from scenes.kit import (
@@ -24,6 +24,7 @@ from scenes.kit import (
 )
 from scenes.kit import layout
 from scenes.kit.named_matrix import shape_text
+from scenes.kit.numbers import TracedNumber
 from scenes.kit.widgets import TensorGrid
 
 #: X is (B, T, d_in); its grid shows the first sequence of the batch.
@@ -41,6 +42,7 @@ class HeadSplitLayout:
     tint_opacity: float = 0.16
     dash_overhang: float = 0.15  #: a cut line runs this far past the grid
     arrow_room: float = 1.2  #: between the wide W_Q and the narrow ones, for the arrows
+    floor_margin: float = 1.04  #: a composition built for the camera comes out this much above the floor
 
 
 L = HeadSplitLayout()
@@ -84,6 +86,26 @@ def tint_behind(mob: Mobject, color, *, fill: bool = True) -> Rectangle:
     rect.move_to(mob)
     rect.set_z_index(-1)
     return rect
+
+
+def texts_in(mob: Mobject) -> list[Mobject]:
+    """The outermost text pieces of `mob` (traced numbers, words, formulas): what the camera shows or hides."""
+    found: list[Mobject] = []
+
+    def visit(part: Mobject) -> None:
+        if isinstance(part, (TracedNumber, Typst)):
+            found.append(part)
+            return
+        for sub in part.submobjects:
+            visit(sub)
+
+    visit(mob)
+    return found
+
+
+def shown(mob: Mobject, visible: bool) -> list:
+    """Animations that bring `mob`'s text in (visible) or take it out, leaving its shaded cells as they are."""
+    return [text.animate.set_opacity(1 if visible else 0) for text in texts_in(mob)]
 
 
 def brackets_of(grid: TensorGrid) -> VGroup:
@@ -369,8 +391,20 @@ class HeadSplitScene(AttentionScene):
             align_baselines(VGroup(*(m[2] for m in maps)), y=max(m[2].get_bottom()[1] for m in maps))
             return maps
 
-        maps = compose(build, layout.body())
+        # four heads of eight tokens do not fit side by side with their numbers: built at a legible size, wider
+        # than the frame, for the camera to visit head by head (the whole then shows the shades alone)
+        valued = build(VALUED)
+        follow = not layout.fits_legibly(valued, layout.body(), typography.SMALL_SIZE)
+        if follow:
+            maps = valued.scale(typography.MIN_FONT_SIZE / typography.SMALL_SIZE * L.floor_margin)
+            maps.move_to(layout.body().center)
+            for text in texts_in(maps):
+                text.set_opacity(0)
+        else:
+            maps = compose(build, layout.body())
         self.play(Write(eq), run_time=1.2)
+        if follow:  # out to all four heads; the formula, in the top band, stays as it is on screen
+            self.pull_back(whole=maps, run_time=0.6)
         for amap, frame, name in maps:
             self.play(FadeIn(name), FadeIn(amap.row_labels), FadeIn(amap.column_labels), Create(frame),
                       LaggedStart(*(FadeIn(amap.row(i)) for i in range(self.T)), lag_ratio=0.3), run_time=1.6)
@@ -396,8 +430,16 @@ class HeadSplitScene(AttentionScene):
         self.say(sentence[0].upper() + sentence[1:] + ".",
                  narration=f"Look at the last word, “{word}”, which may look at every word: "
                            + sentence + ".")
-        self.play(*marks, run_time=1.8)
-        self.wait(5.0)
+        if not follow:
+            self.play(*marks, run_time=1.8)
+            self.wait(5.0)
+            return
+        for h, mark in enumerate(marks):  # the camera visits each head: its numbers in, the previous head's out
+            self.frame_on(maps[h], *shown(maps[h], True), *(shown(maps[h - 1], False) if h else []), run_time=1.0)
+            self.play(mark, run_time=1.2)
+            self.wait(0.8)
+        self.pull_back(*shown(maps[-1], False), whole=maps, run_time=1.0)
+        self.wait(1.0)
 
     @beat
     def concatenate_heads(self) -> tuple[NamedMatrix, VGroup]:
