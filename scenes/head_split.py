@@ -22,7 +22,7 @@ from scenes.kit import (
     AttentionMap, AttentionScene, NamedMatrix, Source, align_baselines, beat, format_value, heatmap, label, math,
     matrix, motion, palette, subscript, top_token, typography,
 )
-from scenes.kit import layout
+from scenes.kit import camera, layout
 from scenes.kit.named_matrix import shape_text
 from scenes.kit.numbers import TracedNumber
 from scenes.kit.widgets import TensorGrid
@@ -393,11 +393,13 @@ class HeadSplitScene(AttentionScene):
 
         # four heads of eight tokens do not fit side by side with their numbers: built at a legible size, wider
         # than the frame, for the camera to visit head by head (the whole then shows the shades alone)
-        valued = build(VALUED)
-        follow = not layout.fits_legibly(valued, layout.body(), typography.SMALL_SIZE)
+        valued = build(VALUED).scale(typography.MIN_FONT_SIZE / typography.SMALL_SIZE * L.floor_margin)
+        body = layout.body()
+        room_w, room_h = body.width - 2 * camera.FRAMING_MARGIN, body.height - 2 * camera.FRAMING_MARGIN
+        one_fits = all(m.width <= room_w and m.height <= room_h for m in valued)  # each head alone, legibly
+        follow = one_fits and (valued.width > body.width or valued.height > body.height)
         if follow:
-            maps = valued.scale(typography.MIN_FONT_SIZE / typography.SMALL_SIZE * L.floor_margin)
-            maps.move_to(layout.body().center)
+            maps = valued.move_to(body.center)
             for text in texts_in(maps):
                 text.set_opacity(0)
         else:
