@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -18,11 +19,13 @@ import pytest
 from PIL import Image
 
 from conftest import ROOT
-from scenes.kit.inspection import inspect_scene, inspect_scene_class
+from scenes.kit import typography
+from scenes.kit.inspection import FONT_SIZE_TOLERANCE, inspect_scene, inspect_scene_class, metrics_json
 from scenes.registry import SCENES
 from tests.fixtures.quality import flawed_scenes, narrated_scenes
 
 CONTROL_DIR = ROOT / "tests" / "control_data"
+FIGURES_DIR = ROOT / "tests" / "_artifacts" / "legibility" / "post"
 PIXEL_ATOL = 1  # per channel, out of 255
 MAX_DIFFERING_FRACTION = 1e-5
 ids = [spec.id for spec in SCENES]
@@ -97,6 +100,19 @@ def test_pixel_comparison_catches_a_small_shift():
 def test_layout(scene_id):
     problems = inspect_scene(scene_id).layout_problems
     assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("scene_id", ids)
+def test_legibility_figures(scene_id):
+    """Every beat's figures are measured (and left in tests/_artifacts/legibility/post/ for the record): nothing
+    on screen below the floor, every beat with a composition on screen."""
+    report = inspect_scene(scene_id)
+    figures = metrics_json(report, "post", report.layout_problems)
+    FIGURES_DIR.mkdir(parents=True, exist_ok=True)
+    (FIGURES_DIR / f"{scene_id}.json").write_text(json.dumps(figures), encoding="utf-8")
+    assert [m["beat"] for m in figures["beats"]] == [r.name for r in report.beat_log]
+    assert figures["min_font_size"] >= typography.MIN_FONT_SIZE * FONT_SIZE_TOLERANCE, figures
+    assert all(m["fill"] > 0 for m in figures["beats"]), "a beat ended with nothing ever on screen"
 
 
 @pytest.mark.parametrize("scene_id", ids)

@@ -7,6 +7,7 @@ learned_heads is left out: it shows a fixed trained model, the same for every ex
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -27,17 +28,28 @@ EDGE_EXAMPLES = ("tiny", "wide", "long-word", "animal")
 EXAMPLE_SCENES = [spec.id for spec in SCENES if spec.id != "learned_heads"]
 
 
-def run_gates(example: Path, scene_ids: list[str], processes: int = 2) -> list[subprocess.CompletedProcess]:
-    """The inspection for `scene_ids`, split over `processes` worker processes run side by side."""
+#: Where the gates leave every beat's legibility figures (inspection --json), one file per example.
+FIGURES_DIR = ROOT / "tests" / "_artifacts" / "legibility"
+
+
+def run_gates(example: Path, scene_ids: list[str], processes: int = 2, *,
+              figures: Path | None = None) -> list[subprocess.CompletedProcess]:
+    """The inspection for `scene_ids`, split over `processes` worker processes run side by side; with `figures`,
+    as JSON (one object per scene, problems included), written there too."""
     shares = [scene_ids[i::processes] for i in range(processes)]
     env = {**os.environ, "PYTHONHASHSEED": "0"}
-    running = [subprocess.Popen([sys.executable, "-m", "scenes.kit.inspection", "--example", str(example), *share],
+    json_flag = ["--json"] if figures is not None else []
+    running = [subprocess.Popen([sys.executable, "-m", "scenes.kit.inspection", *json_flag, "--example",
+                                 str(example), *share],
                                 cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
                for share in shares if share]
     results = []
     for process in running:
         out, _ = process.communicate(timeout=900)
         results.append(subprocess.CompletedProcess(process.args, process.returncode, out, ""))
+    if figures is not None:
+        figures.parent.mkdir(parents=True, exist_ok=True)
+        figures.write_text("".join(r.stdout for r in results), encoding="utf-8")
     return results
 
 
@@ -53,9 +65,13 @@ def test_the_typed_claim_check_catches_a_caption_typed_for_the_post():
 @pytest.mark.slow
 @pytest.mark.parametrize("name", EDGE_EXAMPLES)
 def test_every_clip_passes_the_quality_gates_for_the_edge_example(name):
-    results = run_gates(ROOT / "examples" / f"{name}.toml", EXAMPLE_SCENES)
+    figures = FIGURES_DIR / f"{name}.jsonl"
+    results = run_gates(ROOT / "examples" / f"{name}.toml", EXAMPLE_SCENES, figures=figures)
     failed = [r.stdout for r in results if r.returncode != 0]
     assert not failed, "\n".join(failed)
+    reports = [json.loads(line) for line in figures.read_text(encoding="utf-8").splitlines()]
+    assert sorted(r["scene"] for r in reports) == sorted(EXAMPLE_SCENES)
+    assert all(r["example"] == name and not r["problems"] for r in reports)
 
 
 WORDS = st.sampled_from(["the", "cat", "sat", "on", "a", "warm", "mat", "internationalization", "and", "slept",
