@@ -21,10 +21,12 @@ from scenes.kit import (
     dot_every_row, flow_arrow, format_value, frame_box, group, label, math, matrix, palette, scale_every_row,
     subscript, typography, vector,
 )
-from scenes.kit import layout
-from scenes.kit.attention_map import AttentionMap
+from scenes.kit import layout, motion
+from scenes.kit.legible import first_legible, fit_legibly, fits_at_floor
+from scenes.kit.score_bars import upright_words
+from scenes.kit.attention_map import AttentionMap, upright_label
 from scenes.kit.claims import top_index
-from scenes.kit.products import NUMBER, product_row, settle, shared_cell_width
+from scenes.kit.products import NUMBER, compact_row, product_row, settle, shared_cell_width
 from scenes.kit.spotlight import TermLight
 
 
@@ -113,9 +115,21 @@ class QKVScaleScene(AttentionScene):
         self.scale_keeps_it_spread(charts)
 
     # --- helpers -------------------------------------------------------------------------------------------
-    def grid(self, path, color=palette.TEXT, *, width_of=("X", "W_q", "Q", "K", "V")):
+    def grid(self, path, color=palette.TEXT, *, width_of=("X", "W_q", "Q", "K", "V"), cell: float = typography.CELL):
         width = shared_cell_width(self.src, width_of, font_size=NUMBER)
-        return matrix(self.src, path, color=color, font_size=NUMBER, cell_width=width)
+        return matrix(self.src, path, color=color, font_size=NUMBER, cell_width=width, cell_size=cell)
+
+    @staticmethod
+    def row_heights() -> tuple[float, ...]:
+        """The kit's square rows, then compact ones (one line of text), then rows padded by a hairline only, for a
+        sentence too long for square rows."""
+        return typography.CELL, compact_row(NUMBER), label("Ag", font_size=NUMBER).height + 2 * layout.HAIRLINE
+
+    def map_styles(self) -> list[dict]:
+        """The weight map's arrangements, roomiest first: square rows, compact rows, upright key words."""
+        heights = self.row_heights()
+        return [dict(cell_size=heights[0]), dict(cell_size=heights[1]), dict(cell_size=heights[1], upright_keys=True),
+                dict(cell_size=heights[-1], upright_keys=True)]
 
     def clear_picture(self, keep, light: TermLight) -> None:
         """Fade everything except `keep` (the equation and what the next step reuses)."""
@@ -135,14 +149,26 @@ class QKVScaleScene(AttentionScene):
         return layout.fit_into(eq, layout.top_band())
 
     def bars_for(self, path: str, room: float) -> SoftmaxBars:
-        """Bars as tall as `room` allows, each as wide as the widest word under it."""
+        """Bars as tall as `room` allows, each as wide as the widest word under it; words that laid flat would make
+        the bars wider than the body stand upright under them (as in ScoreBars)."""
+        upright = upright_words(self.tokens, L.bar_width)
         widest = max(label(t, font_size=typography.SMALL_SIZE).width for t in self.tokens)
-        width = max(L.bar_width, widest - layout.GAP + layout.TIGHT)
-        probe = SoftmaxBars(self.src, path, self.tokens, max_height=L.bar_height, bar_width=width, buff=layout.GAP)
+        width = L.bar_width if upright else max(L.bar_width, widest - layout.GAP + layout.TIGHT)
+
+        def build(height: float) -> SoftmaxBars:
+            bars = SoftmaxBars(self.src, path, self.tokens, max_height=height, bar_width=width,
+                               buff=layout.NEAR if upright else layout.GAP)
+            if upright:  # turned by Typst, so each word keeps its font size (and the gates can measure it)
+                for i, bar in enumerate(bars.bars):
+                    word = upright_label(self.tokens[i], font_size=typography.SMALL_SIZE, color=palette.ENGLISH)
+                    word.set_x(bar.get_center()[0]).align_to(bars.baseline.get_bottom() + DOWN * layout.TIGHT, UP)
+                    bars.labels.submobjects[i] = word
+            return bars
+
+        probe = build(L.bar_height)
         labels = probe.height - max(b.height for b in probe.bars)
         tallest = float(self.src.get(path).max())  # softmax: tallest > 0
-        return SoftmaxBars(self.src, path, self.tokens, max_height=min(L.bar_height, (room - labels) / tallest),
-                           bar_width=width, buff=layout.GAP)
+        return build(min(L.bar_height, (room - labels) / tallest))
 
     # --- beats ---------------------------------------------------------------------------------------------
     @beat
@@ -152,10 +178,11 @@ class QKVScaleScene(AttentionScene):
                                  for r, *_ in ROLES), font_size=typography.HEADING_SIZE)
         layout.fit_into(eq, layout.top_band())
         parts = self.projections_side_by_side()
-        together = layout.fits_legibly(parts.whole, layout.body(), typography.SMALL_SIZE)
+        together = fits_at_floor(parts.whole, layout.body())
         if not together:  # three panels would shrink below the floor: one product at a time, in one place
-            parts = self.projections_one_at_a_time()
-        layout.fit_into(parts.whole, layout.body())
+            parts = first_legible([lambda c=c: self.projections_one_at_a_time(c) for c in self.row_heights()],
+                                  layout.body(), whole=lambda p: p.whole)
+        fit_legibly(parts.whole, layout.body())
         self.say("The weight-free version used X for every role. Real self-attention learns three linear maps.")
         self.play(FadeIn(eq), FadeIn(parts.X), FadeIn(parts.x_name), run_time=1.0)
         self.wait(2.0)
@@ -200,14 +227,14 @@ class QKVScaleScene(AttentionScene):
         x_name = math("X", font_size=typography.HEADING_SIZE).next_to(X.body, DOWN, buff=layout.NEAR)
         return Projections(X, x_name, weights, outs, w_names, o_names, VGroup())
 
-    def projections_one_at_a_time(self) -> "Projections":
-        """X · W = Q on one line; K and V take the same places in turn."""
-        X = self.grid("X")
-        X.add_row_labels(self.tokens, color=palette.ENGLISH)
+    def projections_one_at_a_time(self, cell: float = typography.CELL) -> "Projections":
+        """X · W = Q on one line; K and V take the same places in turn. `cell`: the rows' height."""
+        X = self.grid("X", cell=cell)
+        X.add_row_labels(self.tokens, color=palette.ENGLISH, font_size=typography.LABEL_SIZE)
         dot, equals = math("dot", color=palette.MUTED), math("=", color=palette.MUTED)
-        weights = VGroup(*(self.grid(path, color=color) for _, color, path, _ in ROLES))
-        outs = VGroup(*(self.grid(path, color=color) for _, color, _, path in ROLES))
-        VGroup(X, dot, weights[0], equals, outs[0]).arrange(RIGHT, buff=layout.GAP)
+        weights = VGroup(*(self.grid(path, color=color, cell=cell) for _, color, path, _ in ROLES))
+        outs = VGroup(*(self.grid(path, color=color, cell=cell) for _, color, _, path in ROLES))
+        VGroup(X, dot, weights[0], equals, outs[0]).arrange(RIGHT, buff=layout.NEAR)
         align_rows(outs[0], X)
         for sign in (dot, equals):
             sign.match_y(X.body)
@@ -240,7 +267,7 @@ class QKVScaleScene(AttentionScene):
         x_word.next_to(comp.weights, LEFT, buff=layout.NEAR)
         W_name = math("W_Q", color=palette.QUERY).next_to(comp.matrix, UP, buff=layout.NEAR)
         q_name = math(f"q_{qn} = x_{qn} W_Q", color=palette.QUERY).next_to(comp.result, RIGHT, buff=layout.GAP)
-        layout.fit_into(VGroup(comp, x_name, x_word, W_name, q_name), layout.body())
+        fit_legibly(VGroup(comp, x_name, x_word, W_name, q_name), layout.body())
         self.play(FadeIn(eq), FadeIn(comp.weights), FadeIn(x_name), FadeIn(x_word), FadeIn(comp.matrix),
                   FadeIn(W_name), run_time=1.0)
         self.play(FadeIn(comp.scaffold()), run_time=0.4)
@@ -261,9 +288,9 @@ class QKVScaleScene(AttentionScene):
         qn = self.qn
         self.say("Step two, score: dot the query with every key, k_j being the rows of K.")
         self.clear_picture([eq, light.box], light)
-        comp = DotProducts(self.src, matrix="K", vector="query_row.q", products="query_row.score_terms",
-                           result="query_row.raw_scores", row_labels=self.tokens, matrix_color=palette.KEY)
-        scaled, scaled_name = self.scaled_column()
+        comp = first_legible([lambda c=c: self.scoring(c) for c in self.row_heights()], layout.body())
+        cell = comp.matrix.cell(0, 0)[0].height
+        scaled, scaled_name = self.scaled_column(cell)
         # two lines, so the label over the arrow takes little of the row's width (eight keys of width four)
         scale = VGroup(math("div sqrt(d_k)"), VGroup(math("="), self.src.number("query_row.scale", decimals=2,
                                                                                   font_size=NUMBER)))
@@ -277,13 +304,12 @@ class QKVScaleScene(AttentionScene):
         VGroup(VGroup(comp, names), scale, VGroup(scaled, scaled_name)).arrange(RIGHT, buff=layout.GAP)
         align_rows(scaled, comp.matrix)
         scaled_name.next_to(scaled, UP, buff=layout.NEAR)
-        side_by_side = layout.fits_legibly(VGroup(comp, names, scale, scaled, scaled_name), layout.body(),
-                                           typography.SMALL_SIZE)
+        side_by_side = fits_at_floor(VGroup(comp, names, scale, scaled, scaled_name), layout.body())
         if not side_by_side:  # no room for a second column: the scaled scores replace the raw ones in place
             scale.next_to(comp.result, RIGHT, buff=layout.GAP)
             scaled.move_to(comp.result)
             scaled_name.move_to(raw_name)
-        layout.fit_into(VGroup(comp, names, scale, scaled, scaled_name), layout.body())
+        fit_legibly(VGroup(comp, names, scale, scaled, scaled_name), layout.body())
         div_arrow = flow_arrow(comp.result, scaled) if side_by_side else VGroup()
         if side_by_side:
             scale.next_to(div_arrow, UP, buff=layout.TIGHT)
@@ -306,11 +332,17 @@ class QKVScaleScene(AttentionScene):
         self.wait(1.6)
         return Scores(scaled, scaled_name)
 
-    def scaled_column(self) -> VGroup:
+    def scoring(self, cell: float) -> DotProducts:
+        """q dotted with every key, the rows `cell` tall."""
+        return DotProducts(self.src, matrix="K", vector="query_row.q", products="query_row.score_terms",
+                           result="query_row.raw_scores", row_labels=self.tokens, matrix_color=palette.KEY,
+                           cell_size=cell, label_size=typography.LABEL_SIZE)
+
+    def scaled_column(self, cell: float = typography.CELL) -> VGroup:
         """The scaled scores ω as a column with their name above."""
         width = shared_cell_width(self.src, ("query_row.scaled_scores",), font_size=NUMBER)
         scaled = vector(self.src, "query_row.scaled_scores", orientation="column", font_size=NUMBER,
-                        cell_width=width)
+                        cell_width=width, cell_size=cell)
         return VGroup(scaled, math(f"omega_({self.qn} j)").next_to(scaled, UP, buff=layout.NEAR))
 
     @beat
@@ -319,10 +351,16 @@ class QKVScaleScene(AttentionScene):
         self.say("Step three, normalise: softmax along the row, over the keys j, gives weights that sum to one.")
         column = VGroup(scores.scaled, scores.name)
         self.clear_picture([eq, light.box, column], light)
-        target = self.scaled_column()  # at full size: the column may have shrunk to fit the step before
-        bars = self.bars_for("query_row.weights", layout.body().height)
-        tag = label("softmax over j", font_size=typography.SMALL_SIZE, color=palette.WEIGHT)
-        layout.fit_into(VGroup(target, tag, bars).arrange(RIGHT, buff=layout.FAR), layout.body())
+        def softmax_row(cell):
+            target = self.scaled_column(cell)  # at full size: the column may have shrunk to fit the step before
+            bars = self.bars_for("query_row.weights", layout.body().height)
+            tag = label("softmax over j", font_size=typography.SMALL_SIZE, color=palette.WEIGHT)
+            many = upright_words(self.tokens, L.bar_width)  # a long sentence: the row packs closer
+            return VGroup(target, tag, bars).arrange(RIGHT, buff=layout.GAP if many else layout.FAR)
+
+        row = first_legible([lambda c=c: softmax_row(c) for c in self.row_heights()], layout.body())
+        target, tag, bars = row
+        fit_legibly(row, layout.body())
         arrow = flow_arrow(target, bars)
         arrow.match_y(target[0].body)
         tag.next_to(arrow, UP, buff=layout.TIGHT)
@@ -331,8 +369,8 @@ class QKVScaleScene(AttentionScene):
                                                          paint=["sm"]), run_time=0.8)
         self.play(Create(bars.baseline), FadeIn(bars.labels),
                   LaggedStart(*(GrowFromEdge(b, DOWN) for b in bars.bars), lag_ratio=0.15),
-                  LaggedStart(*(TransformFromCopy(scores.scaled.cell(j), bars.values[j])
-                                for j in range(len(self.tokens))), lag_ratio=0.15), run_time=1.6)
+                  motion.lagged(motion.scores_to_weights([scores.scaled.cell(j) for j in range(len(self.tokens))],
+                                                         list(bars.values))), run_time=1.6)
         self.wait(0.6)
         weights = self.src.get("query_row.weights")
         best = top_index(weights)
@@ -356,15 +394,21 @@ class QKVScaleScene(AttentionScene):
     def weighted_sum_of_values(self, bars: SoftmaxBars, eq: VGroup, light: TermLight) -> None:
         """Step 4: z = Σ α_j v_j."""
         qn = self.qn
-        comp = WeightedRows(self.src, weights="query_row.weights", matrix="V", products="query_row.weighted_v",
-                            result="query_row.z", row_labels=self.tokens, weights_side=RIGHT,
-                            matrix_color=palette.VALUE)
-        v_name = math("V", font_size=typography.HEADING_SIZE, color=palette.VALUE)
-        v_name.next_to(comp.matrix.body, UP, buff=layout.NEAR)
-        a_name = math(f"alpha_({qn} j)", color=palette.WEIGHT).next_to(comp.weights, UP, buff=layout.NEAR)
-        w_name = math(f"alpha_({qn} j) v_j", color=palette.MUTED).next_to(comp.products, UP, buff=layout.NEAR)
-        z_name = math(f"z_{qn}", color=palette.CONTEXT).next_to(comp.result, RIGHT, buff=layout.NEAR)
-        layout.fit_into(VGroup(comp, v_name, a_name, w_name, z_name), layout.body())
+
+        def mixing(cell):
+            comp = WeightedRows(self.src, weights="query_row.weights", matrix="V", products="query_row.weighted_v",
+                                result="query_row.z", row_labels=self.tokens, weights_side=RIGHT,
+                                matrix_color=palette.VALUE, cell_size=cell, label_size=typography.LABEL_SIZE)
+            v_name = math("V", font_size=typography.HEADING_SIZE, color=palette.VALUE)
+            v_name.next_to(comp.matrix.body, UP, buff=layout.NEAR)
+            a_name = math(f"alpha_({qn} j)", color=palette.WEIGHT).next_to(comp.weights, UP, buff=layout.NEAR)
+            w_name = math(f"alpha_({qn} j) v_j", color=palette.MUTED).next_to(comp.products, UP, buff=layout.NEAR)
+            z_name = math(f"z_{qn}", color=palette.CONTEXT).next_to(comp.result, RIGHT, buff=layout.NEAR)
+            return VGroup(comp, v_name, a_name, w_name, z_name)
+
+        whole = first_legible([lambda c=c: mixing(c) for c in self.row_heights()], layout.body())
+        comp, v_name, a_name, w_name, z_name = whole
+        fit_legibly(whole, layout.body())
         self.say("Step four, mix: scale each value v_j by its weight…")
         self.clear_picture([eq, light.box, bars], light)
         self.play(*(ReplacementTransform(bars.values[j], comp.weights.cell(j)) for j in range(comp.weights.rows)),
@@ -381,16 +425,18 @@ class QKVScaleScene(AttentionScene):
                                                                  palette.CONTEXT, paint=[])])
         self.wait(3.0)
 
-    def product_row(self, *, a_grid: bool = True, v_grid: bool = True) -> ProductRow:
-        """A × V = Z with the rows of every grid on one line; A or V written as a symbol where it is not a grid."""
+    def product_row(self, style: dict, *, a_grid: bool = True, v_grid: bool = True) -> ProductRow:
+        """A × V = Z with the rows of every grid on one line; A or V written as a symbol where it is not a grid.
+        `style` arranges the map (row height, upright key words); the grids' rows are as tall as its."""
         width = shared_cell_width(self.src, ("V", "output"), font_size=NUMBER)
-        A = (AttentionMap(self.src, "weights", self.tokens, font_size=NUMBER, cell_size=typography.CELL) if a_grid
+        cell = style["cell_size"]
+        A = (AttentionMap(self.src, "weights", self.tokens, font_size=NUMBER, **style) if a_grid
              else math('op("softmax")((Q K^top) / sqrt(d_k))', color=palette.WEIGHT))
-        V = (matrix(self.src, "V", color=palette.VALUE, font_size=NUMBER, cell_width=width) if v_grid
-             else math("V", font_size=typography.HEADING_SIZE, color=palette.VALUE))
+        V = (matrix(self.src, "V", color=palette.VALUE, font_size=NUMBER, cell_width=width, cell_size=cell)
+             if v_grid else math("V", font_size=typography.HEADING_SIZE, color=palette.VALUE))
         if v_grid and not a_grid:
-            V.add_row_labels(self.tokens, color=palette.ENGLISH)
-        Z = matrix(self.src, "output", color=palette.CONTEXT, font_size=NUMBER, cell_width=width)
+            V.add_row_labels(self.tokens, color=palette.ENGLISH, font_size=typography.LABEL_SIZE)
+        Z = matrix(self.src, "output", color=palette.CONTEXT, font_size=NUMBER, cell_width=width, cell_size=cell)
         times, equals = product_row(A, V, Z)
         names = VGroup()
         for text, color, g in (('op("softmax")((Q K^top) / sqrt(d_k))', palette.WEIGHT, A), ("V", palette.VALUE, V),
@@ -405,11 +451,13 @@ class QKVScaleScene(AttentionScene):
         qi = self.qi
         self.say("Every query row at once: the weight matrix times V gives one output row per word.")
         self.clear_picture([eq, light.box], light)
-        candidates = (dict(), dict(v_grid=False), dict(a_grid=False))
-        row = next((r for r in (self.product_row(**c) for c in candidates)
-                    if layout.fits_legibly(r.whole, layout.body(), typography.SMALL_SIZE)), None)
-        row = row or self.product_row(a_grid=False)
-        layout.fit_into(row.whole, layout.body())
+        # the map and both grids, roomiest arrangement first; else V, then the map, written as a symbol
+        candidates = ([(style, dict()) for style in self.map_styles()]
+                      + [(style, dict(v_grid=False)) for style in self.map_styles()]
+                      + [(dict(cell_size=cell), dict(a_grid=False)) for cell in self.row_heights()])
+        row = first_legible([lambda s=s, c=c: self.product_row(s, **c) for s, c in candidates], layout.body(),
+                            whole=lambda r: r.whole)
+        fit_legibly(row.whole, layout.body())
         A, V, Z = row.A, row.V, row.Z
         if isinstance(A, AttentionMap):
             a_rows = [A.row(i) for i in range(Z.rows)]
