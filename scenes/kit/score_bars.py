@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from manim import DOWN, LEFT, PI, RIGHT, UP, Arrow, Line, VGroup
+from manim import DOWN, LEFT, RIGHT, UP, Arrow, Line, VGroup
 
 from . import layout, palette, typography
 from .numbers import Source
 from .text import label, math
+from .attention_map import upright_label
 from .widgets import SoftmaxBars, heatmap
 
 #: Bar width when the words under the bars are short.
@@ -52,10 +53,13 @@ class ScoreBars(VGroup):
         self.bars = SoftmaxBars(source, weights, tokens, max_height=max_height, bar_width=bar_width,
                                 buff=pitch - bar_width, color=bar_color)
         if upright_words(tokens, bar_width):
-            for word, bar in zip(self.bars.labels, self.bars.bars):
-                word.rotate(PI / 2)  # reads bottom to top, its end against the baseline
+            for i, (flat, bar) in enumerate(zip(list(self.bars.labels), self.bars.bars)):
+                # set upright by Typst itself (reads bottom to top), so its font size is still its own: a word
+                # turned after typesetting would measure its length as its height
+                word = upright_label(tokens[i], font_size=typography.SMALL_SIZE, color=flat.get_color())
                 word.next_to(self.bars.baseline, DOWN, buff=layout.TIGHT).set_x(bar.get_center()[0])
                 word.align_to(self.bars.baseline.get_bottom() + DOWN * layout.TIGHT, UP)
+                self.bars.labels.submobjects[i] = word
         self.weight_name = math(weight_name, font_size=typography.BODY_SIZE, color=palette.WEIGHT)
         baseline = self.bars.baseline
         # an invisible post as tall as a full bar and its value, so panels of different weights share a height
