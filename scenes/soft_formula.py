@@ -317,6 +317,8 @@ class SoftFormulaScene(AttentionScene):
         kinds = (("dot product", "e_i = q^top h_i", "scores", "weights", None),
                  ("additive (small MLP)", "e_i = w_2^top tanh(W_1 [q; h_i] + b_1)", "additive_scores",
                   "additive_weights", "seeded at random, not trained"))
+        alone = [_score_panel(src, tokens, *kind[:-1], flat=False, note=kind[-1]) for kind in kinds]
+        pairs_legible = False
         candidates = []
         for flat, direction in ((False, RIGHT), (True, DOWN)):
             pair = VGroup(*(_score_panel(src, tokens, *kind[:-1], flat=flat, note=kind[-1]) for kind in kinds))
@@ -326,6 +328,11 @@ class SoftFormulaScene(AttentionScene):
                 VGroup(pair[1].bars, pair[1].remark).shift(
                     UP * (pair[0].bars.get_bottom()[1] - pair[1].bars.get_bottom()[1]))
             candidates.append(pair)
+            pairs_legible |= layout.fits_legibly(pair, layout.frame(), close_up.smallest_font(pair))
+        if not pairs_legible and all(layout.fits_legibly(p, layout.frame(), close_up.smallest_font(p))
+                                     for p in alone):
+            self._one_panel_at_a_time(*alone)  # too many words for two panels legibly: one, then the other
+            return
         pair = layout.fit_best(candidates, layout.frame())
         dot, mlp = pair
         if pair is candidates[0]:  # side by side: a vertical rule between them
@@ -359,6 +366,49 @@ class SoftFormulaScene(AttentionScene):
         else:
             self.say(f"After the softmax, {verdict}")
         self.play(FadeIn(dot.bars.weights_group), FadeIn(mlp.bars.weights_group), run_time=1.2)
+        self.wait(1.5)
+        flatter = _spread(src, "additive_weights") < _spread(src, "weights")
+        shape = ("so its weights are flatter than the dot product's" if flatter else
+                 "so its weights mean nothing yet, however peaked they look")
+        self.say(f"This MLP's W_1, b_1, w_2 are random, not trained, {shape}; training shapes any score function.")
+        self.play(FadeIn(mlp.remark), Indicate(mlp.bars.bars.bars, color=palette.WEIGHT), run_time=1.2)
+        self.wait(1.5)
+
+    def _one_panel_at_a_time(self, dot: VGroup, mlp: VGroup) -> None:
+        """The dot-product panel, then the additive one in its place (each alone fills the frame legibly); the
+        dot product's top word stays named under the MLP's panel so the verdict can be read off the screen."""
+        src = self.src
+        dot_lead, dot_text = _leader(src, "weights", self.said)
+        mlp_lead, mlp_text = _leader(src, "additive_weights", self.said)
+        if dot_lead is not None and dot_lead == mlp_lead:
+            verdict = f"both put {self.said[dot_lead]} first."
+        else:
+            verdict = f"the dot product puts {dot_text} first, the MLP {mlp_text}."
+        reminder = label(f"dot product: {dot_text} first", font_size=typography.LABEL_SIZE, color=palette.MUTED)
+        for panel in (dot, mlp):
+            layout.fit_into(panel, layout.frame())
+        room = layout.frame()
+        mlp.add(reminder)  # the reminder shares the MLP panel's fitting, under its note
+        reminder.next_to(mlp.remark, DOWN, buff=layout.NEAR)
+        layout.fit_into(mlp, room)
+        mlp.remove(reminder)
+        self.play(FadeIn(dot.heading), Write(dot.formula), run_time=1.2)
+        self.say("Same q and h_i, different scores.")
+        self.play(FadeIn(dot.bars.scores_group, lag_ratio=0.2), run_time=1.0)
+        self.wait(0.8)
+        self.play(FadeIn(dot.bars.weights_group), run_time=1.0)
+        if dot_lead is not None:
+            self.play(Indicate(dot.bars.bars.bars[dot_lead], color=palette.WEIGHT), run_time=0.8)
+        self.wait(0.8)
+        shift = RIGHT * layout.frame().width
+        on_stage = VGroup(dot.heading, dot.formula, dot.bars.scores_group, dot.bars.weights_group)
+        self.play(on_stage.animate.shift(-shift).set_opacity(0), FadeIn(mlp.heading, shift=-shift),
+                  FadeIn(mlp.formula, shift=-shift), run_time=1.0)
+        self.remove(on_stage)
+        self.play(FadeIn(mlp.bars.scores_group, lag_ratio=0.2), run_time=1.0)
+        self.wait(0.8)
+        self.say(f"After the softmax, {verdict}")
+        self.play(FadeIn(mlp.bars.weights_group), FadeIn(reminder), run_time=1.2)
         self.wait(1.5)
         flatter = _spread(src, "additive_weights") < _spread(src, "weights")
         shape = ("so its weights are flatter than the dot product's" if flatter else
