@@ -31,9 +31,9 @@ from scenes.kit.widgets import TensorGrid
 class SummaryLayout:
     """The scene's own sizes: what the kit's named gaps do not cover."""
 
-    card_pad: float = 0.14  # inside a card, between its frame and its text
-    card_gap: float = 0.26  # between neighbouring cards: room for the arrow, and four cards wide enough for their
-    #                         longest name ("2 Weight-free self-attn") inside the padding
+    card_pad: float = 0.1  # inside a card, between its frame and its text
+    card_gap: float = 0.2  # between neighbouring cards: room for the arrow, and four cards wide enough for their
+    #                        longest word at the floor ("7 CausalSelfAttention") inside the padding
     card_corner: float = 0.12
     max_cell: float = 0.27  # a mini map's cell never grows past this (a 2-token map stays a thumbnail)
     bar_fill: float = 0.45  # a soft-attention bar's share of its slot's width
@@ -200,9 +200,10 @@ class SummaryScene(AttentionScene):
                                      stroke_color=palette.MUTED, stroke_width=2, fill_color=palette.BACKGROUND,
                                      fill_opacity=1).move_to(region.center)
             num = label(str(number), font_size=typography.MIN_FONT_SIZE, color=palette.MUTED, bold=True)
-            name = label(stage.name, font_size=typography.MIN_FONT_SIZE, bold=True)
-            head = VGroup(num, name).arrange(RIGHT, buff=layout.TIGHT)
-            align_baselines([num, name])
+            # a name too long for the card at the floor ("Weight-free self-attn") wraps onto a second line
+            name = self._wrapped(stage.name, box.width - num.width - layout.TIGHT, bold=True)
+            head = VGroup(num, name).arrange(RIGHT, buff=layout.TIGHT, aligned_edge=UP)
+            align_baselines([num, name[0]])
             head.move_to(_corner(box, UL), aligned_edge=UL)
             subtitle = self._subtitle(stage.subtitle)
             subtitle.next_to(head, DOWN, buff=layout.TIGHT).align_to(head, LEFT)
@@ -225,18 +226,19 @@ class SummaryScene(AttentionScene):
         return group
 
     @staticmethod
-    def _wrapped(text: str, max_width: float, font_size: float = typography.MIN_FONT_SIZE) -> VGroup:
+    def _wrapped(text: str, max_width: float, font_size: float = typography.MIN_FONT_SIZE, *,
+                 bold: bool = False) -> VGroup:
         """Greedy word wrap into lines no wider than max_width, at `font_size` (default: the smallest legible)."""
         lines, current = [], ""
         for word in text.split():
             trial = f"{current} {word}".strip()
-            if current and label(trial, font_size=font_size).width > max_width:
+            if current and label(trial, font_size=font_size, bold=bold).width > max_width:
                 lines.append(current)
                 current = word
             else:
                 current = trial
         lines.append(current)
-        group = VGroup(*(label(line, font_size=font_size) for line in lines))
+        group = VGroup(*(label(line, font_size=font_size, bold=bold) for line in lines))
         return group.arrange(DOWN, buff=layout.TIGHT, aligned_edge=LEFT)
 
     def _check_line(self, text: str, tail: str | None, width: float) -> VGroup:
