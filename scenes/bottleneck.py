@@ -16,6 +16,7 @@ from manim import (
     MoveToTarget, Rectangle, ReplacementTransform, SurroundingRectangle, VGroup,
 )
 
+from scenes.kit import close_up
 from scenes.kit import (
     AttentionScene, Source, TokenRow, beat, caption_brace, flow_arrow, format_value, heading, label, layout, math,
     palette, token_box, typography, vector,
@@ -103,8 +104,7 @@ class BottleneckScene(AttentionScene):
         self.say(f"The encoder reads the English left to right, keeping one hidden state: {size} numbers.",
                  narration=f"The encoder reads the English from left to right. All it keeps is one hidden state, "
                            f"a vector of {size} numbers.")
-        words = TokenRow(tokens, palette.ENGLISH, buff=L.word_gap)
-        layout.fit_into(words, layout.top_band())
+        words = self._word_row()
         arrows = VGroup(*(flow_arrow(a, b) for a, b in zip(words[:-1], words[1:])))
         trail, steps = self._share_trail()
         region = Region(layout.body().left, layout.body().right, trail.get_top()[1] + layout.GAP,
@@ -231,7 +231,14 @@ class BottleneckScene(AttentionScene):
                            f"h_{len(tokens)}, one per English word, instead of just s.")
         self.play(FadeOut(from_s), FadeOut(summary.group), FadeOut(summary.frame), FadeOut(reading.word_arrows),
                   run_time=0.6)
-        kept = self._kept_states(chain)
+        kept = self._kept_rows()
+        narrower = self._chain_room(chain, VGroup(*kept))
+        if narrower < 1:  # long words: the decoder's column gives up width so the kept rows stay legible
+            self.play(chain.animate.scale(narrower, about_edge=RIGHT), run_time=0.6)
+        rows = VGroup(*kept)
+        if not layout.fits_legibly(rows, self._left_of_chain(chain), close_up.smallest_font(rows)):
+            kept = self._kept_rows(shaded=True)  # too many words for their numbers: each state as its shades
+        layout.fit_into(VGroup(*kept), self._left_of_chain(chain))
         self.play(*(ReplacementTransform(w, row.word) for w, row in zip(reading.words, kept)), run_time=1.0)
         title = heading("With soft attention", color=palette.WEIGHT)
         layout.fit_into(title, layout.top_band())
@@ -297,21 +304,36 @@ class BottleneckScene(AttentionScene):
                      stroke_width=3, max_tip_length_to_length_ratio=0.12)
 
     def _shares(self, region: Region) -> Shares:
+        """The shares block in one column of words, or in two when one column would not stay legible (many words)."""
+        for columns in (1, 2):
+            shares = self._shares_in(region, columns)
+            block = VGroup(shares.title, shares.labels, shares.slots, *shares.spacers)
+            if layout.fits_legibly(block, region, close_up.smallest_font(block)):
+                break
+        return shares
+
+    def _shares_in(self, region: Region, columns: int) -> Shares:
         """Word labels right-aligned, each beside an empty slot as long as a share of 1 may be (the region's width
-        less the labels and the widest number), under one title; the whole block fitted into `region`."""
+        less the labels and the widest number), under one title; the whole block fitted into `region`. With two
+        columns the words run down the left one, then the right one."""
         labels = [label(w, font_size=typography.LABEL_SIZE, color=palette.ENGLISH) for w in self.tokens]
         widest_number = self.src.number("first_token_share", 0, decimals=2, font_size=typography.NUMBER_SIZE).width
-        unit = region.width - max(m.width for m in labels) - widest_number - layout.NEAR * 2
+        width = (region.width - layout.APART * (columns - 1)) / columns
+        after = layout.APART if columns > 1 else 0.0  # two columns: room between a number and the next word
+        unit = width - max(m.width for m in labels) - widest_number - after - layout.NEAR * 2
         slots = [Rectangle(width=max(unit, layout.FAR), height=L.bar_height, stroke_width=0, fill_opacity=0)
                  for _ in labels]
-        spacers = [Rectangle(width=widest_number, height=L.bar_height, stroke_width=0, fill_opacity=0)
+        spacers = [Rectangle(width=widest_number + after, height=L.bar_height, stroke_width=0, fill_opacity=0)
                    for _ in labels]
-        cells = [m for triple in zip(labels, slots, spacers) for m in triple]
+        triples = [list(triple) for triple in zip(labels, slots, spacers)]
+        rows = -(-len(labels) // columns)
+        triples += [[VGroup(), VGroup(), VGroup()] for _ in range(rows * columns - len(triples))]
+        cells = [m for r in range(rows) for c in range(columns) for m in triples[c * rows + r]]
         title = label("how much of each word the state still carries", font_size=typography.SMALL_SIZE,
                       color=palette.MUTED)
-        spare = region.height - title.height - layout.GAP - len(labels) * L.bar_height
-        row_gap = min(max(spare / max(len(labels) - 1, 1), layout.TIGHT), layout.NEAR)  # many words: rows closer
-        VGroup(*cells).arrange_in_grid(rows=len(labels), cols=len(cells) // len(labels), col_alignments="rll",
+        spare = region.height - title.height - layout.GAP - rows * L.bar_height
+        row_gap = min(max(spare / max(rows - 1, 1), layout.TIGHT), layout.NEAR)  # many words: rows closer
+        VGroup(*cells).arrange_in_grid(rows=rows, cols=len(cells) // rows, col_alignments="rll" * columns,
                                        buff=(layout.NEAR, row_gap))
         block = VGroup(title, VGroup(*cells)).arrange(DOWN, buff=layout.GAP, aligned_edge=LEFT)
         block.move_to(region.center)
@@ -376,18 +398,46 @@ class BottleneckScene(AttentionScene):
         body = layout.body()
         return Region(body.left, chain.get_left()[0] - L.link_room, body.bottom, body.top)
 
-    def _kept_states(self, chain: VGroup) -> list[VGroup]:
-        """Rows "word  h_t  [vector]", one per English word, left of the decoder: the states soft attention keeps."""
+    def _word_row(self) -> TokenRow:
+        """The English words along the top band; many words close up (never below NEAR) rather than shrink below
+        the legibility floor."""
+        band = layout.top_band()
+        words = TokenRow(self.tokens, palette.ENGLISH, buff=L.word_gap)
+        smallest = close_up.smallest_font(words)
+        if not layout.fits_legibly(words, band, smallest) and len(words) > 1:
+            at_floor = typography.MIN_FONT_SIZE * close_up.BUILD_MARGIN / smallest
+            spare = band.width / at_floor - sum(w.width for w in words)
+            gap = max(min(L.word_gap, spare / (len(words) - 1)), layout.NEAR)
+            words = TokenRow(self.tokens, palette.ENGLISH, buff=gap)
+        layout.fit_into(words, band)
+        return words
+
+    def _chain_room(self, chain: VGroup, rows: VGroup) -> float:
+        """How much the decoder's column must shrink (1: not at all) for `rows` to fit legibly left of it; never
+        below what keeps the column's own words at the floor."""
+        region = self._left_of_chain(chain)
+        smallest = close_up.smallest_font(rows)
+        if layout.fits_legibly(rows, region, smallest):
+            return 1.0
+        floor = typography.MIN_FONT_SIZE * close_up.BUILD_MARGIN
+        needed = rows.width * floor / smallest
+        width = chain.get_right()[0] - region.left - L.link_room - needed
+        lowest = floor / close_up.smallest_font(chain)
+        return min(1.0, max(width / chain.width, lowest))
+
+    def _kept_rows(self, shaded: bool = False) -> list[VGroup]:
+        """Rows "word  h_t  [vector]", one per English word, as built (not yet fitted). `shaded`: each vector as
+        cells shaded by value (no numbers), a word's height, the rows closer: for more rows than fit with numbers."""
         rows, cells = [], []
         for t, word in enumerate(self.tokens):
             box = token_box(word, palette.ENGLISH)
             name = math(f"h_{t + 1}", color=palette.TEXT, font_size=typography.BODY_SIZE + 6)
-            state = self._state_vector(t)
+            state = (vector(self.src, f"hidden_states.{t}", shading="diverging", scale_to=self._hidden_scale(),
+                            show_values=False, cell_size=box.height) if shaded else self._state_vector(t))
             row = VGroup(box, name, state)
             row.word, row.name, row.state = box, name, state
             rows.append(row)
             cells += [box, name, state]
         VGroup(*cells).arrange_in_grid(rows=len(rows), cols=len(cells) // len(rows), col_alignments="rll",
-                                       buff=(layout.GAP, layout.NEAR))
-        layout.fit_into(VGroup(*rows), self._left_of_chain(chain))
+                                       buff=(layout.GAP, layout.TIGHT if shaded else layout.NEAR))
         return rows
