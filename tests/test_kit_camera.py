@@ -70,3 +70,11 @@ def test_text_outside_the_view_is_off_screen_and_framed_text_is_on_it():
     report = inspect_scene_class(camera_scenes.LabelOutsideScene, "outside")
     assert report.layout_problems == [], "the far label is off screen at rest, and inside the view once framed"
     assert np.isclose(report.metrics[0].camera_moves, 1)
+
+
+def test_a_view_that_shows_nothing_of_the_stage_is_a_problem():
+    """The camera looking away from everything on the stage leaves the viewer an empty frame: the gate says so."""
+    problems = inspect_scene_class(camera_scenes.LookingAwayScene, "away").layout_problems
+    assert any("nothing in the camera's view" in p for p in problems), problems
+    assert not any("nothing in the camera's view" in p
+                   for p in inspect_scene_class(camera_scenes.FramingScene, "framing").layout_problems)

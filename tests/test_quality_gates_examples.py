@@ -72,6 +72,8 @@ def test_every_clip_passes_the_quality_gates_for_the_edge_example(name):
     reports = [json.loads(line) for line in figures.read_text(encoding="utf-8").splitlines()]
     assert sorted(r["scene"] for r in reports) == sorted(EXAMPLE_SCENES)
     assert all(r["example"] == name and not r["problems"] for r in reports)
+    empty = [(r["scene"], b["beat"]) for r in reports for b in r["beats"] if b["fill"] <= 0]
+    assert not empty, f"beats that never showed anything in the camera's view: {empty}"
 
 
 WORDS = st.sampled_from(["the", "cat", "sat", "on", "a", "warm", "mat", "internationalization", "and", "slept",

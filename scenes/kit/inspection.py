@@ -173,6 +173,9 @@ def layout_problems(scene: AttentionScene) -> list[str]:
         if size is not None and size < typography.MIN_FONT_SIZE * FONT_SIZE_TOLERANCE:
             problems.append(f"below the legibility floor (font size {size:.1f} < {typography.MIN_FONT_SIZE}): "
                             f"{describe(unit)}")
+    on_stage = _drawn_boxes(scene, view)
+    if on_stage and all(_inside(box, frame) == "out" for box in on_stage):
+        problems.append(f"nothing in the camera's view: {len(on_stage)} mobject(s) on the stage, all off screen")
     boxes = [box for _, box in shown]
     for i in range(len(shown)):
         for j in range(i + 1, len(shown)):
@@ -184,30 +187,36 @@ def layout_problems(scene: AttentionScene) -> list[str]:
     return problems
 
 
-def composition_fill(scene: AttentionScene) -> float:
-    """The on-screen box of everything drawn below the top band, over the body region, in the binding dimension
-    (the larger of width/body width and height/body height): 1.0 reaches the body's edges; 0 for an empty stage.
-
-    The top band (a step's formula, a heading) is left out: the figure says how much of the room under it the
-    picture uses."""
-    view = current_view(scene)
+def _drawn_boxes(scene: AttentionScene, view: View) -> list[tuple[float, float, float, float]]:
+    """The on-screen box (frame-at-rest coordinates) of every top-level mobject that draws something."""
     frame_mob = camera_frame(scene)
-    body = layout.body()
-    band_bottom = body.top
     boxes = []
     for mob in scene.mobjects:
         if mob is frame_mob:
             continue
         parts = [p for p in mob.family_members_with_points() if _drawn(p)]
-        if not parts:
-            continue
-        left, right, bottom, top = points_box(np.concatenate([p.points for p in parts]))
-        left, bottom = view.to_screen(left, bottom)
-        right, top = view.to_screen(right, top)
-        if bottom >= band_bottom - EDGE_TOLERANCE:
+        if parts:
+            left, right, bottom, top = points_box(np.concatenate([p.points for p in parts]))
+            (left, bottom), (right, top) = view.to_screen(left, bottom), view.to_screen(right, top)
+            boxes.append((left, right, bottom, top))
+    return boxes
+
+
+def composition_fill(scene: AttentionScene) -> float:
+    """The on-screen box of everything drawn below the top band, over the body region, in the binding dimension
+    (the larger of width/body width and height/body height): 1.0 reaches the body's edges; 0 for an empty stage.
+
+    The top band (a step's formula, a heading) is left out: the figure says how much of the room under it the
+    picture uses; so is what the camera does not show."""
+    body = layout.body()
+    half_w, half_h = config.frame_width / 2, config.frame_height / 2
+    boxes = []
+    for left, right, bottom, top in _drawn_boxes(scene, current_view(scene)):
+        if bottom >= body.top - EDGE_TOLERANCE:
             continue  # in the top band
-        boxes.append((max(left, -config.frame_width / 2), min(right, config.frame_width / 2),
-                      max(bottom, -config.frame_height / 2), min(top, band_bottom)))
+        if _inside((left, right, bottom, top), (-half_w, half_w, -half_h, half_h)) == "out":
+            continue  # off screen: the camera shows something else
+        boxes.append((max(left, -half_w), min(right, half_w), max(bottom, -half_h), min(top, body.top)))
     if not boxes:
         return 0.0
     width = max(b[1] for b in boxes) - min(b[0] for b in boxes)
