@@ -22,11 +22,12 @@ from scenes.kit import (
     subscript, typography, vector,
 )
 from scenes.kit import layout, motion
+from scenes.kit import legible
 from scenes.kit.legible import first_legible, fit_legibly, fits_at_floor
 from scenes.kit.score_bars import upright_words
 from scenes.kit.attention_map import AttentionMap, upright_label
 from scenes.kit.claims import top_index
-from scenes.kit.products import NUMBER, compact_row, product_row, settle, shared_cell_width
+from scenes.kit.products import NUMBER, product_row, settle, shared_cell_width
 from scenes.kit.spotlight import TermLight
 
 
@@ -119,17 +120,6 @@ class QKVScaleScene(AttentionScene):
         width = shared_cell_width(self.src, width_of, font_size=NUMBER)
         return matrix(self.src, path, color=color, font_size=NUMBER, cell_width=width, cell_size=cell)
 
-    @staticmethod
-    def row_heights() -> tuple[float, ...]:
-        """The kit's square rows, then compact ones (one line of text), then rows padded by a hairline only, for a
-        sentence too long for square rows."""
-        return typography.CELL, compact_row(NUMBER), label("Ag", font_size=NUMBER).height + 2 * layout.HAIRLINE
-
-    def map_styles(self) -> list[dict]:
-        """The weight map's arrangements, roomiest first: square rows, compact rows, upright key words."""
-        heights = self.row_heights()
-        return [dict(cell_size=heights[0]), dict(cell_size=heights[1]), dict(cell_size=heights[1], upright_keys=True),
-                dict(cell_size=heights[-1], upright_keys=True)]
 
     def clear_picture(self, keep, light: TermLight) -> None:
         """Fade everything except `keep` (the equation and what the next step reuses)."""
@@ -180,7 +170,7 @@ class QKVScaleScene(AttentionScene):
         parts = self.projections_side_by_side()
         together = fits_at_floor(parts.whole, layout.body())
         if not together:  # three panels would shrink below the floor: one product at a time, in one place
-            parts = first_legible([lambda c=c: self.projections_one_at_a_time(c) for c in self.row_heights()],
+            parts = first_legible([lambda c=c: self.projections_one_at_a_time(c) for c in legible.row_heights()],
                                   layout.body(), whole=lambda p: p.whole)
         fit_legibly(parts.whole, layout.body())
         self.say("The weight-free version used X for every role. Real self-attention learns three linear maps.")
@@ -288,7 +278,7 @@ class QKVScaleScene(AttentionScene):
         qn = self.qn
         self.say("Step two, score: dot the query with every key, k_j being the rows of K.")
         self.clear_picture([eq, light.box], light)
-        comp = first_legible([lambda c=c: self.scoring(c) for c in self.row_heights()], layout.body())
+        comp = first_legible([lambda c=c: self.scoring(c) for c in legible.row_heights()], layout.body())
         cell = comp.matrix.cell(0, 0)[0].height
         scaled, scaled_name = self.scaled_column(cell)
         # two lines, so the label over the arrow takes little of the row's width (eight keys of width four)
@@ -358,7 +348,7 @@ class QKVScaleScene(AttentionScene):
             many = upright_words(self.tokens, L.bar_width)  # a long sentence: the row packs closer
             return VGroup(target, tag, bars).arrange(RIGHT, buff=layout.GAP if many else layout.FAR)
 
-        row = first_legible([lambda c=c: softmax_row(c) for c in self.row_heights()], layout.body())
+        row = first_legible([lambda c=c: softmax_row(c) for c in legible.row_heights()], layout.body())
         target, tag, bars = row
         fit_legibly(row, layout.body())
         arrow = flow_arrow(target, bars)
@@ -406,7 +396,7 @@ class QKVScaleScene(AttentionScene):
             z_name = math(f"z_{qn}", color=palette.CONTEXT).next_to(comp.result, RIGHT, buff=layout.NEAR)
             return VGroup(comp, v_name, a_name, w_name, z_name)
 
-        whole = first_legible([lambda c=c: mixing(c) for c in self.row_heights()], layout.body())
+        whole = first_legible([lambda c=c: mixing(c) for c in legible.row_heights()], layout.body())
         comp, v_name, a_name, w_name, z_name = whole
         fit_legibly(whole, layout.body())
         self.say("Step four, mix: scale each value v_j by its weight…")
@@ -452,9 +442,9 @@ class QKVScaleScene(AttentionScene):
         self.say("Every query row at once: the weight matrix times V gives one output row per word.")
         self.clear_picture([eq, light.box], light)
         # the map and both grids, roomiest arrangement first; else V, then the map, written as a symbol
-        candidates = ([(style, dict()) for style in self.map_styles()]
-                      + [(style, dict(v_grid=False)) for style in self.map_styles()]
-                      + [(dict(cell_size=cell), dict(a_grid=False)) for cell in self.row_heights()])
+        candidates = ([(style, dict()) for style in legible.map_styles()]
+                      + [(style, dict(v_grid=False)) for style in legible.map_styles()]
+                      + [(dict(cell_size=cell), dict(a_grid=False)) for cell in legible.row_heights()])
         row = first_legible([lambda s=s, c=c: self.product_row(s, **c) for s, c in candidates], layout.body(),
                             whole=lambda r: r.whole)
         fit_legibly(row.whole, layout.body())

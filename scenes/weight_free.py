@@ -21,10 +21,11 @@ from scenes.kit import (
     scale_every_row, subscript, typography, vector,
 )
 from scenes.kit import camera, layout
+from scenes.kit import legible
 from scenes.kit.legible import first_legible, fit_legibly, fits_at_floor
 from scenes.kit.attention_map import AttentionMap, upright_label
 from scenes.kit.claims import all_of, bottom_index, count_word, top_index
-from scenes.kit.products import NUMBER, compact_row, product_row, row_times_vector, settle, shared_cell_width
+from scenes.kit.products import NUMBER, product_row, row_times_vector, settle, shared_cell_width
 from scenes.kit.score_bars import upright_words
 from scenes.kit.spotlight import TermLight
 
@@ -124,17 +125,6 @@ class WeightFreeScene(AttentionScene):
             grid.add_row_labels(self.tokens, color=palette.ENGLISH, font_size=typography.LABEL_SIZE)
         return grid
 
-    @staticmethod
-    def row_heights() -> tuple[float, ...]:
-        """The kit's square rows, then compact ones (one line of text), then rows padded by a hairline only, for a
-        sentence too long for square rows."""
-        return typography.CELL, compact_row(NUMBER), label("Ag", font_size=NUMBER).height + 2 * layout.HAIRLINE
-
-    def map_styles(self) -> list[dict]:
-        """The attention maps' arrangements, roomiest first: square rows, compact rows, upright key words."""
-        heights = self.row_heights()
-        return [dict(cell_size=heights[0]), dict(cell_size=heights[1]), dict(cell_size=heights[1], upright_keys=True),
-                dict(cell_size=heights[-1], upright_keys=True)]
 
     def map_style(self) -> dict:
         """One arrangement for every map of the clip (so scores turn into weights cell for cell): the first in
@@ -144,10 +134,10 @@ class WeightFreeScene(AttentionScene):
             a_name = math("A", font_size=typography.HEADING_SIZE).next_to(A.body, RIGHT, buff=layout.GAP)
             return VGroup(A, a_name, self.alpha_under(A, style["cell_size"]).shift(UP * (layout.APART - layout.NEAR)))
 
-        for style in self.map_styles():
+        for style in legible.map_styles():
             if fits_at_floor(weights_with_check(style), layout.body()):
                 return style
-        return self.map_styles()[-1]
+        return legible.map_styles()[-1]
 
     def step_formulas(self) -> Steps:
         qn = self.qn
@@ -178,7 +168,7 @@ class WeightFreeScene(AttentionScene):
             grid = self.x_matrix(cell_size=cell)
             return VGroup(grid, math("X", font_size=typography.HEADING_SIZE).next_to(grid.body, UP, buff=layout.GAP))
 
-        X, name = first_legible([lambda c=c: named_x(c) for c in self.row_heights()], layout.body())
+        X, name = first_legible([lambda c=c: named_x(c) for c in legible.row_heights()], layout.body())
         fit_legibly(VGroup(X, name), layout.body())
         self.say(f"{count_word(n).capitalize()} tokens, {count_word(n)} vectors: stacked as rows they form "
                  "the matrix X.")
@@ -201,7 +191,7 @@ class WeightFreeScene(AttentionScene):
             o_name = math("omega", font_size=typography.HEADING_SIZE).next_to(comp.result, UP, buff=layout.NEAR)
             return VGroup(comp, q_name, o_name)
 
-        whole = first_legible([lambda c=c: scoring(c) for c in self.row_heights()], layout.body())
+        whole = first_legible([lambda c=c: scoring(c) for c in legible.row_heights()], layout.body())
         comp, q_name, o_name = whole
         # too wide for the floor (six-wide vectors): the products first, then the camera moves on to the sums
         in_two_shots = not fit_legibly(whole, layout.body())
@@ -274,7 +264,7 @@ class WeightFreeScene(AttentionScene):
             many = upright_words(self.tokens, L.bar_width)  # a long sentence: the row packs closer
             return VGroup(target, tag, bars).arrange(RIGHT, buff=layout.GAP if many else layout.FAR)
 
-        row = first_legible([lambda c=c: softmax_row(c) for c in self.row_heights()], layout.body())
+        row = first_legible([lambda c=c: softmax_row(c) for c in legible.row_heights()], layout.body())
         target, tag, bars = row
         fit_legibly(row, layout.body())
         arrow = flow_arrow(target, bars)
@@ -362,7 +352,7 @@ class WeightFreeScene(AttentionScene):
             z_name = math(f"z_{qn}", color=palette.CONTEXT).next_to(comp.result, RIGHT, buff=layout.NEAR)
             return VGroup(comp, a_name, w_name, z_name)
 
-        whole = first_legible([lambda c=c: mixing(c) for c in self.row_heights()], layout.body())
+        whole = first_legible([lambda c=c: mixing(c) for c in legible.row_heights()], layout.body())
         comp, a_name, w_name, z_name = whole
         fit_legibly(whole, layout.body())
         bars = b.bars
@@ -517,7 +507,7 @@ class WeightFreeScene(AttentionScene):
         self.play(FadeOut(w.leaving), run_time=0.6)
         # A, X and Z as grids; else the one just seen (A, then X) as a symbol, so nothing shrinks below the floor
         candidates = [(w.style, dict()), (w.style, dict(x_grid=False))] + [
-            (dict(cell_size=cell), dict(a_grid=False)) for cell in self.row_heights()]
+            (dict(cell_size=cell), dict(a_grid=False)) for cell in legible.row_heights()]
         row = first_legible([lambda s=s, c=c: self.product_row(s, **c) for s, c in candidates], layout.body(),
                             whole=lambda r: r.whole)
         fit_legibly(row.whole, layout.body())
@@ -565,7 +555,7 @@ class WeightFreeScene(AttentionScene):
                 uses = label("as queries, keys and values", font_size=typography.LABEL_SIZE, color=palette.MUTED)
                 return VGroup(VGroup(names, grid, uses).arrange(DOWN, buff=layout.GAP))
 
-            panels = first_legible([lambda c=c: one_x(c) for c in self.row_heights()], upper)
+            panels = first_legible([lambda c=c: one_x(c) for c in legible.row_heights()], upper)
         fit_legibly(panels, upper)
         layout.fit_into(nxt, lower)
         self.play(LaggedStart(*(FadeIn(p, shift=UP * layout.NUDGE) for p in panels), lag_ratio=0.3), run_time=1.8)

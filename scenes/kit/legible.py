@@ -64,3 +64,20 @@ def fit_legibly(mob: Mobject, region: layout.Region) -> bool:
 
 
 __all__ = ["smallest_text", "fill_factor", "fits_at_floor", "first_legible", "fit_legibly"]
+
+
+def row_heights() -> tuple[float, ...]:
+    """The heights a product's or map's rows may take, roomiest first: the kit's square rows, compact ones (one line
+    of text), then rows padded by a hairline only (a sentence too long for square rows)."""
+    from .products import NUMBER, compact_row
+    from .text import label
+
+    return typography.CELL, compact_row(NUMBER), label("Ag", font_size=NUMBER).height + 2 * layout.HAIRLINE
+
+
+def map_styles() -> list[dict]:
+    """An attention map's arrangements, roomiest first: square rows, compact rows, then upright key words (over
+    compact, then hairline rows)."""
+    heights = row_heights()
+    return [dict(cell_size=heights[0]), dict(cell_size=heights[1]), dict(cell_size=heights[1], upright_keys=True),
+            dict(cell_size=heights[-1], upright_keys=True)]
