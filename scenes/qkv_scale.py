@@ -24,8 +24,8 @@ from scenes.kit import (
 from scenes.kit import layout, motion
 from scenes.kit import legible
 from scenes.kit.legible import first_legible, fit_legibly, fits_at_floor
-from scenes.kit.score_bars import upright_words
-from scenes.kit.attention_map import AttentionMap, upright_label
+from scenes.kit.score_bars import stand_labels_upright, upright_words
+from scenes.kit.attention_map import AttentionMap
 from scenes.kit.claims import top_index
 from scenes.kit.products import NUMBER, product_row, settle, shared_cell_width
 from scenes.kit.spotlight import TermLight
@@ -148,12 +148,7 @@ class QKVScaleScene(AttentionScene):
         def build(height: float) -> SoftmaxBars:
             bars = SoftmaxBars(self.src, path, self.tokens, max_height=height, bar_width=width,
                                buff=layout.NEAR if upright else layout.GAP)
-            if upright:  # turned by Typst, so each word keeps its font size (and the gates can measure it)
-                for i, bar in enumerate(bars.bars):
-                    word = upright_label(self.tokens[i], font_size=typography.SMALL_SIZE, color=palette.ENGLISH)
-                    word.set_x(bar.get_center()[0]).align_to(bars.baseline.get_bottom() + DOWN * layout.TIGHT, UP)
-                    bars.labels.submobjects[i] = word
-            return bars
+            return stand_labels_upright(bars, self.tokens) if upright else bars
 
         probe = build(L.bar_height)
         labels = probe.height - max(b.height for b in probe.bars)

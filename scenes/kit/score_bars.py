@@ -36,6 +36,18 @@ def bar_pitch(tokens: Sequence[str], bar_width: float = BAR_WIDTH) -> float:
     return max(bar_width + layout.GAP, across + layout.NEAR)
 
 
+def stand_labels_upright(bars: SoftmaxBars, tokens: Sequence[str]) -> SoftmaxBars:
+    """Replace the bars' flat words by the same words standing upright (read bottom to top) under their bars.
+
+    Typeset upright by Typst itself, so each word's font size is still its own: a word turned after typesetting
+    would measure its length as its height."""
+    for i, (flat, bar) in enumerate(zip(list(bars.labels), bars.bars)):
+        word = upright_label(tokens[i], font_size=typography.SMALL_SIZE, color=flat.get_color())
+        word.set_x(bar.get_center()[0]).align_to(bars.baseline.get_bottom() + DOWN * layout.TIGHT, UP)
+        bars.labels.submobjects[i] = word
+    return bars
+
+
 class ScoreBars(VGroup):
     """Softmax bars for `weights` (one per token), optionally with the `scores` they came from as a shaded row above.
 
@@ -53,13 +65,7 @@ class ScoreBars(VGroup):
         self.bars = SoftmaxBars(source, weights, tokens, max_height=max_height, bar_width=bar_width,
                                 buff=pitch - bar_width, color=bar_color)
         if upright_words(tokens, bar_width):
-            for i, (flat, bar) in enumerate(zip(list(self.bars.labels), self.bars.bars)):
-                # set upright by Typst itself (reads bottom to top), so its font size is still its own: a word
-                # turned after typesetting would measure its length as its height
-                word = upright_label(tokens[i], font_size=typography.SMALL_SIZE, color=flat.get_color())
-                word.next_to(self.bars.baseline, DOWN, buff=layout.TIGHT).set_x(bar.get_center()[0])
-                word.align_to(self.bars.baseline.get_bottom() + DOWN * layout.TIGHT, UP)
-                self.bars.labels.submobjects[i] = word
+            stand_labels_upright(self.bars, tokens)
         self.weight_name = math(weight_name, font_size=typography.BODY_SIZE, color=palette.WEIGHT)
         baseline = self.bars.baseline
         # an invisible post as tall as a full bar and its value, so panels of different weights share a height
@@ -94,4 +100,4 @@ class ScoreBars(VGroup):
         self.add(self.scores_group, self.arrow)
 
 
-__all__ = ["ScoreBars", "bar_pitch", "BAR_WIDTH"]
+__all__ = ["ScoreBars", "bar_pitch", "BAR_WIDTH", "stand_labels_upright"]
