@@ -27,11 +27,6 @@ class View:
         """How much larger than at rest things look: 2.0 when the camera frames half the frame's width."""
         return config.frame_width / self.width
 
-    def box(self) -> tuple[float, float, float, float]:
-        """left, right, bottom, top in scene units."""
-        return (self.center_x - self.width / 2, self.center_x + self.width / 2,
-                self.center_y - self.height / 2, self.center_y + self.height / 2)
-
     def to_screen(self, x: float, y: float) -> tuple[float, float]:
         """A scene point in the coordinates of the frame at rest (what `layout.frame()` and `body()` use)."""
         return (x - self.center_x) * self.zoom, (y - self.center_y) * self.zoom
@@ -48,10 +43,6 @@ def current_view(scene) -> View:
         return View(0.0, 0.0, config.frame_width, config.frame_height)
     center = frame.get_center()
     return View(float(center[0]), float(center[1]), float(frame.width), float(frame.height))
-
-
-def rest_view() -> View:
-    return View(0.0, 0.0, config.frame_width, config.frame_height)
 
 
 def screen_box(mob: Mobject, view: View) -> tuple[float, float, float, float]:
