@@ -34,7 +34,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from rendering.qualities import DEFAULT_FORMATS, QUALITIES  # noqa: E402
-from rendering.scenes import DEFAULT_REGISTRY, load_registry, select  # noqa: E402
+from rendering.pipeline.scene_list import DEFAULT_REGISTRY, load_registry, select  # noqa: E402
 
 MANIM_FLAG = {"low": "l", "medium": "m", "high": "h", "1440p": "p", "4k": "k"}
 
@@ -81,7 +81,7 @@ def manim_cli_serial(specs, quality: str, root: Path, env: dict, extra: list[str
 def warm_page(out: Path) -> None:
     """Typeset the page's formulas once, so render.py's timings measure clips, not the first page build."""
     try:
-        from rendering import page
+        from rendering.site import page
     except ModuleNotFoundError:
         return
     page.write_page({"version": 1, "clips": []}, out)
@@ -186,7 +186,7 @@ def compare_with_cli(specs, out: Path, cli_media: Path, quality: str) -> dict:
     import av
     import numpy as np
 
-    from rendering.media import probe
+    from rendering.encode.media import probe
 
     cli_bytes, worst, counts_match = 0, 0.0, True
     for spec in specs:

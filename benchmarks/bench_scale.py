@@ -34,9 +34,10 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from rendering.qualities import QUALITIES  # noqa: E402
-from rendering.remote import render_task  # noqa: E402
-from rendering.scenes import DEFAULT_REGISTRY, load_registry, select  # noqa: E402
-from rendering import schedule  # noqa: E402
+from rendering.pipeline.remote import render_task  # noqa: E402
+from rendering.records import WindowSpec, WorkerJob  # noqa: E402
+from rendering.pipeline.scene_list import DEFAULT_REGISTRY, load_registry, select  # noqa: E402
+from rendering.pipeline import schedule  # noqa: E402
 
 LONGEST = "qkv_scale"
 WORKERS = (1, 2, 4, 8, 16, 32)
@@ -69,11 +70,9 @@ SAMPLE_SECONDS = 4.0  # of each clip drawn at 4k: a chunk from its middle
 
 
 def _payload(spec, quality, window: dict) -> dict:
-    return {"scene_id": spec.id, "module": spec.module, "class_name": spec.class_name,
-            "quality": {"name": quality.name, "manim_name": quality.manim_name, "width": quality.width,
-                        "height": quality.height, "fps": quality.fps},
-            "formats": ["mp4"], "work_dir": "", "verbose": False, "narration": None, "task": f"bench-{spec.id}",
-            "window": window}
+    job = WorkerJob(spec.id, spec.module, spec.class_name, quality, ("mp4",), "", task=f"bench-{spec.id}",
+                    window=WindowSpec.from_dict(window))
+    return job.to_dict()
 
 
 def _timed_task(spec, quality, window: dict) -> tuple[float, dict]:

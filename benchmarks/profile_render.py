@@ -22,11 +22,12 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from rendering.qualities import QUALITIES  # noqa: E402
-from rendering.scenes import DEFAULT_REGISTRY, load_registry, select  # noqa: E402
+from rendering.pipeline.scene_list import DEFAULT_REGISTRY, load_registry, select  # noqa: E402
+from rendering.records import WorkerJob  # noqa: E402
 
 # (part, function as pstats names it: file suffix, line-independent name); cumulative time of each.
 PARTS = [
-    ("whole render", "rendering/worker.py", "render"),
+    ("whole render", "rendering/encode/worker.py", "render"),
     ("animation set-up (begin: copies, point alignment)", "manim/scene/scene.py", "begin_animations"),
     ("interpolation (update_to_time per frame)", "manim/scene/scene.py", "update_to_time"),
     ("drawing (camera.capture_mobjects)", "manim/camera/camera.py", "capture_mobjects"),
@@ -46,15 +47,12 @@ class _Events:
 
 
 def profile(scene_id: str, quality_name: str, out: Path) -> tuple[float, int]:
-    from rendering import worker
+    from rendering.encode import worker
 
     spec = select(load_registry(DEFAULT_REGISTRY, REPO), [scene_id])[0]
     quality = QUALITIES[quality_name]
     with tempfile.TemporaryDirectory(prefix="profile-render-") as scratch:
-        job = {"scene_id": spec.id, "module": spec.module, "class_name": spec.class_name,
-               "quality": {"name": quality.name, "manim_name": quality.manim_name, "width": quality.width,
-                           "height": quality.height, "fps": quality.fps},
-               "formats": ["mp4"], "work_dir": scratch, "verbose": False, "narration": None}
+        job = WorkerJob(spec.id, spec.module, spec.class_name, quality, ("mp4",), scratch)
         profiler = cProfile.Profile()
         started = time.perf_counter()
         result = profiler.runcall(worker.render, job, _Events())

@@ -9,8 +9,8 @@ import av
 import numpy as np
 import pytest
 
-from rendering.captions import Cue, parse_webvtt, to_webvtt
-from rendering.film import Chapter, chapters_text, chapters_webvtt, join_captions, join_videos
+from rendering.encode.captions import Cue, parse_webvtt, to_webvtt
+from rendering.encode.film import Chapter, chapters_text, chapters_webvtt, join_captions, join_videos
 from rendering.narration.mux import add_audio, probe_audio
 from tests.fixtures.media import RATE, decoded_audio, decoded_frame_times, make_clip, onsets, tone_burst, video_packets
 

@@ -12,7 +12,7 @@ import os
 import av
 import pytest
 
-from rendering.captions import parse_webvtt
+from rendering.encode.captions import parse_webvtt
 from rendering.narration.audio import TARGET_LUFS
 from tests.fixtures.render.harness import Project, make_project
 

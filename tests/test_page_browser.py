@@ -792,7 +792,7 @@ def make_test_media(media_dir: Path, title_overrides: dict[str, str] | None = No
 
 @pytest.fixture(scope="module")
 def test_media(tmp_path_factory) -> Path:
-    from rendering.page import embed_snippet, write_page
+    from rendering.site.page import embed_snippet, write_page
 
     media_dir = tmp_path_factory.mktemp("media")
     manifest = make_test_media(media_dir, title_overrides={"summary": 'Pieces & "parts" <script>alert(1)</script>'})

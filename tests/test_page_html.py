@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from rendering.page import QUALITIES, embed_snippet, quality_label, write_page
-from rendering.post_text import Code, Heading, Paragraph, load_post
+from rendering.site.manifest_check import QUALITIES
+from rendering.site.page import embed_snippet, quality_label, write_page
+from rendering.site.post_text import Code, Heading, Paragraph, load_post
 from scenes.registry import SCENES
 
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}

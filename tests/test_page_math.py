@@ -7,10 +7,10 @@ import re
 import pytest
 import typst
 
-import rendering.math_svg as math_svg
-from rendering.latex_typst import latex_to_typst
-from rendering.math_svg import MathRenderer
-from rendering.post_text import load_post
+import rendering.site.math_svg as math_svg
+from rendering.site.latex_typst import latex_to_typst
+from rendering.site.math_svg import MathRenderer
+from rendering.site.post_text import load_post
 
 
 @pytest.mark.parametrize("latex, typst_math", [

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from rendering.page import embed_snippet, write_page
+from rendering.site.page import embed_snippet, write_page
 from scenes.registry import SCENES
 from test_page_html import Collector, clip_entry, full_manifest
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from rendering.post_text import (POST_PATH, Code, Diagram, DisplayMath, Heading, ListBlock, Paragraph, Preformatted,
+from rendering.site.post_text import (POST_PATH, Code, Diagram, DisplayMath, Heading, ListBlock, Paragraph, Preformatted,
                                  Table, inline_parts, load_post, parse_outline, parse_post)
 from scenes.registry import SCENES
 

@@ -9,10 +9,10 @@ import html
 import json
 import re
 
-from rendering.page import render_document
-from rendering.math_svg import MathRenderer
-from rendering.page import choose_film, group_players
-from rendering.post_text import load_post
+from rendering.site.page import render_document
+from rendering.site.math_svg import MathRenderer
+from rendering.site.players import choose_film, group_players
+from rendering.site.post_text import load_post
 from scenes.registry import get
 from tests.test_page_html import clip_entry
 

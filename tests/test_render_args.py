@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from rendering.qualities import DEFAULT_FORMATS, QUALITIES, parse_formats, parse_qualities
-from rendering.scenes import load_registry, select
+from rendering.pipeline.scene_list import load_registry, select
 from tests.fixtures.render.harness import REPO, Project, make_project, one_line_error
 
 

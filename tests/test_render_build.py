@@ -14,8 +14,8 @@ import sys
 import numpy as np
 import pytest
 
-from rendering.captions import parse_webvtt
-from rendering.media import sha256
+from rendering.encode.captions import parse_webvtt
+from rendering.encode.media import sha256
 from tests.fixtures.render.harness import REPO, decode_frames, make_project, status_lines
 
 ALL_FORMATS = "mp4,webm,gif,png"
@@ -103,7 +103,7 @@ def test_videos_are_browser_playable_and_the_mp4_can_start_before_it_has_all_arr
 
 
 def test_embed_snippet_comes_from_the_page_builder(built):
-    from rendering import page
+    from rendering.site import page
 
     project, _ = built
     for clip in project.manifest()["clips"]:
@@ -154,7 +154,7 @@ def test_nothing_changed_is_up_to_date_without_importing_manim(built):
     before = project.mtimes()
     manifest_before = project.manifest()
     code = ("import json, sys, time\n"
-            "from rendering.cli import main\n"
+            "from rendering.pipeline.cli import main\n"
             "t = time.perf_counter()\n"
             f"rc = main({project.args('square', 'fade_text', '-f', ALL_FORMATS)[2:]!r})\n"
             "print(json.dumps({'rc': rc, 'seconds': time.perf_counter() - t,\n"

@@ -15,10 +15,10 @@ import subprocess
 import numpy as np
 import pytest
 
-from rendering.assemble import assemble
-from rendering.frame_window import Window, WindowedRender
-from rendering.remote import relocate, render_task
-from rendering.media import sha256
+from rendering.encode.assemble import assemble
+from rendering.encode.frame_window import Window, WindowedRender
+from rendering.pipeline.remote import relocate, render_task
+from rendering.encode.media import sha256
 from tests.fixtures.render.harness import REPO, ctrl_c_reaches_it, decode_frames, make_project, wait_for, worker_pids
 
 LOW = {"name": "low", "manim_name": "low_quality", "width": 854, "height": 480, "fps": 15}

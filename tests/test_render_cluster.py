@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from rendering.media import sha256
+from rendering.encode.media import sha256
 from tests.fixtures.render.harness import REPO, make_project, one_line_error, wait_for
 
 pytestmark = pytest.mark.slow
@@ -54,7 +54,7 @@ def test_a_local_cluster_and_one_over_tls_render_a_real_scene_identical_to_a_loc
 
 
 def _chunk_worker_parent(marker: str) -> int | None:
-    """The Dask worker process running a chunk of `marker`'s clip: the parent of its rendering.worker process."""
+    """The Dask worker process running a chunk of `marker`'s clip: the parent of its rendering.encode.worker process."""
     for proc in Path("/proc").iterdir():
         if not proc.name.isdigit():
             continue
@@ -63,7 +63,7 @@ def _chunk_worker_parent(marker: str) -> int | None:
             status = (proc / "status").read_text()
         except OSError:
             continue
-        if "rendering.worker" in cmdline and marker in cmdline and ".part" in cmdline:
+        if "rendering.encode.worker" in cmdline and marker in cmdline and ".part" in cmdline:
             return int(re.search(r"^PPid:\s*(\d+)", status, re.MULTILINE).group(1))
     return None
 
@@ -113,7 +113,7 @@ def test_a_plain_render_never_imports_dask(tmp_path):
                             timeout=240)
     assert result.returncode == 0, result.stdout
     imported = {line.rsplit("|", 1)[-1].strip() for line in result.stderr.splitlines() if "|" in line}
-    assert "rendering.runner" in imported  # the render really ran in this process
+    assert "rendering.pipeline.runner" in imported  # the render really ran in this process
     assert not {name for name in imported if name.split(".")[0] in ("dask", "distributed")}
     for path in (REPO / "rendering").rglob("*.py"):  # and only cluster.py may import it at all
         text = path.read_text(encoding="utf-8")

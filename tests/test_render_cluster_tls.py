@@ -4,7 +4,7 @@ task, and missing or unusable certificates are bad input.
 
 The certificates are made with the README's own openssl commands, and the scheduler and workers are started with
 its `dask scheduler` / `dask worker` commands. A fake worker is a real in-process Dask worker whose
-rendering.remote.render_task is replaced by one that tampers with a real reply.
+rendering.pipeline.remote.render_task is replaced by one that tampers with a real reply.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ import pytest
 from distributed import Client, LocalCluster
 from distributed.security import Security
 
-from rendering import cluster, inputs, remote
+from rendering.pipeline import cluster, inputs, remote
 from rendering.qualities import QUALITIES
 from tests.fixtures.render.harness import REPO, make_project, one_line_error, wait_for
 
@@ -283,7 +283,7 @@ def test_a_worker_whose_project_hashes_differently_refuses_its_task_and_the_clip
 
 
 def _client_input_hash(root: Path, registry_file: Path) -> str:
-    """The square clip's input hash as the client's own project computes it (rendering/inputs.py)."""
+    """The square clip's input hash as the client's own project computes it (rendering/pipeline/inputs.py)."""
     from scenes.registry import SceneSpec
 
     spec = SceneSpec("square", "A square", "Why attention exists", "rfx.square", "SquareScene", 1)

@@ -70,7 +70,7 @@ def test_an_example_renders_its_own_numbers_and_rerenders_when_the_file_changes(
 
 
 def test_without_out_an_example_goes_to_its_own_folder():
-    from rendering.examples import choose, default_out
+    from rendering.pipeline.example_file import choose, default_out
 
     media = ROOT / "media"
     assert default_out(media, choose(None)) == media
@@ -89,6 +89,6 @@ def test_the_page_says_which_example_its_clips_come_from(project, tmp_path):
 
 def test_the_cli_names_the_same_post_example_as_the_package():
     from attention_math import example_spec
-    from rendering import examples as cli_examples
+    from rendering.pipeline import example_file as cli_examples
 
     assert cli_examples.POST_EXAMPLE == example_spec.POST_EXAMPLE

@@ -12,7 +12,7 @@ import subprocess
 
 import pytest
 
-from rendering.media import sha256
+from rendering.encode.media import sha256
 from tests.fixtures.render.harness import (ctrl_c_reaches_it, frames_drawn, interrupt, make_project, wait_for,
                                            worker_pids)
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from rendering.frame_window import Window
-from rendering.schedule import MIN_CHUNK_SECONDS, Animation, clip_cost, makespan, plan, split, timeline_at
+from rendering.encode.frame_window import Window
+from rendering.pipeline.schedule import MIN_CHUNK_SECONDS, Animation, clip_cost, makespan, plan, split, timeline_at
 
 
 def _clip(*parts: tuple[int, bool]) -> list[Animation]:

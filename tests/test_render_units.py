@@ -9,12 +9,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from rendering import atomic, inputs
-from rendering.captions import Cue, parse_webvtt, timestamp, to_webvtt
-from rendering.framesink import is_blank
-from rendering.install import Installer
-from rendering.jobs import Job
-from rendering.manifest import Manifest
+from rendering import atomic
+from rendering.pipeline import inputs
+from rendering.encode.captions import Cue, parse_webvtt, timestamp, to_webvtt
+from rendering.encode.framesink import is_blank
+from rendering.pipeline.install import Installer
+from rendering.pipeline.jobs import Job
+from rendering.pipeline.manifest import Manifest
 from rendering.outdir import check_writable
 from rendering.qualities import QUALITIES
 from scenes.registry import SceneSpec

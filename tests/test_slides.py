@@ -429,7 +429,7 @@ def test_a_clip_encoded_before_beats_had_key_frames_is_rendered_again(deck, spee
 
 
 def test_a_cut_where_no_key_frame_is_refused_and_leaves_nothing(deck, tmp_path):
-    from rendering.segments import Span, cut_segments
+    from rendering.encode.segments import Span, cut_segments
 
     clip = deck.out / entry(deck, "narrated", False)["files"]["mp4"]["path"]
     outputs = [tmp_path / "a.mp4", tmp_path / "b.mp4"]
@@ -441,7 +441,7 @@ def test_a_cut_where_no_key_frame_is_refused_and_leaves_nothing(deck, tmp_path):
 
 
 def test_the_deck_html_escapes_captions_and_links_only_inside_its_folder(tmp_path):
-    from rendering.deck_html import render_deck_html
+    from rendering.site.deck_html import render_deck_html
 
     files = {fmt: {"path": f"slides/low/deck/c/01-b.{fmt}"} for fmt in ("mp4", "webm", "png")}
     slide = {"clip": "c", "clip_title": "A & B", "beat": "b", "number_in_clip": 1, "beats_in_clip": 1,

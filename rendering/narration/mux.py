@@ -19,7 +19,7 @@ from typing import Iterable
 import av
 import numpy as np
 
-from ..framesink import BITEXACT
+from rendering.encode.framesink import BITEXACT
 from .audio import OUTPUT_RATE
 
 

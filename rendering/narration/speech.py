@@ -21,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..atomic import write_bytes
+from rendering.atomic import write_bytes
 from . import pronounce
 from .pronounce import sentences, spoken
 from .voice import SYNTHESIS, Voice, VoiceFiles, engine_version

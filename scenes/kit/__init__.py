@@ -1,6 +1,6 @@
 """The shared visual language: palette, fonts, the number formatter, tensor widgets and the scene base."""
 
-from . import camera, copy_speed, motion, palette, typography
+from . import camera, motion, palette, typography
 from .base import AttentionScene, BeatRecord, BeatWithoutCaption, beat
 from .claims import agreeing_top, top_token
 from .named_matrix import NamedMatrix
@@ -13,8 +13,6 @@ from .text import align_baselines, baseline_y, escape_markup, group, heading, la
 from .widgets import (
     SoftmaxBars, TensorGrid, TokenRow, align_rows, caption_brace, flow_arrow, frame_box, heatmap, matrix, token_box, vector,
 )
-
-copy_speed.install()
 
 __all__ = [
     "palette", "typography", "AttentionScene", "BeatRecord", "BeatWithoutCaption", "beat", "NumberTrace",

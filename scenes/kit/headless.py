@@ -16,13 +16,14 @@ from typing import Callable
 import numpy as np
 from manim import tempconfig
 
-from rendering.qualities import QUALITIES
 from scenes import registry
 
 from .base import AttentionScene, BeatRecord
+from .speed import install_speed_patches
 
-_LOW = QUALITIES["low"]
-QUALITY_480P = {"pixel_width": _LOW.width, "pixel_height": _LOW.height, "frame_rate": _LOW.fps}
+# render.py's "low" quality (rendering/qualities.py), written out here because the kit never imports rendering;
+# tests/test_kit_layers.py checks the two agree.
+QUALITY_480P = {"pixel_width": 854, "pixel_height": 480, "frame_rate": 15}
 
 
 def scene_class(scene_id: str) -> type[AttentionScene]:
@@ -49,6 +50,7 @@ def run_headless(scene: str | type[AttentionScene], *, on_beat_end: Callable[[At
                 after_animation(self)
 
     Probe.__name__ = base.__name__
+    install_speed_patches()  # draw as the render worker draws
     with tempfile.TemporaryDirectory() as media, tempconfig({
         **(resolution or QUALITY_480P), "media_dir": media, "dry_run": True, "disable_caching": True,
         "verbosity": "ERROR", "progress_bar": "none",

@@ -1,0 +1,1 @@
+"""Encoding one clip: the worker process, its frame sink and windows, joining chunks, media facts, the film."""

@@ -1,0 +1,81 @@
+"""What one run has to do: a Job per (scene, quality) to render, and the Outcome of each clip."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rendering.qualities import Quality
+
+RENDERED, UP_TO_DATE, FAILED, INTERRUPTED, NOT_STARTED = "rendered", "up to date", "failed", "interrupted", "not started"
+
+
+@dataclass
+class Job:
+    spec: object  # SceneSpec
+    quality: Quality
+    formats: list[str]
+    input_hash: str
+    expected_seconds: float | None = None  # video length from the last render, for the progress bar
+    narration: dict | None = None  # narrated clip: {"voice": model path or None, "cache_dir": ...}; None = silent
+    timeline: list | None = None  # [frames, static] per animation, from the last render: where chunks may split
+    timeline_fps: float | None = None  # the frame rate that timeline was counted at
+    example: str | None = None  # the example file's text (TOML) the clip is computed from; None = the post's
+
+    @property
+    def narrated(self) -> bool:
+        return self.narration is not None
+
+    @property
+    def key(self) -> str:
+        return f"{self.spec.id}@{self.quality.name}" + ("+narrated" if self.narrated else "")
+
+    @property
+    def name(self) -> str:
+        """For work folders and logs."""
+        return f"{self.spec.id}-{self.quality.name}" + ("-narrated" if self.narrated else "")
+
+    @property
+    def expected_frames(self) -> int | None:
+        return None if self.expected_seconds is None else round(self.expected_seconds * self.quality.fps)
+
+    @property
+    def splittable(self) -> bool:
+        """Chunks are for silent clips: a narrated one would place (and synthesise) all its speech in every chunk."""
+        return not self.narrated
+
+    def animations(self) -> list | None:
+        """The last render's timeline at this job's frame rate (schedule.Animation list), or None."""
+        if not self.timeline or not self.timeline_fps:
+            return None
+        from rendering.pipeline.schedule import timeline_at
+
+        return timeline_at(self.timeline, self.timeline_fps, self.quality.fps)
+
+    def cost(self) -> float:
+        """Work estimate in drawn 1080p-frame equivalents, so the longest work starts first and parallel runs
+        finish together."""
+        from rendering.pipeline.schedule import clip_cost
+
+        q = self.quality
+        animations = self.animations()
+        frames = clip_cost(animations) if animations else (self.expected_seconds or 60.0) * q.fps
+        return frames * q.width * q.height / (1920 * 1080)
+
+
+@dataclass
+class Outcome:
+    scene_id: str
+    quality: str
+    status: str
+    seconds: float = 0.0
+    bytes: int = 0
+    error: str | None = None
+    log: Path | None = None
+    files: dict = field(default_factory=dict)
+    narrated: bool = False
+    bad_input: bool = False  # the clip could not be made because of what it was given (exit 2), not a crash
+
+    @property
+    def label(self) -> str:
+        return f"{self.scene_id}@{self.quality}" + ("+narrated" if self.narrated else "")

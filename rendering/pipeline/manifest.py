@@ -1,0 +1,180 @@
+"""media/manifest.json: one entry per (scene, quality) clip that is complete on disk.
+
+Schema (the HTML page codes against it; a clip entry is rendering/records.py's ClipEntry, made by install.py):
+  {"version": 1, "clips": [{"id", "title", "section", "order", "quality", "resolution": [w, h], "fps",
+    "duration", "frames", "input_hash",
+    "files": {"mp4"|"webm"|"gif"|"png"|"vtt": {"path", "bytes", "sha256"}}, "embed", "narrated",
+    "timeline": [[frames, 1 if a static wait else 0] per animation] (where a later render may cut it in chunks),
+    and for a narrated clip "audio": {"codecs", "sample_rate", "channels", "duration", "loudness_lufs",
+    "peak_dbfs", "target_lufs"} and "transcript": [{"beat", "text"}]}],
+   "films": [{"quality", "narrated", "resolution", "fps", "duration", "frames", "input_hash",
+    "files": {"mp4"|"webm"|"vtt"|"chapters_vtt"|"chapters_txt": {...}}, "chapters": [{"id", "title", "start",
+    "end"}], "beats": [the clips' beats, moved to where each chapter starts]}],
+   "decks": [{"quality", "narrated", "input_hash", "files": {"html"|"pptx": {...}}, "slides",
+    "clips": [{"id", "input_hash", "segments": [{"beat", "files": {"mp4"|"webm"|"png": {...}}}]}]}]}
+Each clip's "beats" (when its scene has beats): [{"beat", "caption", "captions", "narration", "first_frame", "frames",
+"start", "end"}], spans of whole frames that tile the clip (rendering/encode/beats.py), in its own timeline (silent or
+narrated).
+A silent and a narrated clip of the same scene and quality are two entries ("narrated" false/true; an entry
+without the key is silent).
+The manifest is merged across runs, never replaced: entries for clips this run did not touch stay while their
+files are still there. It is always rewritten whole and atomically, so it is valid JSON at every moment, and an
+entry is added only after all of its files are in place.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from rendering import atomic
+from rendering.outdir import MANIFEST
+from rendering.qualities import QUALITIES
+
+VERSION = 1
+_QUALITY_RANK = {name: rank for rank, name in enumerate(QUALITIES)}
+
+
+def _key(entry: dict) -> tuple[str, str, bool]:
+    return entry["id"], entry["quality"], bool(entry.get("narrated", False))
+
+
+def _film_key(film: dict) -> tuple[str, bool]:
+    return film["quality"], bool(film.get("narrated", False))
+
+
+_deck_key = _film_key  # one deck per quality, silent or narrated, as for films
+
+
+class Manifest:
+    def __init__(self, out_dir: Path, entries: list[dict] | None = None, films: list[dict] | None = None,
+                 decks: list[dict] | None = None) -> None:
+        self.out_dir = out_dir
+        self.example: dict | None = None  # {"name", "description"} of a user's example; None for the post's
+        self._entries: dict[tuple[str, str, bool], dict] = {}
+        self._films: dict[tuple[str, bool], dict] = {}
+        for entry in entries or []:
+            self._entries[_key(entry)] = entry
+        for film in films or []:
+            self._films[_film_key(film)] = film
+        self._decks: dict[tuple[str, bool], dict] = {_deck_key(deck): deck for deck in decks or []}
+
+    @classmethod
+    def load(cls, out_dir: Path) -> tuple["Manifest", str | None]:
+        """Read the manifest; an unreadable one counts as empty (with a warning to show)."""
+        path = out_dir / MANIFEST
+        if not path.exists():
+            return cls(out_dir), None
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            if data.get("version") != VERSION or not isinstance(data.get("clips"), list):
+                raise ValueError(f"expected version {VERSION} with a clips list")
+            films = [film for film in data.get("films", []) if _well_formed_film(film)]
+            decks = [deck for deck in data.get("decks", []) if _well_formed_deck(deck)]
+            return cls(out_dir, [entry for entry in data["clips"] if _well_formed(entry)], films, decks), None
+        except (OSError, ValueError, AttributeError) as error:
+            return cls(out_dir), f"ignoring unreadable {path}: {error}"
+
+    def get(self, scene_id: str, quality: str, narrated: bool = False) -> dict | None:
+        return self._entries.get((scene_id, quality, narrated))
+
+    def put(self, entry: dict) -> None:
+        self._entries[_key(entry)] = entry
+
+    def drop(self, scene_id: str, quality: str, narrated: bool = False) -> dict | None:
+        return self._entries.pop((scene_id, quality, narrated), None)
+
+    def entries(self) -> list[dict]:
+        return sorted(self._entries.values(), key=lambda e: (e.get("order", 0), _QUALITY_RANK.get(e["quality"], 99),
+                                                              bool(e.get("narrated")), e["id"]))
+
+    def film(self, quality: str, narrated: bool) -> dict | None:
+        return self._films.get((quality, narrated))
+
+    def put_film(self, film: dict) -> None:
+        self._films[_film_key(film)] = film
+
+    def drop_film(self, quality: str, narrated: bool) -> dict | None:
+        return self._films.pop((quality, narrated), None)
+
+    def films(self) -> list[dict]:
+        return sorted(self._films.values(), key=lambda f: (_QUALITY_RANK.get(f["quality"], 99), f["narrated"]))
+
+    def deck(self, quality: str, narrated: bool) -> dict | None:
+        return self._decks.get((quality, narrated))
+
+    def put_deck(self, deck: dict) -> None:
+        self._decks[_deck_key(deck)] = deck
+
+    def drop_deck(self, quality: str, narrated: bool) -> dict | None:
+        return self._decks.pop((quality, narrated), None)
+
+    def decks(self) -> list[dict]:
+        return sorted(self._decks.values(), key=lambda d: (_QUALITY_RANK.get(d["quality"], 99), d["narrated"]))
+
+    def prune(self, known_ids: set[str]) -> list[str]:
+        """Drop entries of scenes no longer registered or whose files changed or vanished; returns their keys."""
+        dropped = []
+        for key, entry in list(self._entries.items()):
+            if entry["id"] not in known_ids or not files_intact(self.out_dir, entry):
+                del self._entries[key]
+                dropped.append(f"{key[0]}@{key[1]}" + ("+narrated" if key[2] else ""))
+        for key, film in list(self._films.items()):
+            if not files_intact(self.out_dir, film):
+                del self._films[key]
+                dropped.append(f"film@{key[0]}" + ("+narrated" if key[1] else ""))
+        for key, deck in list(self._decks.items()):
+            if not deck_intact(self.out_dir, deck):
+                del self._decks[key]
+                dropped.append(f"deck@{key[0]}" + ("+narrated" if key[1] else ""))
+        return dropped
+
+    def to_dict(self) -> dict:
+        data = {"version": VERSION, "clips": self.entries(), "films": self.films()}
+        if self._decks:
+            data["decks"] = self.decks()
+        if self.example is not None:
+            data["example"] = self.example
+        return data
+
+    def write(self) -> None:
+        atomic.write_text(self.out_dir / MANIFEST, json.dumps(self.to_dict(), indent=2, ensure_ascii=False) + "\n")
+
+
+def _well_formed(entry) -> bool:
+    return (isinstance(entry, dict) and isinstance(entry.get("id"), str) and isinstance(entry.get("quality"), str)
+            and isinstance(entry.get("files"), dict)
+            and all(isinstance(f, dict) and "path" in f and "bytes" in f for f in entry["files"].values()))
+
+
+def _well_formed_film(film) -> bool:
+    return (isinstance(film, dict) and isinstance(film.get("quality"), str) and isinstance(film.get("files"), dict)
+            and isinstance(film.get("chapters"), list)
+            and all(isinstance(f, dict) and "path" in f and "bytes" in f for f in film["files"].values()))
+
+
+def _well_formed_deck(deck) -> bool:
+    return (_well_formed_film({**deck, "chapters": []}) if isinstance(deck, dict) else False) and all(
+        isinstance(clip, dict) and isinstance(clip.get("segments"), list)
+        and all(isinstance(s, dict) and isinstance(s.get("files"), dict) for s in clip["segments"])
+        for clip in deck.get("clips", []))
+
+
+def deck_intact(out_dir: Path, deck: dict) -> bool:
+    """The deck's own files and every segment's are there with their recorded sizes."""
+    return files_intact(out_dir, deck) and all(files_intact(out_dir, segment) for clip in deck.get("clips", [])
+                                               for segment in clip["segments"])
+
+
+def files_intact(out_dir: Path, entry: dict, formats: list[str] | None = None) -> bool:
+    """Every listed file (or those of `formats`) exists with the recorded size. A stat, not a hash: this is the
+    up-to-date check, which must stay well under a second even for 4k clips."""
+    for fmt, info in entry["files"].items():
+        if formats is not None and fmt not in formats:
+            continue
+        try:
+            if (out_dir / info["path"]).stat().st_size != info["bytes"]:
+                return False
+        except OSError:
+            return False
+    return True

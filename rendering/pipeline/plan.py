@@ -1,0 +1,51 @@
+"""Decide what one run has to do: which clips are out of date (jobs to render) and which are already known."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rendering.pipeline import inputs
+from rendering.pipeline.jobs import FAILED, UP_TO_DATE, Job, Outcome
+from rendering.pipeline.manifest import Manifest, files_intact
+from rendering.qualities import QUALITIES
+
+
+def plan(specs, qualities, formats, *, root: Path, registry_path: Path, manifest: Manifest, out_dir: Path,
+         force: bool, narration: dict | None = None, example: str | None = None) -> tuple[list[Job], list[Outcome]]:
+    """Split the requested clips into jobs to render and outcomes already known (up to date, or failed early).
+
+    With `narration` (the job's voice settings) every clip is planned twice: silent, and narrated. `example` is the
+    text of the example file the clips are computed from (None: the post's)."""
+    shared = inputs.shared_digest(root, registry_path, example)
+    variants = [None] + ([narration] if narration is not None else [])
+    narrated_digest = inputs.narration_digest(narration["voice_files"]) if narration is not None else ""
+    jobs, known = [], []
+    for spec in specs:
+        for quality in qualities:
+            for variant in variants:
+                narrated = variant is not None
+                try:
+                    input_hash = inputs.clip_input_hash(shared, root, spec, quality,
+                                                        narrated_digest if narrated else "")
+                except OSError as error:
+                    message = (str(error) if isinstance(error, inputs.MissingSceneModule)
+                               else f"cannot read inputs: {error}")
+                    known.append(Outcome(spec.id, quality.name, FAILED, error=message, narrated=narrated))
+                    continue
+                entry = manifest.get(spec.id, quality.name, narrated)
+                # An entry without "beats" was encoded before key frames marked the beats: render it again.
+                if (not force and entry is not None and entry.get("input_hash") == input_hash and "beats" in entry
+                        and all(fmt in entry["files"] for fmt in formats) and files_intact(out_dir, entry)):
+                    known.append(Outcome(spec.id, quality.name, UP_TO_DATE, narrated=narrated,
+                                         bytes=sum(f["bytes"] for f in entry["files"].values())))
+                    continue
+                previous = entry or next((manifest.get(spec.id, q, narrated) for q in QUALITIES
+                                          if manifest.get(spec.id, q, narrated)), None)
+                job_narration = None if variant is None else {"voice": variant["voice"],
+                                                              "cache_dir": variant["cache_dir"]}
+                jobs.append(Job(spec, quality, list(formats), input_hash,
+                                expected_seconds=previous.get("duration") if previous else None,
+                                narration=job_narration,
+                                timeline=previous.get("timeline") if previous else None,
+                                timeline_fps=previous.get("fps") if previous else None, example=example))
+    return jobs, known

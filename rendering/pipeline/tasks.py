@@ -1,0 +1,99 @@
+"""The units of work a backend runs: a whole clip, a chunk of one, a lead chunk, or a measuring pass; and the
+first tasks of a run (whole clips and chunks of the long ones, longest first)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+from rendering.encode.frame_window import Window
+from rendering.pipeline import schedule
+from rendering.pipeline.jobs import Job
+from rendering.records import WindowSpec, WorkerJob
+
+CLIP, CHUNK, LEAD, MEASURE = "clip", "chunk", "lead", "measure"
+CUT_FILE = "cut"  # in a lead chunk's work folder: the frame to stop at, written once, atomically
+
+
+@dataclass
+class Task:
+    """One unit of work for a backend: a whole clip, a chunk of one, or a measuring pass."""
+
+    job: Job
+    kind: str
+    cost: float
+    window: Window | None = None
+    index: int = 0
+    count: int = 1
+
+    @property
+    def name(self) -> str:
+        if self.kind == CHUNK:
+            return f"{self.job.name}.part{self.index + 1}of{self.count}"
+        return self.job.name + ("" if self.kind == CLIP else f".{self.kind}")
+
+    def work_dir(self, work_root: Path) -> Path:
+        """A whole clip works in the job's folder; chunks and the measuring pass in folders inside it."""
+        job_folder = work_root / self.job.name
+        return job_folder if self.kind == CLIP else job_folder / self.name[len(self.job.name) + 1:]
+
+    def worker_job(self, work: Path, verbose: bool) -> WorkerJob:
+        """What the worker (rendering/encode/worker.py) is asked to do, working in `work`."""
+        job, spec = self.job, self.job.spec
+        window = None
+        if self.kind == MEASURE:
+            window = WindowSpec(0, 0, run_to_end=True)
+        elif self.kind == LEAD:
+            window = WindowSpec(0, None, run_to_end=True, cut_file=str(work / CUT_FILE))
+        elif self.kind == CHUNK:
+            window = WindowSpec(self.window.start, self.window.stop, run_to_end=self.index == self.count - 1)
+        return WorkerJob(spec.id, spec.module, spec.class_name, job.quality, tuple(job.formats), str(work),
+                         verbose, job.narration, self.name, job.example, window)
+
+
+@dataclass
+class Finished:
+    """What a backend reports when a task ends: its result, or why it failed."""
+
+    task: Task
+    result: dict | None = None  # the worker's result as sent (a ChunkResult's dict for a chunk or measuring pass)
+    error: str | None = None
+    bad_input: bool = False
+    log: Path | None = None  # the worker's output, kept in the logs folder when a task failed
+    returncode: int = 0
+
+
+@dataclass(frozen=True)
+class Cut:
+    """A lead chunk's answer to its cut: the frame it stops at."""
+
+    stop: int
+
+
+def initial_tasks(jobs: list[Job], parallel: int, live_cuts: bool = True) -> list[Task]:
+    """Whole clips, and chunks of the long ones, longest first. A clip with no timeline, where a worker would
+    otherwise be idle, is measured; with `live_cuts` (local processes, which can watch a cut file) it also starts
+    rendering at once, as a lead chunk."""
+    clips = {job.key: (job.cost(), job.animations() if job.splittable else None, job.quality.fps) for job in jobs}
+    by_key = {job.key: job for job in jobs}
+    tasks = [piece_task(by_key[piece.job_key], piece) for piece in schedule.plan(clips, parallel)]
+    if len(jobs) >= parallel:
+        return tasks
+    unknown = {job.key for job in jobs if job.splittable and job.animations() is None
+               and (job.expected_seconds or math.inf) >= 2 * schedule.MIN_CHUNK_SECONDS}
+    measured = []
+    for task in tasks:
+        if task.job.key not in unknown:
+            measured.append(task)
+        elif live_cuts:
+            measured += [Task(task.job, LEAD, task.cost), Task(task.job, MEASURE, task.cost)]
+        else:
+            measured.append(Task(task.job, MEASURE, task.cost))
+    return measured
+
+
+def piece_task(job: Job, piece: schedule.Piece) -> Task:
+    if piece.window is None:
+        return Task(job, CLIP, piece.cost)
+    return Task(job, CHUNK, piece.cost, piece.window, piece.index, piece.count)

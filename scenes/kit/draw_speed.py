@@ -1,0 +1,93 @@
+"""render.py's drawing: manim's Cairo camera with two per-frame costs done the same way, faster, pixel for pixel.
+
+Installed with copy_speed by `speed.install_speed_patches()`, which the render worker and the headless runner call
+before a scene is built (the figures against the plain manim CLI measure render.py's own work: the CLI draws with
+stock manim).
+
+A profile of qkv_scale at 1080p60 (benchmarks/profile_render.py) put half of the render in two pure-Python parts
+of manim's Cairo camera, both repeated for every mobject on every frame:
+- finding what to draw: every frame, `extract_mobject_family_members` takes the family of each of the scene's
+  (often ~700) mobjects, through `Mobject.get_family`, which walks the tree through nested generators (`yield
+  from` costs the depth of the tree per member) and de-duplicates in a Python loop. Here a plain recursive walk
+  builds the same list in the same order, and de-duplication ("last occurrence wins") runs in C (`dict.fromkeys`).
+  (Walking each mobject once per frame and joining the lists was tried too: 5% slower, from copying lists.)
+- building the Cairo path: one Python `curve_to` call per Bézier curve of every glyph. A mobject whose points
+  have not changed since it was last drawn (most of them, in most frames: a fade changes colours, not points) gets
+  its path replayed from a copy Cairo kept (`copy_path`/`append_path`, in C), checked by comparing the points.
+Both give manim's exact results: the same family lists, and the same path given to Cairo (tests/test_draw_speed.py;
+qkv_scale's 1080p60 mp4 came out byte for byte the same).
+"""
+
+from __future__ import annotations
+
+import weakref
+
+import numpy as np
+from manim import Mobject
+from manim.camera.camera import Camera
+from manim.mobject import mobject as mobject_module
+from manim.utils import family as family_module
+
+_remove_list_redundancies = family_module.remove_list_redundancies
+_set_cairo_context_path = Camera.set_cairo_context_path
+_get_family = Mobject.get_family  # stock manim's, kept for the tests that compare with it
+_family_members_with_points = Mobject.family_members_with_points
+
+
+def _without_repeats(items):
+    """manim's remove_list_redundancies (keeps each item's last occurrence, in order), done in C."""
+    if len(set(items)) == len(items):
+        return list(items)
+    return list(dict.fromkeys(reversed(items)))[::-1]
+
+
+def _walk(mobject: Mobject, on_path: set, out: list) -> None:
+    if mobject in on_path:  # a mobject inside itself: manim's walk skips it the same way
+        return
+    on_path.add(mobject)
+    out.append(mobject)
+    for submobject in mobject.submobjects:
+        _walk(submobject, on_path, out)
+    on_path.remove(mobject)
+
+
+def get_family(self: Mobject, recurse: bool = True) -> list[Mobject]:
+    members: list[Mobject] = []
+    _walk(self, set(), members)
+    return _without_repeats(members)
+
+
+def family_members_with_points(self: Mobject) -> list[Mobject]:
+    return [member for member in self.get_family() if member.get_num_points() > 0]
+
+
+_paths: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # vmobject -> (view, points, cairo path)
+
+
+def _view(camera: Camera) -> tuple:
+    """What maps a mobject's points to the picture, besides the points: the camera and its frame."""
+    return (id(camera), camera.pixel_width, camera.pixel_height, camera.frame_width, camera.frame_height,
+            *np.asarray(camera.frame_center, dtype=float).tolist())
+
+
+def set_cairo_context_path(self: Camera, ctx, vmobject):
+    points = vmobject.points
+    if len(points) == 0:
+        return _set_cairo_context_path(self, ctx, vmobject)
+    view = _view(self)
+    kept = _paths.get(vmobject)
+    if kept is not None and kept[0] == view and kept[1].shape == points.shape and np.array_equal(kept[1], points):
+        ctx.new_path()
+        ctx.append_path(kept[2])
+        return self
+    _set_cairo_context_path(self, ctx, vmobject)
+    _paths[vmobject] = (view, points.copy(), ctx.copy_path())
+    return self
+
+
+def install() -> None:
+    Mobject.get_family = get_family
+    Mobject.family_members_with_points = family_members_with_points
+    family_module.remove_list_redundancies = _without_repeats
+    mobject_module.remove_list_redundancies = _without_repeats
+    Camera.set_cairo_context_path = set_cairo_context_path

@@ -1,0 +1,19 @@
+"""The two patches that make manim draw our scenes faster without changing a pixel, installed in one call.
+
+- `copy_speed`: copies of Typst glyphs share their parsed SVG path (copying is most of a scene's build time).
+- `draw_speed`: the Cairo camera finds what to draw and builds its paths with less Python per frame.
+
+Nothing installs them on import: whatever draws frames calls `install_speed_patches()` first, explicitly — the
+render worker (rendering/encode/worker.py), the headless runner behind the beat-frame dump, the inspection and
+the pixel tests (scenes/kit/headless.py). So the tests draw with exactly what users' clips are drawn with.
+"""
+
+from __future__ import annotations
+
+from . import copy_speed, draw_speed
+
+
+def install_speed_patches() -> None:
+    """Install both patches (idempotent: each replaces manim's function by ours)."""
+    copy_speed.install()
+    draw_speed.install()
