@@ -7,7 +7,7 @@ import pytest
 from manim import VGroup
 
 from scenes.kit import label, layout, typography
-from scenes.kit.legible import first_legible, fit_legibly, fits_at_floor, smallest_text
+from scenes.kit.legible import first_legible, first_worked, fit_legibly, fits_at_floor, reads_worked, smallest_text
 
 
 def words(n: int, font_size: float = typography.LABEL_SIZE) -> VGroup:
@@ -52,3 +52,15 @@ def test_first_legible_takes_the_first_arrangement_that_fits():
     assert len(first_legible([arrangement(40), arrangement(50)], layout.body())) == 40
     with pytest.raises(ValueError):
         first_legible([], layout.body())
+
+
+def test_first_worked_prefers_an_arrangement_whose_numbers_read_at_the_worked_size():
+    # thirteen words fit above the floor but below the worked size, twelve reach it
+    assert fits_at_floor(words(13), layout.body()) and not reads_worked(words(13), layout.body(), typography.LABEL_SIZE)
+    assert reads_worked(words(12), layout.body(), typography.LABEL_SIZE)
+    chosen = first_worked([lambda: words(13), lambda: words(12)], layout.body(), number_size=typography.LABEL_SIZE)
+    assert len(chosen) == 12
+    # none reads at the worked size: first_legible's choice (the first above the floor)
+    chosen = first_worked([lambda: words(40), lambda: words(14), lambda: words(13)], layout.body(),
+                          number_size=typography.LABEL_SIZE)
+    assert len(chosen) == 14

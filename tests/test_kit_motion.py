@@ -107,3 +107,13 @@ def test_a_result_written_in_place_is_caught():
     source, result = Square().move_to(LEFT * 3), Square().move_to(RIGHT * 3)
     with pytest.raises(AssertionError, match="not on its source"):
         _assert_travels(FadeIn(result), source, result)
+
+
+def test_weights_travel_with_each_column_of_the_rows_into_the_product_row():
+    weights = _cells(2, LEFT * 5)
+    rows = [_cells(3, UP * k) for k in range(2)]
+    result = _cells(3, RIGHT * 4)
+    anims = motion.weighted_rows_into_row(weights, rows, result)
+    assert len(anims) == 3
+    for k, anim in enumerate(anims):
+        _assert_travels(anim, VGroup(weights, VGroup(rows[0][k], rows[1][k])), result[k])

@@ -33,6 +33,25 @@ def fits_at_floor(mob: Mobject, region: layout.Region) -> bool:
     return fill_factor(mob, region) * smallest_text(mob) >= typography.MIN_FONT_SIZE
 
 
+def reads_worked(mob: Mobject, region: layout.Region, number_size: float) -> bool:
+    """Whether `mob`, fitted into `region`, sets numbers built at `number_size` at typography.WORKED_NUMBER_SIZE or
+    more (the size a worked computation's numbers should read at)."""
+    return fill_factor(mob, region) * number_size >= typography.WORKED_NUMBER_SIZE - 1e-6
+
+
+def first_worked(builds: Iterable[Callable[[], Any]], region: layout.Region, *, number_size: float,
+                 whole: Callable[[Any], Mobject] = lambda built: built) -> Any:
+    """Of several arrangements, the first whose numbers (built at `number_size`) read at the worked size once
+    fitted into `region`; when none does, `first_legible`'s choice. Not yet fitted: pass it to `fit_legibly`."""
+    builds = list(builds)
+    for build in builds:
+        built = build()
+        mob = whole(built)
+        if reads_worked(mob, region, number_size) and fits_at_floor(mob, region):
+            return built
+    return first_legible(builds, region, whole=whole)
+
+
 def first_legible(builds: Iterable[Callable[[], Any]], region: layout.Region, *,
                   whole: Callable[[Any], Mobject] = lambda built: built) -> Any:
     """Of several arrangements (each built by a call), the first that fits `region` above the legibility floor,
@@ -63,7 +82,8 @@ def fit_legibly(mob: Mobject, region: layout.Region) -> bool:
     return factor >= floor
 
 
-__all__ = ["smallest_text", "fill_factor", "fits_at_floor", "first_legible", "fit_legibly"]
+__all__ = ["smallest_text", "fill_factor", "fits_at_floor", "reads_worked", "first_worked", "first_legible",
+           "fit_legibly"]
 
 
 def row_heights() -> tuple[float, ...]:

@@ -12,6 +12,7 @@ kit's product and bar pieces use them too, so the same step moves the same way i
     collapse(parts, total)                        the products (or scaled rows) → their sum
     scores_to_weights(scores, weights)            score i → weight i (in place, or to its bar's value)
     rows_into_sum(rows, result)                   column k of the scaled rows → entry k of z
+    weighted_rows_into_row(weights, rows, result) the weights with column k of the rows → entry k of a product's row
     mask_enters(source, cells)                    the mask's −∞ → every future cell
     slide_slices(slices, targets)                 column slice h → head h (split), and back (concat)
 """
@@ -71,6 +72,15 @@ def rows_into_sum(rows: Sequence[Mobject], result: Mobject) -> list[Animation]:
     return [travel(column, entry) for column, entry in zip(columns, result_parts)]
 
 
+def weighted_rows_into_row(weights: Mobject, rows: Sequence[Mobject], result: Mobject) -> list[Animation]:
+    """One row of a matrix product laid out as A × X = Z (no products shown): row i of Z is Σ_j A_ij x_j, so the
+    weights (row i of A) travel with column k of X's rows into entry k of Z's row i, one copy per entry of the
+    result (rows_into_sum with the weights along)."""
+    result_parts = _parts(result)
+    columns = [VGroup(*(_parts(row)[k] for row in rows)) for k in range(len(result_parts))]
+    return [travel(VGroup(weights, column), entry) for column, entry in zip(columns, result_parts)]
+
+
 def mask_enters(source: Mobject, cells: Sequence[Mobject]) -> list[Animation]:
     """The mask's −∞ (a symbol in its legend, or the mask itself) enters every cell it hides."""
     return [travel(source, cell) for cell in cells]
@@ -84,4 +94,4 @@ def slide_slices(slices: Sequence[Mobject], targets: Sequence[Mobject]) -> list[
 
 
 __all__ = ["LAG", "travel", "lagged", "entries_to_products", "collapse", "scores_to_weights", "rows_into_sum",
-           "mask_enters", "slide_slices"]
+           "weighted_rows_into_row", "mask_enters", "slide_slices"]
