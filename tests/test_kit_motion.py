@@ -117,3 +117,26 @@ def test_weights_travel_with_each_column_of_the_rows_into_the_product_row():
     assert len(anims) == 3
     for k, anim in enumerate(anims):
         _assert_travels(anim, VGroup(weights, VGroup(rows[0][k], rows[1][k])), result[k])
+
+
+def test_a_product_grid_arrives_entry_by_entry_from_its_factors():
+    from manim import MathTypst
+
+    from scenes.kit import matrix
+    from scenes.kit.numbers import Source
+    from scenes.kit.products import into_product
+
+    src = Source("qkv")
+    X, W, Q = (matrix(src, path) for path in ("X", "W_q", "Q"))
+    W.next_to(X, RIGHT)
+    Q.next_to(W, RIGHT)
+    anims = into_product(X, W, Q)
+    assert len(anims) == Q.rows * Q.cols
+    column = lambda k: VGroup(*(W.row(m)[k] for m in range(W.rows)))  # noqa: E731
+    for n, anim in enumerate(anims):
+        i, k = divmod(n, Q.cols)
+        _assert_travels(anim, VGroup(X.row(i), column(k)), Q.cell(i, k))
+    symbol = MathTypst("X").next_to(W, LEFT)
+    for n, anim in enumerate(into_product(symbol, W, Q)):
+        i, k = divmod(n, Q.cols)
+        _assert_travels(anim, VGroup(symbol, column(k)), Q.cell(i, k))

@@ -267,6 +267,22 @@ def operands_to_products(row: Mobject, vector: Mobject, products: Mobject) -> li
     return motion.entries_to_products(row, vector, products)
 
 
+def into_product(left: Mobject, right: Mobject, product: TensorGrid) -> list[Animation]:
+    """C = L R laid out as L × R = C (no products shown), entry by entry: for each cell (i, k) of `product`, the
+    entries of row i of L travel with those of column k of R into it (motion.weighted_rows_into_row). L may be a
+    grid or a map (anything with `.row(i)`); a factor written as a symbol travels whole in place of its entries.
+    Play them lagged (`motion.lagged`), then `settle(scene, [product], cells)`."""
+    anims: list[Animation] = []
+    for i in range(product.rows):
+        weights = left.row(i) if hasattr(left, "row") else left
+        if isinstance(right, TensorGrid):
+            anims += motion.weighted_rows_into_row(weights, [right.row(m) for m in range(right.rows)],
+                                                   product.row(i))
+        else:
+            anims += [motion.travel(VGroup(weights, right), cell) for cell in product.row(i)]
+    return anims
+
+
 def dot_every_row(scene: Scene, comp: DotProducts, *, color=palette.KEY,
                   with_first_products: Iterable[Animation] = (), with_first_sum: Iterable[Animation] = (),
                   run_time: float = 1.2) -> list[ShownProduct]:
@@ -309,5 +325,5 @@ def add_rows(scene: Scene, comp: WeightedRows, *, with_sum: Iterable[Animation] 
 __all__ = [
     "EncoderScoring", "encoder_scoring", "product_row",
     "DotProducts", "WeightedRows", "ShownProduct", "row_times_vector", "dot_every_row", "scale_every_row",
-    "add_rows", "shared_cell_width", "settle", "compact_row",
+    "add_rows", "shared_cell_width", "settle", "compact_row", "into_product",
 ]
