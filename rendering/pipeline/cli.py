@@ -63,21 +63,22 @@ def _cluster_backend(args, root: Path, registry: str):
     return DaskBackend(spec, root, registry, cluster_security(spec, *tls))
 
 
-def _film_formats(args, formats: list[str]) -> list[str]:
-    if not args.film:
-        return []
+def _videos_for(option: str, formats: list[str]) -> list[str]:
+    """The video formats asked for, which --film and --slides need at least one of (`option`: "--film joins")."""
     videos = [fmt for fmt in formats if fmt in ("mp4", "webm")]
     if not videos:
-        raise ValueError(f"--film joins videos: add mp4 or webm to --format (got {','.join(formats)})")
+        raise ValueError(f"{option} videos: add mp4 or webm to --format (got {','.join(formats)})")
     return videos
+
+
+def _film_formats(args, formats: list[str]) -> list[str]:
+    return _videos_for("--film joins", formats) if args.film else []
 
 
 def _slide_formats(args, formats: list[str]) -> list[str]:
     if not args.slides:
         return []
-    videos = [fmt for fmt in formats if fmt in ("mp4", "webm")]
-    if not videos:
-        raise ValueError(f"--slides cuts videos: add mp4 or webm to --format (got {','.join(formats)})")
+    videos = _videos_for("--slides cuts", formats)
     if "mp4" in videos:
         import importlib.util
 

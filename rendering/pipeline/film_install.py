@@ -117,16 +117,9 @@ def make_film(manifest: Manifest, out_dir: Path, specs, quality: str, formats: l
     """One film at one quality; its Outcome says rendered, up to date, or why it could not be made."""
     started = time.monotonic()
     label = {"narrated": narrated}
-    entries = [manifest.get(spec.id, quality, narrated) for spec in specs]
-    missing = [spec.id for spec, entry in zip(specs, entries) if entry is None]
-    if missing:
-        kind = "narrated clip" if narrated else "clip"
-        return Outcome(FILM_NAME, quality, FAILED, error=f"no {kind} of {', '.join(missing)} at {quality} to join",
-                       **label)
-    unjoinable = [entry["id"] for entry in entries if not all(fmt in entry["files"] for fmt in formats)]
-    if unjoinable:
-        return Outcome(FILM_NAME, quality, FAILED, error=f"{', '.join(unjoinable)} lack {'/'.join(formats)}",
-                       **label)
+    entries, problem = manifest.clips_at(specs, quality, narrated, formats, "to join")
+    if problem is not None:
+        return Outcome(FILM_NAME, quality, FAILED, error=problem, **label)
     input_hash = _input_hash(entries, formats)
     old = manifest.film(quality, narrated)
     if (not force and old is not None and old.get("input_hash") == input_hash

@@ -88,6 +88,20 @@ class Manifest:
         return sorted(self._entries.values(), key=lambda e: (e.get("order", 0), _QUALITY_RANK.get(e["quality"], 99),
                                                               bool(e.get("narrated")), e["id"]))
 
+    def clips_at(self, specs, quality: str, narrated: bool, formats: list[str],
+                 purpose: str) -> tuple[list[dict], str | None]:
+        """The entries of `specs` at `quality` that a film or a deck is made from, and why they cannot be (one line
+        ending in `purpose`, e.g. "to join"), or None when every clip is there with every format."""
+        entries = [self.get(spec.id, quality, narrated) for spec in specs]
+        missing = [spec.id for spec, entry in zip(specs, entries) if entry is None]
+        if missing:
+            kind = "narrated clip" if narrated else "clip"
+            return entries, f"no {kind} of {', '.join(missing)} at {quality} {purpose}"
+        lacking = [entry["id"] for entry in entries if not all(fmt in entry["files"] for fmt in formats)]
+        if lacking:
+            return entries, f"{', '.join(lacking)} lack {'/'.join(formats)}"
+        return entries, None
+
     def film(self, quality: str, narrated: bool) -> dict | None:
         return self._films.get((quality, narrated))
 

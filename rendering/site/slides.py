@@ -103,15 +103,9 @@ def make_deck(manifest: Manifest, out_dir: Path, specs, quality: str, formats: l
     path reads the manifest and stats files only (no PyAV, no python-pptx)."""
     started = time.monotonic()
     label = {"narrated": narrated}
-    entries = [manifest.get(spec.id, quality, narrated) for spec in specs]
-    missing = [spec.id for spec, entry in zip(specs, entries) if entry is None]
-    if missing:
-        kind = "narrated clip" if narrated else "clip"
-        return Outcome(DECK_NAME, quality, FAILED, error=f"no {kind} of {', '.join(missing)} at {quality} for the "
-                       "deck", **label)
-    lacking = [entry["id"] for entry in entries if not all(fmt in entry["files"] for fmt in formats)]
-    if lacking:
-        return Outcome(DECK_NAME, quality, FAILED, error=f"{', '.join(lacking)} lack {'/'.join(formats)}", **label)
+    entries, problem = manifest.clips_at(specs, quality, narrated, formats, "for the deck")
+    if problem is not None:
+        return Outcome(DECK_NAME, quality, FAILED, error=problem, **label)
     clip_hashes = [_clip_hash(entry, formats) for entry in entries]
     input_hash = _digest(*clip_hashes, *(f"{e['id']}\0{e['title']}" for e in entries), *formats,
                          modules=SEGMENT_MODULES + DECK_MODULES)
