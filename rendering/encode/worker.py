@@ -99,44 +99,48 @@ def _timeline(windowed) -> list[list[int]]:
 def render(job: WorkerJob, events: Events) -> dict:
     """The whole clip (every format, captions, poster, soundtrack), or with job.window one chunk of it (then a
     ChunkResult's dict)."""
-    work = Path(job.work_dir)
-    out = work / "out"
+    out = Path(job.work_dir) / "out"
     out.mkdir(parents=True, exist_ok=True)
-    formats = job.formats
-    quality = job.quality
-    narration = job.narration
-    chunk = job.window
+    # A chunk encodes the mp4 (and the webm) of its frames; the parent joins them. A whole clip always makes the
+    # mp4: its facts are read from it, and the gif is made from it. A measuring pass encodes nothing.
+    name = "chunk" if job.window is not None else "clip"
+    videos = {"mp4": out / f"{name}.mp4", **({"webm": out / f"{name}.webm"} if "webm" in job.formats else {})}
+    if job.window is not None and job.window.measures_only:
+        videos = {}
+    # A narrated clip's picture is encoded first, silent; the soundtrack is muxed in once the speech is placed.
+    drawn = {fmt: path.with_name(f"silent.{fmt}") for fmt, path in videos.items()} if job.narration else videos
+    scene, windowed, sink, cues = _draw(job, events, drawn)
+    events.send("frames", frames=sink.frames)
+    beats = _beats(scene, job.quality.fps, windowed.position)
+    if job.window is not None:
+        return _chunk_result(windowed, sink, videos, cues, out, beats).to_dict()
+    return _whole_clip(job, scene, windowed, sink, drawn, videos, cues, beats)
 
+
+def _draw(job: WorkerJob, events: Events, videos: dict):
+    """Play the scene under manim with our frame sink attached: (scene, its windowed render, the sink, cues)."""
     from manim import config, tempconfig
 
     from scenes.kit.speed import install_speed_patches
 
     from rendering.encode.captions import Cue
     from rendering.encode.framesink import FrameSink
-    from rendering.encode.media import finish_clip, gif_from_video, probe, save_poster
 
     install_speed_patches()
-    settings = manim_settings(job, work)
+    settings = manim_settings(job, Path(job.work_dir))
     if config.seed is None:
         settings["seed"] = 0  # scenes that draw random numbers without seeding still render the same twice
     with tempconfig(settings):
         scene = _scene_class(job)()
-        if narration is not None:
+        if job.narration is not None:
             from rendering.narration.soundtrack import make_narrator
 
-            scene.narrator = make_narrator(narration)
+            scene.narrator = make_narrator(job.narration)
         windowed = _window(job, events)
         windowed.attach(scene)
         events.send("started")
-        # A chunk encodes the mp4 (and the webm) of its frames; the parent joins them. A whole clip always makes
-        # the mp4: its facts are read from it, and the gif is made from it.
-        name = "chunk" if chunk is not None else "clip"
-        videos = {"mp4": out / f"{name}.mp4", **({"webm": out / f"{name}.webm"} if "webm" in formats else {})}
-        if chunk is not None and chunk.measures_only:
-            videos = {}  # a measuring pass: the timeline only
-        # A narrated clip's picture is encoded first, silent; the soundtrack is muxed in once the speech is placed.
-        drawn = {fmt: path.with_name(f"silent.{fmt}") for fmt, path in videos.items()} if narration else videos
-        sink = FrameSink(width=quality.width, height=quality.height, fps=quality.fps, videos=drawn,
+        quality = job.quality
+        sink = FrameSink(width=quality.width, height=quality.height, fps=quality.fps, videos=videos,
                          on_frames=events.frames, owns_animation_end=windowed.last_frame_inside,
                          beats_started=lambda: len(getattr(scene, "beat_log", ())))
         sink.attach(scene.renderer.file_writer)
@@ -150,34 +154,37 @@ def render(job: WorkerJob, events: Events) -> dict:
             raise RuntimeError("the scene played no animations, so there is no video")
         writer = scene.renderer.file_writer
         cues = [Cue(sub.start.total_seconds(), sub.end.total_seconds(), sub.content) for sub in writer.subcaptions]
+    return scene, windowed, sink, cues
 
-    events.send("frames", frames=sink.frames)
-    beats = _beats(scene, quality.fps, windowed.position)
-    if chunk is not None:
-        return _chunk_result(windowed, sink, videos, cues, out, beats).to_dict()
+
+def _whole_clip(job: WorkerJob, scene, windowed, sink, drawn: dict, videos: dict, cues: list, beats: list) -> dict:
+    """A whole clip's files (the soundtrack muxed in, the gif and poster made) and the result the parent installs."""
+    from rendering.encode.media import finish_clip, gif_from_video, probe, save_poster
+
+    out = Path(job.work_dir) / "out"
     if beats and sink.key_frames != [beat.first_frame for beat in beats]:
         raise RuntimeError(f"key frames at {sink.key_frames} but the beats start at "
                            f"{[beat.first_frame for beat in beats]}")
     narrated = {}
-    if narration is not None:
+    if job.narration is not None:
         from rendering.narration.soundtrack import add_soundtrack, transcript
 
         # A plain manim Scene (no beats, nothing said) gets a silent track; an AttentionScene's beats all speak.
         spoken = getattr(scene, "spoken", [])
-        narrated["audio"] = add_soundtrack(spoken, drawn, videos, frames=sink.frames, fps=quality.fps)
+        narrated["audio"] = add_soundtrack(spoken, drawn, videos, frames=sink.frames, fps=job.quality.fps)
         narrated["transcript"] = transcript(getattr(scene, "beat_log", []), spoken)
     mp4 = videos["mp4"]
     facts = probe(mp4)
     if facts.frames != sink.frames:
         raise RuntimeError(f"the mp4 has {facts.frames} frames but {sink.frames} were drawn")
-    if "gif" in formats:
+    if "gif" in job.formats:
         gif_from_video(mp4, out / "clip.gif")
-    if "png" in formats:
+    if "png" in job.formats:
         poster = sink.poster()
         if poster is None:
             raise RuntimeError("no frame to make a poster from")
         save_poster(poster, out / "clip.png")
-    return {**finish_clip(out, formats, facts, cues), "timeline": _timeline(windowed),
+    return {**finish_clip(out, list(job.formats), facts, cues), "timeline": _timeline(windowed),
             "beats": [beat.to_dict() for beat in beats], **narrated}
 
 
