@@ -133,3 +133,15 @@ def test_a_map_without_row_labels_starts_at_its_cells():
     assert amap.get_left()[0] == pytest.approx(amap.body.get_left()[0], abs=1e-6)
     named = AttentionMap(tiny_source(w=WEIGHTS), "w", WORDS, label_rows=False)
     assert named.query_name.get_right()[0] == pytest.approx(named.body.get_left()[0] - layout.NEAR, abs=1e-6)
+
+
+def test_numbers_may_be_set_larger_than_the_words():
+    plain = AttentionMap(tiny_source(w=WEIGHTS), "w", WORDS, font_size=30)
+    bigger = AttentionMap(tiny_source(w=WEIGHTS), "w", WORDS, font_size=30, number_size=36)
+    number = bigger.cell(1, 1)[1]
+    assert min(leaf.font_size for leaf in number.get_family() if hasattr(leaf, "font_size")) == pytest.approx(36)
+    assert bigger.column_labels[0].font_size == pytest.approx(30)
+    # a long word sets its column's width either way; the numbers grow inside it, each row tall enough for them
+    assert bigger.column_widths[1] == pytest.approx(plain.column_widths[1])
+    assert bigger.cell(1, 1)[0].height >= number.height
+    assert bigger.cell(0, 0)[0].height > plain.cell(0, 0)[0].height

@@ -34,7 +34,9 @@ class AttentionMap(VGroup):
 
     `tokens` label both axes (self-attention); `key_tokens` labels the columns when they differ (a French query over
     English keys). `weights=True` shades probabilities (violet, or `tint`), False shades signed scores blue/red.
-    `causal=True` greys every cell with j > i and collects them in `.future`.
+    `causal=True` greys every cell with j > i and collects them in `.future`. `number_size` sets the cells' numbers
+    larger than the token labels (`font_size`, the default): where long key words set the columns' width, the
+    numbers may grow into their cells without widening the map.
     Small maps: `cell_width` makes every column at least that wide (square shaded cells with `cell_size`; a number
     or a flat key token still widens its column), `upright_keys=True` stands the key tokens upright so long words
     no longer widen their columns, and `label_rows=False` leaves the rows unnamed (`.row_labels` empty) for a map
@@ -48,7 +50,8 @@ class AttentionMap(VGroup):
                  font_size: float = typography.SMALL_SIZE, cell_size: float | None = None,
                  query_label: str | None = "query", key_label: str | None = "key", decimals: int = 2,
                  key_tokens: Sequence[str] | None = None, query_color=palette.ENGLISH, key_color=None,
-                 cell_width: float | None = None, upright_keys: bool = False, label_rows: bool = True):
+                 cell_width: float | None = None, upright_keys: bool = False, label_rows: bool = True,
+                 number_size: float | None = None):
         super().__init__()
         shape = source.shape(path)
         key_tokens = list(tokens if key_tokens is None else key_tokens)
@@ -70,9 +73,10 @@ class AttentionMap(VGroup):
         self.column_labels = VGroup(*(key_word(t, font_size=font_size, color=key_color) for t in key_tokens))
         self.row_labels = VGroup(*(label(t, font_size=font_size, color=query_color) for t in tokens
                                    if label_rows))
+        number_size = font_size if number_size is None else number_size
         grid = TensorGrid(source, path, decimals=decimals, shading="weights" if weights else "diverging",
-                          show_values=show_values, font_size=font_size,
-                          cell_size=cell_size or self._natural_height(font_size))
+                          show_values=show_values, font_size=number_size,
+                          cell_size=cell_size or self._natural_height(max(font_size, number_size)))
         self.grid = grid
         self._natural_columns(grid, cell_size, cell_width)
         if tint is not None:
