@@ -140,3 +140,58 @@ def test_a_product_grid_arrives_entry_by_entry_from_its_factors():
     for n, anim in enumerate(into_product(symbol, W, Q)):
         i, k = divmod(n, Q.cols)
         _assert_travels(anim, VGroup(symbol, column(k)), Q.cell(i, k))
+
+
+def _played(skip: bool, source, result):
+    """Play `travel(source, result)` in a real scene (animations drawn unless `skip`) and watch it frame by frame:
+    what the scene holds at the first frame, midway, and after."""
+    from manim import Scene, tempconfig
+
+    seen = {}
+
+    class Watch(Scene):
+        def construct(self):
+            anim = motion.travel(source, result)
+            anim.interpolate_mobject = _spy(anim.interpolate_mobject, self, seen)
+            self.play(anim, run_time=0.2)
+            seen["after"] = list(self.mobjects)
+
+    with tempconfig({"dry_run": True, "disable_caching": True, "verbosity": "ERROR", "progress_bar": "none",
+                     "frame_rate": 10, "pixel_width": 160, "pixel_height": 90}):
+        Watch(skip_animations=skip).render()
+    return seen
+
+
+def _spy(interpolate, scene, seen):
+    def watched(alpha):
+        interpolate(alpha)
+        seen.setdefault("frames", []).append((alpha, list(scene.mobjects), result_state(scene)))
+    return watched
+
+
+def result_state(scene):
+    return [m.points.copy() for m in scene.mobjects[-1].family_members_with_points()]
+
+
+def test_a_copy_of_the_source_flies_while_the_result_arrives_then_is_gone():
+    source, result = Square(side_length=0.5).move_to(LEFT * 3), Square(side_length=1.0).move_to(RIGHT * 3)
+    points_before = result.points.copy()
+    seen = _played(False, source, result)
+    alpha0, on_stage, _ = seen["frames"][0]
+    flying = [m for m in on_stage if m is not source and m is not result]
+    assert len(flying) == 1, "one copy of the source flies"
+    assert on_stage[-1] is flying[0]
+    middle = [frame for frame in seen["frames"] if 0.3 < frame[0] < 0.7]
+    assert middle, "the animation was drawn frame by frame"
+    copy_now = middle[0][1][-1]
+    assert LEFT[0] * 3 < copy_now.get_center()[0] < RIGHT[0] * 3, "midway, the copy is between source and result"
+    assert copy_now not in seen["after"], "the copy is gone when the result has arrived"
+    assert result in seen["after"] and np.array_equal(result.points, points_before), "the result ends as it was"
+    assert np.allclose(source.get_center(), LEFT * 3)
+
+
+def test_with_animations_skipped_no_copy_is_made():
+    source, result = Square().move_to(LEFT * 3), Square().move_to(RIGHT * 3)
+    seen = _played(True, source, result)
+    assert all(m in (source, result) for _, on_stage, _ in seen.get("frames", []) for m in on_stage)
+    assert seen["after"] == [result]

@@ -6,10 +6,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import torch
-from manim import RIGHT, Create, ReplacementTransform, TransformFromCopy
+from manim import RIGHT, Create, ReplacementTransform
 
 from scenes.kit import DotProducts, WeightedRows, row_times_vector
 from scenes.kit.numbers import Source, TracedNumber
+from scenes.kit.motion import Travel
 
 # Hand-worked: M · v row by row. Products and sums typed here from pencil arithmetic, not computed by the kit.
 M = torch.tensor([[1.0, 2.0], [3.0, -1.0], [0.5, 0.0]])
@@ -112,15 +113,15 @@ def test_the_motion_boxes_the_row_copies_into_the_products_then_adds(dots):
     assert isinstance(box_anim, Create) and box_anim.mobject is first.box
     assert np.allclose(first.box.get_center(), row.get_center(), atol=1e-6)
     assert first.box.width > row.width and first.box.height > row.height
-    # TransformFromCopy animates `mobject` (what appears) out of `target_mobject` (what it is copied from): entry k
-    # of the vector and of the row travel together into product k
+    # Travel animates `mobject` (what appears) out of `source` (what it is copied from): entry k of the vector and of
+    # the row travel together into product k
     assert len(copy_anims) == len(products.submobjects) == len(row.submobjects)
     for k, copy_anim in enumerate(copy_anims):
-        assert isinstance(copy_anim, TransformFromCopy) and copy_anim.mobject is products[k]
-        assert [id(m) for m in copy_anim.target_mobject.submobjects] == [id(dots.vector.body[k]), id(row[k])]
+        assert isinstance(copy_anim, Travel) and copy_anim.mobject is products[k]
+        assert [id(m) for m in copy_anim.source.submobjects] == [id(dots.vector.body[k]), id(row[k])]
     (add_anim,) = scene.plays[1]
-    assert isinstance(add_anim, TransformFromCopy) and add_anim.mobject is result
-    assert add_anim.target_mobject is products
+    assert isinstance(add_anim, Travel) and add_anim.mobject is result
+    assert add_anim.source is products
     assert first.products is products and first.result is result
 
     row, products, _ = dots.row(1)

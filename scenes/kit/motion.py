@@ -21,10 +21,98 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from manim import Animation, LaggedStart, Mobject, TransformFromCopy, VGroup
+import numpy as np
+from manim import Animation, LaggedStart, Mobject, Scene, VGroup, VMobject
 
 #: Of a lagged group of travelling copies, how much each starts after the one before (0: all at once).
 LAG = 0.15
+
+#: When the travelling copy starts to turn into the result (the share of the flight it flies unchanged).
+TURN_AT = 0.6
+
+_COLOUR_ARRAYS = ("fill_rgbas", "stroke_rgbas", "background_stroke_rgbas")
+
+
+class _Snapshot:
+    """A mobject's drawn parts as they are now (points and colours), and their box, to move and fade from."""
+
+    def __init__(self, mob: Mobject) -> None:
+        self.parts = mob.family_members_with_points()
+        self.points = [part.points.copy() for part in self.parts]
+        self.colours = [{name: getattr(part, name).copy() for name in _COLOUR_ARRAYS}
+                        if isinstance(part, VMobject) else {} for part in self.parts]
+        if self.points:
+            every = np.concatenate(self.points)
+            low, high = every.min(axis=0), every.max(axis=0)
+        else:
+            low = high = mob.get_center()
+        self.center, self.size = (low + high) / 2, high - low
+
+    def place(self, center: np.ndarray, scale: np.ndarray, opacity: float) -> None:
+        """Draw the parts stretched by `scale` about their box's centre, moved to `center`, at `opacity`."""
+        for part, points, colours in zip(self.parts, self.points, self.colours):
+            part.points = (points - self.center) * scale + center
+            for name, rgbas in colours.items():
+                faded = rgbas.copy()
+                faded[:, 3] *= opacity
+                setattr(part, name, faded)
+
+    def restore(self) -> None:
+        for part, points, colours in zip(self.parts, self.points, self.colours):
+            part.points = points.copy()
+            for name, rgbas in colours.items():
+                setattr(part, name, rgbas.copy())
+
+
+def _ratio(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """a / b per axis, 1 where either is flat (a line, a dot: nothing to stretch)."""
+    flat = (np.abs(a) < 1e-9) | (np.abs(b) < 1e-9)
+    return np.where(flat, 1.0, a / np.where(flat, 1.0, b))
+
+
+class Travel(Animation):
+    """`result` arrives from `source`: a copy of the source flies to the result's box and turns into the result,
+    which flies in with it from the source's box (the source stays where it is). At the start the result covers the
+    source's box, invisible; at the end it is exactly as it was, and the copy is gone."""
+
+    def __init__(self, source: Mobject, result: Mobject, **kwargs) -> None:
+        super().__init__(result, **kwargs)
+        self.source = source
+        self.flying: Mobject | None = None  # the source's copy, while it flies (none when animations are skipped)
+        self.flight: _Snapshot | None = None
+
+    def _setup_scene(self, scene: Scene) -> None:
+        super()._setup_scene(scene)
+        if scene is not None and not scene.renderer.skip_animations:
+            self.flying = self.source.copy()
+            scene.add(self.flying)
+            self.flight = _Snapshot(self.flying)
+
+    def begin(self) -> None:
+        if self.suspend_mobject_updating:
+            self.mobject.suspend_updating()
+        self.arrival = _Snapshot(self.mobject)
+        self.start = _Snapshot(self.source)
+        self.interpolate(0)
+
+    def interpolate_mobject(self, alpha: float) -> None:
+        t = self.rate_func(alpha)
+        if t >= 1:
+            self.arrival.restore()
+        else:
+            turned = max(0.0, (t - TURN_AT) / (1 - TURN_AT))
+            center = self.start.center + (self.arrival.center - self.start.center) * t
+            from_source = _ratio(self.start.size, self.arrival.size)
+            self.arrival.place(center, from_source + (1 - from_source) * t, turned)
+            if self.flight is not None:
+                to_result = _ratio(self.arrival.size, self.start.size)
+                self.flight.place(center, 1 + (to_result - 1) * t, 1 - turned)
+
+    def clean_up_from_scene(self, scene: Scene) -> None:
+        super().clean_up_from_scene(scene)
+        if self.flying is not None:
+            scene.remove(self.flying)
+            self.flying = self.flight = None
 
 
 def _parts(mob: Mobject) -> list[Mobject]:
@@ -33,8 +121,8 @@ def _parts(mob: Mobject) -> list[Mobject]:
 
 
 def travel(source: Mobject, result: Mobject) -> Animation:
-    """`result` arrives as a copy of `source` that morphs into it (the source stays where it is)."""
-    return TransformFromCopy(source, result)
+    """`result` arrives as a copy of `source` that flies to it and turns into it (the source stays where it is)."""
+    return Travel(source, result)
 
 
 def lagged(animations: Sequence[Animation], lag: float = LAG) -> Animation:
@@ -93,5 +181,5 @@ def slide_slices(slices: Sequence[Mobject], targets: Sequence[Mobject]) -> list[
     return [travel(s, t) for s, t in zip(slices, targets)]
 
 
-__all__ = ["LAG", "travel", "lagged", "entries_to_products", "collapse", "scores_to_weights", "rows_into_sum",
+__all__ = ["LAG", "Travel", "travel", "lagged", "entries_to_products", "collapse", "scores_to_weights", "rows_into_sum",
            "weighted_rows_into_row", "mask_enters", "slide_slices"]
