@@ -65,11 +65,12 @@ def _cell_width(cols, font_size) -> float:
 
 
 def _alignment_map(source: Source, path: str, french, english, *, names: bool = True,
-                   font_size=typography.LABEL_SIZE) -> AttentionMap:
+                   font_size=typography.LABEL_SIZE, number_size=None) -> AttentionMap:
     """French decoder steps down the rows (their queries), English words across the columns (the keys); the axis
-    names muted, so that only the words carry the two languages' colours."""
+    names muted, so that only the words carry the two languages' colours. `number_size`: the weights larger than
+    the words (default: the words' size)."""
     amap = AttentionMap(source, path, french, key_tokens=english, query_color=palette.FRENCH,
-                        key_color=palette.ENGLISH, font_size=font_size,
+                        key_color=palette.ENGLISH, font_size=font_size, number_size=number_size,
                         query_label="French step" if names else None,
                         key_label="English words (encoder vectors h_i)" if names else None)
     amap.query_name.set_color(palette.MUTED)
@@ -339,7 +340,7 @@ class LearnedAlignmentScene(AttentionScene):
         english, french = src.get("reorder_english"), src.get("reorder_french")
         weights = src.get("reorder_alignment")
         picture = _alignment_map(src, "reorder_alignment", french, english, names=False,
-                                 font_size=typography.SMALL_SIZE)
+                                 font_size=typography.SMALL_SIZE, number_size=typography.NUMBER_SIZE)
         top = TokenRow(english, palette.ENGLISH, font_size=typography.SMALL_SIZE, buff=layout.TIGHT)
         bottom = TokenRow(french, palette.FRENCH, font_size=typography.SMALL_SIZE, buff=layout.GAP)
         diagram = VGroup(top, bottom).arrange(DOWN, buff=L.link_gap)
