@@ -14,7 +14,7 @@ from manim import (
 )
 
 from scenes.kit import (
-    AttentionMap, AttentionScene, Source, align_baselines, beat, format_value, frame_box, label, layout, math,
+    AttentionMap, AttentionScene, Source, baseline_y, beat, format_value, frame_box, label, layout, math,
     motion, palette, typography,
 )
 from scenes.kit.attention_map import share_columns
@@ -69,16 +69,17 @@ class OrderStage:
     right_sums: VGroup
 
 
-def sums_column(src: Source, path: str, amap: AttentionMap, header: str, color) -> VGroup:
-    """A header on the key tokens' baseline and one traced row sum level with each row, right of the map."""
+def sums_column(src: Source, path: str, amap: AttentionMap, header: str | tuple[str, ...], color) -> VGroup:
+    """A header on the key tokens' baseline and one traced row sum level with each row, right of the map. A header
+    given as lines stacks them, the last on that baseline (a narrow column for a long name)."""
     numbers = VGroup(*(src.number(path, i, decimals=2, font_size=FONT, color=color) for i in range(amap.rows)))
-    head = label(header, font_size=FONT, color=color)
+    lines = (header,) if isinstance(header, str) else header
+    head = VGroup(*(label(line, font_size=FONT, color=color) for line in lines)).arrange(DOWN, buff=layout.TIGHT)
     head.next_to(amap.body, RIGHT, buff=layout.GAP)
     if amap.upright_keys:  # upright key words stand on the map: the header stands on it too
         head.align_to(amap.column_labels, DOWN)
     else:
-        head.match_y(amap.column_labels)
-        align_baselines([amap.column_labels[0], head])
+        head.shift(UP * (baseline_y(amap.column_labels[0]) - baseline_y(head[-1])))
     for i, number in enumerate(numbers):
         number.match_y(amap.cell(i, 0)).match_x(head)
     return VGroup(head, numbers)
@@ -153,24 +154,29 @@ class CausalTriangleScene(AttentionScene):
         return MainStage(scores, masked, weights, sums)
 
     def _order_stage(self, dense: bool = False) -> OrderStage:
-        """One map and two columns of sums (wrong order red, right order green), fitted into the body together."""
+        """One map and two columns of sums (wrong order red, right order green), fitted into the body together; the
+        order's name above them in the top band."""
         unmasked, zeroed, right = share_columns(
             self._map("wrong_order_unmasked_weights", weights=True, causal=False, dense=dense),
             self._map("wrong_order_weights", weights=True, causal=True, dense=dense),
             self._map("weights", weights=True, causal=True, dense=dense))
-        wrong_sums = sums_column(self.src, "wrong_order_row_sums", zeroed, "softmax → mask", palette.WRONG)
-        right_sums = sums_column(self.src, "right_order_row_sums", right, "mask → softmax", palette.RIGHT)
+        wrong_sums = sums_column(self.src, "wrong_order_row_sums", zeroed, ("softmax", "→ mask"), palette.WRONG)
+        right_sums = sums_column(self.src, "right_order_row_sums", right, ("mask", "→ softmax"), palette.RIGHT)
         right_sums.next_to(wrong_sums, RIGHT, buff=layout.GAP).align_to(wrong_sums, UP)
-        title_wrong = label("softmax first, then mask", font_size=typography.LABEL_SIZE, color=palette.WRONG)
-        title_right = label("mask first, then softmax", font_size=typography.LABEL_SIZE, color=palette.RIGHT)
-        for title in (title_wrong, title_right):
-            title.next_to(zeroed, UP, buff=layout.GAP).match_x(zeroed.body)
-        plan = VGroup(zeroed, wrong_sums, right_sums, title_wrong)
-        if not dense and not self._legible(plan, layout.frame(), FONT):
+        title_wrong = label("softmax first, then mask", font_size=typography.BODY_SIZE, color=palette.WRONG)
+        title_right = label("mask first, then softmax", font_size=typography.BODY_SIZE, color=palette.RIGHT)
+        for title in (title_wrong, title_right):  # the step's name in the top band, the map under it
+            layout.fit_into(title, layout.top_band(), grow=False)
+        plan = VGroup(zeroed, wrong_sums, right_sums)
+        if not dense and not self._legible(plan, layout.body(), FONT):
             return self._order_stage(dense=True)
-        factor, center = room_factor(plan, layout.frame()), plan.get_center()
-        shift = layout.frame().center - center
-        for part in (zeroed, wrong_sums, right_sums, title_wrong, title_right):
+        if not dense and room_factor(plan, layout.body()) * FONT < typography.WORKED_NUMBER_SIZE:
+            packed = self._order_stage(dense=True)  # upright key words, if the numbers then come out larger
+            if packed.wrong_sums[1][0].height > wrong_sums[1][0].height * room_factor(plan, layout.body()):
+                return packed
+        factor, center = room_factor(plan, layout.body()), plan.get_center()
+        shift = layout.body().center - center
+        for part in (zeroed, wrong_sums, right_sums):
             part.scale(factor, about_point=center).shift(shift)
         for amap in (unmasked, right):
             amap.scale(factor)
