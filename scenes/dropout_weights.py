@@ -17,12 +17,15 @@ from scenes.kit import (
     AttentionMap, AttentionScene, Source, beat, format_value, frame_box, label, layout, math, matrix, motion,
     palette, typography,
 )
+from scenes.kit import camera, close_up, framed
 from scenes.kit.attention_map import share_columns
 from scenes.kit.claims import count_word
+from scenes.kit.products import into_product, settle
 
 #: The constant "1" of the formulas 1 − p and 1/(1 − p): part of the notation, not data.
 ONE = 1
 FONT = typography.SMALL_SIZE  # every map of the clip: one size, so the weight maps swap cell for cell
+WORKED = typography.WORKED_NUMBER_SIZE
 NAME = typography.HEADING_SIZE
 
 #: The post's five steps, in order; `STEP["dropout"]` is the index of that box in the pipeline.
@@ -48,9 +51,21 @@ class DropStage:
     keep_in_place: bool  # True when the mask cannot sit beside the weights legibly: it takes their place a while
 
 
-def named_above(amap: AttentionMap, name) -> VGroup:
-    """A map's symbol centred over its cells, above its axis names."""
-    return name.next_to(amap, UP, buff=layout.TIGHT).match_x(amap.body)
+def named_beside(amap: AttentionMap, name) -> VGroup:
+    """A map's symbol left of its query words, level with its cells: clear of the axis names above the map and of
+    the top band, whatever the map's size."""
+    return name.next_to(amap, LEFT, buff=layout.GAP).match_y(amap.body)
+
+
+def maps_region() -> layout.Region:
+    """The body, less a gap under the top band: the maps' axis names stay clear of the pipeline's boxes."""
+    body = layout.body()
+    return layout.Region(body.left, body.right, body.bottom, body.top - layout.GAP)
+
+
+def fits_worked(mob, region: layout.Region) -> bool:
+    """Whether `mob`, shrunk into `region`, keeps the maps' numbers (set at FONT) at the worked size."""
+    return FONT * layout.fit_factor(mob, region) >= typography.WORKED_NUMBER_SIZE
 
 
 class DropoutWeightsScene(AttentionScene):
@@ -112,11 +127,14 @@ class DropoutWeightsScene(AttentionScene):
         return anims
 
     def _clear_all_but(self, keep) -> None:
-        """Fade out everything except `keep` (the pipeline stays as the clip's spine)."""
+        """Fade out everything except `keep` (the pipeline stays as the clip's spine), and bring the camera back to
+        rest with it (it stays still on screen)."""
         kept = set(keep.get_family())
-        others = [m for m in self.mobjects if m not in kept]
+        others = [m for m in self.mobjects if m not in kept and m is not self.camera.frame]
         if others:
             self.play(*(FadeOut(m) for m in others), run_time=0.6)
+        if not camera.at_rest(self):
+            self.play(*camera.move_camera(self, camera.rest_shot(), pinned=[keep]), run_time=0.6)
 
     # --- maps -------------------------------------------------------------------------------------------------
     def _map(self, path: str, *, dense: bool = False, **style) -> AttentionMap:
@@ -148,17 +166,17 @@ class DropoutWeightsScene(AttentionScene):
         alpha, dropped, keep = share_columns(self._map("weights", dense=dense),
                                              self._mark_dropped(self._map("dropped_weights", dense=dense)),
                                              self._keep_map(dense))
-        alpha_name = named_above(alpha, math("alpha", font_size=NAME, color=palette.WEIGHT))
-        prime_name = named_above(dropped, math("alpha'", font_size=NAME, color=palette.WEIGHT))
-        keep_name = named_above(keep, math("m", font_size=NAME, color=palette.WRONG))
-        maps_region = layout.body()
+        alpha_name = named_beside(alpha, math("alpha", font_size=NAME, color=palette.WEIGHT))
+        prime_name = named_beside(dropped, math("alpha'", font_size=NAME, color=palette.WEIGHT))
+        keep_name = named_beside(keep, math("m", font_size=NAME, color=palette.WRONG))
+        region = maps_region()
         left = VGroup(alpha, alpha_name)
-        if not dense and not layout.fits_legibly(left, maps_region, FONT):
+        if not dense and not layout.fits_legibly(left, region, FONT):
             return self._drop_stage(dense=True)
         beside = VGroup(left, VGroup(keep, keep_name)).arrange(RIGHT, buff=layout.FAR)
-        in_place = not layout.fits_legibly(beside, maps_region, FONT)
+        in_place = not fits_worked(beside, region)  # side by side only while the numbers read large
         plan = left if in_place else beside
-        layout.fit_into(plan, maps_region)
+        layout.fit_into(plan, region)
         for amap, name in ((dropped, prime_name), (keep, keep_name)):
             if in_place or amap is dropped:
                 VGroup(amap, name).scale(alpha.body.width / amap.body.width)
@@ -194,7 +212,7 @@ class DropoutWeightsScene(AttentionScene):
         if not stage.keep_in_place:  # alone for now: as large as the body allows, until m comes beside it
             alpha.save_state()
             stage.alpha_name.save_state()
-            layout.fit_into(VGroup(alpha, stage.alpha_name), layout.body())
+            layout.fit_into(VGroup(alpha, stage.alpha_name), maps_region())
         self.play(FadeIn(alpha.axes), Write(stage.alpha_name), run_time=0.8)
         self.play(LaggedStart(*(FadeIn(alpha.row(i)) for i in range(self.n)), lag_ratio=0.4), run_time=2.0)
         self.wait(3.0)
@@ -287,45 +305,78 @@ class DropoutWeightsScene(AttentionScene):
 
     @beat
     def train_versus_eval(self, pipe: VGroup) -> None:
-        """Training mixes V with the dropped weights; eval uses the causal weights intact."""
+        """Training mixes V with the dropped weights; eval uses the causal weights intact. Rows too large to read
+        whole at the worked size are visited by the camera one at a time, then seen together as shades."""
         self.say("Then × V. In training the dropped weights mix the values; "
                  "in eval mode dropout does nothing and the weights stay intact.",
                  narration="Then multiply by V. In training, the weights after dropout mix the values; in eval "
                            "mode dropout does nothing, and the weights stay intact.")
         self._clear_all_but(pipe)
         self.play(*self._focus(pipe, STEP["times_v"], palette.VALUE), run_time=0.6)
-        rows = self._mix_rows()
+        rows, visited = self._mix_rows()
+        if visited:
+            framed.cover_top_band(self)
         for row in rows:
+            if visited:
+                framed.move_to_shot(self, camera.shot_on(row, maps_region()), rows, [pipe], number_floor=WORKED,
+                                    region=maps_region())
             self.play(FadeIn(row.mode), FadeIn(row.weights), run_time=0.8)
             if row.times_values.submobjects:
                 self.play(FadeIn(row.times_values), run_time=0.6)
-            self.play(FadeIn(row.equals), *motion.collapse(VGroup(row.weights, row.times_values), row.out),
-                      run_time=0.8)
+            self.play(FadeIn(row.equals), *self._mixing(row), run_time=1.2)
+            settle(self, [row.out], [cell for cells in row.out.cells for cell in cells])
+            if visited:
+                framed.keep_in_front(self, [pipe])
+        if visited:  # both rows together: their numbers as shades
+            framed.move_to_shot(self, camera.shot_on_all(rows, maps_region()), rows, [pipe], number_floor=WORKED,
+                                region=maps_region())
         self.wait(1.0)
-        train, evaluation = self.src.get("output_train"), self.src.get("output_eval")
-        same = all(format_value(float(a), 2) == format_value(float(b), 2)
-                   for a, b in zip(train.flatten().tolist(), evaluation.flatten().tolist()))
-        if same:
-            self.say("Same V, and here the same output: this pass dropped nothing and rescaled by one; in general "
-                     "training adds noise as regularisation.")
-        else:
-            self.say("Same V, different mixing: eval always gives the same output; training adds noise as "
-                     "regularisation.")
+        self.say(self._train_eval_verdict())
         self.play(Indicate(rows[0].out, color=palette.WRONG, scale_factor=1.05),
                   Indicate(rows[1].out, color=palette.RIGHT, scale_factor=1.05), run_time=1.5)
         self.wait(2.5)
 
-    def _mix_rows(self) -> VGroup:
-        """[mode] [weights] · [V] = [output], training over eval; when that is not legible (many tokens, wide V),
-        "[mode] α' V = [output]" side by side: the weights were just shown, and V is the same for both."""
+    def _mixing(self, row: VGroup) -> list:
+        """The output arrives from what makes it: entry by entry from the weights' rows and V's columns where both
+        are drawn (products.into_product), else the named product collapses into it."""
+        if not row.times_values.submobjects:
+            return motion.collapse(row.weights, row.out)
+        return [FadeIn(row.out.brackets), motion.lagged(into_product(row.weights, row.times_values[-1], row.out))]
+
+    def _train_eval_verdict(self) -> str:
+        train, evaluation = self.src.get("output_train"), self.src.get("output_eval")
+        same = all(format_value(float(a), 2) == format_value(float(b), 2)
+                   for a, b in zip(train.flatten().tolist(), evaluation.flatten().tolist()))
+        if same:
+            return ("Same V, and here the same output: this pass dropped nothing and rescaled by one; in general "
+                    "training adds noise as regularisation.")
+        return "Same V, different mixing: eval always gives the same output; training adds noise as regularisation."
+
+    def _mix_rows(self) -> tuple[VGroup, bool]:
+        """[mode] [weights] · [V] = [output], training over eval, fitted when its numbers read at the worked size;
+        else built at that size, larger than the body, for the camera to visit row by row (True), when each row
+        fits the body alone; else fitted if legible, else "[mode] α' V = [output]" side by side: the weights were
+        just shown, and V is the same for both."""
+        region = layout.body()
+        rows = self._full_rows()
+        if fits_worked(rows, region):
+            return layout.fit_into(rows, region), False
+        rows.scale(WORKED * close_up.BUILD_MARGIN / FONT).move_to(region.center)
+        room = (region.width - 2 * camera.FRAMING_MARGIN, region.height - 2 * camera.FRAMING_MARGIN)
+        if all(row.width <= room[0] and row.height <= room[1] for row in rows):
+            return rows, True
+        rows = self._full_rows()
+        if not layout.fits_legibly(rows, region, FONT):
+            rows = VGroup(self._short_row("training", "output_train", True),
+                          self._short_row("eval", "output_eval", False)).arrange(RIGHT, buff=layout.FAR)
+        return layout.fit_into(rows, region), False
+
+    def _full_rows(self) -> VGroup:
         rows = VGroup(self._mix_row("training", "dropped_weights", "output_train", True),
                       self._mix_row("eval", "weights", "output_eval", False))
         rows.arrange(DOWN, buff=layout.APART)
         rows[1].shift(RIGHT * (rows[0].weights.get_left()[0] - rows[1].weights.get_left()[0]))
-        if not layout.fits_legibly(rows, layout.body(), FONT):
-            rows = VGroup(self._short_row("training", "output_train", True),
-                          self._short_row("eval", "output_eval", False)).arrange(RIGHT, buff=layout.FAR)
-        return layout.fit_into(rows, layout.body())
+        return rows
 
     def _mix_row(self, mode: str, weights_path: str, output_path: str, dropped: bool) -> VGroup:
         """One row of the train / eval comparison, the weights drawn as a map."""
@@ -333,8 +384,11 @@ class DropoutWeightsScene(AttentionScene):
         if dropped:
             self._mark_dropped(weights)
         values = matrix(self.src, "V", color=palette.VALUE, font_size=FONT)
-        return self._row(mode, weights, VGroup(math("dot", font_size=typography.BODY_SIZE), values), output_path,
-                         dropped)
+        row = self._row(mode, weights, VGroup(math("dot", font_size=typography.BODY_SIZE), values), output_path,
+                        dropped, mode_size=NAME, gap=layout.NEAR)  # close-packed: a row alone fits the body
+        rest = VGroup(*row.submobjects[1:])
+        row.mode.next_to(rest, UP, buff=layout.NEAR).align_to(rest, LEFT)  # above: the row stays narrow
+        return row
 
     def _short_row(self, mode: str, output_path: str, dropped: bool) -> VGroup:
         """One row of the comparison with the weights and V named, not drawn; the mode's name above it."""
@@ -345,12 +399,13 @@ class DropoutWeightsScene(AttentionScene):
         return row
 
     def _row(self, mode: str, weights, times_values: VGroup, output_path: str, dropped: bool,
-             cell_size: float = typography.CELL) -> VGroup:
-        name = label(mode, font_size=typography.LABEL_SIZE, bold=True,
+             cell_size: float = typography.CELL, mode_size: float = typography.LABEL_SIZE,
+             gap: float = layout.GAP) -> VGroup:
+        name = label(mode, font_size=mode_size, bold=True,
                      color=palette.WRONG if dropped else palette.RIGHT)
         equals = math("=", font_size=typography.BODY_SIZE)
         out = matrix(self.src, output_path, color=palette.CONTEXT, font_size=FONT, cell_size=cell_size)
-        row = VGroup(name, weights, *times_values, equals, out).arrange(RIGHT, buff=layout.GAP)
+        row = VGroup(name, weights, *times_values, equals, out).arrange(RIGHT, buff=gap)
         row.mode, row.weights, row.times_values, row.equals, row.out = name, weights, times_values, equals, out
         return row
 
