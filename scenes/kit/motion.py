@@ -64,16 +64,17 @@ class _Snapshot:
                 setattr(part, name, rgbas.copy())
 
 
-def _ratio(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """a / b per axis, 1 where either is flat (a line, a dot: nothing to stretch)."""
-    flat = (np.abs(a) < 1e-9) | (np.abs(b) < 1e-9)
-    return np.where(flat, 1.0, a / np.where(flat, 1.0, b))
+def _fit(inner: np.ndarray, outer: np.ndarray) -> float:
+    """The uniform scale that fits a box of size `inner` into one of size `outer` (1 when either is a dot)."""
+    ratios = [o / i for i, o in zip(inner[:2], outer[:2]) if i > 1e-9 and o > 1e-9]
+    return min(ratios) if ratios else 1.0
 
 
 class Travel(Animation):
-    """`result` arrives from `source`: a copy of the source flies to the result's box and turns into the result,
-    which flies in with it from the source's box (the source stays where it is). At the start the result covers the
-    source's box, invisible; at the end it is exactly as it was, and the copy is gone."""
+    """`result` arrives from `source`: a copy of the source flies to the result, shrinking or growing to fit its box,
+    and turns into it; the result flies in with it from the source's place (the source stays where it is). Shapes
+    scale evenly, never stretched: a row of products shrinks into its sum. At the end the result is exactly as it
+    was, and the copy is gone."""
 
     def __init__(self, source: Mobject, result: Mobject, **kwargs) -> None:
         super().__init__(result, **kwargs)
@@ -102,10 +103,10 @@ class Travel(Animation):
         else:
             turned = max(0.0, (t - TURN_AT) / (1 - TURN_AT))
             center = self.start.center + (self.arrival.center - self.start.center) * t
-            from_source = _ratio(self.start.size, self.arrival.size)
+            from_source = _fit(self.arrival.size, self.start.size)
             self.arrival.place(center, from_source + (1 - from_source) * t, turned)
             if self.flight is not None:
-                to_result = _ratio(self.arrival.size, self.start.size)
+                to_result = _fit(self.start.size, self.arrival.size)
                 self.flight.place(center, 1 + (to_result - 1) * t, 1 - turned)
 
     def clean_up_from_scene(self, scene: Scene) -> None:
