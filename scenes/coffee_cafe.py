@@ -20,7 +20,7 @@ from scenes.kit import (
     AttentionScene, DotProducts, Source, TokenRow, WeightedRows, add_rows, beat, dot_every_row, flow_arrow,
     format_value, frame_box, label, math, matrix, palette, scale_every_row, token_box, typography, vector,
 )
-from scenes.kit import camera, close_up, framed, layout
+from scenes.kit import camera, close_up, framed, layout, motion
 from scenes.kit.claims import leader
 from scenes.kit.products import encoder_scoring
 from scenes.kit.claims import count_word, tied_at_top, top_index, words_list
@@ -67,6 +67,17 @@ def _named_row(name: str, body, color) -> VGroup:
     """"q = [ … ]": a vector with its name in front, the name on the vector's middle line."""
     head = math(f"{name} =", font_size=typography.BODY_SIZE, color=color)
     return VGroup(head, body).arrange(RIGHT, buff=layout.NEAR)
+
+
+def _query_and_encoder(q_row, purpose, role, encoder) -> VGroup:
+    """q and its job above the encoder vectors and theirs; for many words (a column too tall to stay legible in
+    the frame), q and its job on the left and the encoder vectors beside them, as tall as the frame."""
+    column = VGroup(q_row, purpose, role, encoder).arrange(DOWN, buff=layout.GAP)
+    role.next_to(encoder, UP, buff=layout.NEAR)
+    if not layout.fits_legibly(column, layout.frame(), close_up.smallest_font(column)):
+        VGroup(VGroup(q_row, purpose).arrange(DOWN, buff=layout.GAP),
+               VGroup(role, encoder).arrange(DOWN, buff=layout.NEAR)).arrange(RIGHT, buff=layout.FAR, aligned_edge=UP)
+    return column
 
 
 class CoffeeCafeScene(AttentionScene):
@@ -177,8 +188,7 @@ class CoffeeCafeScene(AttentionScene):
                            .next_to(encoder.brackets, RIGHT, buff=layout.NEAR).match_y(encoder.cell(i, 0))
                            for i in range(n)))
         encoder_group = VGroup(encoder, h_names)
-        column = VGroup(q_row, purpose, role, encoder_group).arrange(DOWN, buff=layout.GAP)
-        role.next_to(encoder_group, UP, buff=layout.NEAR)
+        column = _query_and_encoder(q_row, purpose, role, encoder_group)
         big = close_up.build_legible(column, layout.frame())
         if big:  # taller than the frame at a legible size: hang it from the top; the camera pans down to the rest
             column.shift(UP * (layout.frame().top - column.get_top()[1]))
@@ -278,7 +288,9 @@ class CoffeeCafeScene(AttentionScene):
         self.play(FadeIn(panel.arrow), run_time=0.7)
         self.play(Create(bars.baseline), FadeIn(bars.labels), run_time=0.5)
         self.play(*(GrowFromEdge(bar, DOWN) for bar in bars.bars), FadeIn(panel.weight_name), run_time=1.2)
-        self.play(FadeIn(bars.values, shift=UP * layout.NUDGE), run_time=0.6)
+        # each score travels down to its bar and becomes the weight written over it
+        scores = [panel.scores.cell(i)[1] for i in range(len(tokens))]
+        self.play(motion.lagged(motion.scores_to_weights(scores, list(bars.values))), run_time=1.0)
         best, leader = _leader(src, "weights", self.said)
         verdict = f"{leader} gets the most weight." if best is not None else f"no single word leads: {leader}."
         if len(tokens) <= L.listed:
