@@ -20,12 +20,12 @@ from scenes.kit import (
     dot_every_row, flow_arrow, format_value, frame_box, group, heatmap, label, math, matrix, palette,
     scale_every_row, subscript, typography, vector,
 )
-from scenes.kit import camera, layout
+from scenes.kit import camera, close_up, framed, layout
 from scenes.kit import legible
-from scenes.kit.legible import first_legible, fit_legibly, fits_at_floor
+from scenes.kit.legible import first_legible, fit_legibly, fits_at_floor, reads_worked
 from scenes.kit.attention_map import AttentionMap
 from scenes.kit.claims import all_of, bottom_index, count_word, top_index
-from scenes.kit.products import NUMBER, product_row, row_times_vector, settle, shared_cell_width
+from scenes.kit.products import NUMBER, into_product, product_row, row_times_vector, settle, shared_cell_width
 from scenes.kit.score_bars import stand_labels_upright, upright_words
 from scenes.kit.spotlight import TermLight
 
@@ -40,6 +40,7 @@ class WeightFreeLayout:
 
 
 L = WeightFreeLayout()
+WORKED = typography.WORKED_NUMBER_SIZE
 
 
 @dataclass(frozen=True)
@@ -383,13 +384,13 @@ class WeightFreeScene(AttentionScene):
         tag = math("X X^top", color=palette.MUTED)
         pair = VGroup(X, tag, scores).arrange(RIGHT, buff=layout.FAR)
         align_rows(scores, X)
-        with_x = fits_at_floor(pair, layout.body())
+        with_x = fits_at_floor(pair, layout.body()) and reads_worked(pair, layout.body(), NUMBER)
         if with_x:
             layout.fit_into(pair, layout.body())
             arrow = flow_arrow(X, scores.row_labels)
             tag.next_to(arrow, UP, buff=layout.TIGHT)
             shown_first = VGroup(X)
-        else:  # X and the grid side by side would shrink below the floor: the grid alone, named X Xᵀ
+        else:  # side by side, the numbers would read below the worked size: the grid alone, named X Xᵀ
             tag.next_to(scores, UP, buff=layout.NEAR)
             fit_legibly(VGroup(scores, tag), layout.body())
             arrow = VGroup()
@@ -441,12 +442,12 @@ class WeightFreeScene(AttentionScene):
         right = VGroup(A, a_name, check)
         pair = VGroup(moved, tag, right).arrange(RIGHT, buff=layout.FAR)
         right.shift(UP * (moved.body.get_top()[1] - A.body.get_top()[1]))  # A's rows on the scores' rows
-        side_by_side = fits_at_floor(pair, layout.body())
+        side_by_side = fits_at_floor(pair, layout.body()) and reads_worked(pair, layout.body(), NUMBER)
         if side_by_side:
             layout.fit_into(pair, layout.body())
             arrow = flow_arrow(moved.body, A.row_labels)
             tag.next_to(arrow, UP, buff=layout.TIGHT)
-        else:  # two full grids side by side would shrink below the floor: the weights replace the scores
+        else:  # side by side, the numbers would read below the worked size: the weights replace the scores
             check.shift(UP * (layout.APART - layout.NEAR))  # and the α row stands closer: eight rows need the room
             tag.next_to(a_name, DOWN, buff=layout.NEAR).align_to(a_name, LEFT)
             fit_legibly(VGroup(right, tag), layout.body())
@@ -496,31 +497,65 @@ class WeightFreeScene(AttentionScene):
 
     @beat
     def all_outputs_at_once(self, w: Weights, eq: VGroup, light: TermLight) -> None:
-        """Z = A X: every context vector at once; the query's row is z from Step C."""
+        """Z = A X: every context vector at once, entry by entry; the query's row is z from Step C. Where the grids
+        fit only below the worked size, they are built at it and the camera follows the query's row from A and X
+        into Z, then pulls back to the whole (shaded) while the other rows arrive."""
         qi = self.qi
         self.say("Multiply the weights by X: Z = A X holds every context vector, one row per word.")
         self.play(FadeOut(w.leaving), run_time=0.6)
-        # A, X and Z as grids; else the one just seen (A, then X) as a symbol, so nothing shrinks below the floor
-        candidates = [(w.style, dict()), (w.style, dict(x_grid=False))] + [
-            (dict(cell_size=cell), dict(a_grid=False)) for cell in legible.row_heights()]
-        row = first_legible([lambda s=s, c=c: self.product_row(s, **c) for s, c in candidates], layout.body(),
-                            whole=lambda r: r.whole)
-        fit_legibly(row.whole, layout.body())
+        row, follow = self.outputs_row(w.style)
         A, X, Z = row.A, row.X, row.Z
         a_enter = ReplacementTransform(w.A, A) if isinstance(A, AttentionMap) else FadeTransform(w.A, A)
-        self.play(a_enter, FadeIn(row.signs), FadeIn(X), FadeIn(row.names[:-1]), *light.on(eq, ["ax"]), run_time=1.0)
-        a_rows = [A.row(i) if isinstance(A, AttentionMap) else A for i in range(Z.rows)]
-        x_body = X.body if isinstance(X, TensorGrid) else X
-        self.play(LaggedStart(*(TransformFromCopy(VGroup(a_rows[i], x_body), Z.row(i)) for i in range(Z.rows)),
-                              lag_ratio=0.25), FadeIn(Z.brackets), FadeIn(row.names[-1]),
-                  *light.on(eq, ["z", "ax"], palette.CONTEXT), run_time=2.0)
+        entries = into_product(A, X, Z)
+        per_row = len(entries) // Z.rows
+        first, rest = entries[qi * per_row:(qi + 1) * per_row], entries[:qi * per_row] + entries[(qi + 1) * per_row:]
+        arrive = [FadeIn(Z.brackets), FadeIn(row.names[-1])]
+        if follow:  # the operands close up, then the camera moves on to Z as the query's row travels there
+            self.play(*light.on(eq, ["ax"]), run_time=0.5)
+            framed.cover_top_band(self)
+            framed.move_to_shot(self, camera.shot_on(VGroup(A, X)), row.whole, [eq, light.box], a_enter,
+                                FadeIn(row.signs), FadeIn(X), FadeIn(row.names[:-1]), number_floor=WORKED)
+            framed.move_to_shot(self, camera.shot_on(VGroup(X, Z, row.names[-1])), row.whole, [eq, light.box],
+                                motion.lagged(first), *arrive, run_time=1.6, number_floor=WORKED)
+            self.play(*light.on(eq, ["z", "ax"], palette.CONTEXT), run_time=0.5)
+            framed.move_to_shot(self, camera.shot_on_all(row.whole), row.whole, [eq, light.box],
+                                motion.lagged(rest), run_time=1.6, number_floor=WORKED)
+        else:
+            self.play(a_enter, FadeIn(row.signs), FadeIn(X), FadeIn(row.names[:-1]), *light.on(eq, ["ax"]),
+                      run_time=1.0)
+            self.play(motion.lagged(first + rest), *arrive, *light.on(eq, ["z", "ax"], palette.CONTEXT),
+                      run_time=2.0)
+        settle(self, [Z], [cell for cells in Z.cells for cell in cells])
         self.say(f"Row {self.qn} of Z is z{subscript(self.qn)} from Step C: the same numbers, "
                  f"now for {all_of(Z.rows, 'positions')} in one product.")
         boxes = [frame_box(Z.row(qi), color=palette.QUERY)]
         if isinstance(A, AttentionMap):
             boxes.append(frame_box(A.row(qi), color=palette.QUERY))
+        if follow:  # Z's numbers legible again
+            framed.move_to_shot(self, camera.shot_on(VGroup(X, Z, row.names[-1])), row.whole, [eq, light.box],
+                                number_floor=WORKED)
         self.play(*(Create(b) for b in boxes), run_time=0.7)
         self.wait(2.4)
+
+    def outputs_row(self, style: dict) -> tuple["ProductRow", bool]:
+        """A × X = Z: all three grids fitted when their numbers read at the worked size; else, when A and X, and X
+        and Z, each fit the body at that size, all three built at it for the camera to follow (True); else the
+        first arrangement legible at the floor (A, then X, as a symbol), fitted."""
+        candidates = [(style, dict()), (style, dict(x_grid=False))] + [
+            (dict(cell_size=cell), dict(a_grid=False)) for cell in legible.row_heights()]
+        grids = self.product_row(style)
+        if reads_worked(grids.whole, layout.body(), NUMBER) and fits_at_floor(grids.whole, layout.body()):
+            fit_legibly(grids.whole, layout.body())
+            return grids, False
+        grids.whole.scale(WORKED * close_up.BUILD_MARGIN / NUMBER).move_to(layout.body().center)
+        room = layout.body().width - 2 * camera.FRAMING_MARGIN, layout.body().height - 2 * camera.FRAMING_MARGIN
+        shots = (VGroup(grids.A, grids.X), VGroup(grids.X, grids.Z, grids.names[-1]))
+        if all(part.width <= room[0] and part.height <= room[1] for part in shots):
+            return grids, True
+        row = first_legible([lambda s=s, c=c: self.product_row(s, **c) for s, c in candidates], layout.body(),
+                            whole=lambda r: r.whole)
+        fit_legibly(row.whole, layout.body())
+        return row, False
 
     @beat
     def same_vectors_three_roles(self, light: TermLight) -> None:
