@@ -23,11 +23,11 @@ from scenes.kit import (
 )
 from scenes.kit import layout, motion
 from scenes.kit import legible
-from scenes.kit.legible import first_legible, fit_legibly, fits_at_floor
+from scenes.kit.legible import first_legible, first_worked, fit_legibly, fits_at_floor, reads_worked
 from scenes.kit.score_bars import stand_labels_upright, upright_words
 from scenes.kit.attention_map import AttentionMap
 from scenes.kit.claims import top_index
-from scenes.kit.products import NUMBER, product_row, settle, shared_cell_width
+from scenes.kit.products import NUMBER, into_product, product_row, settle, shared_cell_width
 from scenes.kit.spotlight import TermLight
 
 
@@ -88,6 +88,11 @@ class ProductRow:
     @property
     def whole(self) -> VGroup:
         return VGroup(self.A, self.V, self.Z, self.signs, self.names)
+
+
+def cells_of(grid: TensorGrid) -> list:
+    """A grid's cells, row by row: what `into_product` brought in one by one, to `settle` into the grid."""
+    return [cell for row in grid.cells for cell in row]
 
 
 ROLES = (("Q", palette.QUERY, "W_q", "Q"), ("K", palette.KEY, "W_k", "K"), ("V", palette.VALUE, "W_v", "V"))
@@ -163,10 +168,10 @@ class QKVScaleScene(AttentionScene):
                                  for r, *_ in ROLES), font_size=typography.HEADING_SIZE)
         layout.fit_into(eq, layout.top_band())
         parts = self.projections_side_by_side()
-        together = fits_at_floor(parts.whole, layout.body())
-        if not together:  # three panels would shrink below the floor: one product at a time, in one place
-            parts = first_legible([lambda c=c: self.projections_one_at_a_time(c) for c in legible.row_heights()],
-                                  layout.body(), whole=lambda p: p.whole)
+        together = fits_at_floor(parts.whole, layout.body()) and reads_worked(parts.whole, layout.body(), NUMBER)
+        if not together:  # three panels would read below the worked size: one product at a time, in one place
+            parts = first_worked([lambda c=c: self.projections_one_at_a_time(c) for c in legible.row_heights()],
+                                 layout.body(), number_size=NUMBER, whole=lambda p: p.whole)
         fit_legibly(parts.whole, layout.body())
         self.say("The weight-free version used X for every role. Real self-attention learns three linear maps.")
         self.play(FadeIn(eq), FadeIn(parts.X), FadeIn(parts.x_name), run_time=1.0)
@@ -182,11 +187,9 @@ class QKVScaleScene(AttentionScene):
                                          parts.o_names[i - 1])), run_time=0.4)
             self.play(FadeIn(W), FadeIn(w_name), FadeIn(parts.signs if not together and i == 0 else VGroup()),
                       *light.on(eq, [r.lower(), "w" + r.lower()], color), run_time=0.7)
-            rows = [out.row(j) for j in range(out.rows)]
-            self.play(LaggedStart(*(TransformFromCopy(VGroup(parts.X.row(j), W.body), rows[j])
-                                    for j in range(out.rows)), lag_ratio=0.2),
-                      FadeIn(out.brackets), FadeIn(o_name), run_time=1.5)
-            settle(self, [out], rows)
+            entries = into_product(parts.X, W, out)
+            self.play(motion.lagged(entries), FadeIn(out.brackets), FadeIn(o_name), run_time=1.5)
+            settle(self, [out], cells_of(out))
             self.wait(0.6)
         Q, K, V = (self.src.get(p) for p in ("Q", "K", "V"))
         differ = not (torch.equal(Q, K) or torch.equal(K, V) or torch.equal(Q, V))
@@ -450,11 +453,10 @@ class QKVScaleScene(AttentionScene):
                       FadeIn(A.axes), FadeIn(row.signs), FadeIn(V), FadeIn(row.names[:-1]), run_time=1.4)
             settle(self, [A], a_rows)
         else:
-            a_rows = [A] * Z.rows
             self.play(FadeIn(A), FadeIn(row.signs), FadeIn(V), FadeIn(row.names[:-1]), run_time=1.4)
-        v_body = V.body if isinstance(V, TensorGrid) else V
-        self.play(LaggedStart(*(TransformFromCopy(VGroup(a_rows[i], v_body), Z.row(i)) for i in range(Z.rows)),
-                              lag_ratio=0.2), FadeIn(Z.brackets), FadeIn(row.names[-1]), run_time=1.6)
+        self.play(motion.lagged(into_product(A, V, Z)), FadeIn(Z.brackets),
+                  FadeIn(row.names[-1]), run_time=1.6)
+        settle(self, [Z], cells_of(Z))
         self.say(f"Row {self.qn} is the “{self.tokens[qi]}” row we just worked through.")
         boxes = [frame_box(Z.row(qi), color=palette.QUERY)]
         if isinstance(A, AttentionMap):
