@@ -78,10 +78,12 @@ def _screen_box(mob: Mobject, shot: camera.Shot) -> tuple[float, float, float, f
     return to_x(mob.get_left()[0]), to_x(mob.get_right()[0]), to_y(mob.get_bottom()[1]), to_y(mob.get_top()[1])
 
 
-def legible_in(unit: Mobject, shot: camera.Shot, region: layout.Region | None = None) -> bool:
-    """Whether the shot shows `unit` whole, under the top band (or in `region`'s height), at or above the floor."""
+def legible_in(unit: Mobject, shot: camera.Shot, region: layout.Region | None = None, *,
+               floor: float | None = None) -> bool:
+    """Whether the shot shows `unit` whole, under the top band (or in `region`'s height), at or above the floor
+    (`floor`, default typography.MIN_FONT_SIZE)."""
     size = font_size(unit)
-    if size is not None and size * shot.zoom < typography.MIN_FONT_SIZE * SAFETY:
+    if size is not None and size * shot.zoom < (typography.MIN_FONT_SIZE if floor is None else floor) * SAFETY:
         return False
     left, right, bottom, top = _screen_box(unit, shot)
     whole, body = layout.frame(), region or layout.body()
@@ -112,12 +114,15 @@ def _cells(within: Mobject):
 _HIDDEN: "weakref.WeakSet[Mobject]" = weakref.WeakSet()
 
 
-def _targets(shot: camera.Shot, within: Mobject, region: layout.Region | None = None):
+def _targets(shot: camera.Shot, within: Mobject, region: layout.Region | None = None,
+             number_floor: float | None = None):
     """Texts of `within` to hide or show again for `shot` (with their opacity), and the fill of every plain cell
-    (its value's shade while its number is hidden, see-through while shown)."""
+    (its value's shade while its number is hidden, see-through while shown). `number_floor`: the size a traced
+    number must reach on screen to be shown (default the floor, like every text): a worked computation's numbers
+    may be held to typography.WORKED_NUMBER_SIZE, shaded below it."""
     changes = []
     for unit in text_units(within):
-        legible = legible_in(unit, shot, region)
+        legible = legible_in(unit, shot, region, floor=number_floor if isinstance(unit, TracedNumber) else None)
         if not legible and unit not in _HIDDEN and _opacity(unit) > 0.05:
             changes.append((unit, 0.0))
         elif legible and unit in _HIDDEN:
@@ -141,10 +146,11 @@ def _record(changes) -> None:
             _HIDDEN.discard(unit)
 
 
-def apply_shot_state(shot: camera.Shot, within: Mobject, region: layout.Region | None = None) -> None:
+def apply_shot_state(shot: camera.Shot, within: Mobject, region: layout.Region | None = None, *,
+                     number_floor: float | None = None) -> None:
     """Put `within` at once in the state `shot` shows (texts hidden or shown, cells shaded or clear): for parts
     that are not on screen yet, so they enter already in it."""
-    changes, fills = _targets(shot, within, region)
+    changes, fills = _targets(shot, within, region, number_floor)
     for unit, opacity in changes:
         unit.set_opacity(opacity)
     for square, color, opacity in fills:
@@ -152,11 +158,12 @@ def apply_shot_state(shot: camera.Shot, within: Mobject, region: layout.Region |
     _record(changes)
 
 
-def shot_state(scene, shot: camera.Shot, within: Mobject, region: layout.Region | None = None) -> list[Animation]:
+def shot_state(scene, shot: camera.Shot, within: Mobject, region: layout.Region | None = None, *,
+               number_floor: float | None = None) -> list[Animation]:
     """The animations that bring `within` into the state `shot` shows, for the parts on screen (the others are set
-    at once, so they enter in that state); play them with the camera move."""
+    at once, so they enter in that state); play them with the camera move. `number_floor` as in `_targets`."""
     on_screen = set(map(id, scene.get_mobject_family_members()))
-    changes, fills = _targets(shot, within, region)
+    changes, fills = _targets(shot, within, region, number_floor)
     anims: list[Animation] = []
     for unit, opacity in changes:
         if id(unit) in on_screen:

@@ -54,12 +54,15 @@ def keep_in_front(scene: Scene, pinned: Sequence[Mobject]) -> None:
 
 
 def move_to_shot(scene: Scene, shot: camera.Shot, within: Mobject, pinned: Sequence[Mobject], *animations,
-                 run_time: float = 1.0, region: layout.Region | None = None) -> None:
+                 run_time: float = 1.0, region: layout.Region | None = None,
+                 number_floor: float | None = None) -> None:
     """Move the camera to `shot`, `within` taking the state that shot shows (texts only in `region`'s height,
-    default the body), `pinned` (and the top band's cover) still on screen."""
+    default the body; traced numbers only at `number_floor` or above, default the floor), `pinned` (and the top
+    band's cover) still on screen."""
     keep_in_front(scene, pinned)
     scene.play(*camera.move_camera(scene, shot, pinned=_pinned(scene, pinned)),
-               *close_up.shot_state(scene, shot, within, region), *animations, run_time=run_time)
+               *close_up.shot_state(scene, shot, within, region, number_floor=number_floor), *animations,
+               run_time=run_time)
     keep_in_front(scene, pinned)
 
 
