@@ -19,7 +19,7 @@ from scenes.kit import (
     AttentionScene, DotProducts, Source, WeightedRows, add_rows, beat, caption_brace, dot_every_row, flow_arrow,
     format_value, frame_box, label, math, palette, scale_every_row, typography,
 )
-from scenes.kit import camera, close_up, framed, layout
+from scenes.kit import camera, close_up, framed, layout, motion, legible
 from scenes.kit.claims import leader
 from scenes.kit.products import encoder_scoring
 from scenes.kit.claims import count_word, words_list
@@ -84,6 +84,11 @@ def _leader(src: Source, path: str, tokens: list[str]) -> tuple[int | None, str]
 def _spread(src: Source, path: str) -> float:
     values = src.get(path)
     return float(values.max() - values.min())
+
+
+def _shown_size(mob) -> float:
+    """The size `mob`'s smallest text comes out at once fitted into the frame (shrunk or grown)."""
+    return legible.fill_factor(mob, layout.frame()) * close_up.smallest_font(mob)
 
 
 def _formula():
@@ -224,23 +229,29 @@ class SoftFormulaScene(AttentionScene):
         """α_{t,i}: the softmax turns the scores into weights that sum to one."""
         src, tokens, comp = self.src, self.tokens, scoring.comp
         self.say("Normalise: exponentiate each score and divide by the sum, so the weights sum to one.")
-        if not camera.at_rest(self):  # the scores were framed up close: back to the frame at rest first
-            under = _under_at_rest()
-            framed.move_to_shot(self, camera.rest_shot(), scoring.group_all(), [lit.eq, lit.box],
-                                FadeOut(VGroup(scoring.words, scoring.names)), region=under)
-            self.remove(framed.cover_top_band(self, under))  # at rest nothing passes under the formula
-        box = frame_box(lit.eq.select("softmax"), color=palette.WEIGHT)
+        framed_up = not camera.at_rest(self)  # the scores were framed up close (the camera comes back to rest)
         panel = ScoreBars(src, "weights", tokens, scores="scores", max_height=L.weights_bar_height, arrow=True,
                           score_name="e_(t,i)", weight_name="alpha_(t,i)")
-        layout.fit_into(panel, _under(lit.eq))
+        under = _under_at_rest() if framed_up else _under(lit.eq)
+        layout.fit_into(panel, under)
         bars = panel.bars
         leftovers = VGroup(scoring.words, scoring.names, *(part for part in comp if part is not comp.result))
-
-        self.play(ReplacementTransform(lit.box, box), FadeOut(leftovers), FadeOut(comp.result.brackets),
-                  ReplacementTransform(comp.result.body, panel.scores.body), FadeIn(panel.score_name), run_time=1.2)
+        into_panel = (FadeOut(leftovers), FadeOut(comp.result.brackets),
+                      ReplacementTransform(comp.result.body, panel.scores.body), FadeIn(panel.score_name))
+        if framed_up:  # the scores travel into the panel while the camera comes back to the frame at rest
+            framed.move_to_shot(self, camera.rest_shot(), VGroup(), [lit.eq, lit.box], *into_panel, run_time=1.2,
+                                region=under)
+            self.remove(framed.cover_top_band(self, under))  # at rest nothing passes under the formula
+            box = frame_box(lit.eq.select("softmax"), color=palette.WEIGHT)
+            self.play(ReplacementTransform(lit.box, box), run_time=0.6)
+        else:
+            box = frame_box(lit.eq.select("softmax"), color=palette.WEIGHT)
+            self.play(ReplacementTransform(lit.box, box), *into_panel, run_time=1.2)
         self.play(FadeIn(panel.arrow), Create(bars.baseline), FadeIn(bars.labels), run_time=0.8)
         self.play(*(GrowFromEdge(bar, DOWN) for bar in bars.bars), FadeIn(panel.weight_name), run_time=1.2)
-        self.play(FadeIn(bars.values, shift=UP * layout.NUDGE), run_time=0.6)
+        # each score travels down to its bar and becomes the weight written over it
+        scores = [panel.scores.cell(i)[1] for i in range(len(tokens))]
+        self.play(motion.lagged(motion.scores_to_weights(scores, list(bars.values))), run_time=1.0)
         best, leader = _leader(src, "weights", self.said)
         most = f"; {leader} gets the most." if best is not None else f"; no single word gets the most: {leader}."
         shown = [format_value(v, 2) for v in src.get("weights").tolist()]
@@ -329,9 +340,12 @@ class SoftFormulaScene(AttentionScene):
                     UP * (pair[0].bars.get_bottom()[1] - pair[1].bars.get_bottom()[1]))
             candidates.append(pair)
             pairs_legible |= layout.fits_legibly(pair, layout.frame(), close_up.smallest_font(pair))
-        if not pairs_legible and all(layout.fits_legibly(p, layout.frame(), close_up.smallest_font(p))
-                                     for p in alone):
-            self._one_panel_at_a_time(*alone)  # too many words for two panels legibly: one, then the other
+        if all(layout.fits_legibly(p, layout.frame(), close_up.smallest_font(p)) for p in alone) and (
+                not pairs_legible or min(map(_shown_size, alone)) > max(map(_shown_size, candidates))
+                < typography.WORKED_NUMBER_SIZE):
+            # too many words for two panels legibly, or for their numbers to read at the worked size when one
+            # alone would read larger: one, then the other
+            self._one_panel_at_a_time(*alone)
             return
         pair = layout.fit_best(candidates, layout.frame())
         dot, mlp = pair
