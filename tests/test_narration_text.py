@@ -13,6 +13,7 @@ from typing import Callable
 
 import pytest
 
+from conftest import per_scene
 from rendering.narration.pronounce import spoken
 from scenes.kit.base import BeatRecord
 from scenes.kit.inspection import inspect_scene
@@ -58,7 +59,7 @@ def test_silent_beats_names_a_beat_with_nothing_to_say():
 # --- every scene -------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("scene_id", ids)
+@pytest.mark.parametrize("scene_id", per_scene(ids))
 def test_every_beat_has_narration(scene_id):
     beats = inspect_scene(scene_id).beat_log
     assert beats, f"{scene_id} logged no beats"
@@ -66,7 +67,7 @@ def test_every_beat_has_narration(scene_id):
     assert not silent_beats(beats), f"{scene_id}: beats with nothing to read aloud: {silent_beats(beats)}"
 
 
-@pytest.mark.parametrize("scene_id", ids)
+@pytest.mark.parametrize("scene_id", per_scene(ids))
 def test_narration_has_no_raw_symbol_after_pronunciation(scene_id):
     problems = []
     for record in inspect_scene(scene_id).beat_log:

@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from conftest import ROOT
+from conftest import ROOT, per_scene
 from scenes.kit import typography
 from scenes.kit.inspection import FONT_SIZE_TOLERANCE, inspect_scene, inspect_scene_class, metrics_json
 from scenes.registry import SCENES
@@ -96,13 +96,13 @@ def test_pixel_comparison_catches_a_small_shift():
 # --- the gates on every scene -------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("scene_id", ids)
+@pytest.mark.parametrize("scene_id", per_scene(ids))
 def test_layout(scene_id):
     problems = inspect_scene(scene_id).layout_problems
     assert not problems, "\n".join(problems)
 
 
-@pytest.mark.parametrize("scene_id", ids)
+@pytest.mark.parametrize("scene_id", per_scene(ids))
 def test_legibility_figures(scene_id):
     """Every beat's figures are measured (and left in tests/_artifacts/legibility/post/ for the record): nothing
     on screen below the floor, every beat with a composition on screen."""
@@ -115,20 +115,20 @@ def test_legibility_figures(scene_id):
     assert all(m["fill"] > 0 for m in figures["beats"]), "a beat ended with nothing ever on screen"
 
 
-@pytest.mark.parametrize("scene_id", ids)
+@pytest.mark.parametrize("scene_id", per_scene(ids))
 def test_numbers_on_screen(scene_id):
     report = inspect_scene(scene_id)
     assert not report.number_problems, "\n".join(report.number_problems)
 
 
-@pytest.mark.parametrize("scene_id", ids)
+@pytest.mark.parametrize("scene_id", per_scene(ids))
 def test_narrated_numbers_on_screen(scene_id):
     report = inspect_scene(scene_id)
     assert report.beat_log, f"{scene_id} logged no beats"
     assert not report.narrated_number_problems, "\n".join(report.narrated_number_problems)
 
 
-@pytest.mark.parametrize("scene_id", ids)
+@pytest.mark.parametrize("scene_id", per_scene(ids))
 def test_pixel_regression(scene_id, request):
     frames = inspect_scene(scene_id).beat_frames
     assert frames, f"{scene_id} has no beats"
@@ -157,7 +157,7 @@ def test_the_determinism_subset_names_registered_scenes():
     assert set(DETERMINISM_SUBSET) <= set(ids)
 
 
-@pytest.mark.parametrize("scene_id", DETERMINISM_SUBSET)
+@pytest.mark.parametrize("scene_id", per_scene(DETERMINISM_SUBSET))
 def test_determinism(scene_id):
     first = inspect_scene(scene_id).beat_frames
     second = inspect_scene_class(scene_id, scene_id).beat_frames

@@ -16,6 +16,7 @@ import av
 import pytest
 from manim import tempconfig
 
+from conftest import per_scene
 from scenes.kit.inspection import inspect_scene
 from scenes.registry import SCENES, get
 
@@ -41,7 +42,7 @@ def video_seconds(path: Path) -> float:
         return float(stream.frames / stream.average_rate) if stream.frames else float(container.duration / 1e6)
 
 
-@pytest.mark.parametrize("spec", SCENES, ids=lambda s: s.id)
+@pytest.mark.parametrize("spec", per_scene(SCENES, lambda s: s.id))
 def test_scene_lasts_a_clip_and_captions_every_beat(spec):
     report = inspect_scene(spec.id)
     assert MIN_SECONDS <= report.duration <= MAX_SECONDS, f"{spec.id} lasts {report.duration:.1f} s"

@@ -7,11 +7,11 @@ import textwrap
 from conftest import ROOT
 
 
-def run_pytest_on(tmp_path, body: str) -> subprocess.CompletedProcess:
+def run_pytest_on(tmp_path, body: str, *options: str) -> subprocess.CompletedProcess:
     test_file = tmp_path / "test_probe.py"
     test_file.write_text(textwrap.dedent(body))
     (tmp_path / "conftest.py").write_text((ROOT / "tests" / "conftest.py").read_text())
-    return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(test_file)],
+    return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *options, str(test_file)],
                           cwd=tmp_path, capture_output=True, text=True)
 
 
@@ -21,6 +21,18 @@ def test_a_skipped_test_fails_the_run(tmp_path):
         def test_ok(): pass
         def test_skipped(): pytest.skip("cairo too old")
     """)
+    assert result.returncode != 0, result.stdout + result.stderr
+    assert "a skip is not a pass" in result.stderr
+
+
+def test_a_skip_in_a_worker_fails_the_run_too(tmp_path):
+    """The suite runs on pytest-xdist workers: a skip reported by a worker still fails the whole run."""
+    result = run_pytest_on(tmp_path, """
+        import pytest
+        def test_ok(): pass
+        def test_skipped(): pytest.skip("cairo too old")
+    """, "-n", "2")
+    assert "bringing up nodes" in result.stdout, result.stdout  # it really ran on workers
     assert result.returncode != 0, result.stdout + result.stderr
     assert "a skip is not a pass" in result.stderr
 
