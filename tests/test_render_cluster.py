@@ -19,7 +19,9 @@ pytestmark = pytest.mark.slow
 
 
 def _real_scene_args(out: Path, *args: str) -> list[str]:
-    return [sys.executable, str(REPO / "render.py"), "bottleneck", "--out", str(out), *args]
+    """bottleneck at low, as mp4 and poster: the identity of the frames is what the backends must keep (webm's encoder
+    is the same code on every backend, and costs most of the render)."""
+    return [sys.executable, str(REPO / "render.py"), "bottleneck", "-f", "mp4,png", "--out", str(out), *args]
 
 
 def _temporary_tls_files(folder: Path, security) -> list[str]:
@@ -47,7 +49,7 @@ def test_a_local_cluster_and_one_over_tls_render_a_real_scene_identical_to_a_loc
             result = subprocess.run(_real_scene_args(tmp_path / name, *extra), cwd=REPO, capture_output=True,
                                     text=True, timeout=600)
             assert result.returncode == 0, result.stdout + result.stderr
-    for ext in ("mp4", "webm", "png", "vtt"):
+    for ext in ("mp4", "png", "vtt"):
         local = tmp_path / "local" / "clips" / "low" / f"bottleneck.{ext}"
         for name in ("cluster", "tls"):
             assert sha256(local) == sha256(tmp_path / name / "clips" / "low" / f"bottleneck.{ext}"), (name, ext)
