@@ -1,4 +1,4 @@
-"""scenes/kit/draw_speed.py changes how fast manim draws, never what: the same families and the same pixels as stock
+"""scenes/speed/draw_speed.py changes how fast manim draws, never what: the same families and the same pixels as stock
 manim, including when a mobject's points change between two frames (the cached Cairo path must not be reused)."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from manim.mobject import mobject as mobject_module
 from manim.mobject.mobject import Mobject
 from manim.utils import family as family_module
 
-from scenes.kit import draw_speed
+from scenes.speed import draw_speed
 
 PATCHED = [(Mobject, "get_family"), (Mobject, "family_members_with_points"), (Camera, "set_cairo_context_path"),
            (family_module, "remove_list_redundancies"), (mobject_module, "remove_list_redundancies")]

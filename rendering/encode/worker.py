@@ -121,7 +121,7 @@ def _draw(job: WorkerJob, events: Events, videos: dict):
     """Play the scene under manim with our frame sink attached: (scene, its windowed render, the sink, cues)."""
     from manim import config, tempconfig
 
-    from scenes.kit.speed import install_speed_patches
+    from scenes.speed import install_speed_patches
 
     from rendering.encode.captions import Cue
     from rendering.encode.framesink import FrameSink

@@ -18,7 +18,7 @@ from pathlib import Path
 from rendering import PACKAGE_DIR
 from rendering.qualities import Quality
 
-SHARED_TREES = ("scenes/kit", "attention_math")
+SHARED_TREES = ("scenes/kit", "scenes/speed", "attention_math")
 ROOT_FILES = ("manim.cfg", "examples/post.toml")  # the post's example: the default clips' data
 VERSIONED_PACKAGES = ("manim", "typst", "manimpango", "pycairo", "av", "numpy")
 # The modules of this package whose code decides the bytes of a clip: editing one rebuilds every clip.

@@ -19,7 +19,7 @@ from manim import tempconfig
 from scenes import registry
 
 from .base import AttentionScene, BeatRecord
-from .speed import install_speed_patches
+from scenes.speed import install_speed_patches
 
 # render.py's "low" quality (rendering/qualities.py), written out here because the kit never imports rendering;
 # tests/test_kit_layers.py checks the two agree.

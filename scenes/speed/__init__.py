@@ -1,5 +1,8 @@
 """The two patches that make manim draw our scenes faster without changing a pixel, installed in one call.
 
+A package of its own beside the kit, importing only manim: the render worker installs them before it imports a
+scene, and a scene that does not use the kit (the test fixtures) costs no import of the kit.
+
 - `copy_speed`: copies of Typst glyphs share their parsed SVG path (copying is most of a scene's build time).
 - `draw_speed`: the Cairo camera finds what to draw and builds its paths with less Python per frame.
 

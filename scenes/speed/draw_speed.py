@@ -1,6 +1,6 @@
 """render.py's drawing: manim's Cairo camera with two per-frame costs done the same way, faster, pixel for pixel.
 
-Installed with copy_speed by `speed.install_speed_patches()`, which the render worker and the headless runner call
+Installed with copy_speed by `scenes.speed.install_speed_patches()`, which the render worker and the headless runner call
 before a scene is built (the figures against the plain manim CLI measure render.py's own work: the CLI draws with
 stock manim).
 
