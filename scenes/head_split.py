@@ -14,16 +14,18 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from manim import (
-    DOWN, LEFT, RIGHT, UP, Arrow, Create, DashedLine, FadeIn, FadeOut, Indicate, LaggedStart, Mobject, Rectangle,
-    ReplacementTransform, Typst, VGroup, Write,
+    DOWN, LEFT, ORIGIN, RIGHT, UP, Arrow, Create, DashedLine, FadeIn, FadeOut, Indicate, LaggedStart, Mobject,
+    Rectangle, ReplacementTransform, Typst, VGroup, Write,
 )
 
 from scenes.kit import (
     AttentionMap, AttentionScene, NamedMatrix, Source, align_baselines, beat, format_value, heatmap, label, math,
     matrix, motion, palette, subscript, top_token, typography,
 )
-from scenes.kit import camera, layout
+from scenes.kit import camera, framed, layout, legible
 from scenes.kit.named_matrix import shape_text
+from scenes.kit.products import shared_cell_width
+from scenes.kit.view import current_view
 from scenes.kit.numbers import TracedNumber
 from scenes.kit.widgets import TensorGrid
 
@@ -41,8 +43,11 @@ class HeadSplitLayout:
     tint_pad: float = 0.08  #: a head's panel reaches this far beyond its cells
     tint_opacity: float = 0.16
     dash_overhang: float = 0.15  #: a cut line runs this far past the grid
-    arrow_room: float = 1.2  #: between the wide W_Q and the narrow ones, for the arrows
+    arrow_room: float = 0.9  #: between the wide W_Q and the narrow ones, for the arrows
     floor_margin: float = 1.04  #: a composition built for the camera comes out this much above the floor
+    move_time: float = 0.9  #: one camera move from part to part
+    first_row_lag: float = 0.5  #: the first row's entries arrive one after another (the eye follows each)
+    row_lag: float = 0.3  #: the other rows, quicker
 
 
 L = HeadSplitLayout()
@@ -77,6 +82,53 @@ def compose(build: Callable[[Cells], Mobject], region: layout.Region) -> Mobject
                                     region, font_size=typography.SMALL_SIZE, shaded_cell=L.shaded_cell,
                                     tries=L.shrink_tries)
 
+
+
+def at_size(mob: Mobject, size: float) -> Mobject:
+    """`mob` (its numbers built at SMALL_SIZE) scaled so they read at `size` (and the floor's margin), centred on
+    the body: larger than the body where it must be, for the camera to frame its parts."""
+    return mob.scale(size * L.floor_margin / typography.SMALL_SIZE).move_to(layout.body().center)
+
+
+def fits_framed(part: Mobject) -> bool:
+    """Whether the camera can frame `part` whole at the scale it is built (or closer)."""
+    body = layout.body()
+    return (part.width <= body.width - 2 * camera.FRAMING_MARGIN
+            and part.height <= body.height - 2 * camera.FRAMING_MARGIN)
+
+
+def staged(build: Callable[[Cells], Mobject], parts: Callable[[Mobject], list[Mobject]]) -> tuple[Mobject, bool]:
+    """The composition with its numbers at the worked size (typography.WORKED_NUMBER_SIZE) where it fits the body
+    so (False); else built at that size (or at the floor, where even a part would not fit at it), larger than the
+    body, for the camera to frame `parts(mob)` in turn (True); where no part fits even at the floor, `compose`'s
+    fitted numbers or shades (False)."""
+    valued = build(VALUED)
+    worked = typography.WORKED_NUMBER_SIZE * L.floor_margin
+    if legible.fill_factor(valued, layout.body()) * typography.SMALL_SIZE >= worked:
+        return layout.fit_into(valued, layout.body()), False
+    for size in (typography.WORKED_NUMBER_SIZE, typography.MIN_FONT_SIZE):
+        mob = at_size(build(VALUED), size)
+        if all(fits_framed(part) for part in parts(mob)):
+            return mob, True
+    return compose(build, layout.body()), False
+
+
+def falk(left, right, result) -> None:
+    """`left · right = result` laid out as the product is worked (Falk's scheme): `right` above `result`, column
+    over column, `left` beside it, row level with row, so row i of `left` and column j of `right` meet in cell
+    (i, j) of `result`; the result's name to its right (its shape stays below it). The three grids must share a
+    cell width."""
+    gap = layout.GAP
+    right.shift(RIGHT * (result.body.get_center()[0] - right.body.get_center()[0])
+                + UP * (result.grid.get_top()[1] + gap - right.grid.get_bottom()[1]))
+    left.shift(RIGHT * (result.grid.get_left()[0] - gap - left.grid.get_right()[0])
+               + UP * (result.body.get_center()[1] - left.body.get_center()[1]))
+    result.name.next_to(result.grid, RIGHT, buff=layout.GAP)
+
+
+def query_row(amap: AttentionMap, i: int) -> VGroup:
+    """Row i of an attention map, with its word where the map names its rows."""
+    return VGroup(amap.row(i), *([amap.row_labels[i]] if len(amap.row_labels) else []))
 
 
 def tint_behind(mob: Mobject, color, *, fill: bool = True) -> Rectangle:
@@ -182,11 +234,12 @@ class HeadSplitScene(AttentionScene):
         text = f"h{subscript(h + 1)}" if short else f"head {h + 1}"
         return label(text, font_size=typography.SMALL_SIZE, color=palette.HEAD_TINTS[h], bold=True)
 
-    def _slice_names(self, slices: VGroup, direction) -> VGroup:
-        """"head h" beside each slice (above or below it); "h₁" where the full names would run into each other."""
-        names = VGroup(*(self._head_name(h) for h in range(self.n_heads)))
+    def _slice_names(self, slices: VGroup, direction, scale: float = 1) -> VGroup:
+        """"head h" beside each slice (above or below it); "h₁" where the full names would run into each other.
+        `scale`: how much larger than built the names are to be (for slices the camera shows from afar)."""
+        names = VGroup(*(self._head_name(h) for h in range(self.n_heads))).scale(scale)
         if any(name.width + layout.TIGHT > piece.width - L.tint_pad for name, piece in zip(names, slices)):
-            names = VGroup(*(self._head_name(h, short=True) for h in range(self.n_heads)))
+            names = VGroup(*(self._head_name(h, short=True) for h in range(self.n_heads))).scale(scale)
         for name, piece in zip(names, slices):
             name.next_to(piece, direction, buff=layout.TIGHT)
         align_baselines(names)
@@ -195,7 +248,14 @@ class HeadSplitScene(AttentionScene):
     def _shape_line(self, names: str, values: tuple[int, ...]):
         """"(B, heads, T, head_dim) = (1, 2, 4, 2)": a symbolic shape and the tensor's actual one, for the top band."""
         text = f"({names}) = ({', '.join(str(v) for v in values)})"
-        return layout.fit_into(label(text, font_size=typography.BODY_SIZE, mono=True), layout.top_band())
+        return self._on_screen(layout.fit_into(label(text, font_size=typography.BODY_SIZE, mono=True),
+                                               layout.top_band()))
+
+    def _on_screen(self, mob: Mobject) -> Mobject:
+        """`mob`, placed in the frame at rest, moved to where the camera now shows that place (the top band of a
+        composition the camera has pulled back from)."""
+        view = current_view(self)
+        return mob.scale(1 / view.zoom, about_point=ORIGIN).shift(RIGHT * view.center_x + UP * view.center_y)
 
     def _per_head_rows(self, paths: list[str], colors: list, titles: list[str] | None, cells: Cells) -> VGroup:
         """One row per head: its name, then one panel per path (the head's slice of each tensor), role names on top.
@@ -222,29 +282,92 @@ class HeadSplitScene(AttentionScene):
             align_baselines(tops)
         return VGroup(rows, tops)
 
+    def _aligned(self, cells: Cells, paths: tuple[str, ...]) -> Cells:
+        """`cells` with one width for every grid of a product laid out column over column."""
+        if not cells.values:
+            return cells
+        return Cells(True, cells.height, shared_cell_width(self.src, paths, font_size=typography.SMALL_SIZE))
+
+    @staticmethod
+    def _first_entry(left: NamedMatrix, right: NamedMatrix, result: NamedMatrix) -> VGroup:
+        """What the camera needs to show of a product laid out by `falk` to work its first entry: row 0 of the
+        left matrix (with its word), column 0 of the right one, cell (0, 0) of the result."""
+        labels = getattr(left.grid, "row_labels", None)
+        return VGroup(left.grid.row(0), *([labels[0]] if labels is not None else []), right.grid.column(0),
+                      right.name, result.grid.cell(0, 0))
+
+    def _shoot(self, shot: camera.Shot, whole: Mobject, pinned: list[Mobject], *animations,
+               run_time: float = L.move_time) -> None:
+        """The camera to `shot`: `whole`'s numbers shown where they read at the worked size, shaded elsewhere; the
+        top band (`pinned`, under its cover) still on screen."""
+        framed.cover_top_band(self)
+        framed.move_to_shot(self, shot, whole, pinned, *animations, run_time=run_time,
+                            number_floor=typography.WORKED_NUMBER_SIZE)
+
+    def _to_rest(self, *animations, run_time: float = L.move_time) -> None:
+        """Play `animations`, the camera going back to rest with them if a composition had moved it (the top band
+        carried along)."""
+        moves = [] if camera.at_rest(self) else camera.move_camera(self, camera.rest_shot())
+        self.play(*moves, *animations, run_time=run_time)
+
+    def _work_product(self, left: TensorGrid, right: TensorGrid, result: TensorGrid, whole: Mobject,
+                      pinned: list[Mobject] | None) -> None:
+        """result = left · right, entry by entry: row i of `left` and column j of `right` travel into cell (i, j).
+        The first row is worked closely (framed by the camera when `pinned` is given: the composition is larger
+        than the body), the others quicker (from the whole, their numbers shaded where too small)."""
+        cols = range(result.cols)
+
+        def arrive(rows: range, lag: float, *, run_time: float) -> None:
+            # each cell arrives as a stand-in (a copy of the cell, in its state now), replaced by the cell itself
+            # once there: a transform pads its mobject with copies of the larger source, and a padded cell would
+            # carry them into every later transform (slow to draw, and growing)
+            stand_ins = {(i, j): result.cell(i, j).copy() for i in rows for j in cols}
+            self.play(motion.lagged([motion.lagged([motion.travel(VGroup(left.row(i), right.column(j)),
+                                                                  stand_ins[i, j]) for j in cols], lag)
+                                     for i in rows], L.row_lag), run_time=run_time)
+            self.remove(*stand_ins.values())
+            self.add(*(result.cell(i, j) for i, j in stand_ins))
+
+        if pinned is not None:
+            names = [m for m in (getattr(left, "row_labels", None),) if m is not None]
+            first = VGroup(left.row(0), *(n[0] for n in names), right, result.row(0))
+            if not fits_framed(first):
+                first = VGroup(left.row(0), *(n[0] for n in names), right.column(0), result.cell(0, 0))
+            self._shoot(camera.shot_on(first), whole, pinned)
+        arrive(range(1), L.first_row_lag, run_time=2.0)
+        if pinned is not None:
+            self._shoot(camera.shot_on_all(whole), whole, pinned)
+        if result.rows > 1:
+            arrive(range(1, result.rows), motion.LAG, run_time=1.6)
+        self.remove(*(result.cell(i, j) for i in range(result.rows) for j in cols))
+        self.add(result.body)
+
     # --- beats ------------------------------------------------------------------------------------------------
     @beat
     def one_wide_matmul(self) -> tuple[NamedMatrix, VGroup]:
-        """X times one wide W_Q: every head's queries in a single matmul."""
+        """X times one wide W_Q: every head's queries in a single matmul, entry by entry."""
         def build(cells: Cells) -> VGroup:
-            x = self._named(f"X.{FIRST_IN_BATCH}", "X", palette.TEXT, cells, ("T", "d_in"), rows=True, batch=True)
-            w = self._named("W_q", "W_Q", palette.QUERY, cells, ("d_in", "d_out"))
+            cells = self._aligned(cells, ("X", "W_q", "Q"))
+            x = self._named(f"X.{FIRST_IN_BATCH}", "X", palette.TEXT, cells, rows=True, shape=False)
+            w = self._named("W_q", "W_Q", palette.QUERY, cells, shape=False)
             q = self._named("Q", "Q", palette.QUERY, cells, ("T", "d_out"), batch=True)
-            dot, eq = math("dot", font_size=typography.BODY_SIZE), math("=", font_size=typography.BODY_SIZE)
-            row = chain(x, dot, w, eq, q)
-            line_up_names([x, w, q])
-            tints = self._head_tints(w.grid)
-            heads = self._slice_names(tints, DOWN)
-            return VGroup(row, tints, heads)
+            falk(x, w, q)
+            w.name.next_to(w.grid, LEFT, buff=layout.GAP)  # above W_Q: the heads' names
+            tints = VGroup(*(tint_behind(VGroup(self._head_columns(w.grid, h), self._head_columns(q.grid, h)),
+                                         palette.HEAD_TINTS[h]) for h in range(self.n_heads)))
+            return VGroup(VGroup(x, w, q), tints, self._slice_names(tints, UP))
 
-        (x, dot, w, eq, q), tints, heads = compose(build, layout.body())
+        whole, follow = staged(build, lambda m: [self._first_entry(*m[0])])
+        (x, w, q), tints, heads = whole
+        formula = layout.fit_into(math("X dot W_Q = Q", font_size=typography.BODY_SIZE), layout.top_band())
         self.say("One big matrix multiply: X times a wide W_Q gives the queries of every head at once.")
-        self.play(FadeIn(x), run_time=1.0)
-        self.play(FadeIn(dot), FadeIn(w), run_time=1.0)
-        # row i of X and all of W_Q travel into row i of Q
-        self.play(FadeIn(eq), motion.lagged([motion.travel(VGroup(x.grid.row(i), w.grid.body), q.grid.row(i))
-                                             for i in range(self.T)]), FadeIn(brackets_of(q.grid)), run_time=1.6)
-        self.play(FadeIn(q.name), FadeIn(q.shape_label), run_time=0.6)
+        self.play(FadeIn(formula), run_time=0.6)
+        if follow:
+            self._shoot(camera.shot_on_all(whole), whole, [formula])
+        self.play(FadeIn(x), run_time=0.8)
+        self.play(FadeIn(w), run_time=0.8)
+        self._work_product(x.grid, w.grid, q.grid, whole, [formula] if follow else None)
+        self.play(FadeIn(brackets_of(q.grid)), FadeIn(q.name), FadeIn(q.shape_label), run_time=0.6)
         self.wait(1.0)
         if self.one_head:
             self.say(f"With one head, that head takes all d_out = {self.d_out} columns of W_Q: head_dim = d_out.",
@@ -255,10 +378,9 @@ class HeadSplitScene(AttentionScene):
                      f"{self.head_dim} each.",
                      narration=f"W_Q has d_out = {self.d_out} columns: room for {self.n_heads} heads, each "
                                f"{self.head_dim} columns wide. That width is the head_dim.")
-        self.play(FadeOut(w.shape_label), run_time=0.4)
         self.play(FadeIn(tints), FadeIn(heads), run_time=0.8)
         self.wait(2.8)
-        return q, VGroup(x, dot, w.grid, w.name, eq, tints, heads)
+        return q, VGroup(x, w.grid, w.name, formula, tints, heads)
 
     @beat
     def queries_keys_values(self, shown: tuple[NamedMatrix, VGroup]) -> dict[str, NamedMatrix]:
@@ -279,16 +401,30 @@ class HeadSplitScene(AttentionScene):
             named[0].add(shared)
             return row
 
-        grids = dict(zip(("Q", "K", "V"), compose(build, layout.body())))
+        row, follow = staged(build, lambda row: [VGroup(m.grid, m.name) for m in row])
+        grids = dict(zip(("Q", "K", "V"), row))
         self.say("W_K and W_V are wide in the same way: keys and values, each (B, T, d_out).",
                  narration="W_K and W_V are just as wide, so the keys and the values also come out with shape "
                            "batch, T, d_out.")
-        self.play(FadeOut(rest), run_time=0.6)
         q = grids["Q"]
-        self.play(ReplacementTransform(old_q, VGroup(q.grid.body, brackets_of(q.grid), q.name, q.shape_label)),
-                  run_time=1.0)
-        self.play(FadeIn(q.grid.row_labels), *(FadeIn(grids[r]) for r in ("K", "V")), run_time=1.2)
-        self.wait(3.0)
+        # part for part (a transform between unlike trees pads each with copies of the other: slow, and huge)
+        into_q = ReplacementTransform(VGroup(old_q.grid.body, brackets_of(old_q.grid), old_q.name, old_q.shape_label),
+                                      VGroup(q.grid.body, brackets_of(q.grid), q.name, q.shape_label))
+        if not follow:
+            self.play(FadeOut(rest), run_time=0.6)
+            self._to_rest(into_q, run_time=1.0)
+            self.play(FadeIn(q.grid.row_labels), *(FadeIn(grids[r]) for r in ("K", "V")), run_time=1.2)
+            self.wait(3.0)
+            return grids
+        # too wide to read whole at the worked size: the camera takes each in turn, then all three (shaded)
+        self.play(FadeOut(rest), run_time=0.6)
+        self._shoot(camera.shot_on(VGroup(q.grid, q.name)), row, [], into_q, FadeIn(q.grid.row_labels),
+                    run_time=1.0)
+        for r in ("K", "V"):
+            self._shoot(camera.shot_on(VGroup(grids[r].grid, grids[r].name)), row, [], FadeIn(grids[r]))
+            self.wait(0.6)
+        self._shoot(camera.shot_on_all(row), row, [])
+        self.wait(2.0)
         return grids
 
     @beat
@@ -305,7 +441,7 @@ class HeadSplitScene(AttentionScene):
                 cuts.add(DashedLine(top + RIGHT * (x - top[0]) + UP * L.dash_overhang,
                                     bottom + RIGHT * (x - bottom[0]) + DOWN * L.dash_overhang,
                                     color=palette.TEXT, stroke_width=2))
-        heads = self._slice_names(tints["Q"], UP)
+        heads = self._slice_names(tints["Q"], UP, scale=1 / current_view(self).zoom)  # as large as if at rest
         view = self._shape_line("B, T, heads, head_dim", (self.batch, self.T, self.n_heads, self.head_dim))
         if self.one_head:
             self.say(f"With one head there is nothing to cut: view gives (B, T, heads, head_dim) with one head of "
@@ -321,9 +457,9 @@ class HeadSplitScene(AttentionScene):
         self.play(FadeIn(view), FadeOut(grids["Q"].name), FadeIn(heads), run_time=0.8)
         self.wait(2.0)
 
-        split = compose(lambda cells: self._per_head_rows([f"{r}_heads" for r in roles],
-                                                          [palette.ROLE_COLORS[r] for r in roles], list(roles), cells),
-                        layout.body())
+        split, follow = staged(lambda cells: self._per_head_rows([f"{r}_heads" for r in roles],
+                                                                 [palette.ROLE_COLORS[r] for r in roles], list(roles),
+                                                                 cells), lambda split: list(split[0]))
         rows, tops = split
         self.say("Transpose puts the heads axis first, (B, heads, T, head_dim): each head now has its own Q, K, V.",
                  narration="A transpose moves the heads axis in front of T, giving batch, heads, T, head_dim: now "
@@ -333,21 +469,29 @@ class HeadSplitScene(AttentionScene):
             grid = grids[r].grid
             for h in range(self.n_heads):
                 sub = rows[h].grids[k]
-                old_cells = [grid.cell(i, c) for c in range(h * self.head_dim, (h + 1) * self.head_dim)
-                             for i in range(self.T)]
+                old_cells = VGroup(*(grid.cell(i, c) for c in range(h * self.head_dim, (h + 1) * self.head_dim)
+                                     for i in range(self.T)))
                 new_cells = [sub.cell(i, c) for c in range(self.head_dim) for i in range(self.T)]
                 # head h's column slice slides out of the wide tensor into its own panel
-                moves += motion.slide_slices([VGroup(*old_cells)], [VGroup(*new_cells)])
-                moves += [FadeOut(o) for o in old_cells]
-                moves.append(ReplacementTransform(tints[r][h], rows[h].panels[k]))
+                moves += motion.slide_slices([old_cells], [VGroup(*new_cells)])
+                moves += [FadeOut(old_cells), ReplacementTransform(tints[r][h], rows[h].panels[k])]
             moves.append(FadeOut(brackets_of(grid)))
         transposed = self._shape_line("B, heads, T, head_dim", (self.batch, *self.src.shape("Q_heads")))
         labels_out = [FadeOut(grids["Q"].grid.row_labels), FadeOut(cuts), FadeOut(heads), FadeOut(grids["K"].name),
                       FadeOut(grids["V"].name),
                       *(FadeOut(grids[r].shape_label) for r in roles if grids[r].shape_label is not None)]
-        self.play(*moves, *labels_out, ReplacementTransform(view, transposed), run_time=2.0)
+        self.play(ReplacementTransform(view, transposed), run_time=0.6)
+        if follow:
+            self._shoot(camera.shot_on_all(split), split, [transposed], *moves, *labels_out, run_time=2.0)
+        else:
+            self._to_rest(*moves, *labels_out, run_time=2.0)
         self.play(FadeIn(VGroup(*(row.name for row in rows))), FadeIn(tops), run_time=0.8)
-        self.wait(3.0)
+        if follow:  # each head's Q, K and V read at the worked size in turn, then all heads again
+            for row in rows:
+                self._shoot(camera.shot_on(row), split, [transposed])
+                self.wait(0.8)
+            self._shoot(camera.shot_on_all(split), split, [transposed])
+        self.wait(2.0)
 
     def _pattern_claim(self, h: int) -> tuple[str | None, float]:
         """Where head h's last query (which sees every token) looks: the top token, or None when it attends
@@ -374,7 +518,7 @@ class HeadSplitScene(AttentionScene):
             eq.select(key).set_color(palette.ROLE_COLORS[role])
         layout.fit_into(eq, layout.top_band())
 
-        def build(cells: Cells) -> VGroup:
+        def build(cells: Cells, upright: bool = False) -> VGroup:
             maps = VGroup()
             for h in range(self.n_heads):
                 # the rows are the same words in every map: name them once, on the left; words wider than a
@@ -382,7 +526,7 @@ class HeadSplitScene(AttentionScene):
                 amap = AttentionMap(self.src, f"weights.{h}", self.tokens, causal=True, show_values=cells.values,
                                     font_size=typography.SMALL_SIZE, cell_size=labelled(cells).height,
                                     cell_width=cells.width,
-                                    upright_keys=not cells.values, label_rows=h == 0, query_label=None,
+                                    upright_keys=upright or not cells.values, label_rows=h == 0, query_label=None,
                                     key_label=None)
                 frame = tint_behind(amap.body, palette.HEAD_TINTS[h], fill=False)
                 name = self._head_name(h).next_to(amap.column_labels, UP, buff=layout.NEAR).match_x(amap.body)
@@ -398,21 +542,29 @@ class HeadSplitScene(AttentionScene):
         room_w, room_h = body.width - 2 * camera.FRAMING_MARGIN, body.height - 2 * camera.FRAMING_MARGIN
         one_fits = all(m.width <= room_w and m.height <= room_h for m in valued)  # each head alone, legibly
         follow = one_fits and (valued.width > body.width or valued.height > body.height)
-        if follow:
+        last = self.T - 1
+        # a map too large to read whole even alone (eleven words): the camera reads its last query's row instead
+        by_rows = False
+        if not one_fits:  # key words upright, so a row is as wide as its numbers
+            valued = at_size(build(VALUED, upright=True), typography.MIN_FONT_SIZE)
+            by_rows = all(fits_framed(query_row(m[0], last)) for m in valued)
+        if follow or by_rows:
             maps = valued.move_to(body.center)
+        if follow:
             for text in texts_in(maps):
                 text.set_opacity(0)
-        else:
+        elif not by_rows:
             maps = compose(build, layout.body())
         self.play(Write(eq), run_time=1.2)
         if follow:  # out to all four heads; the formula, in the top band, stays as it is on screen
             self.pull_back(whole=maps, run_time=0.6)
+        if by_rows:
+            self._shoot(camera.shot_on_all(maps), maps, [eq], run_time=0.6)
         for amap, frame, name in maps:
             self.play(FadeIn(name), FadeIn(amap.row_labels), FadeIn(amap.column_labels), Create(frame),
                       LaggedStart(*(FadeIn(amap.row(i)) for i in range(self.T)), lag_ratio=0.3), run_time=1.6)
         self.wait(1.0)
 
-        last = self.T - 1
         word = self.tokens[last]
         claims, marks = [], []
         for h in range(self.n_heads):
@@ -432,6 +584,14 @@ class HeadSplitScene(AttentionScene):
         self.say(sentence[0].upper() + sentence[1:] + ".",
                  narration=f"Look at the last word, “{word}”, which may look at every word: "
                            + sentence + ".")
+        if by_rows:  # the camera reads each head's row for the last word, numbers in, then all heads again
+            for (amap, _, _), mark in zip(maps, marks):
+                self._shoot(camera.shot_on(query_row(amap, last)), maps, [eq], run_time=1.0)
+                self.play(mark, run_time=1.2)
+                self.wait(0.8)
+            self._shoot(camera.shot_on_all(maps), maps, [eq], run_time=1.0)
+            self.wait(1.0)
+            return
         if not follow:
             self.play(*marks, run_time=1.8)
             self.wait(5.0)
@@ -490,31 +650,36 @@ class HeadSplitScene(AttentionScene):
 
     @beat
     def output_projection(self, shown: tuple[NamedMatrix, VGroup]) -> None:
-        """× W_O (plus b_o) mixes the heads into the block's output."""
+        """× W_O (plus b_o) mixes the heads into the block's output, entry by entry."""
         old, (old_tints, old_names, old_shape) = shown
         self.say("Finally × W_O, plus its bias b_o, mixes the heads: the output is (B, T, d_out).",
                  narration="Finally, multiplying by W_O and adding its bias b_o mixes the heads together. The "
                            "output is batch, T, d_out.")
 
         def build(cells: Cells) -> VGroup:
-            concat = self._named("concat", "op(\"concat\")", palette.CONTEXT, cells, shape=False)
+            cells = self._aligned(cells, ("concat", "W_o", "output"))
+            concat = self._named("concat", "op(\"concat\")", palette.CONTEXT, cells, rows=True, shape=False)
             w_o = self._named("W_o", "W_O", palette.TEXT, cells, shape=False)
             out = self._named("output", "op(\"output\")", palette.CONTEXT, cells, shape=False)
-            dot = math("dot", font_size=typography.BODY_SIZE)
-            rest = math("+ b_o =", font_size=typography.BODY_SIZE)
-            row = chain(concat, dot, w_o, rest, out)
-            line_up_names([concat, w_o, out])
-            return VGroup(row, self._head_tints(concat.grid))
+            falk(concat, w_o, out)
+            formula = math("op(\"output\") = op(\"concat\") dot W_O + b_o", font_size=typography.BODY_SIZE)
+            formula.next_to(concat.name, UP, buff=layout.APART).align_to(concat.grid, RIGHT)
+            return VGroup(VGroup(concat, w_o, out), self._head_tints(concat.grid), formula)
 
-        (concat, dot, w_o, rest, out), tints = compose(build, layout.body())
-        self.play(FadeOut(old_names), FadeOut(old.grid.row_labels), run_time=0.4)
-        self.play(ReplacementTransform(VGroup(old.grid.body, brackets_of(old.grid), old.name),
-                                       VGroup(concat.grid.body, brackets_of(concat.grid), concat.name)),
-                  ReplacementTransform(old_tints, tints), run_time=0.8)
-        self.play(FadeIn(dot), FadeIn(w_o), run_time=0.9)
-        self.play(FadeIn(rest), motion.lagged([motion.travel(VGroup(concat.grid.row(i), w_o.grid.body),
-                                                             out.grid.row(i)) for i in range(self.T)]),
-                  FadeIn(brackets_of(out.grid)), FadeIn(out.name), run_time=1.6)
+        whole, follow = staged(build, lambda m: [self._first_entry(*m[0])])
+        (concat, w_o, out), tints, formula = whole
+        self.play(FadeOut(old_names), run_time=0.4)
+        into_concat = [ReplacementTransform(VGroup(old.grid.body, brackets_of(old.grid), old.name, old.grid.row_labels),
+                                            VGroup(concat.grid.body, brackets_of(concat.grid), concat.name,
+                                                   concat.grid.row_labels)),
+                       ReplacementTransform(old_tints, tints)]
+        if follow:
+            self._shoot(camera.shot_on_all(whole), whole, [old_shape], *into_concat, run_time=1.0)
+        else:
+            self._to_rest(*into_concat, run_time=1.0)
+        self.play(FadeIn(w_o), FadeIn(formula), run_time=0.9)
+        self._work_product(concat.grid, w_o.grid, out.grid, whole, [old_shape] if follow else None)
+        self.play(FadeIn(brackets_of(out.grid)), FadeIn(out.name), run_time=0.6)
         shape = self._shape_line("B, T, d_out", (self.batch, *self.src.shape("output")))
         self.play(ReplacementTransform(old_shape, shape), run_time=0.6)
         self.wait(3.0)
@@ -531,6 +696,9 @@ class HeadSplitScene(AttentionScene):
                      narration="The other layout stacks separate single-head modules: each head gets its own narrow "
                                "W_Q, one slice of the wide matrix.")
         self.clear_stage()
+        module = layout.fit_into(label("each module: CausalSelfAttention(d_in, head_dim)",
+                                       font_size=typography.SMALL_SIZE, color=palette.MUTED, mono=True),
+                                 layout.top_band(), grow=False)
 
         def build(cells: Cells) -> VGroup:
             wide = self._named("W_q", "W_Q", palette.QUERY, cells, shape=False)
@@ -541,34 +709,44 @@ class HeadSplitScene(AttentionScene):
                 grid.remove(brackets_of(grid))  # the head's tinted panel frames it
                 panel = tint_behind(grid.body, palette.HEAD_TINTS[h])
                 name = math(f"W_Q^(({h + 1}))", font_size=typography.BODY_SIZE, color=palette.QUERY)
-                head = self._head_name(h)
-                piece = VGroup(grid, panel, name.next_to(panel, UP, buff=layout.NEAR),
-                               head.next_to(panel, DOWN, buff=layout.NEAR))
-                piece.grid, piece.panel, piece.name, piece.head = piece.submobjects
+                piece = VGroup(grid, panel, name.next_to(panel, UP, buff=layout.NEAR))
+                piece.grid, piece.panel, piece.name = piece.submobjects
                 narrow.add(piece)
             narrow.arrange(RIGHT, buff=layout.FAR, aligned_edge=UP)
-            module = label("each module: CausalSelfAttention(d_in, head_dim)", font_size=typography.SMALL_SIZE,
-                           color=palette.MUTED, mono=True)
-            lower = VGroup(narrow, module).arrange(DOWN, buff=layout.GAP)
-            whole = VGroup(VGroup(wide, tints), lower).arrange(DOWN, buff=L.arrow_room)
+            whole = VGroup(VGroup(wide, tints), narrow).arrange(DOWN, buff=L.arrow_room)
             arrows = VGroup(*(Arrow(tints[h].get_bottom(), narrow[h].name.get_top(), buff=layout.TIGHT,
                                     color=palette.HEAD_TINTS[h], stroke_width=3, max_tip_length_to_length_ratio=0.15)
                               for h in range(self.n_heads)))
             return VGroup(whole, arrows)
 
-        ((wide_part, (narrow, module)), arrows) = compose(build, layout.body())
-        wide, tints = wide_part
+        def heads(built: Mobject) -> list[Mobject]:
+            """Per head, what the camera frames as its slice slides: the slice and its narrow W_Q^(h) where both
+            fit, else the narrow one (the slice slides in from above)."""
+            ((_, tints), narrow), _ = built
+            both = [VGroup(tints[h], narrow[h]) for h in range(self.n_heads)]
+            return [pair if fits_framed(pair) else narrow[h] for h, pair in enumerate(both)]
+
+        built, follow = staged(build, heads)
+        ((wide, tints), narrow), arrows = built
+        self.play(FadeIn(module), run_time=0.5)
+        if follow:
+            self._shoot(camera.shot_on_all(built), built, [module])
         self.play(FadeIn(wide), FadeIn(tints), run_time=0.8)
-        copies = []
+        self.play(Create(arrows), run_time=0.6)
+        slides = []
         for h in range(self.n_heads):  # head h's columns of the wide W_Q slide down into its narrow W_Q^(h)
             cells = [wide.grid.cell(i, c) for i in range(self.d_in)
                      for c in range(h * self.head_dim, (h + 1) * self.head_dim)]
             targets = [narrow[h].grid.cell(i, c) for i in range(self.d_in) for c in range(self.head_dim)]
-            copies += motion.slide_slices([VGroup(*cells)], [VGroup(*targets)])
-        self.play(Create(arrows), run_time=0.6)
-        self.play(*copies, *(ReplacementTransform(tints[h].copy(), narrow[h].panel) for h in range(self.n_heads)),
-                  FadeIn(VGroup(*(n.name for n in narrow))), run_time=1.8)
-        self.play(FadeIn(VGroup(*(n.head for n in narrow)), shift=UP * layout.NUDGE), FadeIn(module), run_time=0.8)
+            slides.append([*motion.slide_slices([VGroup(*cells)], [VGroup(*targets)]),
+                           ReplacementTransform(tints[h].copy(), narrow[h].panel), FadeIn(narrow[h].name)])
+        if follow:  # the camera on each head as its slice slides down, numbers legible; then all of them
+            for part, slide in zip(heads(built), slides):
+                self._shoot(camera.shot_on(part), built, [module])
+                self.play(*slide, run_time=1.4)
+            self._shoot(camera.shot_on_all(built), built, [module])
+        else:
+            self.play(*(a for slide in slides for a in slide), run_time=1.8)
         self.wait(1.0)
         if self.one_head:
             self.say("The module runs its own matmuls; its output, the concat of one head, is multiplied by W_O.",
