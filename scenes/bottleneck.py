@@ -12,11 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from manim import (
-    DOWN, LEFT, RIGHT, UP, Arrow, Create, FadeIn, FadeOut, GrowArrow, GrowFromEdge, Indicate, LaggedStart, Line,
-    MoveToTarget, Rectangle, ReplacementTransform, SurroundingRectangle, VGroup,
+    DOWN, LEFT, RIGHT, UP, Arrow, Create, FadeIn, FadeOut, GrowArrow, GrowFromEdge, Group, Indicate, LaggedStart,
+    Line, MoveToTarget, Rectangle, ReplacementTransform, SurroundingRectangle, VGroup,
 )
 
-from scenes.kit import close_up
+from scenes.kit import camera, close_up, framed
 from scenes.kit import (
     AttentionScene, Source, TokenRow, beat, caption_brace, flow_arrow, format_value, heading, label, layout, math,
     palette, token_box, typography, vector,
@@ -236,7 +236,8 @@ class BottleneckScene(AttentionScene):
         if narrower < 1:  # long words: the decoder's column gives up width so the kept rows stay legible
             self.play(chain.animate.scale(narrower, about_edge=RIGHT), run_time=0.6)
         rows = VGroup(*kept)
-        if not layout.fits_legibly(rows, self._left_of_chain(chain), close_up.smallest_font(rows)):
+        shaded = not layout.fits_legibly(rows, self._left_of_chain(chain), close_up.smallest_font(rows))
+        if shaded:
             kept = self._kept_rows(shaded=True)  # too many words for their numbers: each state as its shades
         layout.fit_into(VGroup(*kept), self._left_of_chain(chain))
         self.play(*(ReplacementTransform(w, row.word) for w, row in zip(reading.words, kept)), run_time=1.0)
@@ -266,7 +267,29 @@ class BottleneckScene(AttentionScene):
         self.play(*(line.animate.set_stroke(color=palette.ACCENT, width=L.lit_stroke) for line in to_first),
                   *(line.animate.set_stroke(opacity=0.35) for line in others),
                   Indicate(kept[0].word[1], color=palette.ENGLISH, scale_factor=1.3), run_time=1.2)
+        if shaded:
+            self._read_state_closely(kept[0], title)
         self.wait(2.5)
+
+    def _read_state_closely(self, row: VGroup, title: VGroup) -> None:
+        """Where the kept states fit only as shades, the camera moves in on one of them (h_1) until its numbers
+        read above the floor, and they come back in place of its shades; then it pulls back to every state."""
+        numbers = self._state_vector(0)
+        numbers.scale(row.state.width / numbers.width).move_to(row.state)
+        size = close_up.smallest_font(numbers)  # as scaled, at rest
+        legible = [part for part in (row, VGroup(row.name, row.state), row.state)
+                   if size * camera.shot_on(part).zoom >= typography.MIN_FONT_SIZE * close_up.BUILD_MARGIN]
+        if not legible:
+            return
+        shades = row.state.copy()
+        # what the shot cuts at its edges (the next words, the decoder's column) is hidden while it is framed
+        pinned = [title]
+        stage = Group(*(m for m in self.mobjects if m is not self.camera.frame and m is not title))
+        framed.cover_top_band(self)
+        framed.move_to_shot(self, camera.shot_on(legible[0]), stage, pinned, ReplacementTransform(row.state, numbers))
+        self.wait(1.5)
+        framed.move_to_shot(self, camera.rest_shot(), stage, pinned, ReplacementTransform(numbers, shades))
+        row.state = shades
 
     # --- building blocks --------------------------------------------------------------------------------------
 
