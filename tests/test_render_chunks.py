@@ -19,20 +19,20 @@ from rendering.encode.assemble import assemble
 from rendering.encode.frame_window import Window, WindowedRender
 from rendering.pipeline.remote import relocate, render_task
 from rendering.encode.media import sha256
+from rendering.qualities import QUALITIES
+from rendering.records import ChunkResult, WindowSpec, WorkerJob
 from tests.fixtures.render.harness import REPO, ctrl_c_reaches_it, decode_frames, make_project, wait_for, worker_pids
 
-LOW = {"name": "low", "manim_name": "low_quality", "width": 854, "height": 480, "fps": 15}
-FORMATS = ["mp4", "webm", "png"]
+FORMATS = ("mp4", "webm", "png")
 MEAN_TOLERANCE = 0.5  # mean absolute difference over the clip, in levels of 255 (as for the manim CLI)
 FRAME_TOLERANCE = 1.5  # and for any one frame
 
 
 def _render(tmp_path, name: str, module: str, class_name: str, window: dict | None = None) -> dict:
     """Run the worker on one task; its files written under tmp_path/name, the result's paths pointing at them."""
-    payload = {"scene_id": name, "module": f"tests.fixtures.render.{module}", "class_name": class_name,
-               "quality": LOW, "formats": FORMATS, "work_dir": "", "verbose": False, "narration": None,
-               "task": name, **({"window": window} if window else {})}
-    reply = render_task(payload, str(REPO))
+    job = WorkerJob(name, f"tests.fixtures.render.{module}", class_name, QUALITIES["low"], FORMATS, "", task=name,
+                    window=WindowSpec.from_dict(window) if window else None)
+    reply = render_task(job.to_dict(), str(REPO))
     assert "result" in reply, reply.get("log")
     work = tmp_path / name
     for relative, data in reply["files"].items():
@@ -68,7 +68,7 @@ def test_chunks_join_into_the_unsplit_clip(tmp_path, module, class_name):
                       {"start": start, "stop": stop, "run_to_end": stop is None})
               for k, (start, stop) in enumerate(zip(starts, stops))]
     assert [chunk["frames"] for chunk in chunks] == [b - a for a, b in zip(starts, [*edges, whole["frames"]])]
-    joined = assemble(chunks, FORMATS, tmp_path / "joined")
+    joined = assemble([ChunkResult.from_dict(c) for c in chunks], list(FORMATS), tmp_path / "joined")
 
     assert joined["frames"] == whole["frames"] and joined["timeline"] == whole["timeline"]
     for fmt in ("mp4", "webm"):
@@ -156,6 +156,6 @@ def test_a_lead_chunk_renders_up_to_its_cut(tmp_path):
     assert lead["frames"] == 37 and "clip_frames" not in lead
     rest = _render(tmp_path, "rest", "held_end", "HeldEndScene", {"start": 37, "stop": None, "run_to_end": True})
     whole = _render(tmp_path, "whole", "held_end", "HeldEndScene")
-    joined = assemble([lead, rest], FORMATS, tmp_path / "joined")
+    joined = assemble([ChunkResult.from_dict(c) for c in (lead, rest)], list(FORMATS), tmp_path / "joined")
     assert joined["frames"] == whole["frames"]
     _assert_same_pictures(joined["files"]["mp4"]["tmp"], whole["files"]["mp4"]["tmp"])

@@ -9,7 +9,6 @@ scene to its end. Everything is written inside `out`; the installer moves it int
 from __future__ import annotations
 
 import shutil
-from collections.abc import Mapping
 from pathlib import Path
 
 from rendering.encode.captions import Cue
@@ -21,9 +20,7 @@ VIDEO_FORMATS = ("mp4", "webm")
 
 
 def assemble(chunks: list[ChunkResult], formats: list[str], out: Path) -> dict:
-    """`chunks`: the chunk results in clip order (a result as decoded from JSON is read as a ChunkResult).
-    Returns a whole clip's result."""
-    chunks = [ChunkResult.from_dict(chunk) if isinstance(chunk, Mapping) else chunk for chunk in chunks]
+    """`chunks`: the chunk results in clip order. Returns a whole clip's result."""
     out.mkdir(parents=True, exist_ok=True)
     final = chunks[-1]
     if not final.ran_to_end:
