@@ -35,8 +35,9 @@ def merge_heads(t: torch.Tensor) -> torch.Tensor:
 
 
 @dataclass(frozen=True, eq=False)
-class HeadWeights:
-    """One head's projections (d_in, head_dim) and optional biases (head_dim,)."""
+class ProjectionWeights:
+    """The query, key and value projections (d_in, width) and optional biases (width,): one head's (width = head_dim)
+    or the split layout's wide ones (width = d_out). The two layouts hold the same fields, so they are one type."""
 
     W_q: torch.Tensor
     W_k: torch.Tensor
@@ -46,16 +47,10 @@ class HeadWeights:
     b_v: torch.Tensor | None = None
 
 
-@dataclass(frozen=True, eq=False)
-class SplitWeights:
-    """Wide projections (d_in, d_out) and optional biases (d_out,) of the split layout."""
-
-    W_q: torch.Tensor
-    W_k: torch.Tensor
-    W_v: torch.Tensor
-    b_q: torch.Tensor | None = None
-    b_k: torch.Tensor | None = None
-    b_v: torch.Tensor | None = None
+#: One head's projections (d_in, head_dim): the stacked layout's part.
+HeadWeights = ProjectionWeights
+#: The split layout's wide projections (d_in, d_out).
+SplitWeights = ProjectionWeights
 
 
 def _columns(t: torch.Tensor | None, n_heads: int) -> list[torch.Tensor | None]:
