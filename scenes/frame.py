@@ -1,8 +1,11 @@
 """The frame's shape: landscape (16:9), portrait (9:16) or square (1:1), as pixels and as scene units.
 
 One rule for the render worker (through rendering/qualities.py) and for headless runs, so a clip and its
-inspection see the same frame. The short side is always 8 scene units, as landscape's height is today: a piece
-of the kit keeps its size in pixels whatever the aspect, and the long side grows (portrait: 8 wide, 14.22 tall).
+inspection see the same frame. The frame is always 8 scene units *tall*, as landscape's is today, and as wide as
+the aspect makes it (portrait 4.5 × 8, square 8 × 8). The height and not the short side, because a portrait clip
+is read on a phone held upright, shown 390 CSS px wide: across 4.5 units the type scale's floor
+(typography.MIN_FONT_SIZE, 26) sets a digit about 14.5 CSS px tall; across 8 units (the short side kept) it would
+be 8 CSS px, under the issue's 10 px for text and 12 px for numbers (scenes.kit.phone computes these figures).
 Setting only the pixel size would keep manim's 14.22 × 8 field and squash the content (ManimCommunity/manim#3604).
 Beside the registry, not in scenes/kit/ (whose package imports manim): render.py checks an --aspect and hashes a
 clip's inputs without loading manim, and the kit (headless runs, layout) imports it as the renderer does.
@@ -14,8 +17,9 @@ LANDSCAPE, PORTRAIT, SQUARE = "landscape", "portrait", "square"
 ASPECTS: tuple[str, ...] = (LANDSCAPE, PORTRAIT, SQUARE)
 DEFAULT_ASPECT = LANDSCAPE
 
-SHORT_SIDE_UNITS = 8.0  #: scene units across the frame's short side (landscape's height, as manim's default)
-LONG_SIDE_UNITS = SHORT_SIDE_UNITS * 16 / 9  #: 14.22: manim's default frame_width
+FRAME_HEIGHT_UNITS = 8.0  #: scene units from the frame's bottom to its top, whatever the aspect (manim's default)
+#: width over height of each aspect's frame (landscape's 16/9 gives manim's default frame_width, 14.22)
+SHAPES: dict[str, float] = {LANDSCAPE: 16 / 9, PORTRAIT: 9 / 16, SQUARE: 1.0}
 
 
 def pixel_size(aspect: str, landscape_width: int, landscape_height: int) -> tuple[int, int]:
@@ -29,13 +33,9 @@ def pixel_size(aspect: str, landscape_width: int, landscape_height: int) -> tupl
 
 
 def frame_units(aspect: str) -> tuple[float, float]:
-    """(frame_width, frame_height) in scene units: the short side 8, the long side 8 · 16/9."""
+    """(frame_width, frame_height) in scene units: 8 tall, as wide as the aspect's shape (14.22, 4.5, 8)."""
     check_aspect(aspect)
-    if aspect == PORTRAIT:
-        return SHORT_SIDE_UNITS, LONG_SIDE_UNITS
-    if aspect == SQUARE:
-        return SHORT_SIDE_UNITS, SHORT_SIDE_UNITS
-    return LONG_SIDE_UNITS, SHORT_SIDE_UNITS
+    return FRAME_HEIGHT_UNITS * SHAPES[aspect], FRAME_HEIGHT_UNITS
 
 
 def manim_frame(aspect: str, landscape_width: int, landscape_height: int) -> dict:
