@@ -291,10 +291,13 @@ class HeadSplitScene(AttentionScene):
     @staticmethod
     def _first_entry(left: NamedMatrix, right: NamedMatrix, result: NamedMatrix) -> VGroup:
         """What the camera needs to show of a product laid out by `falk` to work its first entry: row 0 of the
-        left matrix (with its word), column 0 of the right one, cell (0, 0) of the result."""
+        left matrix (with its word), column 0 of the right one (with its name), cell (0, 0) of the result; only
+        the row, the column and the cell where that does not fit."""
         labels = getattr(left.grid, "row_labels", None)
-        return VGroup(left.grid.row(0), *([labels[0]] if labels is not None else []), right.grid.column(0),
-                      right.name, result.grid.cell(0, 0))
+        named = VGroup(left.grid.row(0), *([labels[0]] if labels is not None else []), right.grid.column(0),
+                       right.name, result.grid.cell(0, 0))
+        bare = VGroup(left.grid.row(0), right.grid.column(0), result.grid.cell(0, 0))
+        return named if fits_framed(named) else bare
 
     def _shoot(self, shot: camera.Shot, whole: Mobject, pinned: list[Mobject], *animations,
                run_time: float = L.move_time) -> None:
@@ -332,7 +335,7 @@ class HeadSplitScene(AttentionScene):
             names = [m for m in (getattr(left, "row_labels", None),) if m is not None]
             first = VGroup(left.row(0), *(n[0] for n in names), right, result.row(0))
             if not fits_framed(first):
-                first = VGroup(left.row(0), *(n[0] for n in names), right.column(0), result.cell(0, 0))
+                first = self._first_entry(*whole[0])
             self._shoot(camera.shot_on(first), whole, pinned)
         arrive(range(1), L.first_row_lag, run_time=2.0)
         if pinned is not None:
