@@ -4,8 +4,8 @@ One rule for the render worker (through rendering/qualities.py) and for headless
 inspection see the same frame. The frame is always 8 scene units *tall*, as landscape's is today, and as wide as
 the aspect makes it (portrait 4.5 × 8, square 8 × 8). The height and not the short side, because a portrait clip
 is read on a phone held upright, shown 390 CSS px wide: across 4.5 units the type scale's floor
-(typography.MIN_FONT_SIZE, 26) sets a digit about 14.5 CSS px tall; across 8 units (the short side kept) it would
-be 8 CSS px, under the issue's 10 px for text and 12 px for numbers (scenes.kit.phone computes these figures).
+(typography.MIN_FONT_SIZE, 26) sets a digit about 18 CSS px tall; across 8 units (the short side kept) it would
+be 10 CSS px, under the issue's 12 px for numbers (scenes.kit.phone measures these figures on the kit's font).
 Setting only the pixel size would keep manim's 14.22 × 8 field and squash the content (ManimCommunity/manim#3604).
 Beside the registry, not in scenes/kit/ (whose package imports manim): render.py checks an --aspect and hashes a
 clip's inputs without loading manim, and the kit (headless runs, layout) imports it as the renderer does.

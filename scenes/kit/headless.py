@@ -16,7 +16,7 @@ from typing import Callable
 import numpy as np
 from manim import tempconfig
 
-from scenes import registry
+from scenes import frame, registry
 
 from .base import AttentionScene, BeatRecord
 from scenes.speed import install_speed_patches
@@ -26,6 +26,11 @@ from scenes.speed import install_speed_patches
 QUALITY_480P = {"pixel_width": 854, "pixel_height": 480, "frame_rate": 15}
 
 
+def resolution_480p(aspect: str = frame.DEFAULT_ASPECT) -> dict:
+    """The low quality's manim config for `aspect`: pixel size and frame units together (landscape: QUALITY_480P)."""
+    return {**QUALITY_480P, **frame.manim_frame(aspect, QUALITY_480P["pixel_width"], QUALITY_480P["pixel_height"])}
+
+
 def scene_class(scene_id: str) -> type[AttentionScene]:
     spec = registry.get(scene_id)
     return getattr(importlib.import_module(spec.module), spec.class_name)
@@ -33,8 +38,9 @@ def scene_class(scene_id: str) -> type[AttentionScene]:
 
 def run_headless(scene: str | type[AttentionScene], *, on_beat_end: Callable[[AttentionScene, BeatRecord, np.ndarray], None] | None = None,
                  after_animation: Callable[[AttentionScene], None] | None = None,
-                 resolution: dict | None = None) -> AttentionScene:
-    """Build the scene (an id or a class) with animations skipped; call the hooks with the scene (and frame)."""
+                 resolution: dict | None = None, aspect: str = frame.DEFAULT_ASPECT) -> AttentionScene:
+    """Build the scene (an id or a class) with animations skipped, in `aspect`'s frame at 480p (unless
+    `resolution` gives the config); call the hooks with the scene (and frame)."""
     base = scene_class(scene) if isinstance(scene, str) else scene
 
     class Probe(base):  # type: ignore[misc, valid-type]
@@ -52,7 +58,7 @@ def run_headless(scene: str | type[AttentionScene], *, on_beat_end: Callable[[At
     Probe.__name__ = base.__name__
     install_speed_patches()  # draw as the render worker draws
     with tempfile.TemporaryDirectory() as media, tempconfig({
-        **(resolution or QUALITY_480P), "media_dir": media, "dry_run": True, "disable_caching": True,
+        **(resolution or resolution_480p(aspect)), "media_dir": media, "dry_run": True, "disable_caching": True,
         "verbosity": "ERROR", "progress_bar": "none",
     }):
         probe = Probe(skip_animations=True)
@@ -60,11 +66,12 @@ def run_headless(scene: str | type[AttentionScene], *, on_beat_end: Callable[[At
     return probe
 
 
-def dump_beat_frames(scene_id: str, out_dir: Path) -> list[Path]:
-    """Write <out_dir>/<scene_id>/<nn>_<beat>.png, one per beat, and return the paths."""
+def dump_beat_frames(scene_id: str, out_dir: Path, aspect: str = frame.DEFAULT_ASPECT) -> list[Path]:
+    """Write <out_dir>/<scene_id>/<nn>_<beat>.png, one per beat (landscape), or under <out_dir>/<aspect>/ for
+    another aspect, and return the paths."""
     from PIL import Image
 
-    target = out_dir / scene_id
+    target = (out_dir if aspect == frame.DEFAULT_ASPECT else out_dir / aspect) / scene_id
     target.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
 
@@ -73,7 +80,7 @@ def dump_beat_frames(scene_id: str, out_dir: Path) -> list[Path]:
         Image.fromarray(frame[..., :3]).save(path)
         written.append(path)
 
-    run_headless(scene_id, on_beat_end=save)
+    run_headless(scene_id, on_beat_end=save, aspect=aspect)
     return written
 
 
@@ -81,14 +88,21 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Dump one 480p PNG per beat of a scene (no video encoding).")
     parser.add_argument("scene_ids", nargs="+", help=f"scene ids: {', '.join(registry.scene_ids())}")
     parser.add_argument("--out", type=Path, default=Path("media/beat_frames"))
+    parser.add_argument("--aspect", default=frame.DEFAULT_ASPECT,
+                        help=f"the frame's shape: {', '.join(frame.ASPECTS)} (default {frame.DEFAULT_ASPECT})")
     args = parser.parse_args(argv)
+    try:
+        frame.check_aspect(args.aspect)
+    except ValueError as error:
+        print(error, file=sys.stderr)
+        return 2
     for scene_id in args.scene_ids:
         try:
             registry.get(scene_id)
         except KeyError as error:
             print(error.args[0], file=sys.stderr)
             return 2
-        for path in dump_beat_frames(scene_id, args.out):
+        for path in dump_beat_frames(scene_id, args.out, args.aspect):
             print(path)
     return 0
 

@@ -9,9 +9,11 @@
   example does not have (a caption typed for the post's example, not computed from the data);
 - frames: one frame per beat for pixel regression;
 - legibility figures per beat (`BeatMetrics`): the smallest text and the smallest number as they come out on screen
-  (through the camera), how much of the body the composition fills, and how often the camera moved.
+  (through the camera), how much of the body the composition fills, and how often the camera moved; and the same
+  sizes in CSS px on a phone held upright (scenes.kit.phone: minimum and median of texts and of numbers), which
+  the portrait frame holds to phone.MIN_TEXT_CSS_PX and MIN_NUMBER_CSS_PX.
 
-`python -m scenes.kit.inspection [--example FILE.toml] [scene_id ...]` prints the problems found (exit 1 if any);
+`python -m scenes.kit.inspection [--aspect portrait] [--example FILE.toml] [scene_id ...]` prints the problems found (exit 1 if any);
 `--json` prints one JSON object per scene with every beat's figures instead.
 """
 
@@ -31,9 +33,9 @@ import numpy as np
 from manim import DecimalNumber, Mobject, Text, Typst, config
 
 from attention_math import example_spec, examples
-from scenes import registry
+from scenes import frame, registry
 
-from . import layout, typography
+from . import layout, phone, typography
 from .base import AttentionScene, BeatRecord
 from .headless import run_headless
 from .numbers import TracedNumber, format_value, to_float
@@ -76,17 +78,33 @@ class BeatMetrics:
     number_font_size: float | None = None
     fill: float = 0.0
     camera_moves: int = 0
+    # CSS px on a phone held upright of every text unit (non-number) and number seen in the beat: its smallest
+    text_css: dict[int, float] = field(default_factory=dict)
+    number_css: dict[int, float] = field(default_factory=dict)
 
-    def see_text(self, size: float, is_number: bool) -> None:
+    def see_text(self, size: float, is_number: bool, unit_id: int | None = None) -> None:
         self.min_font_size = size if self.min_font_size is None else min(self.min_font_size, size)
         if is_number:
             self.number_font_size = size if self.number_font_size is None else min(self.number_font_size, size)
+        if unit_id is not None:
+            seen = self.number_css if is_number else self.text_css
+            css = phone.css_px(size)
+            seen[unit_id] = min(css, seen.get(unit_id, css))
+
+    def css_figures(self) -> dict:
+        """The beat's minimum and median CSS px of its texts and of its numbers (None where it shows none)."""
+        figures = {}
+        for kind, seen in (("text", self.text_css), ("number", self.number_css)):
+            values = list(seen.values())
+            figures[f"min_{kind}_css_px"] = round(min(values), 2) if values else None
+            figures[f"median_{kind}_css_px"] = round(statistics.median(values), 2) if values else None
+        return figures
 
     def as_json(self) -> dict:
         rounded = lambda v: None if v is None else round(v, 2)  # noqa: E731
         return {"beat": self.beat, "min_font_size": rounded(self.min_font_size),
                 "number_font_size": rounded(self.number_font_size), "fill": round(self.fill, 3),
-                "camera_moves": self.camera_moves}
+                "camera_moves": self.camera_moves, **self.css_figures()}
 
 
 def text_units(scene: AttentionScene) -> list[Mobject]:
@@ -173,6 +191,7 @@ def layout_problems(scene: AttentionScene) -> list[str]:
         if size is not None and size < typography.MIN_FONT_SIZE * FONT_SIZE_TOLERANCE:
             problems.append(f"below the legibility floor (font size {size:.1f} < {typography.MIN_FONT_SIZE}): "
                             f"{describe(unit)}")
+        problems.extend(phone_problems(unit, size))
     on_stage = _drawn_boxes(scene, view)
     if on_stage and all(_inside(box, frame) == "out" for box in on_stage):
         problems.append(f"nothing in the camera's view: {len(on_stage)} mobject(s) on the stage, all off screen")
@@ -185,6 +204,20 @@ def layout_problems(scene: AttentionScene) -> list[str]:
             if overlap_x > OVERLAP_TOLERANCE and overlap_y > OVERLAP_TOLERANCE:
                 problems.append(f"overlapping: {describe(shown[i][0])} and {describe(shown[j][0])}")
     return problems
+
+
+def phone_problems(unit: Mobject, size: float | None) -> list[str]:
+    """In a portrait frame: a text under phone.MIN_TEXT_CSS_PX, or a number under MIN_NUMBER_CSS_PX, as a phone
+    held upright shows it (390 CSS px wide)."""
+    if size is None or not phone.held_upright():
+        return []
+    is_number = isinstance(unit, TracedNumber)
+    floor = phone.MIN_NUMBER_CSS_PX if is_number else phone.MIN_TEXT_CSS_PX
+    css = phone.css_px(size)
+    if css >= floor:
+        return []
+    return [f"too small on a phone held upright ({css:.1f} CSS px < {floor:g} for "
+            f"{'a number' if is_number else 'text'}): {describe(unit)}"]
 
 
 def _drawn_boxes(scene: AttentionScene, view: View) -> list[tuple[float, float, float, float]]:
@@ -340,21 +373,22 @@ def typed_claim_problems(scene_id: str, beats: list[BeatRecord], spec: example_s
     return problems
 
 
-def inspect_scene(scene_id: str) -> SceneReport:
-    """Run a registered scene once headless at 480p for the active example (cached per process and example, so
-    each gate reuses one run)."""
-    return _inspect_cached(scene_id, examples.active_spec())
+def inspect_scene(scene_id: str, aspect: str = frame.DEFAULT_ASPECT) -> SceneReport:
+    """Run a registered scene once headless at 480p in `aspect`'s frame for the active example (cached per
+    process, example and aspect, so each gate reuses one run)."""
+    return _inspect_cached(scene_id, examples.active_spec(), frame.check_aspect(aspect))
 
 
 @functools.cache
-def _inspect_cached(scene_id: str, spec: example_spec.ExampleSpec) -> SceneReport:
-    report = inspect_scene_class(scene_id, scene_id)
+def _inspect_cached(scene_id: str, spec: example_spec.ExampleSpec, aspect: str) -> SceneReport:
+    report = inspect_scene_class(scene_id, scene_id, aspect)
     report.typed_claim_problems = typed_claim_problems(scene_id, report.beat_log, spec)
     return report
 
 
-def inspect_scene_class(scene: str | type[AttentionScene], scene_id: str) -> SceneReport:
-    """Run the scene headless at 480p and gather beat frames, layout problems and number problems."""
+def inspect_scene_class(scene: str | type[AttentionScene], scene_id: str,
+                        aspect: str = frame.DEFAULT_ASPECT) -> SceneReport:
+    """Run the scene headless at 480p in `aspect`'s frame and gather beat frames, layout and number problems."""
     report = SceneReport(scene_id)
     seen_layout: set[str] = set()
     fresh_records: dict[str, Any] = {}
@@ -377,7 +411,7 @@ def inspect_scene_class(scene: str | type[AttentionScene], scene_id: str) -> Sce
         for unit, _ in visible_text(scene):
             size = on_screen_font_size(unit, view)
             if size is not None:
-                metrics.see_text(size, isinstance(unit, TracedNumber))
+                metrics.see_text(size, isinstance(unit, TracedNumber), id(unit))
         fill = composition_fill(scene)
         if fill > 0:
             metrics.fill = fill
@@ -405,7 +439,7 @@ def inspect_scene_class(scene: str | type[AttentionScene], scene_id: str) -> Sce
         report.beat_frames.append((record.name, frame[..., :3].copy()))
         report.metrics.append(open_beat.pop() if open_beat else BeatMetrics(record.name))
 
-    finished = run_headless(scene, on_beat_end=on_beat_end, after_animation=after_animation)
+    finished = run_headless(scene, on_beat_end=on_beat_end, after_animation=after_animation, aspect=aspect)
     report.beat_log = list(finished.beat_log)
     report.duration = float(finished.renderer.time)
     report.subcaptions = [subtitle.content for subtitle in finished.renderer.file_writer.subcaptions]
@@ -413,13 +447,21 @@ def inspect_scene_class(scene: str | type[AttentionScene], scene_id: str) -> Sce
     return report
 
 
-def metrics_json(report: SceneReport, example: str, problems: list[str]) -> dict:
+def metrics_json(report: SceneReport, example: str, problems: list[str], aspect: str = frame.DEFAULT_ASPECT) -> dict:
     """One scene's legibility figures (every beat, then the scene's median and minimum) and its problems."""
     beats = [m.as_json() for m in report.metrics]
     fills = [m.fill for m in report.metrics]
     numbers = [m.number_font_size for m in report.metrics if m.number_font_size is not None]
     texts = [m.min_font_size for m in report.metrics if m.min_font_size is not None]
-    return {"scene": report.scene_id, "example": example, "beats": beats,
+    css = {key: [b[key] for b in beats if b.get(key) is not None]
+           for key in ("min_text_css_px", "median_text_css_px", "min_number_css_px", "median_number_css_px")}
+    css_figures = {
+        "min_text_css_px": min(css["min_text_css_px"], default=None),
+        "median_text_css_px": round(statistics.median(css["median_text_css_px"]), 2) if css["median_text_css_px"] else None,
+        "min_number_css_px": min(css["min_number_css_px"], default=None),
+        "median_number_css_px": round(statistics.median(css["median_number_css_px"]), 2) if css["median_number_css_px"] else None,
+    }
+    return {"scene": report.scene_id, "example": example, "aspect": aspect, **css_figures, "beats": beats,
             "median_fill": round(statistics.median(fills), 3) if fills else None,
             "min_fill": round(min(fills), 3) if fills else None,
             "median_number_font_size": round(statistics.median(numbers), 2) if numbers else None,
@@ -432,9 +474,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("scene_ids", nargs="*", help="default: every registered scene")
     parser.add_argument("--example", metavar="FILE.toml", help="compute the scenes from this example file "
                         "(default: $ATTENTION_EXAMPLE, or the post's)")
+    parser.add_argument("--aspect", default=frame.DEFAULT_ASPECT,
+                        help=f"the frame's shape: {', '.join(frame.ASPECTS)} (default {frame.DEFAULT_ASPECT})")
     parser.add_argument("--json", action="store_true", help="print one JSON object per scene: every beat's "
                         "min_font_size, number_font_size, fill and camera_moves, and the problems found")
     args = parser.parse_args(argv)
+    try:
+        frame.check_aspect(args.aspect)
+    except ValueError as error:
+        print(error, file=sys.stderr)
+        return 2
     if args.example:
         try:
             example_spec.read(args.example)
@@ -445,12 +494,12 @@ def main(argv: list[str] | None = None) -> int:
     ids = args.scene_ids or registry.scene_ids()
     failed = False
     for scene_id in ids:
-        report = inspect_scene(scene_id)
+        report = inspect_scene(scene_id, args.aspect)
         problems = (report.layout_problems + report.number_problems + report.narrated_number_problems
                     + report.typed_claim_problems)
         failed |= bool(problems)
         if args.json:
-            print(json.dumps(metrics_json(report, examples.active_spec().name, problems)))
+            print(json.dumps(metrics_json(report, examples.active_spec().name, problems, args.aspect)))
             continue
         print(f"{scene_id}: {report.animations_checked} animations, {report.numbers_checked} numbers checked, "
               f"{len(problems)} problem(s)")
