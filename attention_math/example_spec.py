@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .seeding import seeded_matrix
+from .seeding import seeded_matrix, width_scaled
 
 Rows = tuple[tuple[float, ...], ...]
 
@@ -40,8 +40,13 @@ ENGLISH_LETTERS = 64
 TRANSLATOR_WORDS = (2, 6)  # the corpus sentences have 3–5 words
 MAX_ABS_VALUE = 10.0
 NAME_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
-#: Scale of seeded embeddings and of seeded encoder–decoder numbers (entries N(0, scale^2), 1 decimal).
-SEEDED_SCALE = 1.0
+#: Scales of seeded numbers (entries N(0, scale^2), 1 decimal). Embeddings about the post's own size (its are
+#: about 0.3 RMS): with the Q/K/V projections width-scaled (examples.QKV_SCALE), the scaled scores then spread about
+#: 6.75·0.5² ≈ 1.7 at any width; at N(0, 1) they spread 6.75, and rows went one-hot.
+SEEDED_EMBEDDING_SCALE = 0.5
+#: Encoder and decoder states; the seeded W_q is N(0, 1/width), as nn.Linear's init, so q keeps the states' size and
+#: the unscaled dot-product scores spread about sqrt(width)·0.8² (1.6 at width 6; with N(0, 1) everywhere, 6).
+SEEDED_STATE_SCALE = 0.8
 
 
 class ExampleError(ValueError):
@@ -212,8 +217,8 @@ class _Fields:
         return float(v)
 
 
-def _seeded_rows(n_rows: int, width: int, seed: int) -> Rows:
-    return tuple(tuple(round(v, 6) for v in row) for row in seeded_matrix((n_rows, width), seed, scale=SEEDED_SCALE).tolist())
+def _seeded_rows(n_rows: int, width: int, seed: int, scale: float) -> Rows:
+    return tuple(tuple(round(v, 6) for v in row) for row in seeded_matrix((n_rows, width), seed, scale=scale).tolist())
 
 
 def _width(fields: _Fields, explicit_key: str) -> int:
@@ -256,9 +261,9 @@ def _encoder_decoder(origin: str, data: Any) -> EncoderDecoderSpec:
         decoder_state = f.vector("decoder_state", width)
         W_q = f.rows("W_q", width, width, f"{width} × {width}, q = W_q s")
     else:
-        states = _seeded_rows(len(english), width, seed)
-        decoder_state = _seeded_rows(1, width, seed + 1)[0]
-        W_q = _seeded_rows(width, width, seed + 2)
+        states = _seeded_rows(len(english), width, seed, SEEDED_STATE_SCALE)
+        decoder_state = _seeded_rows(1, width, seed + 1, SEEDED_STATE_SCALE)[0]
+        W_q = _seeded_rows(width, width, seed + 2, width_scaled(1.0, width, 1))
     weights = None
     if f.has("illustrative_weights"):
         weights = f.vector("illustrative_weights", len(english))
@@ -284,7 +289,7 @@ def _self_attention(origin: str, data: Any) -> SelfAttentionSpec:
     if f.has("embeddings"):
         embeddings = f.rows("embeddings", len(tokens), width, "one per token")
     else:
-        embeddings = _seeded_rows(len(tokens), width, f.seed("seed", 0))
+        embeddings = _seeded_rows(len(tokens), width, f.seed("seed", 0), SEEDED_EMBEDDING_SCALE)
     query = f.integer("query", (1, len(tokens)), default=max(1, len(tokens) - 1))
     d_k = f.integer("d_k", D_K, default=2)
     heads = f.integer("heads", HEADS, default=2 if d_k * 2 <= D_OUT[1] else 1)

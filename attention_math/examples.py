@@ -26,7 +26,7 @@ from .causal import wrong_order_steps
 from .multihead import SplitWeights, multihead_stacked_steps, multihead_steps, split_to_stacked
 from .qkv import QueryRowSteps, qkv_attention_steps, query_row_steps
 from .saturation import SaturationCase, seeded_saturation_cases
-from .seeding import seeded_matrix
+from .seeding import seeded_matrix, width_scaled
 from .self_attention import single_query_steps, weight_free_self_attention
 from .soft import project_query, seeded_additive_scorer, soft_attention_steps
 from .attention_dropout import apply_attention_dropout
@@ -65,9 +65,12 @@ ADDITIVE_HIDDEN = 4
 ADDITIVE_SCALE = 2.0
 ADDITIVE_SEED = 4
 
-#: Q/K/V projections: d_v = d_k (the example's), entries N(0, 1.5^2) rounded to 1 decimal, W_q/W_k/W_v drawn
+#: Q/K/V projections: d_v = d_k (the example's), entries N(0, σ^2) rounded to 1 decimal, W_q/W_k/W_v drawn
 #: with seeds projection_seed + 0, 1, 2 (the post's example uses 7700, chosen for visibly uneven weights).
+#: σ = 1.5 at the post's width 3 and 1.5·sqrt(3/d_in) at width d_in (seeding.width_scaled, as nn.Linear's init):
+#: at 1.5 whatever the width, width-6 queries and keys grew until every softmax row was one-hot.
 QKV_SCALE = 1.5
+PROJECTION_ANCHOR_WIDTH = 3  # the post's embedding width: its projections are drawn at exactly the scales above
 
 #: Saturation demo: key widths, number of keys, base seed (each d_k uses seed + d_k).
 SATURATION_D_KS = (4, 64, 512)
@@ -77,11 +80,13 @@ SATURATION_SEED = 1
 #: Dropout on the causal weights: the example's rate and keep-mask seed (the post's: 0.25 and 3, chosen so 3
 #: nonzero weights are dropped).
 
-#: Multi-head: the example's d_out split into its heads; W_q/W_k/W_v (N(0, 1.5^2)), W_o (N(0, 0.5^2)),
+#: Multi-head: the example's d_out split into its heads; W_q/W_k/W_v (N(0, 1.5^2)), W_o (N(0, 0.5^2)), both
+#: width-scaled as the Q/K/V projections are (PROJECTION_ANCHOR_WIDTH, OUTPUT_ANCHOR_WIDTH),
 #: b_o (N(0, 0.2^2)), all rounded to 1 decimal, seeds head_seed + 0..4 (the post's 1480, chosen so the heads differ).
 MULTIHEAD_QKV_SCALE = 1.5
 MULTIHEAD_OUT_SCALE = 0.5
 MULTIHEAD_BIAS_SCALE = 0.2
+OUTPUT_ANCHOR_WIDTH = 4  # the post's d_out: W_o is drawn at MULTIHEAD_OUT_SCALE there, scaled by sqrt(4/d_out) else
 
 #: Bottleneck RNN encoder over the coffee encoder vectors: hidden width, seed, scales.
 BOTTLENECK_HIDDEN = 4
@@ -395,7 +400,8 @@ def _rain(spec: ExampleSpec) -> RainExample:
 def _qkv_weights(spec: ExampleSpec) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     sa = spec.self_attention
     d_in = len(sa.embeddings[0])
-    return tuple(seeded_matrix((d_in, sa.d_k), sa.projection_seed + i, scale=QKV_SCALE) for i in range(3))  # type: ignore[return-value]
+    scale = width_scaled(QKV_SCALE, d_in, PROJECTION_ANCHOR_WIDTH)
+    return tuple(seeded_matrix((d_in, sa.d_k), sa.projection_seed + i, scale=scale) for i in range(3))  # type: ignore[return-value]
 
 
 def _qkv(spec: ExampleSpec) -> QKVExample:
@@ -494,8 +500,9 @@ def _multihead(spec: ExampleSpec) -> MultiHeadExample:
     sa = spec.self_attention
     X = _tensor(sa.embeddings).unsqueeze(0)
     d_in, d_out, seed = X.shape[-1], sa.d_out, sa.head_seed
-    wide = SplitWeights(*(seeded_matrix((d_in, d_out), seed + i, scale=MULTIHEAD_QKV_SCALE) for i in range(3)))
-    W_o = seeded_matrix((d_out, d_out), seed + 3, scale=MULTIHEAD_OUT_SCALE)
+    qkv_scale = width_scaled(MULTIHEAD_QKV_SCALE, d_in, PROJECTION_ANCHOR_WIDTH)
+    wide = SplitWeights(*(seeded_matrix((d_in, d_out), seed + i, scale=qkv_scale) for i in range(3)))
+    W_o = seeded_matrix((d_out, d_out), seed + 3, scale=width_scaled(MULTIHEAD_OUT_SCALE, d_out, OUTPUT_ANCHOR_WIDTH))
     b_o = seeded_matrix((d_out,), seed + 4, scale=MULTIHEAD_BIAS_SCALE)
     m = multihead_steps(X, wide, W_o, b_o, n_heads=sa.heads, causal=True)
     heads = split_to_stacked(wide, sa.heads)

@@ -124,5 +124,54 @@ def check_report(example: ChosenExample) -> str:
         source, shown = _top(learned.english_tokens, learned.alignment[r])
         lines.append(f"    {word!r} looks most at {source or 'a tie'!s} ({shown})")
 
+    warnings += saturation_warnings(records, _typed_numbers(example.path))
     lines += ["", "warnings: none" if not warnings else "warnings:"] + [f"  - {w}" for w in warnings]
     return "\n".join(lines)
+
+
+def _shown_weight_maps(records) -> list[tuple[str, str, object, bool, str]]:
+    """(clip, matrix, weights, causal, section) for every softmax weight map a clip shows computed from the example."""
+    coffee, rain, qkv, causal, multihead = (records[k] for k in ("coffee", "rain", "qkv", "causal", "multihead"))
+    return [("coffee_cafe, soft_formula", "the dot-product weights", coffee.weights, False, "encoder_decoder"),
+            ("weight_free", "A = softmax(X Xᵀ)", rain.weights, False, "embeddings"),
+            ("qkv_scale", "softmax(QKᵀ/√dₖ)", qkv.weights, False, "projections"),
+            ("causal_triangle, dropout_weights", "the causal weights", causal.weights, True, "projections"),
+            ("head_split", "the heads' causal weights", multihead.weights, True, "heads")]
+
+
+def _typed_numbers(path: Path) -> set[str]:
+    """Which sections of the file give their numbers explicitly ("encoder_decoder", "self_attention") rather than
+    seeded: what a warning tells the user to change differs."""
+    import tomllib
+
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    return ({"encoder_decoder"} if "encoder_states" in data.get("encoder_decoder", {}) else set()) | (
+        {"self_attention"} if "embeddings" in data.get("self_attention", {}) else set())
+
+
+def _what_to_change(section: str, typed: set[str]) -> str:
+    """The fields that set a saturated map's scores, as the user can change them."""
+    if section == "encoder_decoder":
+        return ("smaller numbers in encoder_decoder.encoder_states, decoder_state or W_q"
+                if "encoder_decoder" in typed else "another encoder_decoder.seed")
+    embeddings = ("smaller numbers in self_attention.embeddings (the post's are within ±0.6)"
+                  if "self_attention" in typed else "another self_attention.seed")
+    if section == "embeddings":
+        return embeddings
+    seed = "self_attention.projection_seed" if section == "projections" else "self_attention.head_seed"
+    return f"{embeddings}, or another {seed}"
+
+
+def saturation_warnings(records, typed: set[str]) -> list[str]:
+    """One warning per shown weight map whose rows are mostly one-hot (largest weight above 0.95): its clip would
+    show zeros and ones, and its captions would have nothing to say about how attention weighs the words."""
+    from attention_math.weight_spread import SATURATED, is_saturated, saturated_rows
+
+    warnings = []
+    for clips, matrix, weights, causal, section in _shown_weight_maps(records):
+        if is_saturated(weights, causal):
+            hot, counted = saturated_rows(weights, causal)
+            warnings.append(f"{clips}: saturated weights in {matrix} ({hot} of {counted} rows put more than "
+                            f"{SATURATED:g} on one word, so the clip shows only zeros and ones); try "
+                            f"{_what_to_change(section, typed)}")
+    return warnings
