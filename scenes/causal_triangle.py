@@ -20,6 +20,7 @@ from scenes.kit import (
 from scenes.kit.attention_map import share_columns
 from scenes.kit.claims import count_word, words_list
 from scenes.kit.products import settle
+from scenes.kit.spread_claims import past_rows_phrase
 
 CHECK, CROSS = "✓", "✗"
 FONT = typography.SMALL_SIZE  # every map and sum column of the clip: one size, so maps swap cell for cell
@@ -275,7 +276,7 @@ class CausalTriangleScene(AttentionScene):
         self.wait(1.0)
         short, _ = sum_claim(self.src, self.tokens, "right_order_row_sums")
         rows = "every row sums to one" if not short else "every row sums to one, up to rounding"
-        self.say(f"Each row spreads its weight over the past only, and {rows}.")
+        self.say(f"Each row {past_rows_phrase(self.src.get('weights'))}, and {rows}.")
         self.play(*(Indicate(c, color=palette.WEIGHT, scale_factor=1.08) for c in weights.future),
                   Indicate(sums, color=palette.RIGHT), run_time=1.5)
         self.wait(2.0)

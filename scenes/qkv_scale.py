@@ -29,6 +29,7 @@ from scenes.kit.attention_map import AttentionMap
 from scenes.kit.claims import top_index
 from scenes.kit.products import NUMBER, into_product, product_row, settle, shared_cell_width
 from scenes.kit.spotlight import TermLight
+from scenes.kit.spread_claims import no_longer_phrase, scaled_weights_stay_spread
 
 
 @dataclass(frozen=True)
@@ -369,9 +370,10 @@ class QKVScaleScene(AttentionScene):
                      f"{format_value(float(weights.max()), 2)}.")
             self.wait(2.6)
             return bars
+        mostly = "" if before is None else no_longer_phrase(self.rain.value("alpha", before))
         change = ("" if before is None or before == best
-                  else (", no longer mostly to itself" if before == self.qi
-                        else f", no longer mostly to “{self.tokens[before]}”"))
+                  else (f", no longer {mostly} to itself" if before == self.qi
+                        else f", no longer {mostly} to “{self.tokens[before]}”"))
         self.say(f"With these projections “{word}” attends most to “{self.tokens[best]}” "
                  f"({format_value(self.src.value('query_row.weights', best), 2)}){change}.")
         self.play(bars.bars[best].animate.set_fill(palette.QUERY), run_time=0.5)
@@ -555,6 +557,8 @@ class QKVScaleScene(AttentionScene):
         self.play(Create(boxes[0]), run_time=0.7)
         self.wait(3.5)
         self.say("Dividing by √d_k keeps the scores in a sensible range, so the weights stay spread out "
-                 "and trainable.")
+                 "and trainable." if scaled_weights_stay_spread(self.sat.get("scaled_max")) else
+                 "Dividing by √d_k keeps the scores in a far smaller range, so the weights are far less one-hot "
+                 "and more trainable.")
         self.play(Create(boxes[1]), run_time=0.7)
         self.wait(2.6)

@@ -28,6 +28,7 @@ from scenes.kit.claims import all_of, bottom_index, count_word, top_index
 from scenes.kit.products import NUMBER, into_product, product_row, row_times_vector, settle, shared_cell_width
 from scenes.kit.score_bars import stand_labels_upright, upright_words
 from scenes.kit.spotlight import TermLight
+from scenes.kit.spread_claims import blend_phrase
 
 
 @dataclass(frozen=True)
@@ -361,8 +362,8 @@ class WeightFreeScene(AttentionScene):
         self.play(FadeIn(comp.scaffold()), FadeIn(w_name), *light.on(steps.c, ["al", "v"], palette.VALUE),
                   run_time=0.6)
         shown = scale_every_row(self, comp, color=palette.VALUE)
-        self.say(f"…and add them up: z{subscript(qn)} is a blend of {all_of(len(self.tokens), 'words')}, "
-                 "leaning towards the ones with larger weights.")
+        blend = blend_phrase(self.src.get("alpha"), self.tokens, all_of(len(self.tokens), "words"))
+        self.say(f"…and add them up: z{subscript(qn)} is {blend}.")
         self.play(FadeOut(shown[-1].box), run_time=0.3)
         add_rows(self, comp, with_sum=[FadeIn(z_name), *light.on(steps.c, ["sum", "z"], palette.CONTEXT)])
         self.wait(2.6)

@@ -38,6 +38,7 @@ from scenes import frame, registry
 from . import layout, phone, typography
 from .base import AttentionScene, BeatRecord
 from .headless import run_headless
+from .spread_gate import descriptive_claim_problems
 from .numbers import TracedNumber, format_value, to_float
 from .view import View, camera_frame, current_view, points_box, screen_box
 
@@ -355,10 +356,11 @@ def replayed_words(scene_id: str, beat_name: str) -> set[str]:
 
 
 def typed_claim_problems(scene_id: str, beats: list[BeatRecord], spec: example_spec.ExampleSpec) -> list[str]:
-    """Captions that name a post-only word while another example is active: typed for the post, not computed."""
+    """Captions that name a post-only word while another example is active, or describe the weights ("spreads",
+    "almost all") where the example's weights say otherwise: typed for the post, not computed."""
+    problems = descriptive_claim_problems(scene_id, beats, spec)
     if spec == example_spec.post():
-        return []
-    problems = []
+        return problems
     for record in beats:
         allowed = example_words(spec) | replayed_words(scene_id, record.name)
         foreign = [w for w in POST_CONTENT_WORDS if w not in allowed]
