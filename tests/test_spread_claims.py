@@ -79,3 +79,10 @@ def test_the_gate_fails_almost_all_over_uniform_weights_and_an_unregistered_desc
     unregistered = typed_claim_problems("demo", [BeatRecord("b", 0.0, 1.0, captions=[SPREADS], narration=[""])],
                                         example_spec.post())
     assert len(unregistered) == 1 and "SHOWN_WEIGHTS" in unregistered[0]
+
+
+def test_the_posts_context_vector_is_still_a_leaning_blend():
+    # the post's α for "dry": 0.19, 0.25, 0.31, 0.25; they span 0.12, more than nearly equal parts (0.1)
+    rain = examples.build("rain", example_spec.post())
+    assert blend_phrase(rain.alpha, rain.tokens, "all four words") == \
+        "a blend of all four words, leaning towards the ones with larger weights"

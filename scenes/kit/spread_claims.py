@@ -10,11 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import torch
+from attention_math.weight_spread import SATURATED, saturated_rows
 
-from attention_math.weight_spread import SATURATED, is_nearly_uniform, saturated_rows
-
-from .alignment_claims import MOST
+from .alignment_claims import MOST, nearly_uniform
 
 
 def past_rows_phrase(weights) -> str:
@@ -30,12 +28,13 @@ def past_rows_phrase(weights) -> str:
 
 def blend_phrase(alpha, tokens: Sequence[str], every_word: str) -> str:
     """What z = Σ αᵢ xᵢ is: "a blend of all four words, leaning towards the ones with larger weights" when the weights
-    lean; "in nearly equal parts" when none concentrates; one word's vector when a weight is one-hot on screen."""
+    lean; "in nearly equal parts" when they lie within 0.1 of each other (alignment_claims); one word's vector when a
+    weight is one-hot on screen."""
     values = [float(v) for v in alpha]
     top = max(range(len(values)), key=values.__getitem__)
     if values[top] > SATURATED:
         return f"almost exactly the vector of “{tokens[top]}”, which holds nearly all the weight"
-    if is_nearly_uniform(torch.tensor(values, dtype=torch.float64)):
+    if nearly_uniform([values]):
         return f"a blend of {every_word} in nearly equal parts"
     return f"a blend of {every_word}, leaning towards the ones with larger weights"
 
