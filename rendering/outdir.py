@@ -3,7 +3,8 @@
 Layout under the output directory (default media/):
   clips/<quality>/<scene_id>.<ext>   finished clips, posters (.png) and captions (.vtt)
   clips/<quality>/narrated/<scene_id>.<ext>   the narrated version of a clip (render.py --narrate)
-  film/<quality>/[narrated/]film.<ext>        every clip joined in the post's order, with chapters (--film)
+  clips/<quality>/<aspect>/[narrated/]<scene_id>.<ext>   a portrait or square clip (--aspect); landscape as above
+  film/<quality>/[<aspect>/][narrated/]film.<ext>   every clip joined in the post's order, with chapters (--film)
   manifest.json                      what is there (see manifest.py)
   logs/<scene_id>-<quality>.log      manim's output for a clip that failed
   .render/lock                       held while a render.py run writes here
@@ -27,13 +28,18 @@ LOGS = "logs"
 PRIVATE = ".render"
 
 
-def clip_file(out_dir: Path, quality: str, scene_id: str, ext: str, narrated: bool = False) -> Path:
-    folder = out_dir / CLIPS / quality
+def _aspect_folder(folder: Path, aspect: str) -> Path:
+    return folder if aspect == "landscape" else folder / aspect  # landscape where clips always were
+
+
+def clip_file(out_dir: Path, quality: str, scene_id: str, ext: str, narrated: bool = False,
+              aspect: str = "landscape") -> Path:
+    folder = _aspect_folder(out_dir / CLIPS / quality, aspect)
     return (folder / NARRATED if narrated else folder) / f"{scene_id}.{ext}"
 
 
-def film_dir(out_dir: Path, quality: str, narrated: bool) -> Path:
-    folder = out_dir / FILM / quality
+def film_dir(out_dir: Path, quality: str, narrated: bool, aspect: str = "landscape") -> Path:
+    folder = _aspect_folder(out_dir / FILM / quality, aspect)
     return folder / NARRATED if narrated else folder
 
 

@@ -5,7 +5,10 @@ Kept free of manim so the CLI can validate its arguments (and answer "up to date
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+
+from scenes import frame
+from scenes.frame import ASPECTS, DEFAULT_ASPECT
 
 
 @dataclass(frozen=True)
@@ -17,10 +20,26 @@ class Quality:
     width: int
     height: int
     fps: int
+    aspect: str = DEFAULT_ASPECT  # width x height are this aspect's (scenes/frame.py); landscape is the table's
 
     @property
     def label(self) -> str:
-        return f"{self.height}p{self.fps}"
+        """"480p15"; a portrait or square frame by its pixel size ("480x854, 15 fps"): 854p would mislead."""
+        return f"{self.height}p{self.fps}" if self.landscape else f"{self.width}x{self.height}, {self.fps} fps"
+
+    @property
+    def landscape(self) -> bool:
+        return self.aspect == DEFAULT_ASPECT
+
+    @property
+    def folder(self) -> str:
+        """Where its clips go under clips/ and film/: "low" for landscape (as always), "low/portrait" beside it."""
+        return self.name if self.landscape else f"{self.name}/{self.aspect}"
+
+    @property
+    def tag(self) -> str:
+        """The quality's name in a job's label: "low", or "low/portrait"."""
+        return self.folder
 
 
 QUALITIES: dict[str, Quality] = {
@@ -68,6 +87,28 @@ def parse_qualities(values: list[str] | None) -> list[Quality]:
     if unknown:
         raise ValueError(f"unknown quality {unknown[0]!r}; valid: {', '.join(QUALITIES)}")
     return [QUALITIES[name] for name in names]
+
+
+def framed(quality: Quality, aspect: str) -> Quality:
+    """`quality` in the frame of `aspect`: portrait 480x854 at low, square 480x480 (scenes/frame.py's rule)."""
+    base = QUALITIES[quality.name]
+    width, height = frame.pixel_size(aspect, base.width, base.height)
+    return replace(base, width=width, height=height, aspect=aspect)
+
+
+def manim_frame(quality: Quality) -> dict:
+    """The manim config keys that give `quality` its aspect's pixels and frame units ({} for landscape)."""
+    base = QUALITIES[quality.name]
+    return frame.manim_frame(quality.aspect, base.width, base.height)
+
+
+def parse_aspects(values: list[str] | None) -> list[str]:
+    """Aspect names, in our canonical order (landscape first); ValueError names the valid choices."""
+    names = _dedupe(_split(values, "aspect", "--aspect", ASPECTS)) or [DEFAULT_ASPECT]
+    unknown = [name for name in names if name not in ASPECTS]
+    if unknown:
+        raise ValueError(f"unknown aspect {unknown[0]!r}; valid: {', '.join(ASPECTS)}")
+    return [name for name in ASPECTS if name in names]
 
 
 def parse_formats(values: list[str] | None) -> list[str]:

@@ -83,7 +83,7 @@ class WorkerJob:
         data = {
             "scene_id": self.scene_id, "module": self.module, "class_name": self.class_name,
             "quality": {"name": q.name, "manim_name": q.manim_name, "width": q.width, "height": q.height,
-                        "fps": q.fps},
+                        "fps": q.fps, **({} if q.landscape else {"aspect": q.aspect})},
             "formats": list(self.formats), "work_dir": self.work_dir, "verbose": self.verbose,
             "narration": None if self.narration is None else dict(self.narration), "task": self.task,
             "example": self.example,
@@ -184,6 +184,7 @@ class ClipEntry:
     beats: tuple[Beat, ...] = ()  # the key's presence says the clip has a key frame at every beat start
     audio: Mapping | None = None  # a narrated clip's soundtrack facts
     transcript: tuple | None = None  # a narrated clip's text, beat by beat
+    aspect: str = "landscape"  # the frame's shape (scenes/frame.py); written only when not landscape
 
     #: What every consumer may count on (the page refuses an entry without them).
     REQUIRED = ("id", "title", "section", "order", "quality", "resolution", "fps", "duration", "files")
@@ -196,6 +197,8 @@ class ClipEntry:
             "files": {ext: dict(info) for ext, info in self.files.items()}, "embed": self.embed,
             "narrated": self.narrated,
         }
+        if self.aspect != "landscape":  # landscape entries keep the form they had before there were aspects
+            data["aspect"] = self.aspect
         if self.timeline:
             data["timeline"] = [list(step) for step in self.timeline]
         data["beats"] = [beat.to_dict() for beat in self.beats]

@@ -349,6 +349,8 @@ def playable_variants(manifest: dict) -> dict[str, list[dict]]:
     (manifests from before narration have no "narrated" key)."""
     chosen: dict[tuple[str, str], dict] = {}
     for clip in manifest["clips"]:
+        if clip.get("aspect", "landscape") != "landscape":  # played instead on a narrow screen (test_render_aspect)
+            continue
         key = (clip["id"], clip["quality"])
         if key not in chosen or clip.get("narrated") is True:
             chosen[key] = clip

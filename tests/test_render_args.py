@@ -27,6 +27,10 @@ def project(tmp_path):
     (["square", "-q", "low,8k"], "unknown quality '8k'; valid: low, medium, high, 1440p, 4k"),
     (["square", "--format", "mov"], "unknown format 'mov'; valid: mp4, webm, gif, png"),
     (["square", "--jobs", "0"], "--jobs needs a whole number of at least 1"),
+    (["square", "--aspect", "vertical"], "unknown aspect 'vertical'; valid: landscape, portrait, square"),
+    (["square", "--aspect", "portrait,tall"], "unknown aspect 'tall'; valid: landscape, portrait, square"),
+    (["square", "--aspect", ""], "empty aspect in --aspect ''; valid: landscape, portrait, square"),
+    (["square", "--aspect", "portrait,"], "empty aspect in --aspect 'portrait,'; valid: landscape, portrait, square"),
     (["square", "--bogus"], "unrecognized arguments: --bogus"),
 ])
 def test_bad_input_exits_2_with_one_line_and_writes_nothing(project, args, expected):
@@ -70,7 +74,7 @@ def test_list_prints_id_title_section_and_writes_nothing(project):
     assert "A square" in square and "Why attention exists" in square
     assert [line.split()[0] for line in lines[1:]] == ["square", "fade_text", "broken", "slow", "missing",
                                                    "toy_matrix", "toy_bars", "narrated", "unnarrated", "held_end",
-                                                   "slow_long", "sentence"]
+                                                   "slow_long", "sentence", "corner"]
     assert not project.out.exists()
 
 
@@ -87,7 +91,8 @@ def test_help_explains_every_option():
     result = subprocess.run([sys.executable, "render.py", "--help"], cwd=REPO, capture_output=True, text=True,
                             timeout=60)
     assert result.returncode == 0
-    for word in ("--list", "--quality", "--format", "--jobs", "--force", "--out", "--verbose", "all",
+    for word in ("--list", "--quality", "--format", "--aspect", "portrait", "square", "--jobs", "--force", "--out",
+                 "--verbose", "all",
                  *QUALITIES, "mp4", "webm", "gif", "png", "poster", "manifest.json", ".vtt"):
         assert word in result.stdout, f"--help does not mention {word}"
 
@@ -109,6 +114,24 @@ def test_quality_and_format_lists_accept_commas_and_repeats_in_any_case():
     assert [q.name for q in parse_qualities(["HIGH,low", "4k", "low"])] == ["high", "low", "4k"]
     assert parse_formats(None) == list(DEFAULT_FORMATS) == ["mp4", "webm", "png"]
     assert parse_formats(["png", "gif,mp4"]) == ["mp4", "gif", "png"]
+
+
+def test_aspects_are_frames_of_each_quality_8_units_tall():
+    from rendering.qualities import framed, manim_frame, parse_aspects
+
+    assert parse_aspects(None) == ["landscape"]
+    assert parse_aspects(["SQUARE,portrait", "landscape", "square"]) == ["landscape", "portrait", "square"]
+    sizes = {(name, aspect): (framed(q, aspect).width, framed(q, aspect).height)
+             for name, q in QUALITIES.items() for aspect in ("landscape", "portrait", "square")}
+    assert sizes[("low", "portrait")] == (480, 854) and sizes[("high", "portrait")] == (1080, 1920)
+    assert sizes[("low", "square")] == (480, 480) and sizes[("high", "square")] == (1080, 1080)
+    assert sizes[("medium", "portrait")] == (720, 1280) and sizes[("4k", "square")] == (2160, 2160)
+    assert all(sizes[(name, "landscape")] == (q.width, q.height) for name, q in QUALITIES.items())
+    assert manim_frame(framed(QUALITIES["low"], "landscape")) == {}  # manim's own 14.22 x 8, as before
+    assert manim_frame(framed(QUALITIES["high"], "portrait")) == {
+        "pixel_width": 1080, "pixel_height": 1920, "frame_width": 4.5, "frame_height": 8.0}
+    assert manim_frame(framed(QUALITIES["low"], "square")) == {
+        "pixel_width": 480, "pixel_height": 480, "frame_width": 8.0, "frame_height": 8.0}
 
 
 def test_selection_keeps_registry_order_and_all_means_everything(project, monkeypatch):

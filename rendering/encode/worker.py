@@ -19,6 +19,7 @@ import traceback
 from pathlib import Path
 
 from rendering.records import ChunkResult, WorkerJob
+from rendering.qualities import manim_frame
 
 
 class Events:
@@ -66,6 +67,8 @@ def manim_settings(job: WorkerJob, work: Path) -> dict:
         "progress_bar": "display" if verbose else "none",
         "preview": False,
         "show_in_file_browser": False,
+        # After "quality" (which sets manim's pixel size): a portrait or square clip's pixels and frame units.
+        **manim_frame(job.quality),
     }
 
 

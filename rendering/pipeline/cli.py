@@ -22,7 +22,7 @@ from rendering.pipeline.manifest import Manifest
 from rendering.pipeline.parser import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, build_parser
 from rendering.pipeline.plan import plan
 from rendering.pipeline.scene_list import load_registry, select
-from rendering.qualities import QUALITIES, parse_formats, parse_qualities
+from rendering.qualities import ASPECTS, QUALITIES, framed, parse_aspects, parse_formats, parse_qualities
 
 
 def _usage_error(message: str) -> int:
@@ -97,7 +97,7 @@ class Request:
     registry: object
     example: object  # example_file.ChosenExample
     specs: list
-    qualities: list
+    qualities: list  # every quality in every aspect asked for (qualities.framed): a clip per (scene, quality)
     formats: list[str]
     film_formats: list[str]
     slide_formats: list[str]
@@ -109,8 +109,10 @@ class Request:
 def _check(args, root: Path, registry, example) -> Request:
     """Every refusal of bad input happens here (ValueError, exit 2), before anything is written."""
     formats = parse_formats(args.format)
+    qualities = [framed(quality, aspect) for quality in parse_qualities(args.quality)
+                 for aspect in parse_aspects(args.aspect)]
     request = Request(
-        args, root, registry, example, select(registry, args.scenes), parse_qualities(args.quality), formats,
+        args, root, registry, example, select(registry, args.scenes), qualities, formats,
         _film_formats(args, formats), _slide_formats(args, formats), _narration_settings(args),
         Path(args.out).absolute() if args.out else example_files.default_out(root / "media", example), None)
     outdir.check_writable(request.out_dir)
@@ -162,7 +164,8 @@ def _render(request: Request, started: float) -> int:
         lock.__exit__(None, None, None)
 
     order = {spec.id: i for i, spec in enumerate(request.registry.scenes)}
-    outcomes.sort(key=lambda o: (order.get(o.scene_id, len(order)), list(QUALITIES).index(o.quality), o.narrated))
+    outcomes.sort(key=lambda o: (order.get(o.scene_id, len(order)), list(QUALITIES).index(o.quality),
+                                 ASPECTS.index(o.aspect), o.narrated))
     summary(console, outcomes, time.monotonic() - started)
     if bad_input is not None:
         return _usage_error(f"{bad_input.label}: {bad_input.error}")

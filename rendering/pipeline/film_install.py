@@ -82,13 +82,13 @@ def _join(entries: list[dict], chapters, out_dir: Path, formats: list[str], work
 
 
 def _install(manifest: Manifest, out_dir: Path, quality: str, narrated: bool, made: dict[str, Path],
-             entries: list[dict], chapters, input_hash: str) -> dict:
+             entries: list[dict], chapters, input_hash: str, aspect: str = "landscape") -> dict:
     from rendering.encode.media import sha256
 
-    old = manifest.drop_film(quality, narrated)
+    old = manifest.drop_film(quality, narrated, aspect)
     if old is not None:
         manifest.write()
-    folder = film_dir(out_dir, quality, narrated)
+    folder = film_dir(out_dir, quality, narrated, aspect)
     files = {}
     for key, path in made.items():
         info = {"bytes": path.stat().st_size, "sha256": sha256(path)}
@@ -107,32 +107,34 @@ def _install(manifest: Manifest, out_dir: Path, quality: str, narrated: bool, ma
                       "end": round(chapter.end, 6)} for entry, chapter in zip(entries, chapters)],
         "beats": _film_beats(entries),
     }
+    if aspect != "landscape":  # a landscape film keeps the form it had before there were aspects
+        film["aspect"] = aspect
     manifest.put_film(film)
     manifest.write()
     return film
 
 
 def make_film(manifest: Manifest, out_dir: Path, specs, quality: str, formats: list[str], *, narrated: bool,
-              work_root: Path, force: bool) -> Outcome:
-    """One film at one quality; its Outcome says rendered, up to date, or why it could not be made."""
+              work_root: Path, force: bool, aspect: str = "landscape") -> Outcome:
+    """One film at one quality (in one aspect); its Outcome says rendered, up to date, or why it could not be made."""
     started = time.monotonic()
-    label = {"narrated": narrated}
-    entries, problem = manifest.clips_at(specs, quality, narrated, formats, "to join")
+    label = {"narrated": narrated, "aspect": aspect}
+    entries, problem = manifest.clips_at(specs, quality, narrated, formats, "to join", aspect)
     if problem is not None:
         return Outcome(FILM_NAME, quality, FAILED, error=problem, **label)
     input_hash = _input_hash(entries, formats)
-    old = manifest.film(quality, narrated)
+    old = manifest.film(quality, narrated, aspect)
     if (not force and old is not None and old.get("input_hash") == input_hash
             and all(fmt in old["files"] for fmt in formats) and files_intact(out_dir, old)):
         return Outcome(FILM_NAME, quality, UP_TO_DATE, bytes=sum(f["bytes"] for f in old["files"].values()), **label)
-    work = work_root / (f"{FILM_NAME}-{quality}" + ("-narrated" if narrated else ""))
+    work = work_root / (f"{FILM_NAME}-{quality}-{aspect}" + ("-narrated" if narrated else ""))
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
     try:
         chapters = _chapters(entries)
         made = _join(entries, chapters, out_dir, formats, work)
         with deferred_interrupts():  # Ctrl-C waits until the manifest and the files agree again
-            film = _install(manifest, out_dir, quality, narrated, made, entries, chapters, input_hash)
+            film = _install(manifest, out_dir, quality, narrated, made, entries, chapters, input_hash, aspect)
     except Exception as error:
         return Outcome(FILM_NAME, quality, FAILED, time.monotonic() - started,
                        error=f"joining the film failed: {type(error).__name__}: {error}", **label)
@@ -145,4 +147,4 @@ def make_film(manifest: Manifest, out_dir: Path, specs, quality: str, formats: l
 def make_films(manifest: Manifest, out_dir: Path, specs, qualities, formats: list[str], *, narrated: bool,
                work_root: Path, force: bool) -> list[Outcome]:
     return [make_film(manifest, out_dir, specs, quality.name, formats, narrated=narrated, work_root=work_root,
-                      force=force) for quality in qualities]
+                      force=force, aspect=quality.aspect) for quality in qualities]

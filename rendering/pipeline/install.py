@@ -27,7 +27,7 @@ def clip_entry(job: Job, result: dict, files: dict) -> dict:
                      (result["width"], result["height"]), fps, round(result["duration"], 6), result["frames"],
                      job.input_hash, files, "", job.narrated, result.get("timeline"), beats,
                      result["audio"] if job.narrated else None,
-                     result["transcript"] if job.narrated else None).to_dict()
+                     result["transcript"] if job.narrated else None, job.quality.aspect).to_dict()
 
 
 def embed_or_empty(embed: Callable[[dict], str], entry: dict) -> str:
@@ -47,13 +47,13 @@ class Installer:
         self.embed = embed
 
     def __call__(self, job: Job, result: dict) -> Outcome:
-        scene_id, quality = job.spec.id, job.quality.name
-        old = self.manifest.drop(scene_id, quality, job.narrated)
+        scene_id, quality, aspect = job.spec.id, job.quality.name, job.quality.aspect
+        old = self.manifest.drop(scene_id, quality, job.narrated, aspect)
         if old is not None:
             self.manifest.write()
         files = {}
         for ext, info in result["files"].items():
-            destination = clip_file(self.out_dir, quality, scene_id, ext, job.narrated)
+            destination = clip_file(self.out_dir, quality, scene_id, ext, job.narrated, aspect)
             atomic.install(Path(info["tmp"]), destination)
             files[ext] = {"path": relative(self.out_dir, destination), "bytes": info["bytes"],
                           "sha256": info["sha256"]}
@@ -69,7 +69,7 @@ class Installer:
         self.manifest.put(entry)
         self.manifest.write()
         return Outcome(scene_id, quality, RENDERED, bytes=sum(f["bytes"] for f in files.values()), files=files,
-                       narrated=job.narrated)
+                       narrated=job.narrated, aspect=aspect)
 
     def refresh_embeds(self) -> None:
         """Every entry's snippet made again (entries from earlier runs carry the markup of their day)."""

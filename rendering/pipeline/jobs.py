@@ -28,12 +28,13 @@ class Job:
 
     @property
     def key(self) -> str:
-        return f"{self.spec.id}@{self.quality.name}" + ("+narrated" if self.narrated else "")
+        return f"{self.spec.id}@{self.quality.tag}" + ("+narrated" if self.narrated else "")
 
     @property
     def name(self) -> str:
         """For work folders and logs."""
-        return f"{self.spec.id}-{self.quality.name}" + ("-narrated" if self.narrated else "")
+        aspect = "" if self.quality.landscape else f"-{self.quality.aspect}"
+        return f"{self.spec.id}-{self.quality.name}{aspect}" + ("-narrated" if self.narrated else "")
 
     @property
     def expected_frames(self) -> int | None:
@@ -75,7 +76,9 @@ class Outcome:
     files: dict = field(default_factory=dict)
     narrated: bool = False
     bad_input: bool = False  # the clip could not be made because of what it was given (exit 2), not a crash
+    aspect: str = "landscape"
 
     @property
     def label(self) -> str:
-        return f"{self.scene_id}@{self.quality}" + ("+narrated" if self.narrated else "")
+        aspect = "" if self.aspect == "landscape" else f"/{self.aspect}"
+        return f"{self.scene_id}@{self.quality}{aspect}" + ("+narrated" if self.narrated else "")

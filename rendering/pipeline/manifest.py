@@ -16,7 +16,9 @@ Each clip's "beats" (when its scene has beats): [{"beat", "caption", "captions",
 "start", "end"}], spans of whole frames that tile the clip (rendering/encode/beats.py), in its own timeline (silent or
 narrated).
 A silent and a narrated clip of the same scene and quality are two entries ("narrated" false/true; an entry
-without the key is silent).
+without the key is silent). So are its landscape, portrait and square clips (render.py --aspect): a clip, film or
+deck in another frame than 16:9 carries "aspect": "portrait"|"square"; one without the key is landscape, the form
+every entry had before there were aspects.
 The manifest is merged across runs, never replaced: entries for clips this run did not touch stay while their
 files are still there. It is always rewritten whole and atomically, so it is valid JSON at every moment, and an
 entry is added only after all of its files are in place.
@@ -29,18 +31,27 @@ from pathlib import Path
 
 from rendering import atomic
 from rendering.outdir import MANIFEST
-from rendering.qualities import QUALITIES
+from rendering.qualities import ASPECTS, QUALITIES
 
 VERSION = 1
 _QUALITY_RANK = {name: rank for rank, name in enumerate(QUALITIES)}
+_ASPECT_RANK = {name: rank for rank, name in enumerate(ASPECTS)}
 
 
-def _key(entry: dict) -> tuple[str, str, bool]:
-    return entry["id"], entry["quality"], bool(entry.get("narrated", False))
+LANDSCAPE = "landscape"
 
 
-def _film_key(film: dict) -> tuple[str, bool]:
-    return film["quality"], bool(film.get("narrated", False))
+def aspect_of(entry: dict) -> str:
+    """An entry's aspect: landscape entries carry no key (their form from before there were aspects)."""
+    return entry.get("aspect", LANDSCAPE)
+
+
+def _key(entry: dict) -> tuple[str, str, bool, str]:
+    return entry["id"], entry["quality"], bool(entry.get("narrated", False)), aspect_of(entry)
+
+
+def _film_key(film: dict) -> tuple[str, bool, str]:
+    return film["quality"], bool(film.get("narrated", False)), aspect_of(film)
 
 
 _deck_key = _film_key  # one deck per quality, silent or narrated, as for films
@@ -51,13 +62,13 @@ class Manifest:
                  decks: list[dict] | None = None) -> None:
         self.out_dir = out_dir
         self.example: dict | None = None  # {"name", "description"} of a user's example; None for the post's
-        self._entries: dict[tuple[str, str, bool], dict] = {}
-        self._films: dict[tuple[str, bool], dict] = {}
+        self._entries: dict[tuple[str, str, bool, str], dict] = {}
+        self._films: dict[tuple[str, bool, str], dict] = {}
         for entry in entries or []:
             self._entries[_key(entry)] = entry
         for film in films or []:
             self._films[_film_key(film)] = film
-        self._decks: dict[tuple[str, bool], dict] = {_deck_key(deck): deck for deck in decks or []}
+        self._decks: dict[tuple[str, bool, str], dict] = {_deck_key(deck): deck for deck in decks or []}
 
     @classmethod
     def load(cls, out_dir: Path) -> tuple["Manifest", str | None]:
@@ -75,56 +86,60 @@ class Manifest:
         except (OSError, ValueError, AttributeError) as error:
             return cls(out_dir), f"ignoring unreadable {path}: {error}"
 
-    def get(self, scene_id: str, quality: str, narrated: bool = False) -> dict | None:
-        return self._entries.get((scene_id, quality, narrated))
+    def get(self, scene_id: str, quality: str, narrated: bool = False, aspect: str = LANDSCAPE) -> dict | None:
+        return self._entries.get((scene_id, quality, narrated, aspect))
 
     def put(self, entry: dict) -> None:
         self._entries[_key(entry)] = entry
 
-    def drop(self, scene_id: str, quality: str, narrated: bool = False) -> dict | None:
-        return self._entries.pop((scene_id, quality, narrated), None)
+    def drop(self, scene_id: str, quality: str, narrated: bool = False, aspect: str = LANDSCAPE) -> dict | None:
+        return self._entries.pop((scene_id, quality, narrated, aspect), None)
 
     def entries(self) -> list[dict]:
         return sorted(self._entries.values(), key=lambda e: (e.get("order", 0), _QUALITY_RANK.get(e["quality"], 99),
-                                                              bool(e.get("narrated")), e["id"]))
+                                                              bool(e.get("narrated")), _ASPECT_RANK.get(aspect_of(e), 99),
+                                                              e["id"]))
 
     def clips_at(self, specs, quality: str, narrated: bool, formats: list[str],
-                 purpose: str) -> tuple[list[dict], str | None]:
+                 purpose: str, aspect: str = LANDSCAPE) -> tuple[list[dict], str | None]:
         """The entries of `specs` at `quality` that a film or a deck is made from, and why they cannot be (one line
         ending in `purpose`, e.g. "to join"), or None when every clip is there with every format."""
-        entries = [self.get(spec.id, quality, narrated) for spec in specs]
+        entries = [self.get(spec.id, quality, narrated, aspect) for spec in specs]
         missing = [spec.id for spec, entry in zip(specs, entries) if entry is None]
         if missing:
             kind = "narrated clip" if narrated else "clip"
-            return entries, f"no {kind} of {', '.join(missing)} at {quality} {purpose}"
+            at = quality if aspect == LANDSCAPE else f"{quality} {aspect}"
+            return entries, f"no {kind} of {', '.join(missing)} at {at} {purpose}"
         lacking = [entry["id"] for entry in entries if not all(fmt in entry["files"] for fmt in formats)]
         if lacking:
             return entries, f"{', '.join(lacking)} lack {'/'.join(formats)}"
         return entries, None
 
-    def film(self, quality: str, narrated: bool) -> dict | None:
-        return self._films.get((quality, narrated))
+    def film(self, quality: str, narrated: bool, aspect: str = LANDSCAPE) -> dict | None:
+        return self._films.get((quality, narrated, aspect))
 
     def put_film(self, film: dict) -> None:
         self._films[_film_key(film)] = film
 
-    def drop_film(self, quality: str, narrated: bool) -> dict | None:
-        return self._films.pop((quality, narrated), None)
+    def drop_film(self, quality: str, narrated: bool, aspect: str = LANDSCAPE) -> dict | None:
+        return self._films.pop((quality, narrated, aspect), None)
 
     def films(self) -> list[dict]:
-        return sorted(self._films.values(), key=lambda f: (_QUALITY_RANK.get(f["quality"], 99), f["narrated"]))
+        return sorted(self._films.values(), key=lambda f: (_QUALITY_RANK.get(f["quality"], 99), f["narrated"],
+                                                           _ASPECT_RANK.get(aspect_of(f), 99)))
 
-    def deck(self, quality: str, narrated: bool) -> dict | None:
-        return self._decks.get((quality, narrated))
+    def deck(self, quality: str, narrated: bool, aspect: str = LANDSCAPE) -> dict | None:
+        return self._decks.get((quality, narrated, aspect))
 
     def put_deck(self, deck: dict) -> None:
         self._decks[_deck_key(deck)] = deck
 
-    def drop_deck(self, quality: str, narrated: bool) -> dict | None:
-        return self._decks.pop((quality, narrated), None)
+    def drop_deck(self, quality: str, narrated: bool, aspect: str = LANDSCAPE) -> dict | None:
+        return self._decks.pop((quality, narrated, aspect), None)
 
     def decks(self) -> list[dict]:
-        return sorted(self._decks.values(), key=lambda d: (_QUALITY_RANK.get(d["quality"], 99), d["narrated"]))
+        return sorted(self._decks.values(), key=lambda d: (_QUALITY_RANK.get(d["quality"], 99), d["narrated"],
+                                                           _ASPECT_RANK.get(aspect_of(d), 99)))
 
     def prune(self, known_ids: set[str]) -> list[str]:
         """Drop entries of scenes no longer registered or whose files changed or vanished; returns their keys."""

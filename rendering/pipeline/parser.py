@@ -6,7 +6,7 @@ import argparse
 import os
 
 from rendering.pipeline.scene_list import DEFAULT_REGISTRY
-from rendering.qualities import DEFAULT_FORMATS, DEFAULT_QUALITY, FORMATS, QUALITIES
+from rendering.qualities import ASPECTS, DEFAULT_ASPECT, DEFAULT_FORMATS, DEFAULT_QUALITY, FORMATS, QUALITIES
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
@@ -21,6 +21,8 @@ qualities: {', '.join(f'{q.name} ({q.width}x{q.height}, {q.fps} fps)' for q in Q
 formats:   mp4 and webm (video), gif (looping, at most 30 fps), png (the poster frame)
 outputs:   OUT/clips/<quality>/<scene>.<ext>, <scene>.vtt when the scene has subcaptions, OUT/manifest.json,
            OUT/index.html; manim's output for a failed clip in OUT/logs/<scene>-<quality>.log;
+           with --aspect portrait (or square) OUT/clips/<quality>/portrait/<scene>.<ext> (and .../portrait/narrated/,
+           OUT/film/<quality>/portrait/) beside the landscape ones;
            with --narrate also OUT/clips/<quality>/narrated/<scene>.<ext>; with --film OUT/film/<quality>/[narrated/];
            with --slides OUT/slides/<quality>/[narrated/]deck.html, deck.pptx
 exit:      0 ok, 1 a clip failed, 2 bad arguments (nothing written), 130 interrupted
@@ -31,6 +33,7 @@ examples:
   python render.py coffee_cafe -q high      one scene at 1080p60
   python render.py all -q low,high -f mp4   two qualities, mp4 only
   python render.py --force --jobs 1         everything again, one clip at a time
+  python render.py --aspect landscape,portrait,square   each clip in 16:9, 9:16 (phones upright) and 1:1
   python render.py --narrate --film         narrated clips too, and every clip joined into one film with chapters
   python render.py qkv_scale -q high -j 2   one long clip, split into 2 chunks rendered side by side
   python render.py --cluster local:4        on a Dask cluster of 4 local worker processes (or tcp://, tls://HOST:PORT)
@@ -73,6 +76,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-f", "--format", action="append", metavar="F",
                         help=f"{', '.join(FORMATS)} (png = poster frame); comma-separated or repeated "
                              f"(default: {','.join(DEFAULT_FORMATS)})")
+    parser.add_argument("-a", "--aspect", action="append", metavar="A",
+                        help=f"{', '.join(ASPECTS)}: the frame's shape (16:9, 9:16 e.g. 480x854 at low, 1:1 e.g. "
+                             f"480x480); the layout is recomputed for it; comma-separated or repeated "
+                             f"(default: {DEFAULT_ASPECT})")
     parser.add_argument("-j", "--jobs", type=_positive_int, default=default_jobs(), metavar="N",
                         help="clips (or chunks of a long clip) rendered at once, each in its own process "
                              f"(default: the number of cores, {default_jobs()} here)")

@@ -30,17 +30,19 @@ def plan(specs, qualities, formats, *, root: Path, registry_path: Path, manifest
                 except OSError as error:
                     message = (str(error) if isinstance(error, inputs.MissingSceneModule)
                                else f"cannot read inputs: {error}")
-                    known.append(Outcome(spec.id, quality.name, FAILED, error=message, narrated=narrated))
+                    known.append(Outcome(spec.id, quality.name, FAILED, error=message, narrated=narrated,
+                                         aspect=quality.aspect))
                     continue
-                entry = manifest.get(spec.id, quality.name, narrated)
+                entry = manifest.get(spec.id, quality.name, narrated, quality.aspect)
                 # An entry without "beats" was encoded before key frames marked the beats: render it again.
                 if (not force and entry is not None and entry.get("input_hash") == input_hash and "beats" in entry
                         and all(fmt in entry["files"] for fmt in formats) and files_intact(out_dir, entry)):
-                    known.append(Outcome(spec.id, quality.name, UP_TO_DATE, narrated=narrated,
+                    known.append(Outcome(spec.id, quality.name, UP_TO_DATE, narrated=narrated, aspect=quality.aspect,
                                          bytes=sum(f["bytes"] for f in entry["files"].values())))
                     continue
-                previous = entry or next((manifest.get(spec.id, q, narrated) for q in QUALITIES
-                                          if manifest.get(spec.id, q, narrated)), None)
+                # Another quality's timeline (in the same frame: a portrait layout times its own beats) splits it.
+                previous = entry or next((manifest.get(spec.id, q, narrated, quality.aspect) for q in QUALITIES
+                                          if manifest.get(spec.id, q, narrated, quality.aspect)), None)
                 job_narration = None if variant is None else {"voice": variant["voice"],
                                                               "cache_dir": variant["cache_dir"]}
                 jobs.append(Job(spec, quality, list(formats), input_hash,

@@ -127,7 +127,8 @@ def summary(console: Console, outcomes: list[Outcome], wall_seconds: float) -> N
         table.add_column(column, justify=justify)
     for outcome in outcomes:
         style = _STYLE.get(outcome.status, "")
-        quality = outcome.quality + (" narrated" if outcome.narrated else "")
+        aspect = "" if getattr(outcome, "aspect", "landscape") == "landscape" else f" {outcome.aspect}"
+        quality = outcome.quality + aspect + (" narrated" if outcome.narrated else "")
         table.add_row(outcome.scene_id, quality, f"[{style}]{outcome.status}",
                       f"{outcome.seconds:.1f}" if outcome.status != UP_TO_DATE else "",
                       human_bytes(outcome.bytes) if outcome.bytes else "")

@@ -209,7 +209,8 @@ class Runner:
 
     @staticmethod
     def _outcome(job: Job, status: str, seconds: float = 0.0, **fields) -> Outcome:
-        return Outcome(job.spec.id, job.quality.name, status, seconds, narrated=job.narrated, **fields)
+        return Outcome(job.spec.id, job.quality.name, status, seconds, narrated=job.narrated,
+                       aspect=job.quality.aspect, **fields)
 
     def _keep_log(self, job: Job, log: Path | None) -> Path | None:
         if log is None or not log.exists():

@@ -262,7 +262,9 @@ def _figure(player: Player, number: int, caption_url: Callable[[str], str]) -> d
         "video": _video(chosen["files"], chosen["resolution"], chosen["title"], caption_url),
         "step": _step(chosen, player.title), "quality_label": quality_label(chosen),
         "duration": _duration_text(chosen["duration"]),
-        "options": [_option(variant, variant is chosen, mixed, caption_url) for variant in player.variants],
+        "options": [_option(variant, variant is chosen, mixed, caption_url, player.portrait_of(variant))
+                    for variant in player.variants],
+        "portrait": any(player.portrait_of(variant) for variant in player.variants),
         "downloads": _download_links(player, chosen),
         # The narration as text, collapsed, for readers who cannot or would rather not listen; hidden (by the
         # quality chooser) while a quality without narration plays.
@@ -271,17 +273,26 @@ def _figure(player: Player, number: int, caption_url: Callable[[str], str]) -> d
     }
 
 
-def _option(variant: Mapping, selected: bool, mixed: bool, caption_url: Callable[[str], str]) -> dict:
-    """One quality in the chooser, with what the player needs to switch to it."""
+def _option(variant: Mapping, selected: bool, mixed: bool, caption_url: Callable[[str], str],
+            portrait: Mapping | None = None) -> dict:
+    """One quality in the chooser, with what the player needs to switch to it; with `portrait`, that quality's
+    portrait rendering too (data-alt-*), which quality.js swaps in on a narrow or upright screen."""
+    option = _rendering(variant, caption_url)
+    option.update(quality=variant["quality"], selected=selected,
+                  label=quality_label(variant) + (" · silent" if mixed and not is_narrated(variant) else ""),
+                  alt=_rendering(portrait, caption_url) if portrait is not None else None)
+    return option
+
+
+def _rendering(variant: Mapping, caption_url: Callable[[str], str]) -> dict:
+    """What a player needs to play one rendering: its files, captions, size, length, voice and beats."""
     files = variant["files"]
     width, height = variant["resolution"]
     return {
-        "quality": variant["quality"], "selected": selected,
         "files": [(name, _href(files[name]["path"])) for name in ("webm", "mp4", "gif", "png") if name in files],
         "vtt": caption_url(files["vtt"]["path"]) if "vtt" in files else None,
         "width": int(width), "height": int(height), "duration": f"{float(variant['duration']):.3f}",
         "narrated": "true" if is_narrated(variant) else "false", "step": _step(variant, ""),
-        "label": quality_label(variant) + (" · silent" if mixed and not is_narrated(variant) else ""),
     }
 
 

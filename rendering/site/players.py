@@ -1,5 +1,7 @@
 """Which renderings the page plays: one player per clip (a rendering per quality, narrated where there is one),
-starting at the best quality up to 1080p, and the film to show at the top."""
+starting at the best quality up to 1080p, and the film to show at the top. A clip rendered in portrait too
+(render.py --aspect portrait) carries that rendering per quality, which the page plays on a narrow or upright
+screen; square clips are for others to embed, not played here."""
 
 from __future__ import annotations
 
@@ -27,6 +29,10 @@ class Player:
     section: str
     order: int
     variants: tuple[Mapping, ...]
+    portraits: Mapping[str, Mapping] = None  # quality -> its portrait rendering, where one was made
+
+    def portrait_of(self, variant: Mapping) -> Mapping | None:
+        return (self.portraits or {}).get(variant["quality"])
 
     @property
     def default(self) -> Mapping:
@@ -54,21 +60,35 @@ def group_players(manifest: Mapping) -> list[Player]:
     players = []
     for clip_id, entries in by_id.items():
         first = entries[0]
-        keys = [f"{e['quality']} (narrated)" if is_narrated(e) else e["quality"] for e in entries]
+        keys = [(f"{e['quality']} (narrated)" if is_narrated(e) else e["quality"])
+                + ("" if _aspect(e) == "landscape" else f" {_aspect(e)}") for e in entries]
         if len(set(keys)) != len(keys):
             raise ValueError(f"clip {clip_id!r} lists a quality twice: {keys}")
         for other in entries[1:]:
             for key in ("title", "section", "order"):
                 if other[key] != first[key]:
                     raise ValueError(f"clip {clip_id!r}: entries disagree on {key!r}")
-        by_quality: dict[str, Mapping] = {}
-        for entry in entries:  # the narrated rendering of a quality wins over the silent one
-            if entry["quality"] not in by_quality or is_narrated(entry):
-                by_quality[entry["quality"]] = entry
-        variants = sorted(by_quality.values(), key=lambda v: QUALITIES.index(v["quality"]))
-        players.append(Player(clip_id, first["title"], first["section"], int(first["order"]), tuple(variants)))
+        variants = _by_quality(e for e in entries if _aspect(e) == "landscape")
+        portraits = _by_quality(e for e in entries if _aspect(e) == "portrait")
+        if not variants:  # rendered in portrait only: that is what it plays
+            variants, portraits = portraits, []
+        players.append(Player(clip_id, first["title"], first["section"], int(first["order"]), tuple(variants),
+                              {v["quality"]: v for v in portraits}))
     players.sort(key=lambda p: p.order)
     return players
+
+
+def _aspect(entry: Mapping) -> str:
+    return entry.get("aspect", "landscape")  # entries from before there were aspects are landscape
+
+
+def _by_quality(entries) -> list[Mapping]:
+    """One rendering per quality, lowest first; the narrated rendering of a quality wins over the silent one."""
+    by_quality: dict[str, Mapping] = {}
+    for entry in entries:
+        if entry["quality"] not in by_quality or is_narrated(entry):
+            by_quality[entry["quality"]] = entry
+    return sorted(by_quality.values(), key=lambda v: QUALITIES.index(v["quality"]))
 
 
 def choose_film(manifest: Mapping) -> Mapping | None:
@@ -79,6 +99,7 @@ def choose_film(manifest: Mapping) -> Mapping | None:
         raise ValueError("manifest[\"films\"] must be a list")
     for film in films:
         check_film(film)
+    films = [film for film in films if _aspect(film) == "landscape"] or films  # the page's film is landscape
     if not films:
         return None
     narrated = [film for film in films if is_narrated(film)]

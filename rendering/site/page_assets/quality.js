@@ -45,4 +45,46 @@
   Array.prototype.forEach.call(document.querySelectorAll("select.quality"), function (select) {
     select.addEventListener("change", function () { choose(select); });
   });
+
+  // Portrait renderings (render.py --aspect portrait): on a narrow screen (below 600 CSS px) or one taller than
+  // wide, each option whose quality has one plays it; turning the phone chooses again, keeping the position
+  // (choose() does). The option's data-* describe what it plays now, data-alt-* the other frame: a swap exchanges
+  // them, so the rest of the page (Step mode, downloads, transcript) reads data-* as always.
+  var upright = window.matchMedia("(max-width: 599.98px), (orientation: portrait)");
+  var SWAPPED = ["aspect", "webm", "mp4", "gif", "png", "vtt", "width", "height", "duration", "narrated", "beats",
+                 "fps"];
+  function swap(option) {
+    SWAPPED.forEach(function (name) {
+      var here = option.getAttribute("data-" + name), there = option.getAttribute("data-alt-" + name);
+      if (there === null) { option.removeAttribute("data-" + name); } else { option.setAttribute("data-" + name, there); }
+      if (here === null) { option.removeAttribute("data-alt-" + name); } else { option.setAttribute("data-alt-" + name, here); }
+    });
+  }
+  function fitAspect(select, initial) {
+    var wanted = upright.matches ? "portrait" : "landscape", changed = false;
+    Array.prototype.forEach.call(select.options, function (option) {
+      if (!option.hasAttribute("data-alt-width")) { return; }  // this quality was rendered in one frame only
+      var now = option.getAttribute("data-aspect") || "landscape";
+      var other = option.getAttribute("data-alt-aspect") || "landscape";
+      if (now !== wanted && other === wanted) {
+        swap(option);
+        changed = changed || option.selected;
+      }
+    });
+    if (!changed) { return; }
+    var option = select.options[select.selectedIndex], figure = select.closest("figure");
+    if (initial && option.hasAttribute("data-beats")) {  // Step mode reads the figure's beats when it starts
+      figure.setAttribute("data-beats", option.getAttribute("data-beats"));
+      figure.setAttribute("data-fps", option.getAttribute("data-fps"));
+    }
+    figure.setAttribute("data-aspect", option.getAttribute("data-aspect") || "landscape");
+    if (initial) { choose(select); } else { select.dispatchEvent(new Event("change")); }
+  }
+  var swappable = Array.prototype.filter.call(document.querySelectorAll("select.quality"), function (select) {
+    return select.querySelector("option[data-alt-width]");
+  });
+  swappable.forEach(function (select) { fitAspect(select, true); });
+  upright.addEventListener("change", function () {
+    swappable.forEach(function (select) { fitAspect(select, false); });
+  });
 })();
