@@ -51,6 +51,7 @@ def test_typed_embeddings_ten_times_the_posts_warn_for_each_saturated_clip_and_s
     # X Xᵀ of these rows: each row's top score leads its next by 6 or more (row 1: 21 vs 15, row 4: 20 vs 13),
     # so e^-6 < 0.0025 and every row of A is one-hot
     assert any(line.startswith("  - weight_free:") for line in warned), report
+    assert "  weight_free: A = softmax(X Xᵀ): 4 of 4 rows one-hot, largest weight 1.00" in report.splitlines()
     assert any(line.startswith("  - qkv_scale:") for line in warned), report
     assert all("smaller numbers in self_attention.embeddings" in line for line in warned)
     assert _warnings(data, {"encoder_decoder", "self_attention"}) == [w[4:] for w in warned]

@@ -124,6 +124,7 @@ def check_report(example: ChosenExample) -> str:
         source, shown = _top(learned.english_tokens, learned.alignment[r])
         lines.append(f"    {word!r} looks most at {source or 'a tie'!s} ({shown})")
 
+    lines += ["", "how spread the shown weights are (a row is one-hot above 0.95)"] + spread_lines(records)
     warnings += saturation_warnings(records, _typed_numbers(example.path))
     lines += ["", "warnings: none" if not warnings else "warnings:"] + [f"  - {w}" for w in warnings]
     return "\n".join(lines)
@@ -160,6 +161,18 @@ def _what_to_change(section: str, typed: set[str]) -> str:
         return embeddings
     seed = "self_attention.projection_seed" if section == "projections" else "self_attention.head_seed"
     return f"{embeddings}, or another {seed}"
+
+
+def spread_lines(records) -> list[str]:
+    """One line per shown weight map: how many of its rows are one-hot on screen, and its largest weight."""
+    from attention_math.weight_spread import saturated_rows, visible_row_maxima
+
+    lines = []
+    for clips, matrix, weights, causal, _ in _shown_weight_maps(records):
+        hot, counted = saturated_rows(weights, causal)
+        largest = max(visible_row_maxima(weights, causal), default=float(weights.max()))
+        lines.append(f"  {clips}: {matrix}: {hot} of {counted} rows one-hot, largest weight {_rounded(largest)}")
+    return lines
 
 
 def saturation_warnings(records, typed: set[str]) -> list[str]:
