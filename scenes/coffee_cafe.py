@@ -25,6 +25,7 @@ from scenes.kit.claims import leader
 from scenes.kit.products import encoder_scoring
 from scenes.kit.claims import count_word, tied_at_top, top_index, words_list
 from scenes.kit.score_bars import ScoreBars
+from scenes.kit.text import wrapped
 
 
 @dataclass(frozen=True)
@@ -37,6 +38,7 @@ class CoffeeCafeLayout:
     weights_bar_height: float = 2.6  #: tallest possible bar (weight 1) when the weights have the body to themselves
     compare_bar_height: float = 2.4  #: the same in the computed-vs-illustrative panels side by side
     flat_bar_height: float = 1.2  #: and in those panels stacked one above the other (long sentences)
+    narrow_bar_height: float = 0.8  #: and in those stacked in a portrait frame, each heading above its bars
     hollow_stroke: float = 2  #: outline of the illustrative (not computed) bars
     listed: int = 4  #: a caption lists every value (or every h_i) up to this many words; beyond, it names the leader
 
@@ -113,19 +115,27 @@ class CoffeeCafeScene(AttentionScene):
         )
         state = vector(src, "s_decoder", orientation="column")
         state_name = math('s_"decoder"', font_size=typography.BODY_SIZE)
-        chain = VGroup(sentence, decoder, state).arrange(RIGHT, buff=layout.FAR)
-        sentence_title.next_to(sentence, UP, buff=layout.GAP)
-        state_name.next_to(state, UP, buff=layout.NEAR)
-        kinds = VGroup(
-            label("(tokens)", font_size=typography.SMALL_SIZE, color=palette.MUTED).next_to(sentence, DOWN,
-                                                                                          buff=layout.GAP),
-            label("(a vector)", font_size=typography.SMALL_SIZE, color=palette.MUTED).next_to(state, DOWN,
-                                                                                            buff=layout.GAP),
-        )
-        kinds[0].match_y(kinds[1])
+        kinds = VGroup(label("(tokens)", font_size=typography.SMALL_SIZE, color=palette.MUTED),
+                       label("(a vector)", font_size=typography.SMALL_SIZE, color=palette.MUTED))
+        stacked = layout.is_tall()  # portrait: the chain runs downwards, each stage with its name and kind
+        if stacked:  # the state's name on its left and its kind on its right: the column is tall already
+            sentence_title.next_to(sentence, UP, buff=layout.GAP)
+            kinds[0].next_to(sentence, DOWN, buff=layout.GAP)
+            state_name.next_to(state, LEFT, buff=layout.NEAR)
+            kinds[1].next_to(state, RIGHT, buff=layout.NEAR)
+            layout.flow(VGroup(sentence_title, sentence, kinds[0]), decoder, VGroup(state_name, state, kinds[1]),
+                        gap=layout.APART)
+        else:
+            chain = VGroup(sentence, decoder, state).arrange(RIGHT, buff=layout.FAR)
+            sentence_title.next_to(sentence, UP, buff=layout.GAP)
+            state_name.next_to(state, UP, buff=layout.NEAR)
+            for kind, stage in zip(kinds, (sentence, state)):
+                kind.next_to(stage, DOWN, buff=layout.GAP)
+            kinds[0].match_y(kinds[1])
+        chain = VGroup(sentence, decoder, state)
         layout.fit_into(VGroup(chain, sentence_title, state_name, kinds), layout.body())
-        to_decoder = flow_arrow(sentence, decoder)
-        to_state = flow_arrow(decoder, state)
+        to_decoder = flow_arrow(VGroup(sentence, kinds[0]) if stacked else sentence, decoder, down=stacked)
+        to_state = flow_arrow(decoder, state, down=stacked)
 
         self.say(f"French so far: “{' '.join(french)}”. We are about to predict the next word.")
         self.play(FadeIn(sentence_title), FadeIn(words, lag_ratio=0.3), FadeIn(blank), run_time=1.5)
@@ -146,7 +156,8 @@ class CoffeeCafeScene(AttentionScene):
                            vector_color=palette.TEXT, result_color=palette.QUERY)
         names = VGroup(
             math("W_q", font_size=typography.BODY_SIZE).next_to(comp.matrix, UP, buff=layout.NEAR),
-            math('s_"decoder"', font_size=typography.BODY_SIZE).next_to(comp.vector, LEFT, buff=layout.NEAR),
+            math('s_"decoder"', font_size=typography.BODY_SIZE).next_to(comp.vector, RIGHT if layout.is_tall() else LEFT,
+                                                                         buff=layout.NEAR),
             math("q", font_size=typography.BODY_SIZE, color=palette.QUERY).next_to(comp.result, UP,
                                                                                   buff=layout.NEAR),
         )
@@ -178,10 +189,11 @@ class CoffeeCafeScene(AttentionScene):
         next_word = src.get("next_word")
         n = len(tokens)
         q_row = _named_row("q", vector(src, "q", color=palette.QUERY), palette.QUERY)
-        purpose = label("a vector used to score encoder vectors", font_size=typography.SMALL_SIZE,
-                        color=palette.QUERY)
-        role = label("encoder vectors: they play the key/value role", font_size=typography.SMALL_SIZE,
-                     color=palette.KEY)
+        width = layout.frame().width
+        purpose = wrapped("a vector used to score encoder vectors", width, font_size=typography.SMALL_SIZE,
+                          color=palette.QUERY)
+        role = wrapped("encoder vectors: they play the key/value role", width, font_size=typography.SMALL_SIZE,
+                       color=palette.KEY)
         encoder = matrix(src, "H", color=palette.KEY)
         encoder.add_row_labels(tokens, color=palette.ENGLISH, font_size=typography.LABEL_SIZE)
         h_names = VGroup(*(math(f"h_{i + 1}", font_size=typography.BODY_SIZE, color=palette.KEY)
@@ -195,10 +207,10 @@ class CoffeeCafeScene(AttentionScene):
         settled = q_row.get_center()
         differs = math("!=", font_size=typography.HEADING_SIZE, color=palette.WRONG)
         word = token_box(next_word, palette.FRENCH, font_size=typography.HEADING_SIZE)
-        claim = VGroup(q_row, differs, word).arrange(RIGHT, buff=layout.APART)
+        claim = layout.flow(q_row, differs, word, gap=layout.APART)
         claim.shift(UP * (settled[1] - q_row.get_center()[1]))
-        not_word = label(f"not the word “{next_word}”, not a guess of it", font_size=typography.SMALL_SIZE,
-                         color=palette.WRONG).next_to(claim, DOWN, buff=layout.GAP)
+        not_word = wrapped(f"not the word “{next_word}”, not a guess of it", width,
+                           font_size=typography.SMALL_SIZE, color=palette.WRONG).next_to(claim, DOWN, buff=layout.GAP)
         layout.keep_inside(VGroup(claim, not_word))
 
         self.say(f"q is not the word “{next_word}”, and not a guess of it.")
@@ -319,8 +331,8 @@ class CoffeeCafeScene(AttentionScene):
                                                                                         buff=layout.NEAR),
             math("h_i", font_size=typography.BODY_SIZE, color=palette.KEY).next_to(comp.matrix, UP,
                                                                                   buff=layout.NEAR),
-            math("alpha_i h_i", font_size=typography.BODY_SIZE, color=palette.MUTED).next_to(comp.products, UP,
-                                                                                            buff=layout.NEAR),
+            math("alpha_i h_i", font_size=typography.BODY_SIZE, color=palette.MUTED).next_to(
+                comp.products, LEFT if layout.is_tall() else UP, buff=layout.NEAR),
             math("c", font_size=typography.BODY_SIZE, color=palette.CONTEXT).next_to(comp.result, LEFT,
                                                                                     buff=layout.NEAR),
         )
@@ -357,14 +369,17 @@ class CoffeeCafeScene(AttentionScene):
         self.play(Indicate(comp.result, color=palette.CONTEXT), run_time=0.8)
         self.wait(1.5)
 
-    def _weights_panel(self, path: str, heading: str, note: str, context: str, flat: bool) -> VGroup:
+    def _weights_panel(self, path: str, heading: str, note: str, context: str, flat: bool,
+                       short: bool = False) -> VGroup:
         """One set of weights with its heading and the context it gives; `flat` puts the heading to the left of the
-        bars (for panels stacked one above the other) instead of above them."""
+        bars (for panels stacked one above the other) instead of above them; `short` keeps the heading above
+        low bars (panels stacked in a portrait frame, too narrow for the heading beside them)."""
         src, tokens = self.src, self.tokens
-        bars = ScoreBars(src, path, tokens, max_height=L.flat_bar_height if flat else L.compare_bar_height)
+        height = L.narrow_bar_height if short else L.flat_bar_height if flat else L.compare_bar_height
+        bars = ScoreBars(src, path, tokens, max_height=height)
         title = VGroup(label(heading, bold=True),
-                       label(note, font_size=typography.SMALL_SIZE, color=palette.MUTED)).arrange(DOWN,
-                                                                                                   buff=layout.TIGHT)
+                       wrapped(note, layout.frame().width, font_size=typography.SMALL_SIZE,
+                               color=palette.MUTED)).arrange(DOWN, buff=layout.TIGHT)
         c = _named_row("c", vector(src, context, decimals=3, color=palette.CONTEXT), palette.CONTEXT)
         if flat:
             panel = VGroup(title, VGroup(bars, c).arrange(DOWN, buff=layout.GAP)).arrange(RIGHT, buff=layout.APART)
@@ -398,9 +413,12 @@ class CoffeeCafeScene(AttentionScene):
         trained_args = ("illustrative_weights", "Illustrative", "a trained outcome, from the post",
                         "illustrative_context")
         candidates = []
-        for flat, direction in ((False, RIGHT), (True, DOWN)):
-            pair = VGroup(self._weights_panel(*computed_args, flat=flat), self._weights_panel(*trained_args, flat=flat))
-            pair.arrange(direction, buff=layout.FAR, aligned_edge=UP if direction is RIGHT else RIGHT)
+        arrangements = ((False, RIGHT), (True, DOWN)) + (((None, DOWN),) if layout.is_tall() else ())
+        for flat, direction in arrangements:
+            style = dict(flat=False, short=True) if flat is None else dict(flat=flat)
+            pair = VGroup(self._weights_panel(*computed_args, **style), self._weights_panel(*trained_args, **style))
+            pair.arrange(direction, buff=layout.APART if flat is None else layout.FAR,
+                         aligned_edge=UP if direction is RIGHT else RIGHT)
             candidates.append(pair)
         pair = layout.fit_best(candidates, layout.frame())
         computed, trained = pair

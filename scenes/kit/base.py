@@ -18,7 +18,7 @@ from scenes import registry
 
 from . import camera, layout, palette, typography
 from .narration import Narrator, SpokenSentence, place_sentences, segment_length, sentence_cues
-from .text import label, title
+from .text import wrapped
 
 
 class BeatWithoutCaption(RuntimeError):
@@ -173,8 +173,9 @@ class AttentionScene(MovingCameraScene):
     @beat
     def show_title(self) -> None:
         """The clip's title and the post section it illustrates."""
-        heading = title(self.spec.title)
-        section = label(f"from “{self.spec.section}”", font_size=typography.BODY_SIZE, color=palette.MUTED)
+        width = layout.frame().width
+        heading = wrapped(self.spec.title, width, font_size=typography.TITLE_SIZE, bold=True)
+        section = wrapped(f"from “{self.spec.section}”", width, font_size=typography.BODY_SIZE, color=palette.MUTED)
         card = VGroup(heading, section).arrange(DOWN, buff=layout.GAP)
         layout.fit_into(card, layout.frame(), grow=False)
         self.say(self.spec.title)

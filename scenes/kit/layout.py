@@ -130,6 +130,27 @@ def below(a: Mobject, b: Mobject) -> np.ndarray:
     return (a.get_bottom() + b.get_top()) / 2
 
 
+def is_tall(region: Region | None = None) -> bool:
+    """Whether `region` (default: the body) is taller than wide: a portrait frame's body is (3.9 × 6 units)."""
+    region = region or body()
+    return region.height > region.width
+
+
+def flow_direction(region: Region | None = None) -> np.ndarray:
+    """The direction the parts of one composition follow each other in `region` (default: the body): side by side
+    (RIGHT) in a wide region, stacked (DOWN) in a tall one. So X · W_Q = Q reads left to right in landscape and
+    top to bottom in portrait, laid out again for the frame rather than cropped or letterboxed."""
+    return DOWN if is_tall(region) else RIGHT
+
+
+def flow(*mobs: Mobject, region: Region | None = None, gap: float = GAP, **arrange) -> "Mobject":
+    """The mobjects arranged in `region`'s flow direction (`flow_direction`) with `gap`, as one VGroup (not
+    fitted: pass it to `fit_into` or `legible.fit_legibly`). `aligned_edge` and the like pass to `arrange`."""
+    from manim import VGroup
+
+    return VGroup(*mobs).arrange(flow_direction(region), buff=gap, **arrange)
+
+
 def row_of(*mobs: Mobject, gap: float = GAP, region: Region | None = None) -> list[Mobject]:
     """Arrange mobjects left to right with `gap` and fit the row into `region` (default: the body)."""
     from manim import VGroup
@@ -141,7 +162,7 @@ def row_of(*mobs: Mobject, gap: float = GAP, region: Region | None = None) -> li
 
 __all__ = [
     "HAIRLINE", "TIGHT", "NEAR", "GAP", "APART", "FAR", "NUDGE", "MARGIN", "Region", "frame", "body", "top_band",
-    "fit_into", "keep_inside", "between", "below", "row_of", "UP", "DOWN", "LEFT", "RIGHT",
+    "fit_into", "keep_inside", "between", "below", "row_of", "is_tall", "flow_direction", "flow", "UP", "DOWN", "LEFT", "RIGHT",
 ]
 
 

@@ -41,7 +41,7 @@ from manim import (
 
 from . import layout, motion, palette, typography
 from .numbers import Source, format_value
-from .text import label, math
+from .text import label, math, wrapped
 from .widgets import TensorGrid, align_rows, flow_arrow, frame_box
 
 #: Numbers inside product grids: a notch under NUMBER_SIZE so a matrix, its products and the sums fit side by side.
@@ -85,6 +85,10 @@ class DotProducts(VGroup):
     line of text and a little padding) so its rows stay above the legibility floor. Parts: `.matrix`, `.vector`,
     `.products`, `.result` (TensorGrid), `.times` ("⊙"),
     `.sum_sign` ("sum →"). `row(i)` gives (matrix row, products row, result cell).
+
+    In a tall body (a portrait frame, `layout.is_tall`) the parts stack instead: the matrix, "⊙", the vector, the
+    products under it (entry k still over column k), and "sum" over "→" with the result beside the products' rows
+    (a scene names the vector on its right there, where the sums already take room).
     """
 
     def __init__(self, source: Source, *, matrix: str, vector: str, products: str, result: str,
@@ -103,13 +107,27 @@ class DotProducts(VGroup):
         self.result = _grid(source, result, result_color, orientation="column", **style)
         self.times = math("dot.o", color=palette.MUTED)
         self.sum_sign = label("sum →", font_size=NUMBER, color=palette.MUTED)
-        VGroup(self.matrix, self.times, self.products, self.sum_sign, self.result).arrange(RIGHT, buff=gap)
-        for part in (self.products, self.result):
-            align_rows(part, self.matrix)
-        for sign in (self.times, self.sum_sign):
-            sign.match_y(self.matrix.body)
-        self.vector.next_to(self.products, UP, buff=gap).match_x(self.products.body)
+        if layout.is_tall():
+            self._stack(gap)
+        else:
+            VGroup(self.matrix, self.times, self.products, self.sum_sign, self.result).arrange(RIGHT, buff=gap)
+            for part in (self.products, self.result):
+                align_rows(part, self.matrix)
+            for sign in (self.times, self.sum_sign):
+                sign.match_y(self.matrix.body)
+            self.vector.next_to(self.products, UP, buff=gap).match_x(self.products.body)
         self.add(self.matrix, self.times, self.vector, self.products, self.sum_sign, self.result)
+
+    def _stack(self, gap: float) -> None:
+        """The tall form: matrix over "⊙" over vector over products, the sums beside the products' rows."""
+        self.sum_sign = wrapped("sum →", self.sum_sign.width * 0.75, font_size=NUMBER, color=palette.MUTED,
+                                line_gap=layout.TIGHT)  # "sum" over "→": the row beside the products is narrow
+        self.times.next_to(self.matrix, DOWN, buff=gap).match_x(self.matrix.body)
+        self.vector.next_to(self.times, DOWN, buff=gap).match_x(self.matrix.body)
+        self.products.next_to(self.vector, DOWN, buff=gap).match_x(self.vector.body)
+        VGroup(self.sum_sign, self.result).arrange(RIGHT, buff=gap).next_to(self.products, RIGHT, buff=gap)
+        align_rows(self.result, self.products)
+        self.sum_sign.match_y(self.products.body)
 
     def row(self, i: int) -> tuple[VGroup, VGroup, VGroup]:
         return self.matrix.row(i), self.products.row(i), self.result.cell(i)
@@ -126,7 +144,8 @@ class WeightedRows(VGroup):
     Paths: weights (T,), matrix (T, d), products (T, d), result (d,). The weights stand as a column on
     `weights_side` of the matrix (row labels, if any, on the far left), an arrow leads to the products, and the result
     sits under a rule beneath the products, entry k under column k. `cell_size` (a row's height) and `label_size`
-    (the row labels') as in DotProducts. Parts: `.weights`, `.matrix`, `.products`,
+    (the row labels') as in DotProducts. In a tall body (portrait) the products stand under the matrix, column
+    under column, the arrow pointing down. Parts: `.weights`, `.matrix`, `.products`,
     `.result` (TensorGrid), `.arrow`, `.rule`. `row(i)` gives (weight cell, matrix row, products row).
     """
 
@@ -150,10 +169,14 @@ class WeightedRows(VGroup):
         align_rows(self.weights, self.matrix)
         if row_labels is not None:
             pair[0].add_row_labels(row_labels, color=label_color, font_size=label_size)
-        self.products.next_to(VGroup(*pair), RIGHT, buff=layout.FAR)
-        align_rows(self.products, self.matrix)
-        self.arrow = flow_arrow(VGroup(*pair), self.products)
-        self.arrow.match_y(self.matrix.body)
+        if layout.is_tall():  # portrait: the products under the matrix, column under column, the arrow down
+            self.products.next_to(self.matrix, DOWN, buff=layout.FAR).match_x(self.matrix)
+            self.arrow = flow_arrow(self.matrix, self.products, down=True)
+        else:
+            self.products.next_to(VGroup(*pair), RIGHT, buff=layout.FAR)
+            align_rows(self.products, self.matrix)
+            self.arrow = flow_arrow(VGroup(*pair), self.products)
+            self.arrow.match_y(self.matrix.body)
         self.rule = Line(self.products.get_corner(DOWN + LEFT), self.products.get_corner(DOWN + RIGHT),
                          color=palette.MUTED).shift(DOWN * layout.TIGHT)
         self.result.next_to(self.rule, DOWN, buff=layout.TIGHT).match_x(self.products.body)

@@ -26,6 +26,26 @@ def label(text: str, *, font_size: float = typography.LABEL_SIZE, color=palette.
     return Typst(body, typst_preamble=preamble, font_size=font_size, color=color)
 
 
+def wrapped(text: str, width: float, *, line_gap: float = 0.1, **style):
+    """`label(text, **style)` when it is at most `width` wide (scene units); else its words broken greedily into
+    lines that are, stacked and centred (a word wider than `width` keeps a line of its own). A portrait frame is
+    4.5 units wide: a caption-like line that runs across a landscape frame comes out on two or three lines there,
+    at its own size, instead of shrunk below the floor."""
+    from manim import DOWN, VGroup
+
+    whole = label(text, **style)
+    if whole.width <= width:
+        return whole
+    lines, current = [], []
+    for word in text.split():
+        if current and label(" ".join(current + [word]), **style).width > width:
+            lines.append(" ".join(current))
+            current = []
+        current.append(word)
+    lines.append(" ".join(current))
+    return VGroup(*(label(line, **style) for line in lines)).arrange(DOWN, buff=line_gap)
+
+
 def title(text: str) -> Typst:
     return label(text, font_size=typography.TITLE_SIZE, bold=True)
 

@@ -6,6 +6,7 @@ Every number inside comes from a `Source` (so it is traced); shades encode value
 from __future__ import annotations
 
 from typing import Literal, Sequence
+import numpy as np
 
 from manim import (
     DOWN, LEFT, RIGHT, UP, Arrow, Brace, Line, Rectangle, RoundedRectangle, VGroup, VMobject,
@@ -202,10 +203,16 @@ class SoftmaxBars(VGroup):
         self.add(baseline, self.bars, self.values, self.labels)
 
 
-def flow_arrow(start: VMobject, end: VMobject, *, color=palette.MUTED, buff: float = 0.15) -> Arrow:
-    """The arrow that carries one stage of the computation to the next."""
-    return Arrow(start.get_edge_center(RIGHT) if start.get_center()[0] < end.get_center()[0] else start.get_bottom(),
-                 end.get_edge_center(LEFT) if start.get_center()[0] < end.get_center()[0] else end.get_top(),
+def flow_arrow(start: VMobject, end: VMobject, *, color=palette.MUTED, buff: float = 0.15,
+               down: bool = False) -> Arrow:
+    """The arrow that carries one stage of the computation to the next: across when `end` lies to the right of
+    `start`, else down; `down=True` (a stacked composition) points straight down from `start` to `end`'s top."""
+    across = not down and start.get_center()[0] < end.get_center()[0] - 1e-6
+    target = end.get_top()
+    if down:
+        target = np.array([start.get_center()[0], target[1], 0.0])
+    return Arrow(start.get_edge_center(RIGHT) if across else start.get_bottom(),
+                 end.get_edge_center(LEFT) if across else target,
                  buff=buff, color=color, stroke_width=3, max_tip_length_to_length_ratio=0.15)
 
 
