@@ -199,3 +199,28 @@ def test_the_page_plays_landscape_and_keeps_the_portrait_rendering_beside_it_squ
     landscape_only = {**manifest, "clips": [entries["landscape"]]}
     [alone] = group_players(landscape_only)
     assert alone.portrait_of(entries["landscape"]) is None
+
+    for only in ("portrait", "square"):  # a clip rendered in one other frame only plays that
+        [player] = group_players({**manifest, "clips": [entries[only]]})
+        assert player.variants == (entries[only],) and player.portrait_of(entries[only]) is None
+
+
+def test_a_cluster_worker_hashes_a_portrait_task_as_the_client_does():
+    from dataclasses import replace
+
+    from rendering import REPO_ROOT
+    from rendering.pipeline import inputs
+    from rendering.pipeline.remote import refusal
+    from rendering.records import ProjectCheck
+    from scenes import registry
+
+    spec = registry.get("bottleneck")
+    shared = inputs.shared_digest(REPO_ROOT, REPO_ROOT / "scenes" / "registry.py")
+    hashes = {aspect: inputs.clip_input_hash(shared, REPO_ROOT, spec, framed(QUALITIES["low"], aspect))
+              for aspect in ASPECTS}
+    assert len(set(hashes.values())) == 3
+    assert hashes["landscape"] == inputs.clip_input_hash(shared, REPO_ROOT, spec, QUALITIES["low"])
+    job = WorkerJob(spec.id, spec.module, spec.class_name, framed(QUALITIES["low"], "portrait"), ("mp4",), "/tmp/w",
+                    project=ProjectCheck(hashes["portrait"], "scenes.registry", "low"))
+    assert refusal(REPO_ROOT, job, None) is None
+    assert "refused" in refusal(REPO_ROOT, replace(job, quality=framed(QUALITIES["low"], "square")), None)

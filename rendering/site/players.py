@@ -70,8 +70,9 @@ def group_players(manifest: Mapping) -> list[Player]:
                     raise ValueError(f"clip {clip_id!r}: entries disagree on {key!r}")
         variants = _by_quality(e for e in entries if _aspect(e) == "landscape")
         portraits = _by_quality(e for e in entries if _aspect(e) == "portrait")
-        if not variants:  # rendered in portrait only: that is what it plays
-            variants, portraits = portraits, []
+        if not variants:  # rendered in portrait (or square) only: that is what it plays
+            variants = portraits or _by_quality(e for e in entries if _aspect(e) == "square")
+            portraits = []
         players.append(Player(clip_id, first["title"], first["section"], int(first["order"]), tuple(variants),
                               {v["quality"]: v for v in portraits}))
     players.sort(key=lambda p: p.order)
