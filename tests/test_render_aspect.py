@@ -142,6 +142,16 @@ async ([want, timeoutMs]) => {
 """
 
 
+_WATCH_THE_TURN = """() => {
+  const video = document.querySelector('#clip-corner video');
+  window.resizedAt = window.swappedAt = null;
+  addEventListener('resize', () => { if (window.resizedAt === null) window.resizedAt = performance.now(); });
+  new MutationObserver(() => { if (window.swappedAt === null) window.swappedAt = performance.now(); })
+    .observe(video, {childList: true});
+  return video.currentTime;
+}"""
+
+
 @pytest.mark.browser
 def test_a_phone_plays_the_portrait_clip_and_turning_it_switches_to_landscape_in_place(built):
     from playwright.sync_api import sync_playwright
@@ -168,9 +178,16 @@ def test_a_phone_plays_the_portrait_clip_and_turning_it_switches_to_landscape_in
             page.evaluate("""async () => { const v = document.querySelector('#clip-corner video'); v.muted = true;
                 await v.play(); while (v.currentTime < 0.8) await new Promise(r => setTimeout(r, 20));
                 v.pause(); }""")
-            position = page.evaluate("() => document.querySelector('#clip-corner video').currentTime")
+            position = page.evaluate(_WATCH_THE_TURN)
+            assert page.evaluate("() => document.querySelector('#clip-corner select').selectedOptions[0]"
+                                 ".textContent") == "480p portrait · 15 fps"
             page.set_viewport_size({"width": 844, "height": 390})  # the phone turned
             turned = page.evaluate(_PLAYING, ["clips/low/corner.", WAIT_MS])
+            # The sources are swapped in the same task as the viewport's change: well within a frame (15 fps).
+            lag = page.evaluate("() => window.swappedAt - window.resizedAt")
+            assert abs(lag) < 1000 / 15, lag
+            assert page.evaluate("() => document.querySelector('#clip-corner select').selectedOptions[0]"
+                                 ".textContent") == "480p · 15 fps"
             assert "/portrait/" not in turned["src"] and (turned["width"], turned["height"]) == (854, 480)
             page.wait_for_function(f"() => Math.abs(document.querySelector('#clip-corner video').currentTime"
                                    f" - {position}) < 0.1", timeout=WAIT_MS)

@@ -281,6 +281,9 @@ def _option(variant: Mapping, selected: bool, mixed: bool, caption_url: Callable
     option.update(quality=variant["quality"], selected=selected,
                   label=quality_label(variant) + (" · silent" if mixed and not is_narrated(variant) else ""),
                   alt=_rendering(portrait, caption_url) if portrait is not None else None)
+    if portrait is not None:
+        width, height = portrait["resolution"]
+        option["alt"]["label"] = f"{min(int(width), int(height))}p portrait · {quality_label(portrait).split(' · ')[1]}"
     return option
 
 

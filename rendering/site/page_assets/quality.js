@@ -59,6 +59,9 @@
       if (there === null) { option.removeAttribute("data-" + name); } else { option.setAttribute("data-" + name, there); }
       if (here === null) { option.removeAttribute("data-alt-" + name); } else { option.setAttribute("data-alt-" + name, here); }
     });
+    var label = option.textContent;  // "480p · 15 fps" <-> "480p portrait · 15 fps"
+    option.textContent = option.getAttribute("data-alt-label");
+    option.setAttribute("data-alt-label", label);
   }
   function fitAspect(select, initial) {
     var wanted = upright.matches ? "portrait" : "landscape", changed = false;
