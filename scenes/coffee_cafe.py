@@ -20,7 +20,7 @@ from scenes.kit import (
     AttentionScene, DotProducts, Source, TokenRow, WeightedRows, add_rows, beat, dot_every_row, flow_arrow,
     format_value, frame_box, label, math, matrix, palette, scale_every_row, token_box, typography, vector,
 )
-from scenes.kit import camera, close_up, framed, layout, motion
+from scenes.kit import camera, close_up, framed, layout, legible, motion
 from scenes.kit.claims import leader
 from scenes.kit.products import encoder_scoring
 from scenes.kit.claims import count_word, tied_at_top, top_index, words_list
@@ -82,6 +82,27 @@ def _query_and_encoder(q_row, purpose, role, encoder) -> VGroup:
     return column
 
 
+def _chain(parts: VGroup, *, stacked: bool) -> VGroup:
+    """French so far → decoder → s_decoder, each stage named and its kind said: left to right, or downwards with
+    the state's name on its left and its kind on its right (the column is tall already)."""
+    sentence_title, sentence, kinds, decoder, state_name, state = parts
+    if stacked:
+        sentence_title.next_to(sentence, UP, buff=layout.GAP)
+        kinds[0].next_to(sentence, DOWN, buff=layout.GAP)
+        state_name.next_to(state, LEFT, buff=layout.NEAR)
+        kinds[1].next_to(state, RIGHT, buff=layout.NEAR)
+        VGroup(VGroup(sentence_title, sentence, kinds[0]), decoder, VGroup(state_name, state, kinds[1])).arrange(
+            DOWN, buff=layout.APART)
+    else:
+        VGroup(sentence, decoder, state).arrange(RIGHT, buff=layout.FAR)
+        sentence_title.next_to(sentence, UP, buff=layout.GAP)
+        state_name.next_to(state, UP, buff=layout.NEAR)
+        for kind, stage in zip(kinds, (sentence, state)):
+            kind.next_to(stage, DOWN, buff=layout.GAP)
+        kinds[0].match_y(kinds[1])
+    return parts
+
+
 class CoffeeCafeScene(AttentionScene):
     scene_id = "coffee_cafe"
 
@@ -117,21 +138,11 @@ class CoffeeCafeScene(AttentionScene):
         state_name = math('s_"decoder"', font_size=typography.BODY_SIZE)
         kinds = VGroup(label("(tokens)", font_size=typography.SMALL_SIZE, color=palette.MUTED),
                        label("(a vector)", font_size=typography.SMALL_SIZE, color=palette.MUTED))
-        stacked = layout.is_tall()  # portrait: the chain runs downwards, each stage with its name and kind
-        if stacked:  # the state's name on its left and its kind on its right: the column is tall already
-            sentence_title.next_to(sentence, UP, buff=layout.GAP)
-            kinds[0].next_to(sentence, DOWN, buff=layout.GAP)
-            state_name.next_to(state, LEFT, buff=layout.NEAR)
-            kinds[1].next_to(state, RIGHT, buff=layout.NEAR)
-            layout.flow(VGroup(sentence_title, sentence, kinds[0]), decoder, VGroup(state_name, state, kinds[1]),
-                        gap=layout.APART)
-        else:
-            chain = VGroup(sentence, decoder, state).arrange(RIGHT, buff=layout.FAR)
-            sentence_title.next_to(sentence, UP, buff=layout.GAP)
-            state_name.next_to(state, UP, buff=layout.NEAR)
-            for kind, stage in zip(kinds, (sentence, state)):
-                kind.next_to(stage, DOWN, buff=layout.GAP)
-            kinds[0].match_y(kinds[1])
+        parts = VGroup(sentence_title, sentence, kinds, decoder, state_name, state)
+        # the chain runs downwards where that reads larger (portrait, square): each stage with its name and kind
+        stacked = layout.is_tall() or (legible.fill_factor(_chain(parts.copy(), stacked=True), layout.body())
+                                       > legible.fill_factor(_chain(parts.copy(), stacked=False), layout.body()))
+        _chain(parts, stacked=stacked)
         chain = VGroup(sentence, decoder, state)
         layout.fit_into(VGroup(chain, sentence_title, state_name, kinds), layout.body())
         to_decoder = flow_arrow(VGroup(sentence, kinds[0]) if stacked else sentence, decoder, down=stacked)
@@ -413,7 +424,7 @@ class CoffeeCafeScene(AttentionScene):
         trained_args = ("illustrative_weights", "Illustrative", "a trained outcome, from the post",
                         "illustrative_context")
         candidates = []
-        arrangements = ((False, RIGHT), (True, DOWN)) + (((None, DOWN),) if layout.is_tall() else ())
+        arrangements = ((False, RIGHT), (True, DOWN), (None, DOWN))
         for flat, direction in arrangements:
             style = dict(flat=False, short=True) if flat is None else dict(flat=flat)
             pair = VGroup(self._weights_panel(*computed_args, **style), self._weights_panel(*trained_args, **style))

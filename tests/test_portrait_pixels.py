@@ -1,4 +1,5 @@
-"""Pixel control data of the portrait frame (9:16, 480×854), for the post's example, of the scenes laid out for it.
+"""Pixel control data of the portrait frame (9:16, 480×854), for the post's example, of the scenes laid out for it;
+and the gates of the square frame for the scenes laid out for that.
 
 PORTRAIT_SCENES lists the scenes whose portrait layout is done (inspection --aspect portrait reports no problem and
 their beats were looked at); the others are not yet laid out for a portrait frame and are not covered here.
@@ -17,6 +18,8 @@ from scenes.kit.inspection import inspect_scene
 
 CONTROL_DIR = ROOT / "tests" / "control_data" / "portrait"
 PORTRAIT_SCENES = ["coffee_cafe"]
+#: The scenes laid out for the square frame (1:1, 480×480): their layout and number gates are checked here.
+SQUARE_SCENES = ["coffee_cafe"]
 
 
 def control_path(scene_id: str, position: int, beat: str):
@@ -26,6 +29,14 @@ def control_path(scene_id: str, position: int, beat: str):
 @pytest.mark.parametrize("scene_id", per_scene(PORTRAIT_SCENES))
 def test_portrait_layout_passes_the_gates(scene_id):
     report = inspect_scene(scene_id, "portrait")
+    problems = report.layout_problems + report.number_problems
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("scene_id", per_scene(SQUARE_SCENES))
+def test_square_layout_passes_the_gates(scene_id):
+    report = inspect_scene(scene_id, "square")
+    assert report.beat_frames and report.beat_frames[0][1].shape[:2] == (480, 480)
     problems = report.layout_problems + report.number_problems
     assert not problems, "\n".join(problems)
 
