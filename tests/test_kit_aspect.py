@@ -108,3 +108,13 @@ def test_phone_gate_passes_a_legible_scene_and_reports_its_figures():
     assert beat["min_number_css_px"] >= phone.MIN_NUMBER_CSS_PX
     assert beat["median_number_css_px"] >= beat["min_number_css_px"]
     assert beat["min_text_css_px"] is None  # the clean scene shows numbers only
+
+
+@pytest.mark.parametrize("aspect", ["vertical", ""])
+def test_an_unknown_aspect_exits_2_and_writes_nothing(aspect, tmp_path, capsys):
+    from scenes.kit import headless, inspection
+
+    assert headless.main(["--aspect", aspect, "--out", str(tmp_path / "frames"), "coffee_cafe"]) == 2
+    assert inspection.main(["--aspect", aspect, "coffee_cafe"]) == 2
+    assert "valid: landscape, portrait, square" in capsys.readouterr().err
+    assert not (tmp_path / "frames").exists()
