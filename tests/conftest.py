@@ -7,7 +7,9 @@ its own test suite.
 
 from __future__ import annotations
 
+import os
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -34,6 +36,41 @@ def cache_dir(tmp_path_factory):
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv(cache.CACHE_ENV_VAR, str(path))
         yield path
+
+
+def pytest_configure(config):
+    """Each pytest-xdist worker gives manim its own media folder. Manim caches a compiled Typst text as
+    media/Tex/<hash>.svg and writes it in place, so a second process that finds the file half-written reads an
+    empty SVG (ParseError); the workers share no cache file that way."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if worker:
+        from manim import config as manim_config
+
+        manim_config.media_dir = tempfile.mkdtemp(prefix=f"attention-tests-{worker}-")
+
+
+#: The modules that run longest (minutes of headless inspection per edge example): started before the other slow ones.
+LONGEST_MODULES = ("test_quality_gates_examples.py",)
+
+
+def _uses_a_module_fixture(item: pytest.Item) -> bool:
+    info = getattr(item, "_fixtureinfo", None)
+    return info is not None and any(defs[-1].scope in ("module", "package")
+                                    for defs in info.name2fixturedefs.values() if defs)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    """How the tests spread over the pytest-xdist workers (`--dist loadgroup`).
+
+    - The tests of a module that share a module-scoped fixture (a rendered deck, a trained model, a fresh cache) run
+      in one worker, so the fixture is made once, not once per worker.
+    - The slow tests start first (longest first packs the two workers best: the short tests fill in at the end).
+    """
+    for item in items:
+        if not item.get_closest_marker("xdist_group") and _uses_a_module_fixture(item):
+            item.add_marker(pytest.mark.xdist_group(f"module-{item.module.__name__}"))
+    items.sort(key=lambda item: (not item.get_closest_marker("slow"), item.path.name not in LONGEST_MODULES))
 
 
 def pytest_addoption(parser):
