@@ -34,10 +34,6 @@ ids = [spec.id for spec in SCENES]
 DETERMINISM_SUBSET = ["coffee_cafe", "dropout_weights", "head_split", "learned_alignment"]
 
 
-def control_path(scene_id: str, position: int, beat: str) -> Path:
-    return CONTROL_DIR / scene_id / f"{position:02d}_{beat}.png"
-
-
 def frames_differ(expected: np.ndarray, actual: np.ndarray) -> str | None:
     if expected.shape != actual.shape:
         return f"shape {actual.shape} != control {expected.shape}"
@@ -132,18 +128,25 @@ def test_narrated_numbers_on_screen(scene_id):
 def test_pixel_regression(scene_id, request):
     frames = inspect_scene(scene_id).beat_frames
     assert frames, f"{scene_id} has no beats"
-    if request.config.getoption("--set_test"):
-        target = CONTROL_DIR / scene_id
-        for old in target.glob("*.png"):
+    match_control_data(frames, CONTROL_DIR / scene_id, request.config.getoption("--set_test"),
+                       f"no control data for {scene_id}; create it with "
+                       f"`./dev.sh test tests/test_quality_gates.py --set_test`")
+
+
+def match_control_data(frames, folder: Path, regenerate: bool, missing: str) -> None:
+    """The beat frames equal the control PNGs in `folder` (<nn>_<beat>.png), up to the anti-aliasing tolerance; with
+    `regenerate` (--set_test), `folder` is written afresh from them instead. `missing` says how to create it."""
+    scene_id = folder.name
+    if regenerate:
+        for old in folder.glob("*.png"):
             old.unlink()
-        target.mkdir(parents=True, exist_ok=True)
+        folder.mkdir(parents=True, exist_ok=True)
         for position, (beat, frame) in enumerate(frames):
-            Image.fromarray(frame).save(control_path(scene_id, position, beat), optimize=True)
+            Image.fromarray(frame).save(folder / f"{position:02d}_{beat}.png", optimize=True)
         return
-    expected_files = sorted((CONTROL_DIR / scene_id).glob("*.png"))
-    assert expected_files, (f"no control data for {scene_id}; create it with "
-                            f"`./dev.sh test tests/test_quality_gates.py --set_test`")
-    names = [control_path(scene_id, i, beat).name for i, (beat, _) in enumerate(frames)]
+    expected_files = sorted(folder.glob("*.png"))
+    assert expected_files, missing
+    names = [f"{i:02d}_{beat}.png" for i, (beat, _) in enumerate(frames)]
     assert names == [p.name for p in expected_files], "the scene's beats changed; regenerate the control data"
     failures = []
     for (beat, frame), path in zip(frames, expected_files):
