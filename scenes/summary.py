@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from manim import (
-    DL, DOWN, LEFT, RIGHT, UL, UP, Arrow, Create, DashedVMobject, FadeIn, LaggedStart, Mobject, Rectangle,
+    DL, DOWN, LEFT, RIGHT, UL, UP, Arrow, Create, DashedVMobject, FadeIn, FadeOut, LaggedStart, Mobject, Rectangle,
     RoundedRectangle, SurroundingRectangle, VGroup, VMobject, Write, interpolate_color,
 )
 
@@ -35,6 +35,11 @@ class SummaryLayout:
     card_gap: float = 0.2  # between neighbouring cards: room for the arrow, and four cards wide enough for their
     #                        longest word at the floor ("7 CausalSelfAttention") inside the padding
     card_corner: float = 0.12
+    min_card_width: float = 3.2  # a card narrower than this cannot hold its gain in three lines at the floor:
+    #                              the frame takes as many columns of cards as leave each this wide (16:9: four)
+    min_card_height: float = 3.4  # and as many rows as leave each this tall (two); the cards that do not fit
+    #                               at once come page after page (a portrait frame: two cards a page, one above
+    #                               the other; a square one: two by two)
     max_cell: float = 0.27  # a mini map's cell never grows past this (a 2-token map stays a thumbnail)
     bar_fill: float = 0.45  # a soft-attention bar's share of its slot's width
     min_bar: float = 0.02  # a weight of 0 still shows as a sliver on the baseline
@@ -107,6 +112,7 @@ class Card:
     motif: Mobject
     gain: VGroup
     link: Arrow | None
+    page: int = 0  # which screenful the card is shown on (every card is on page 0 where all fit at once)
 
 
 class SummaryScene(AttentionScene):
@@ -135,6 +141,11 @@ class SummaryScene(AttentionScene):
         half = len(cards) // 2
         self._show_row(self.numbered[half:], cards[half:])
         self.say(f"{count_word(len(STAGES)).capitalize()} stages, one mechanism: score, normalize, weighted sum.")
+        if cards[-1].page > 0:  # shown page after page: all the stages once more, as one pipeline of names
+            self._turn_page(None)
+            overview = self._overview()
+            self.play(LaggedStart(*(FadeIn(m, shift=DOWN * layout.NUDGE) for m in overview), lag_ratio=0.15),
+                      run_time=1.5)
         self.wait(2.0)
 
     @beat
@@ -143,16 +154,42 @@ class SummaryScene(AttentionScene):
         self.say("Checklist.", narration="The checklist.")
         self.clear_stage()
         head = heading("Checklist")
-        region = _inset(layout.frame(), layout.APART)  # a margin that reads as a page, not a full-bleed wall
+        # a margin that reads as a page, not a full-bleed wall; a portrait frame is too narrow to give it up
+        region = layout.frame() if layout.is_tall() else _inset(layout.frame(), layout.APART)
         lines = VGroup(*(self._check_line(text, tail, region.width) for text, tail in CHECKLIST))
-        lines.arrange(DOWN, buff=layout.GAP, aligned_edge=LEFT)
-        layout.fit_into(VGroup(head, lines).arrange(DOWN, buff=layout.APART, aligned_edge=LEFT), region)
-        self.play(FadeIn(head, shift=DOWN * layout.NUDGE), run_time=0.6)
-        for (text, tail), line in zip(CHECKLIST, lines):
-            self.say(text + (f" {tail}." if tail else ""))
-            self.play(FadeIn(line[0], scale=1.4), FadeIn(line[1], shift=RIGHT * layout.NUDGE), run_time=0.8)
-            self.wait(2.0)
+        pages = self._check_pages(head, lines, region)
+        for page, items in enumerate(pages):
+            if page:  # the items so far leave; the next ones take their place under the heading
+                self.play(*(FadeOut(line, shift=UP * layout.NUDGE) for line in pages[page - 1]), run_time=0.6)
+            else:
+                self.play(FadeIn(head, shift=DOWN * layout.NUDGE), run_time=0.6)
+            for line in items:
+                text, tail = CHECKLIST[list(lines).index(line)]
+                self.say(text + (f" {tail}." if tail else ""))
+                self.play(FadeIn(line[0], scale=1.4), FadeIn(line[1], shift=RIGHT * layout.NUDGE), run_time=0.8)
+                self.wait(2.0)
         self.wait(1.5)
+
+    @staticmethod
+    def _check_pages(head: Mobject, lines: VGroup, region: Region) -> list[list[Mobject]]:
+        """The checklist's items in pages under the heading: one page filling `region` where all fit at their size,
+        else as many items a page as fit there at that size, each page's items where the first page's start."""
+        lines.arrange(DOWN, buff=layout.GAP, aligned_edge=LEFT)
+        whole = VGroup(head, lines).arrange(DOWN, buff=layout.APART, aligned_edge=LEFT)
+        if whole.height <= region.height:
+            layout.fit_into(whole, region)
+            return [list(lines)]
+        head.move_to(_corner(region, UL), aligned_edge=UL)
+        room = head.get_bottom()[1] - layout.APART - region.bottom
+        pages: list[list[Mobject]] = [[]]
+        for line in lines:
+            if pages[-1] and VGroup(*pages[-1], line).arrange(DOWN, buff=layout.GAP).height > room:
+                pages.append([])
+            pages[-1].append(line)
+        for items in pages:
+            VGroup(*items).arrange(DOWN, buff=layout.GAP, aligned_edge=LEFT).next_to(
+                head, DOWN, buff=layout.APART, aligned_edge=LEFT)
+        return pages
 
     # --- the pipeline -----------------------------------------------------------------------------------------
 
@@ -162,6 +199,7 @@ class SummaryScene(AttentionScene):
             here = self._here(stage)
             self.say(f"{number}. {stage.name}: {gain}{here}.",
                      narration=f"Stage {number}, {stage.name}: {gain[0].lower() + gain[1:]}{here}.")
+            self._turn_page(card.page)
             self.play(Create(card.frame), FadeIn(card.head), FadeIn(card.subtitle), run_time=0.6)
             if card.link is not None:
                 self.play(Create(card.link), run_time=0.3)
@@ -188,9 +226,10 @@ class SummaryScene(AttentionScene):
     def _pipeline(self) -> list[Card]:
         """Two rows of cards sharing the frame; every card's gain text starts at one height, so the motifs above
         them get equal room; small arrows join neighbours in a row."""
-        half = len(self.numbered) // 2
-        rows = layout.frame().split_rows(1, 1, gap=layout.GAP)
-        regions = [cell for row in rows for cell in row.split_columns(*([1] * half), gap=L.card_gap)]
+        across, down = self._grid()
+        rows = layout.frame().split_rows(*([1] * down), gap=layout.GAP)
+        page = [cell for row in rows for cell in row.split_columns(*([1] * across), gap=L.card_gap)]
+        regions = [page[i % len(page)] for i in range(len(self.numbered))]
         inner = [_inset(region, L.card_pad) for region in regions]
         gains = [self._wrapped(self._gain(stage), box.width) for (_, stage), box in zip(self.numbered, inner)]
         band = max(g.height for g in gains)
@@ -213,10 +252,52 @@ class SummaryScene(AttentionScene):
             motif = getattr(self, stage.motif)(room)
             layout.fit_into(motif, room)
             link = None
-            if cards and number != half + 1:
+            index = len(cards)
+            if index % len(page) and index % across:  # a neighbour on its left, in the same row of the page
                 link = flow_arrow(cards[-1].frame, frame, buff=layout.HAIRLINE)
-            cards.append(Card(frame, head, subtitle, motif, gain, link))
+            elif index % len(page) and across == 1:  # one card a row: the one above it
+                link = flow_arrow(cards[-1].frame, frame, buff=layout.HAIRLINE, down=True)
+            cards.append(Card(frame, head, subtitle, motif, gain, link, page=index // len(page)))
         return cards
+
+    @staticmethod
+    def _grid() -> tuple[int, int]:
+        """Columns and rows of cards on one page: as many as leave each card its minimum size (at least one)."""
+        whole = layout.frame()
+
+        def fits(count: int, length: float, gap: float, minimum: float) -> bool:
+            return (length - gap * (count - 1)) / count >= minimum
+
+        across = max([n for n in range(1, len(STAGES) + 1) if fits(n, whole.width, L.card_gap, L.min_card_width)],
+                     default=1)
+        down = max([n for n in range(1, len(STAGES) + 1) if fits(n, whole.height, layout.GAP, L.min_card_height)],
+                   default=1)
+        return across, down
+
+    def _turn_page(self, page: int | None) -> None:
+        """Before a card of a new page (or, with None, the closing overview): the cards shown so far leave."""
+        if getattr(self, "page_shown", 0) == page:
+            return
+        self.page_shown = page
+        shown = [m for m in self.mobjects if m is not self.camera.frame]
+        if shown:
+            self.play(*(FadeOut(m, shift=UP * layout.NUDGE) for m in shown), run_time=0.6)
+
+    def _overview(self) -> VGroup:
+        """Every stage's number and name, one under the other, joined by arrows: the pipeline in one screen."""
+        names = VGroup()
+        for number, stage in self.numbered:
+            num = label(str(number), font_size=typography.MIN_FONT_SIZE, color=palette.MUTED, bold=True)
+            name = label(stage.name, font_size=typography.MIN_FONT_SIZE, bold=True)
+            names.add(VGroup(num, name).arrange(RIGHT, buff=layout.TIGHT))
+            align_baselines([num, name])
+        names.arrange(DOWN, buff=layout.APART)
+        layout.fit_into(names, layout.frame())
+        arrows = [flow_arrow(a, b, buff=layout.TIGHT, down=True) for a, b in zip(names, names[1:])]
+        steps = [names[0]]
+        for arrow, name in zip(arrows, names[1:]):
+            steps += [arrow, name]
+        return VGroup(*steps)
 
     def _subtitle(self, pieces) -> VGroup:
         parts = [label(text, font_size=typography.MIN_FONT_SIZE, color=palette.MUTED) if kind == "text"
@@ -244,13 +325,18 @@ class SummaryScene(AttentionScene):
     def _check_line(self, text: str, tail: str | None, width: float) -> VGroup:
         """✓ and the item, wrapped to the frame; a math tail (W_O) follows the last word, then the full stop."""
         mark = label("✓", font_size=typography.BODY_SIZE, color=palette.RIGHT)
-        body = self._wrapped(text, width - mark.width - layout.GAP, font_size=typography.BODY_SIZE)
+        room = width - mark.width - layout.GAP
+        body = self._wrapped(text, room, font_size=typography.BODY_SIZE)
         if tail is not None:
             last = body[-1]
             symbol = math(tail, font_size=typography.BODY_SIZE + 4).next_to(last, RIGHT, buff=layout.TIGHT)
             stop = label(".", font_size=typography.BODY_SIZE).next_to(symbol, RIGHT, buff=layout.HAIRLINE)
             align_baselines([last, stop])
-            body.submobjects[-1] = VGroup(last, symbol, stop)
+            if stop.get_right()[0] - body.get_left()[0] > room:  # no room after the last word: a line of its own
+                VGroup(symbol, stop).next_to(last, DOWN, buff=layout.TIGHT, aligned_edge=LEFT)
+                body.add(VGroup(symbol, stop))
+            else:
+                body.submobjects[-1] = VGroup(last, symbol, stop)
         line = VGroup(mark, body).arrange(RIGHT, buff=layout.GAP, aligned_edge=UP)
         align_baselines([body[0], mark])
         return line
