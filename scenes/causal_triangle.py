@@ -17,6 +17,7 @@ from scenes.kit import (
     AttentionMap, AttentionScene, Source, baseline_y, beat, format_value, frame_box, label, layout, math,
     motion, palette, typography,
 )
+from scenes.kit import legible
 from scenes.kit.attention_map import share_columns
 from scenes.kit.claims import count_word, words_list
 from scenes.kit.products import settle
@@ -46,6 +47,7 @@ class MainStage:
     masked: AttentionMap
     weights: AttentionMap
     sums: VGroup  # header, then one traced sum per row
+    names: VGroup = VGroup()  # stacked form only: "query i" and the query words, under the map (see RowNames)
 
 
 @dataclass(frozen=True)
@@ -68,6 +70,7 @@ class OrderStage:
     title_right: VGroup
     wrong_sums: VGroup
     right_sums: VGroup
+    names: VGroup = VGroup()  # stacked form only: the query words the sums stand beside
 
 
 def sums_column(src: Source, path: str, amap: AttentionMap, header: str | tuple[str, ...], color) -> VGroup:
@@ -86,6 +89,50 @@ def sums_column(src: Source, path: str, amap: AttentionMap, header: str | tuple[
     return VGroup(head, numbers)
 
 
+def masking_cases():
+    """ω̃ in two cases: the score where j ≤ i, −∞ in the future."""
+    return math("{{ tilde(omega)_(i j) : lhs }} = cases({{ omega_(i j) : keep }} quad {{ j <= i : past }}, "
+                "{{ -infinity : inf }} quad {{ j > i : future }})", font_size=EQUATION)
+
+
+def softmax_of_masked():
+    """⇒ α = softmax(ω̃), the step after the cases."""
+    return math("arrow.double quad {{ alpha = op(\"softmax\")(tilde(omega)) : soft }}", font_size=EQUATION)
+
+
+def row_names(tokens, amap: AttentionMap) -> VGroup:
+    """The stacked form's names of the map's rows, for a frame too narrow for them beside it (portrait): "query i"
+    over the query words, right-aligned, one a row's height under the other; the rows' sums stand beside them."""
+    header = label("query i", font_size=FONT, color=palette.QUERY)
+    words = VGroup(*(label(t, font_size=FONT, color=palette.ENGLISH) for t in tokens))
+    pitch = amap.cell(0, 0)[0].height
+    for i, word in enumerate(words):
+        word.next_to(header, DOWN, buff=layout.NEAR).shift(DOWN * (i * pitch)).align_to(header, RIGHT)
+    return VGroup(header, words)
+
+
+def sums_beside(src: Source, path: str, beside: VGroup, names: VGroup, header: str | tuple[str, ...],
+                color) -> VGroup:
+    """sums_column for the stacked form: right of `beside` (the names, or the sums before), each sum level with its
+    query word, the header's last line on the baseline of "query i"; close-packed (the frame is narrow)."""
+    words = names[1]
+    numbers = VGroup(*(src.number(path, i, decimals=2, font_size=FONT, color=color) for i in range(len(words))))
+    lines = (header,) if isinstance(header, str) else header
+    head = VGroup(*(label(line, font_size=FONT, color=color) for line in lines)).arrange(DOWN, buff=layout.TIGHT)
+    head.next_to(beside, RIGHT, buff=layout.NEAR)
+    head.shift(UP * (baseline_y(names[0]) - baseline_y(head[-1])))
+    for number, word in zip(numbers, words):
+        number.match_x(head)
+        number.shift(UP * (baseline_y(word) - baseline_y(number)))
+    return VGroup(head, numbers)
+
+
+def stack_under(amap: AttentionMap, table: VGroup) -> VGroup:
+    """The table of names and sums under the map, centred on its cells."""
+    table.next_to(amap, DOWN, buff=layout.GAP).match_x(amap.body)
+    return VGroup(amap, table)
+
+
 def sum_claim(src: Source, tokens, path: str) -> tuple[list[int], int]:
     """Rows whose sum, as shown, is not 1.00; and the row that keeps least (the one a caption names)."""
     shown = [format_value(src.value(path, i), 2) for i in range(len(tokens))]
@@ -102,6 +149,7 @@ class CausalTriangleScene(AttentionScene):
         self.src = Source("causal")
         self.tokens = list(self.src.get("tokens"))
         self.n = len(self.tokens)
+        self.band = layout.top_band()  # the formula's place (a stacked stage leaves it the height above it)
         self.show_title()
         table = self.who_may_see_whom()
         eq, stage = self.scaled_scores(table)
@@ -111,9 +159,15 @@ class CausalTriangleScene(AttentionScene):
         self.right_order_recap(order)
 
     # --- compositions --------------------------------------------------------------------------------------------
-    def _map(self, path: str, *, weights: bool, causal: bool, dense: bool = False) -> AttentionMap:
+    def _map(self, path: str, *, weights: bool, causal: bool, dense: bool = False,
+             named_rows: bool = True) -> AttentionMap:
         """A map of the clip; `dense` stands the key words upright and packs the rows to one line each, for an
-        example whose map would not stay legible laid out flat."""
+        example whose map would not stay legible laid out flat; `named_rows=False` leaves the query words (and
+        "query i") to a table under the map (the stacked form)."""
+        if not named_rows:
+            return AttentionMap(self.src, path, self.tokens, weights=weights, causal=causal, font_size=FONT,
+                                query_label=None, key_label="key j", upright_keys=dense, label_rows=False,
+                                cell_size=compact_row(FONT) if dense else None)
         return AttentionMap(self.src, path, self.tokens, weights=weights, causal=causal, font_size=FONT,
                             query_label="query i", key_label="key j", upright_keys=dense,
                             cell_size=compact_row(FONT) if dense else None)
@@ -147,12 +201,49 @@ class CausalTriangleScene(AttentionScene):
         plan = VGroup(weights, sums)
         if not dense and not self._legible(plan, layout.body(), FONT):
             return self._main_stage(dense=True)
+        if dense and not self._legible(plan, layout.body(), FONT):
+            stacked, stacked_factor = self._stacked_main_stage()
+            if stacked_factor > room_factor(plan, layout.body()):  # its numbers come out larger
+                return stacked
+            self.band = layout.top_band()
         factor = room_factor(plan, layout.body())
         plan.scale(factor).move_to(layout.body().center)
         for amap in (scores, masked):
             amap.scale(factor)
             amap.shift(weights.body.get_center() - amap.body.get_center())
         return MainStage(scores, masked, weights, sums)
+
+    def _stacked_main_stage(self) -> tuple[MainStage, float]:
+        """The stacked form, for a frame too narrow for the query words and the sums beside the map (portrait): the
+        map alone across the frame, its rows named in a table under it, each row's sum beside its word."""
+        scores, masked, weights = share_columns(
+            *(self._map(path, weights=w, causal=c, dense=True, named_rows=False)
+              for path, w, c in (("scores", False, False), ("masked_scores", False, True), ("weights", True, True))))
+        names = row_names(self.tokens, weights)
+        sums = sums_beside(self.src, "right_order_row_sums", names, names, "row sum", palette.RIGHT)
+        plan = stack_under(weights, VGroup(names, sums))
+        formulas = VGroup(masking_cases(), softmax_of_masked()).arrange(DOWN, buff=layout.TIGHT)
+        factor = self._fit_stacked(plan, weights, [scores, masked], formulas)
+        return MainStage(scores, masked, weights, sums, names), factor
+
+    def _fit_stacked(self, plan: VGroup, fitted: AttentionMap, others: list[AttentionMap],
+                     formulas: VGroup | None = None) -> float:
+        """Fit a stacked plan under the formula's place (`self.band`), which keeps the height of the tallest
+        `formulas` line (the cases over the softmax: a narrow frame cannot hold them side by side), set as wide as
+        the frame allows; the maps in `others` take the place of `fitted`, cell for cell. Returns the scale."""
+        body, whole = layout.body(), layout.frame()
+        top = body.top
+        if formulas is not None:
+            layout.fit_into(formulas, whole, grow=False)
+            top = min(body.top, whole.top - formulas.height - layout.TIGHT)
+        self.band = layout.Region(whole.left, whole.right, top, whole.top)
+        region = layout.Region(body.left, body.right, body.bottom, top - layout.TIGHT)
+        factor = room_factor(plan, region)
+        plan.scale(factor).move_to(region.center)
+        for amap in others:
+            amap.scale(factor)
+            amap.shift(fitted.body.get_center() - amap.body.get_center())
+        return factor
 
     def _order_stage(self, dense: bool = False) -> OrderStage:
         """One map and two columns of sums (wrong order red, right order green), fitted into the body together; the
@@ -171,6 +262,10 @@ class CausalTriangleScene(AttentionScene):
         plan = VGroup(zeroed, wrong_sums, right_sums)
         if not dense and not self._legible(plan, layout.body(), FONT):
             return self._order_stage(dense=True)
+        if dense and not self._legible(plan, layout.body(), FONT):
+            stacked, stacked_factor = self._stacked_order_stage(title_wrong, title_right)
+            if stacked_factor > room_factor(plan, layout.body()):  # its numbers come out larger
+                return stacked
         if not dense and room_factor(plan, layout.body()) * FONT < typography.WORKED_NUMBER_SIZE:
             packed = self._order_stage(dense=True)  # upright key words, if the numbers then come out larger
             if packed.wrong_sums[1][0].height > wrong_sums[1][0].height * room_factor(plan, layout.body()):
@@ -183,6 +278,37 @@ class CausalTriangleScene(AttentionScene):
             amap.scale(factor)
             amap.shift(zeroed.body.get_center() - amap.body.get_center())
         return OrderStage(unmasked, zeroed, right, VGroup(title_wrong), VGroup(title_right), wrong_sums, right_sums)
+
+    def _stacked_order_stage(self, title_wrong, title_right) -> tuple[OrderStage, float]:
+        """The order stage's stacked form (see _stacked_main_stage): the map across the frame, under it the query
+        words with the wrong order's sums and the right order's beside them."""
+        unmasked, zeroed, right = share_columns(
+            *(self._map(path, weights=True, causal=c, dense=True, named_rows=False)
+              for path, c in (("wrong_order_unmasked_weights", False), ("wrong_order_weights", True),
+                              ("weights", True))))
+        names = row_names(self.tokens, zeroed)
+        wrong_sums = sums_beside(self.src, "wrong_order_row_sums", names, names, ("softmax", "→ mask"), palette.WRONG)
+        right_sums = sums_beside(self.src, "right_order_row_sums", wrong_sums, names, ("mask", "→ softmax"),
+                                 palette.RIGHT)
+        plan = stack_under(zeroed, VGroup(names, wrong_sums, right_sums))
+        factor = self._fit_stacked(plan, zeroed, [unmasked, right])
+        return OrderStage(unmasked, zeroed, right, VGroup(title_wrong), VGroup(title_right), wrong_sums, right_sums,
+                          names), factor
+
+    def _formula_line(self, *parts) -> VGroup:
+        """Formulas one after the other in the formula's place: side by side, or one over the other where that
+        sets them larger (a narrow frame's taller place, see _fit_stacked)."""
+        line = VGroup(*parts).arrange(RIGHT, buff=layout.GAP)
+        if self.band.height > layout.top_band().height:
+            column = VGroup(*(part.copy() for part in parts)).arrange(DOWN, buff=layout.TIGHT)
+            if legible.fill_factor(column, self.band) > legible.fill_factor(line, self.band):
+                line = VGroup(*parts).arrange(DOWN, buff=layout.TIGHT)
+        return self._fit_formula(line)
+
+    def _fit_formula(self, mob):
+        """Fit a formula into its place: grown to fill the top band, but only shrunk to fit a stacked stage's taller
+        place (which it does not fill alone)."""
+        return layout.fit_into(mob, self.band, grow=self.band.height <= layout.top_band().height)
 
     # --- beats ----------------------------------------------------------------------------------------------------
     @beat
@@ -208,11 +334,11 @@ class CausalTriangleScene(AttentionScene):
                  narration=f"Start from the scaled scores, ω = Q Kᵀ / √d_k, for {tokens}: one row per query, "
                            "one column per key.")
         self.play(FadeOut(table), run_time=0.8)
-        eq = layout.fit_into(math("omega = (Q K^top) / sqrt(d_k)", font_size=EQUATION), layout.top_band())
         stage = self._main_stage()
+        eq = self._fit_formula(math("omega = (Q K^top) / sqrt(d_k)", font_size=EQUATION))
         scores = stage.scores
         self.play(Write(eq), run_time=1.0)
-        self.play(FadeIn(scores.axes), run_time=0.8)
+        self.play(*(FadeIn(part) for part in (scores.axes, stage.names) if len(part)), run_time=0.8)
         self.play(LaggedStart(*(FadeIn(scores.row(i)) for i in range(self.n)), lag_ratio=0.4), run_time=2.0)
         self.wait(1.5)
         values = self.src.get("scores").flatten().tolist()
@@ -230,9 +356,7 @@ class CausalTriangleScene(AttentionScene):
         self.say("Mask: keep ω_ij where j ≤ i, and fill every future cell (j > i) with −∞.",
                  narration="Now the mask: keep ω_ij wherever j ≤ i, and fill every future cell, where j > i, "
                            "with −∞.")
-        cases = math("{{ tilde(omega)_(i j) : lhs }} = cases({{ omega_(i j) : keep }} quad {{ j <= i : past }}, "
-                     "{{ -infinity : inf }} quad {{ j > i : future }})", font_size=EQUATION)
-        layout.fit_into(cases, layout.top_band())
+        cases = self._fit_formula(masking_cases())
         self.play(ReplacementTransform(eq, cases), run_time=1.0)
         future_box = frame_box(VGroup(cases.select("inf"), cases.select("future")), color=palette.WRONG)
         self.play(Create(future_box), run_time=0.6)
@@ -259,9 +383,8 @@ class CausalTriangleScene(AttentionScene):
     def softmax_each_row(self, stage: MainStage, screen: MaskedScreen) -> None:
         """Row-wise softmax: exp(−∞) = 0, so the upper triangle is exactly zero and each row sums to one."""
         self.say("Then softmax each row over the keys: exp(−∞) is zero, so every future weight is exactly zero.")
-        arrow_eq = math("arrow.double quad {{ alpha = op(\"softmax\")(tilde(omega)) : soft }}", font_size=EQUATION)
-        line = VGroup(screen.cases.copy(), arrow_eq).arrange(RIGHT, buff=layout.GAP)
-        layout.fit_into(line, layout.top_band())
+        arrow_eq = softmax_of_masked()
+        line = self._formula_line(screen.cases.copy(), arrow_eq)
         self.play(screen.cases.animate.match_width(line[0]).move_to(line[0]), run_time=0.6)
         self.play(Write(arrow_eq), run_time=1.0)
         soft_box = frame_box(arrow_eq.select("soft"), color=palette.WEIGHT)
@@ -291,7 +414,8 @@ class CausalTriangleScene(AttentionScene):
         self.clear_stage()
         stage = self._order_stage()
         unmasked, zeroed = stage.unmasked, stage.zeroed
-        self.play(FadeIn(unmasked), FadeIn(stage.title_wrong), run_time=1.2)
+        self.play(*(FadeIn(part) for part in (unmasked, stage.names) if len(part)), FadeIn(stage.title_wrong),
+                  run_time=1.2)
         self.wait(1.5)
         pairs = [(i, j) for i in range(self.n) for j in range(i + 1, self.n)]
         self.play(*(ReplacementTransform(unmasked.cell(i, j), zeroed.cell(i, j)) for i, j in pairs), run_time=1.5)
