@@ -20,9 +20,10 @@ from scenes.kit import (
     AttentionScene, Source, TokenRow, beat, flow_arrow, format_value, frame_box, heatmap, label, layout, palette,
     typography,
 )
+from scenes.kit.text import align_baselines, wrapped
 from scenes.kit import alignment_claims as claims
-from scenes.kit import motion
-from scenes.kit.attention_map import AttentionMap
+from scenes.kit import legible, motion
+from scenes.kit.attention_map import AttentionMap, upright_label
 from scenes.kit.claims import top_index
 from scenes.kit.widgets import TensorGrid
 
@@ -35,6 +36,7 @@ class LearnedAlignmentLayout:
     link_stroke: float = 6.0  # stroke width of a link of weight 1
     link_row_lag: float = 0.3  # how much one French word's links start after the previous word's
     arrow_buff: float = 0.15  # room between a stage of the model chain and its arrow
+    side_link_gap: float = 1.2  # width between the English and French columns of the link diagram stood upright
 
 
 L = LearnedAlignmentLayout()
@@ -51,6 +53,25 @@ def _down_arrow(upper: Mobject, lower: Mobject) -> Arrow:
                  max_tip_length_to_length_ratio=0.15)
 
 
+def _in_lines(group: VGroup, width: float, *, gap: float = layout.NEAR, baselines: bool = False) -> VGroup:
+    """`group`'s parts (token boxes, the words of a sentence) moved into lines at most `width` wide, greedily, the
+    lines stacked and centred: a row that runs across a landscape frame reads as two or three lines in a narrow one,
+    at its own size. `baselines`: the parts are words, set on one baseline per line. The group keeps its parts."""
+    lines, current = [], []
+    for part in group.submobjects:
+        if current and VGroup(*current, part).arrange(RIGHT, buff=gap).width > width:
+            lines.append(current)
+            current = []
+        current.append(part)
+    lines.append(current)
+    rows = [VGroup(*line).arrange(RIGHT, buff=gap) for line in lines]
+    if baselines:
+        for row in rows:
+            align_baselines(row)
+    VGroup(*rows).arrange(DOWN, buff=layout.TIGHT)
+    return group
+
+
 def _cell_stroke(cell: Mobject, link: Line) -> Line:
     """A link's stroke laid along the foot of its weight's cell: where the link starts its journey (under the
     number, so the number stays readable while the stroke waits its turn)."""
@@ -65,17 +86,44 @@ def _cell_width(cols, font_size) -> float:
 
 
 def _alignment_map(source: Source, path: str, french, english, *, names: bool = True,
-                   font_size=typography.LABEL_SIZE, number_size=None) -> AttentionMap:
+                   font_size=typography.LABEL_SIZE, number_size=None, **style) -> AttentionMap:
     """French decoder steps down the rows (their queries), English words across the columns (the keys); the axis
     names muted, so that only the words carry the two languages' colours. `number_size`: the weights larger than
-    the words (default: the words' size)."""
+    the words (default: the words' size). `style`: a narrow frame's arrangement (legible.map_styles)."""
     amap = AttentionMap(source, path, french, key_tokens=english, query_color=palette.FRENCH,
                         key_color=palette.ENGLISH, font_size=font_size, number_size=number_size,
                         query_label="French step" if names else None,
-                        key_label="English words (encoder vectors h_i)" if names else None)
+                        key_label=KEY_NAME if names else None, **style)
     amap.query_name.set_color(palette.MUTED)
     amap.key_name.set_color(palette.MUTED)
     return amap
+
+
+KEY_NAME = "English words (encoder vectors h_i)"
+
+
+def _fitted_alignment(source: Source, path: str, french, english) -> tuple[AttentionMap, VGroup]:
+    """The named alignment map fitted into the body, and the legend that names its axes where the map's own names
+    do not fit (empty otherwise). Where the map as landscape shows it would set its words under the floor (a narrow
+    frame), its keys stand upright over narrower columns (legible.map_styles) and, if need be, a wrapped legend over
+    it names the axes instead."""
+    whole = _alignment_map(source, path, french, english)
+    if whole.fits_legibly(layout.body()):
+        return whole.fit_into(layout.body()), VGroup()
+    legend = wrapped(f"rows: French steps; columns: {KEY_NAME}", layout.body().width,
+                     font_size=typography.SMALL_SIZE, color=palette.MUTED)
+    builds = [lambda style=style: (_alignment_map(source, path, french, english, **style), VGroup())
+              for style in legible.map_styles()]
+    builds += [lambda style=style: (_alignment_map(source, path, french, english, names=False, **style),
+                                    legend.copy()) for style in legible.map_styles()]
+    amap, names = legible.first_legible(builds, layout.body(), whole=lambda built: _stacked(*built))
+    legible.fit_legibly(_stacked(amap, names), layout.body())
+    return amap, names
+
+
+def _stacked(amap: AttentionMap, names: VGroup) -> VGroup:
+    """The legend (if any) over the map."""
+    return VGroup(names, amap).arrange(DOWN, buff=layout.GAP) if len(names) else VGroup(amap)
 
 
 class LearnedAlignmentScene(AttentionScene):
@@ -99,18 +147,26 @@ class LearnedAlignmentScene(AttentionScene):
         english_tokens, french_tokens = src.get("english_tokens"), src.get("french_tokens")
         english = TokenRow(english_tokens, palette.ENGLISH)
         french = TokenRow(french_tokens, palette.FRENCH)
+        width = layout.body().width
         model = VGroup(
             label("GRU encoder–decoder", bold=True),
-            label("with dot-product soft attention", font_size=typography.SMALL_SIZE, color=palette.MUTED),
+            wrapped("with dot-product soft attention", width, font_size=typography.SMALL_SIZE, color=palette.MUTED),
         ).arrange(DOWN, buff=layout.TIGHT)
         chain = VGroup(english, model, french).arrange(RIGHT, buff=layout.FAR)
-        stacked = chain.width > layout.body().width
+        stacked = chain.width > width
         if stacked:
+            for row in (english, french):  # a sentence wider than a narrow frame breaks into lines of boxes
+                if row.width > width:
+                    _in_lines(row, width)
             chain.arrange(DOWN, buff=layout.APART)  # long sentences: English above the model, French below
         n_pairs = src.number("n_pairs", decimals=0, font_size=typography.BODY_SIZE, color=palette.ACCENT)
-        corpus = VGroup(label("trained on the CPU on", font_size=typography.BODY_SIZE), n_pairs,
-                        label("English–French sentence pairs", font_size=typography.BODY_SIZE)).arrange(
-            RIGHT, buff=layout.TIGHT)
+        before, after = "trained on the CPU on", "English–French sentence pairs"
+        corpus = VGroup(label(before, font_size=typography.BODY_SIZE), n_pairs,
+                        label(after, font_size=typography.BODY_SIZE)).arrange(RIGHT, buff=layout.TIGHT)
+        if corpus.width > width:  # a narrow frame: the line's words (and the count) flow into lines
+            corpus = _in_lines(VGroup(*(label(w, font_size=typography.BODY_SIZE) for w in before.split()), n_pairs,
+                                      *(label(w, font_size=typography.BODY_SIZE) for w in after.split())),
+                               width, baselines=True)
         layout.fit_into(VGroup(chain, corpus).arrange(DOWN, buff=layout.FAR), layout.body())
         arrows = VGroup(*(_down_arrow(a, b) if stacked else flow_arrow(a, b)
                           for a, b in ((english, model), (model, french))))
@@ -134,11 +190,11 @@ class LearnedAlignmentScene(AttentionScene):
         rows, cols = src.get("french_tokens"), src.get("english_tokens")
         weights = src.get("alignment")
         focus, focus_word = src.get("focus_row"), src.get("focus_word")
-        picture = _alignment_map(src, "alignment", rows, cols).fit_into(layout.body())
+        picture, legend = _fitted_alignment(src, "alignment", rows, cols)
 
         self.say(f"Each row is one decoder step: the weights its query puts on {self._english_words(cols)}.")
         self.clear_stage()
-        self.play(FadeIn(picture.axes), run_time=0.8)
+        self.play(FadeIn(picture.axes), *(FadeIn(legend),) if len(legend) else (), run_time=0.8)
         for r in range(len(rows)):
             self.play(FadeIn(picture.row(r), lag_ratio=0.2), run_time=0.7)
         self.wait(1.5)
@@ -189,23 +245,13 @@ class LearnedAlignmentScene(AttentionScene):
         if same_sentence:
             entries.append((toy, "weights", "Toy", "softmax of hand-made scores"))
         entries.append((src, ours_path, "Ours", "learned by training"))
-        width = _cell_width(cols, typography.LABEL_SIZE)
-        grids = VGroup(*(heatmap(source, path, cell_width=width) for source, path, _, _ in entries))
-        grids.arrange(DOWN, buff=layout.APART)
-        titles = VGroup()
-        for grid, (_, _, name, note) in zip(grids, entries):
-            title = VGroup(label(name, bold=True),
-                           label(note, font_size=typography.SMALL_SIZE, color=palette.MUTED)).arrange(
-                DOWN, buff=layout.TIGHT, aligned_edge=LEFT)
-            titles.add(title.next_to(grid, LEFT, buff=layout.APART))
-        for title in titles:
-            title.align_to(titles, LEFT)
-        table = VGroup(*(VGroup(title, grid) for title, grid in zip(titles, grids)))
-        heads = VGroup(*(label(w, color=palette.ENGLISH).next_to(grids[0].cells[0][j], UP, buff=layout.NEAR)
-                         for j, w in enumerate(cols)))
-        heading = label(f"weights while writing {focus_word}", font_size=typography.SMALL_SIZE, color=palette.MUTED)
-        heading.next_to(heads, UP, buff=layout.GAP).match_x(grids[0])
-        layout.fit_into(VGroup(heading, heads, table), layout.body())
+        heading, heads, table = self._focus_table(entries, cols, focus_word, narrow=False)
+        if legible.fits_at_floor(VGroup(heading, heads, table), layout.body()):
+            layout.fit_into(VGroup(heading, heads, table), layout.body())
+        else:
+            heading, heads, table = self._focus_table(entries, cols, focus_word, narrow=True)
+            layout.fit_into(heading, layout.top_band(), grow=False)
+            legible.fit_legibly(VGroup(heads, table), layout.body())
 
         def listed(source, path):
             return " / ".join(format_value(v, 2) for v in source.get(path).tolist())
@@ -252,6 +298,45 @@ class LearnedAlignmentScene(AttentionScene):
         self.play(Create(frame_box(table[-1], color=palette.WEIGHT)), run_time=0.6)
         self.wait(4.8)
 
+    @staticmethod
+    def _focus_table(entries, cols, focus_word, *, narrow: bool) -> tuple[Mobject, VGroup, VGroup]:
+        """The heading, the English words over the columns, and one (title, weights) pair per entry, unfitted: each
+        title on the left of its row of weights; `narrow` (a frame where that does not fit at the floor): the name
+        on the left of its row, its note wrapped under it, the words standing upright over columns as narrow as a
+        number (and the heading for the top band)."""
+        width = layout.body().width
+        cell = typography.CELL if narrow else _cell_width(cols, typography.LABEL_SIZE)
+        grids = VGroup(*(heatmap(source, path, cell_width=cell) for source, path, _, _ in entries))
+        grids.arrange(DOWN, buff=layout.APART)
+        titles = VGroup()
+        for grid, (_, _, name, note) in zip(grids, entries):
+            note = wrapped(note, width, font_size=typography.SMALL_SIZE, color=palette.MUTED)
+            titles.add(VGroup(label(name, bold=True), note))
+        if narrow:
+            for (name, note), grid in zip(titles, grids):
+                name.next_to(grid, LEFT, buff=layout.GAP)
+                note.next_to(VGroup(name, grid), DOWN, buff=layout.TIGHT).align_to(name, LEFT)
+            for above, (grid, title) in zip(titles, list(zip(grids, titles))[1:]):  # column under column
+                VGroup(grid, title).next_to(above, DOWN, buff=layout.APART)
+                VGroup(grid, title).shift(RIGHT * (grids[0].get_x() - grid.get_x()))
+            for title in titles:  # names and notes on one left edge
+                title.align_to(titles, LEFT)
+        else:
+            for title in titles:
+                title.arrange(DOWN, buff=layout.TIGHT, aligned_edge=LEFT)
+            for grid, title in zip(grids, titles):
+                title.next_to(grid, LEFT, buff=layout.APART)
+            for title in titles:
+                title.align_to(titles, LEFT)
+        table = VGroup(*(VGroup(title, grid) for title, grid in zip(titles, grids)))
+        word = (lambda w: upright_label(w, font_size=typography.LABEL_SIZE, color=palette.ENGLISH)) if narrow \
+            else (lambda w: label(w, color=palette.ENGLISH))
+        heads = VGroup(*(word(w).next_to(grids[0].cells[0][j], UP, buff=layout.NEAR) for j, w in enumerate(cols)))
+        heading = wrapped(f"weights while writing {focus_word}", width, font_size=typography.SMALL_SIZE,
+                          color=palette.MUTED)
+        heading.next_to(heads, UP, buff=layout.GAP).match_x(grids[0])
+        return heading, heads, table
+
     @beat
     def sharpening_timelapse(self):
         """Replay the saved training snapshots: the alignment goes from uniform to sharp as the loss falls."""
@@ -260,8 +345,8 @@ class LearnedAlignmentScene(AttentionScene):
         snapshots = src.get("snapshot_alignments")
         n_snapshots = snapshots.shape[0]
 
-        def grid_at(s: int) -> TensorGrid:
-            return _alignment_map(src, f"snapshot_alignments.{s}", rows, cols, names=False).grid
+        def map_at(s: int, style: dict) -> AttentionMap:
+            return _alignment_map(src, f"snapshot_alignments.{s}", rows, cols, names=False, **style)
 
         def readout_at(s: int) -> VGroup:
             step = src.number("snapshot_steps", s, decimals=0, color=palette.ACCENT)
@@ -269,31 +354,44 @@ class LearnedAlignmentScene(AttentionScene):
             return VGroup(step, loss)
 
         def says_at(s: int) -> Mobject:
-            return label(_words(src.get(f"snapshot_french.{s}")), font_size=typography.SMALL_SIZE,
-                         color=palette.FRENCH)
+            return wrapped(_words(src.get(f"snapshot_french.{s}")), layout.body().width,
+                           font_size=typography.SMALL_SIZE, color=palette.FRENCH)
 
-        recorded = label(f"recorded on: {_words(cols)} → {_words(rows)}", font_size=typography.BODY_SIZE,
-                         color=palette.MUTED)
-        picture = _alignment_map(src, f"snapshot_alignments.{0}", rows, cols, names=False)
-        grid = picture.grid
+        def lines(says: Mobject) -> int:
+            return len(says) if isinstance(says, VGroup) else 1
+
+        recorded = wrapped(f"recorded on: {_words(cols)} → {_words(rows)}", layout.top_band().width,
+                           font_size=typography.BODY_SIZE, color=palette.MUTED)
         says_name = label("the model would now say:", font_size=typography.SMALL_SIZE, color=palette.MUTED)
         all_says = [says_at(s) for s in range(n_snapshots)]
-        widest = max(range(n_snapshots), key=lambda s: all_says[s].width)
+        widest = max(range(n_snapshots), key=lambda s: (lines(all_says[s]), all_says[s].width))
         says_slot = all_says[widest].copy()  # sizes the line for the longest thing the model ever says
         says_line = VGroup(says_name, says_slot).arrange(DOWN, buff=layout.TIGHT, aligned_edge=LEFT)
-        fed = label("rows: the corpus French fed in, as in training (teacher forcing)",
-                    font_size=typography.SMALL_SIZE, color=palette.MUTED)
+        fed = wrapped("rows: the corpus French fed in, as in training (teacher forcing)", layout.body().width,
+                      font_size=typography.SMALL_SIZE, color=palette.MUTED)
         names = VGroup(label("training step"), label("loss")).arrange(DOWN, buff=layout.APART, aligned_edge=LEFT)
         readout_slot = readout_at(n_snapshots - 1)  # the last step has the most digits: the slot is wide enough
         for number, name in zip(readout_slot, names):
             number.next_to(names, RIGHT, buff=layout.GAP).match_y(name)
         # the sentence recorded on as the heading; under it the map, large, with the step and loss beside it, and
         # below them what the model says (a line as long as the longest thing it ever says) and how the rows were fed
+        # (in a narrow frame, where that does not fit above the floor: the step and loss under the map, its keys
+        # standing upright if need be)
         layout.fit_into(recorded, layout.top_band(), grow=False)
-        middle = VGroup(picture, VGroup(names, readout_slot)).arrange(RIGHT, buff=layout.FAR)
-        composition = VGroup(middle, says_line, fed).arrange(DOWN, buff=layout.GAP)
+
+        def arranged(style: dict, direction) -> tuple[AttentionMap, VGroup]:
+            picture = map_at(0, style)
+            middle = VGroup(picture, VGroup(names, readout_slot)).arrange(
+                direction, buff=layout.FAR if direction is RIGHT else layout.GAP)
+            return picture, VGroup(middle, says_line, fed).arrange(DOWN, buff=layout.GAP)
+
+        arrangements = [(style, direction) for style in [{}, *legible.map_styles()] for direction in (RIGHT, DOWN)]
+        style, direction = next((a for a in arrangements if legible.fits_at_floor(arranged(*a)[1], layout.body())),
+                                arrangements[-1])
+        picture, composition = arranged(style, direction)
+        grid = picture.grid
         before = says_slot.width
-        layout.fit_into(composition, layout.body())
+        legible.fit_legibly(composition, layout.body())
         factor = says_slot.width / before
 
         def place(numbers: VGroup) -> VGroup:
@@ -319,7 +417,7 @@ class LearnedAlignmentScene(AttentionScene):
 
         captions = self._timelapse_captions(rows, cols)
         for s in range(1, n_snapshots):
-            new_grid = grid_at(s)
+            new_grid = map_at(s, style).grid
             new_grid.scale_to_fit_width(grid.width).move_to(grid)
             new_readout = place(readout_at(s))
             new_says = all_says[s].scale(factor).next_to(says_name, DOWN, buff=layout.TIGHT)
@@ -347,15 +445,21 @@ class LearnedAlignmentScene(AttentionScene):
         # side by side, unless the links under the map come out larger (deep copies keep the parts' handles)
         beside = VGroup(picture, diagram).arrange(RIGHT, buff=layout.FAR)
         under = VGroup(picture.copy(), diagram.copy()).arrange(DOWN, buff=layout.APART)
-        picture, diagram = layout.fit_best([beside, under], layout.body())
+        upright = not any(legible.fits_at_floor(candidate, layout.body()) for candidate in (beside, under))
+        if upright:  # a narrow frame: the diagram stands upright under the map, and the map's keys stand upright
+            picture, diagram = self._upright_reorder(english, french)
+        else:
+            picture, diagram = layout.fit_best([beside, under], layout.body())
         top, bottom = diagram
         links, link_rows = VGroup(), []
         for r in range(len(french)):
             row_links = []
             for c in range(len(english)):
                 w = float(weights[r, c])
-                row_links.append(Line(bottom.tokens[r].get_top(), top.tokens[c].get_bottom(),
-                                      stroke_color=palette.WEIGHT, stroke_width=L.link_stroke * w, stroke_opacity=w))
+                ends = ((bottom.tokens[r].get_left(), top.tokens[c].get_right()) if upright
+                        else (bottom.tokens[r].get_top(), top.tokens[c].get_bottom()))
+                row_links.append(Line(*ends, stroke_color=palette.WEIGHT, stroke_width=L.link_stroke * w,
+                                      stroke_opacity=w))
             links.add(*row_links)
             link_rows.append(row_links)
 
@@ -389,6 +493,26 @@ class LearnedAlignmentScene(AttentionScene):
             self.say("Softmax could weight any English position; for this pair the weights keep the order. No order "
                      "rule, no dictionary: just weights that lowered the loss.")
         self.wait(7.0)
+
+    def _upright_reorder(self, english, french) -> tuple[AttentionMap, VGroup]:
+        """The second sentence for a narrow frame, fitted: its map (keys upright if need be, legible.map_styles)
+        over the link diagram stood upright, the English words down the left, the French down the right, so the
+        links run across and still cross where the order changes."""
+        src = self.src
+        top = TokenRow(english, palette.ENGLISH, font_size=typography.SMALL_SIZE, direction=DOWN, buff=layout.TIGHT)
+        bottom = TokenRow(french, palette.FRENCH, font_size=typography.SMALL_SIZE, direction=DOWN, buff=layout.GAP)
+        top.arrange(DOWN, buff=layout.TIGHT, aligned_edge=RIGHT)
+        bottom.arrange(DOWN, buff=layout.GAP, aligned_edge=LEFT)
+        diagram = VGroup(top, bottom).arrange(RIGHT, buff=L.side_link_gap)
+        builds = [lambda style=style: _alignment_map(src, "reorder_alignment", french, english, names=False,
+                                                     font_size=typography.SMALL_SIZE,
+                                                     number_size=typography.NUMBER_SIZE, **style)
+                  for style in legible.map_styles()]
+        picture = legible.first_legible(builds, layout.body(),
+                                        whole=lambda amap: VGroup(amap, diagram.copy()).arrange(DOWN,
+                                                                                                buff=layout.APART))
+        legible.fit_legibly(VGroup(picture, diagram).arrange(DOWN, buff=layout.APART), layout.body())
+        return picture, diagram
 
     # --- claims ----------------------------------------------------------------------------------------------
     def _against_the_corpus(self) -> str:
