@@ -24,12 +24,16 @@ from scenes.kit.claims import leader
 from scenes.kit.products import encoder_scoring
 from scenes.kit.claims import count_word, words_list
 from scenes.kit.score_bars import ScoreBars
+from scenes.kit.text import wrapped
 
-FORMULA = (
-    '{{ e_(t,i) = op("score")({{ q_t : q }}, {{ h_i : h1 }}) : score }}, quad '
-    '{{ {{ alpha_(t,i) : a1 }} = exp(e_(t,i)) / (sum_j exp(e_(t,j))) : softmax }}, quad '
-    '{{ {{ c_t : c }} = sum_i {{ alpha_(t,i) : a2 }} {{ h_i : h2 }} : context }}'
+#: The formula's three terms (score, softmax, context), on one line in a wide frame, one under the other in a narrow one.
+TERMS = (
+    '{{ e_(t,i) = op("score")({{ q_t : q }}, {{ h_i : h1 }}) : score }}',
+    '{{ {{ alpha_(t,i) : a1 }} = exp(e_(t,i)) / (sum_j exp(e_(t,j))) : softmax }}',
+    '{{ {{ c_t : c }} = sum_i {{ alpha_(t,i) : a2 }} {{ h_i : h2 }} : context }}',
 )
+FORMULA = ", quad ".join(TERMS)
+STEP_NAMES = ("score", "normalise", "weighted sum")
 
 
 @dataclass(frozen=True)
@@ -91,9 +95,28 @@ def _shown_size(mob) -> float:
     return legible.fill_factor(mob, layout.frame()) * close_up.smallest_font(mob)
 
 
-def _formula():
-    """The three-part formula with its roles coloured (q yellow, h teal, α violet, c green)."""
+class StackedFormula(VGroup):
+    """The formula's terms one under the other, each its own math line; `select` finds a named part in any line
+    (as the one-line formula's does), so a beat lights up a term the same way whichever form is on screen."""
+
+    def select(self, name: str) -> VGroup:
+        for line in self.submobjects:
+            try:
+                return line.select(name)
+            except KeyError:
+                continue
+        raise KeyError(f"no part named {name!r} in the formula; its parts: score, softmax, context, q, h1, h2, a1, "
+                       "a2, c")
+
+
+def _formula(stacked: bool | None = None):
+    """The three-part formula with its roles coloured (q yellow, h teal, α violet, c green): on one line, or, where
+    that line fitted to the frame would set it below the legibility floor (a portrait frame) or `stacked` says so,
+    its terms stacked."""
     eq = math(FORMULA, font_size=typography.BODY_SIZE + 10)
+    if stacked or (stacked is None and not legible.fits_at_floor(eq, layout.frame())):
+        eq = StackedFormula(*(math(term, font_size=typography.BODY_SIZE) for term in TERMS))
+        eq.arrange(DOWN, buff=layout.NEAR)
     eq.select("q").set_color(palette.QUERY)
     for name in ("h1", "h2"):
         eq.select(name).set_color(palette.KEY)
@@ -103,11 +126,16 @@ def _formula():
     return eq
 
 
+def _fit_formula(eq):
+    """The formula across the frame; stacked, only shrunk to fit (grown to the frame's width, its three lines would
+    take half the frame's height from the picture)."""
+    return layout.fit_into(eq, layout.frame(), grow=not isinstance(eq, StackedFormula))
+
+
 def _under_at_rest() -> layout.Region:
     """The room under the formula where it sits at the top of the frame at rest (the camera carries the formula on
     screen when it moves, so its scene position then says nothing about the screen)."""
-    eq = _formula()
-    layout.fit_into(eq, layout.frame())
+    eq = _fit_formula(_formula())
     eq.to_edge(UP, buff=layout.MARGIN)
     return _under(eq)
 
@@ -118,16 +146,38 @@ def _under(eq) -> layout.Region:
     return layout.Region(body.left, body.right, body.bottom, min(body.top, eq.get_bottom()[1] - layout.GAP))
 
 
+#: The additive score in two steps, for a frame too narrow for it on one line (the same function: u_i is the MLP's
+#: hidden layer).
+ADDITIVE_IN_TWO = ("e_i = w_2^top tanh(u_i)", "u_i = W_1 [q; h_i] + b_1")
+
+
+def _panel_formula(expression: str | tuple[str, ...]):
+    """A score function's formula: one line, or (given as lines, for a narrow frame) one under the other, a size
+    smaller so the panel's bar labels need not shrink to the lines' width."""
+    if isinstance(expression, str):
+        return math(expression, font_size=typography.BODY_SIZE + 4)
+    return VGroup(*(math(line, font_size=typography.BODY_SIZE) for line in expression)).arrange(
+        DOWN, buff=layout.TIGHT)
+
+
+def _additive_expression() -> str | tuple[str, ...]:
+    """The additive score on one line, or in two steps where that line is wider than the frame (a portrait frame:
+    shrunk to its width, it would take the panel's bar labels below the floor with it)."""
+    line = "e_i = w_2^top tanh(W_1 [q; h_i] + b_1)"
+    return line if _panel_formula(line).width <= layout.frame().width else ADDITIVE_IN_TWO
+
+
 def _score_panel(src: Source, tokens: list[str], title: str, expression: str, scores: str, weights: str,
                  flat: bool, note: str | None = None) -> VGroup:
     """One score function: its name, its formula, the scores it gives (shaded) over their softmax bars, and an
     optional muted note. `flat` puts the words left of the bars (for panels stacked one above the other), else
     above them with the note underneath."""
-    heading = label(title, bold=True)
-    formula = math(expression, font_size=typography.BODY_SIZE + 4)
+    width = layout.frame().width
+    heading = wrapped(title, width, bold=True)
+    formula = _panel_formula(expression)
     bars = ScoreBars(src, weights, tokens, scores=scores,
                      max_height=L.flat_bar_height if flat else L.panel_bar_height)
-    remark = label(note or "", font_size=typography.SMALL_SIZE, color=palette.MUTED)
+    remark = wrapped(note or "", width, font_size=typography.SMALL_SIZE, color=palette.MUTED)
     if flat:
         words = VGroup(heading, formula, remark).arrange(DOWN, buff=layout.NEAR)
         panel = VGroup(words, bars).arrange(RIGHT, buff=layout.APART)
@@ -157,15 +207,16 @@ class SoftFormulaScene(AttentionScene):
     @beat
     def the_formula(self) -> VGroup:
         """The post's formula, its three parts named; it ends at the top of the frame for the next beats."""
-        eq = _formula()
-        layout.fit_into(eq, layout.frame())
+        eq = _fit_formula(_formula())
+        if isinstance(eq, StackedFormula):
+            return self._name_stacked_terms(eq)
         floor = eq.get_bottom()[1]
 
         def under(part):  # a span at the formula's lowest point, so the three braces share one line
             return Line([part.get_left()[0], floor, 0], [part.get_right()[0], floor, 0])
 
-        braces = VGroup(*(caption_brace(under(eq.select(name)), text) for name, text in (
-            ("score", "score"), ("softmax", "normalise"), ("context", "weighted sum"))))
+        braces = VGroup(*(caption_brace(under(eq.select(name)), text) for name, text in zip(
+            ("score", "softmax", "context"), STEP_NAMES)))
         next_word = self.src.get("next_word")
         self.say("Given encoder states h_1 … h_T and a decoder query q_t, soft attention is one line.")
         self.play(Write(eq), run_time=2.0)
@@ -178,6 +229,28 @@ class SoftFormulaScene(AttentionScene):
                            "runs over the English words.")
         self.wait(2.5)
         self.play(FadeOut(braces), eq.animate.to_edge(UP, buff=layout.MARGIN), run_time=0.8)
+        return eq
+
+    def _name_stacked_terms(self, eq: StackedFormula) -> StackedFormula:
+        """the_formula with the terms stacked: each named by a brace under it, the lines spaced apart for the names;
+        they close up at the top of the frame at the end, where the next beats find them."""
+        eq.to_edge(UP, buff=layout.MARGIN)
+        shown = eq.copy()
+        braces = VGroup(*(caption_brace(line, text) for line, text in zip(shown, STEP_NAMES)))
+        layout.fit_into(VGroup(*(VGroup(line, brace) for line, brace in zip(shown, braces))).arrange(
+            DOWN, buff=layout.GAP), layout.frame(), grow=False)
+        next_word = self.src.get("next_word")
+        self.say("Given encoder states h_1 … h_T and a decoder query q_t, soft attention is one formula.")
+        self.play(Write(shown), run_time=2.0)
+        self.wait(0.8)
+        self.say("Three parts: score every English position, normalise the scores, take a weighted sum.")
+        self.play(FadeIn(braces, lag_ratio=0.4), run_time=1.5)
+        self.wait(1.0)
+        self.say(f"t is the decoder step (here: about to predict “{next_word}”); i runs over the English words.",
+                 narration=f"The index t is the decoder step, here the step about to predict {next_word}, and i "
+                           "runs over the English words.")
+        self.wait(2.5)
+        self.play(FadeOut(braces), ReplacementTransform(shown, eq), run_time=0.8)
         return eq
 
     @beat
@@ -209,9 +282,9 @@ class SoftFormulaScene(AttentionScene):
             self.play(FadeIn(comp.scaffold()), FadeIn(names[-1]), run_time=0.5)
             shown = dot_every_row(self, comp, color=palette.KEY)
         best, leader = _leader(src, "scores", self.said)
-        if big and best is not None:
-            framed.frame_part(self, VGroup(comp.result.cell(best), words[best]), scoring.group, [eq, box],
-                              region=under)
+        if big and best is not None:  # a tall frame has the width for every score with its word: the caption lists them
+            part = VGroup(comp.result, words) if layout.is_tall() else VGroup(comp.result.cell(best), words[best])
+            framed.frame_part(self, part, scoring.group, [eq, box], region=under)
         verdict = f"{leader} highest" if best is not None else f"no single word highest: {leader}"
         if len(tokens) <= L.listed:
             self.say(f"With the dot product, this example gives e = {_caption_list(src, 'scores')}: {verdict}.",
@@ -326,7 +399,7 @@ class SoftFormulaScene(AttentionScene):
                            "to q and h_i joined together.")
         self.clear_stage()
         kinds = (("dot product", "e_i = q^top h_i", "scores", "weights", None),
-                 ("additive (small MLP)", "e_i = w_2^top tanh(W_1 [q; h_i] + b_1)", "additive_scores",
+                 ("additive (small MLP)", _additive_expression(), "additive_scores",
                   "additive_weights", "seeded at random, not trained"))
         alone = [_score_panel(src, tokens, *kind[:-1], flat=False, note=kind[-1]) for kind in kinds]
         pairs_legible = False
@@ -439,6 +512,9 @@ class SoftFormulaScene(AttentionScene):
                            "Transformers.")
         self.clear_stage()
         eq = _formula()
+        if isinstance(eq, StackedFormula):
+            self._pattern_in_stacked_terms(eq)
+            return
         steps = VGroup()
         for text, color in (("score", palette.QUERY), ("normalise", palette.WEIGHT),
                             ("weighted sum", palette.CONTEXT)):
@@ -452,7 +528,11 @@ class SoftFormulaScene(AttentionScene):
             label("where every token is both a query source and a key/value source.",
                   font_size=typography.LABEL_SIZE, color=palette.MUTED),
         ).arrange(DOWN, buff=layout.NEAR)
-        layout.fit_into(VGroup(eq, steps, note).arrange(DOWN, buff=layout.FAR), layout.frame())
+        whole = VGroup(eq, steps, note).arrange(DOWN, buff=layout.FAR)
+        if not legible.fits_at_floor(whole, layout.frame()):  # the steps side by side would read too small
+            self._pattern_in_stacked_terms(_formula(stacked=True))
+            return
+        layout.fit_into(whole, layout.frame())
         arrows = VGroup(flow_arrow(steps[0], steps[1]), flow_arrow(steps[1], steps[2]))
         links = VGroup(*(Line(eq.select(name).get_bottom() + DOWN * layout.TIGHT, step.get_top() + UP * layout.TIGHT,
                               stroke_color=palette.MUTED, stroke_width=1.5)
@@ -460,6 +540,35 @@ class SoftFormulaScene(AttentionScene):
 
         self.play(FadeIn(eq), run_time=0.8)
         self.play(FadeIn(steps, lag_ratio=0.4), Create(links, lag_ratio=0.4), run_time=1.5)
+        self.play(Create(arrows, lag_ratio=0.5), run_time=0.8)
+        self.wait(1.0)
+        self.say("In self-attention every token is both a query source and a key/value source.")
+        self.play(FadeIn(note, shift=UP * layout.NUDGE), run_time=1.0)
+        self.wait(2.5)
+
+    def _pattern_in_stacked_terms(self, eq: StackedFormula) -> None:
+        """same_pattern_as_self_attention in a narrow frame: each term of the stacked formula framed as its step,
+        named over it, the steps one under the other with arrows down, the note under them."""
+        width = layout.frame().width
+        steps, words = VGroup(), VGroup()
+        for text, color, line in zip(STEP_NAMES, (palette.QUERY, palette.WEIGHT, palette.CONTEXT), eq):
+            word = label(text, font_size=typography.BODY_SIZE, color=color)
+            VGroup(word, line).arrange(DOWN, buff=layout.TIGHT)
+            frame = SurroundingRectangle(VGroup(word, line), buff=layout.TIGHT, corner_radius=L.step_corner,
+                                         color=color, stroke_width=2)
+            steps.add(VGroup(frame, word, line))
+            words.add(VGroup(frame, word))
+        steps.arrange(DOWN, buff=layout.APART)
+        note = VGroup(
+            wrapped("The same pattern runs inside self-attention,", width, font_size=typography.BODY_SIZE),
+            wrapped("where every token is both a query source and a key/value source.", width,
+                    font_size=typography.LABEL_SIZE, color=palette.MUTED),
+        ).arrange(DOWN, buff=layout.NEAR)
+        layout.fit_into(VGroup(steps, note).arrange(DOWN, buff=layout.APART), layout.frame())
+        arrows = VGroup(flow_arrow(steps[0], steps[1], down=True), flow_arrow(steps[1], steps[2], down=True))
+
+        self.play(FadeIn(eq), run_time=0.8)
+        self.play(FadeIn(words, lag_ratio=0.4), run_time=1.5)
         self.play(Create(arrows, lag_ratio=0.5), run_time=0.8)
         self.wait(1.0)
         self.say("In self-attention every token is both a query source and a key/value source.")
