@@ -25,6 +25,7 @@ from scenes.kit import layout, motion
 from scenes.kit import legible
 from scenes.kit.legible import first_legible, first_worked, fit_legibly, fits_at_floor, reads_worked
 from scenes.kit.score_bars import stand_labels_upright, upright_words
+from scenes.kit.text import wrapped
 from scenes.kit.attention_map import AttentionMap
 from scenes.kit.claims import top_index
 from scenes.kit.products import NUMBER, into_product, product_row, settle, shared_cell_width
@@ -42,6 +43,9 @@ class QKVScaleLayout:
     chart_height: float = 1.9  #: a saturation chart's bar for a weight of 1
     chart_bar_width: float = 0.3
     chart_bar_gap: float = 0.14
+    #: a saturation chart's bar for a weight of 1 where one d_k is shown at a time (a frame too narrow for all),
+    #: tallest first: the first whose pair of charts fits the room at the floor
+    single_chart_heights: tuple = (1.9, 1.4, 1.0, 0.7)
 
 
 L = QKVScaleLayout()
@@ -57,6 +61,7 @@ class Scores:
 class Charts:
     charts: list  # [unscaled row, scaled row], one chart per d_k
     headers: VGroup
+    one_at_a_time: bool = False  # every d_k's pair in one place, each replacing the one before
 
 
 @dataclass(frozen=True)
@@ -89,6 +94,28 @@ class ProductRow:
     @property
     def whole(self) -> VGroup:
         return VGroup(self.A, self.V, self.Z, self.signs, self.names)
+
+
+def product_column(left, right, result) -> tuple[VGroup, VGroup]:
+    """`left × right = result` stacked, for a frame too narrow for products.product_row: the grids one under
+    another, their cells centred on one line; a factor written as a symbol shares a line with "×" and "=".
+    Returns the "×" and "=" it made."""
+    times, equals = math("times", color=palette.MUTED), math("=", color=palette.MUTED)
+    if isinstance(right, MathTypst):
+        steps = [left, VGroup(times, right, equals).arrange(RIGHT, buff=layout.NEAR), result]
+    elif isinstance(left, MathTypst):
+        steps = [VGroup(left, times).arrange(RIGHT, buff=layout.NEAR), right, equals, result]
+    else:
+        steps = [left, times, right, equals, result]
+    VGroup(*steps).arrange(DOWN, buff=layout.GAP)
+
+    def cells(step):  # a grid's or a map's cells, without its words; anything else whole
+        return step.grid.body if isinstance(step, AttentionMap) else getattr(step, "body", step)
+
+    axis = cells(result).get_center()[0]
+    for step in steps:
+        step.shift(RIGHT * (axis - cells(step).get_center()[0]))
+    return times, equals
 
 
 def cells_of(grid: TensorGrid) -> list:
@@ -165,13 +192,13 @@ class QKVScaleScene(AttentionScene):
     @beat
     def three_projections(self, light: TermLight) -> None:
         """X times three learned matrices gives Q, K and V: the roles can now differ."""
-        eq = math(", quad ".join(group(r, r.lower()) + " = X " + group(f"W_{r}", "w" + r.lower())
-                                 for r, *_ in ROLES), font_size=typography.HEADING_SIZE)
-        layout.fit_into(eq, layout.top_band())
+        eq = self.projections_equation()
         parts = self.projections_side_by_side()
         together = fits_at_floor(parts.whole, layout.body()) and reads_worked(parts.whole, layout.body(), NUMBER)
-        if not together:  # three panels would read below the worked size: one product at a time, in one place
-            parts = first_worked([lambda c=c: self.projections_one_at_a_time(c) for c in legible.row_heights()],
+        if not together:  # three panels would read below the worked size: one product at a time, in one place,
+            #               X · W = Q on a line, or (where that does not fit: a portrait frame) X over W over Q
+            parts = first_worked([lambda c=c, s=s: self.projections_one_at_a_time(c, stacked=s)
+                                  for s in (False, True) for c in legible.row_heights()],
                                  layout.body(), number_size=NUMBER, whole=lambda p: p.whole)
         fit_legibly(parts.whole, layout.body())
         self.say("The weight-free version used X for every role. Real self-attention learns three linear maps.")
@@ -199,6 +226,16 @@ class QKVScaleScene(AttentionScene):
         self.play(*light.off(), run_time=0.4)
         self.wait(2.4)
 
+    @staticmethod
+    def projections_equation() -> MathTypst:
+        """Q = X W_Q, K = X W_K, V = X W_V fitted into the top band: on one line, or broken into two or three lines
+        where that reads larger (a portrait frame); the first of equals, so a wide frame keeps the one line."""
+        terms = [group(r, r.lower()) + " = X " + group(f"W_{r}", "w" + r.lower()) for r, *_ in ROLES]
+        lines = [", quad ".join(terms), ", quad ".join(terms[:-1]) + ", \\ " + terms[-1], ", \\ ".join(terms)]
+        candidates = [math(text, font_size=typography.HEADING_SIZE) for text in lines]
+        eq = max(candidates, key=lambda c: legible.fill_factor(c, layout.top_band()))
+        return layout.fit_into(eq, layout.top_band())
+
     def projections_side_by_side(self) -> "Projections":
         """X on the left; each W above its product Q, K, V, the three products side by side on X's rows."""
         X = self.grid("X")
@@ -216,25 +253,32 @@ class QKVScaleScene(AttentionScene):
         x_name = math("X", font_size=typography.HEADING_SIZE).next_to(X.body, DOWN, buff=layout.NEAR)
         return Projections(X, x_name, weights, outs, w_names, o_names, VGroup())
 
-    def projections_one_at_a_time(self, cell: float = typography.CELL) -> "Projections":
-        """X · W = Q on one line; K and V take the same places in turn. `cell`: the rows' height."""
+    def projections_one_at_a_time(self, cell: float = typography.CELL, *, stacked: bool = False) -> "Projections":
+        """X · W = Q on one line, or `stacked`: X over "·" over W over "=" over Q, each name on its grid's right
+        (X's words are on its left); K and V take the same places in turn. `cell`: the rows' height."""
         X = self.grid("X", cell=cell)
         X.add_row_labels(self.tokens, color=palette.ENGLISH, font_size=typography.LABEL_SIZE)
         dot, equals = math("dot", color=palette.MUTED), math("=", color=palette.MUTED)
         weights = VGroup(*(self.grid(path, color=color, cell=cell) for _, color, path, _ in ROLES))
         outs = VGroup(*(self.grid(path, color=color, cell=cell) for _, color, _, path in ROLES))
-        VGroup(X, dot, weights[0], equals, outs[0]).arrange(RIGHT, buff=layout.NEAR)
-        align_rows(outs[0], X)
-        for sign in (dot, equals):
-            sign.match_y(X.body)
+        if stacked:
+            VGroup(X, dot, weights[0], equals, outs[0]).arrange(DOWN, buff=layout.NEAR)
+            for part in (dot, weights[0], equals, outs[0]):
+                part.match_x(X.body)
+        else:
+            VGroup(X, dot, weights[0], equals, outs[0]).arrange(RIGHT, buff=layout.NEAR)
+            align_rows(outs[0], X)
+            for sign in (dot, equals):
+                sign.match_y(X.body)
         for w, o in zip(weights[1:], outs[1:]):
             w.move_to(weights[0])
             o.move_to(outs[0])
-        w_names = VGroup(*(math(f"W_{r}", color=c).next_to(w, UP, buff=layout.NEAR)
+        side = RIGHT if stacked else UP
+        w_names = VGroup(*(math(f"W_{r}", color=c).next_to(w, side, buff=layout.NEAR)
                            for (r, c, *_), w in zip(ROLES, weights)))
-        o_names = VGroup(*(math(r, color=c, font_size=typography.HEADING_SIZE).next_to(o, UP, buff=layout.NEAR)
+        o_names = VGroup(*(math(r, color=c, font_size=typography.HEADING_SIZE).next_to(o, side, buff=layout.NEAR)
                            for (r, c, *_), o in zip(ROLES, outs)))
-        x_name = math("X", font_size=typography.HEADING_SIZE).next_to(X.body, UP, buff=layout.NEAR)
+        x_name = math("X", font_size=typography.HEADING_SIZE).next_to(X.body, side, buff=layout.NEAR)
         return Projections(X, x_name, weights, outs, w_names, o_names, VGroup(dot, equals))
 
     @beat
@@ -248,15 +292,27 @@ class QKVScaleScene(AttentionScene):
         self.clear_stage()
         light.forget()
         eq = self.attention_equation()
-        comp = WeightedRows(self.src, weights="query_row.x", matrix="W_q", products="query_row.q_terms",
-                            result="query_row.q", shade_weights=False, matrix_color=palette.QUERY,
-                            result_color=palette.QUERY)
-        x_name = math(f"x_{qn}").next_to(comp.weights, UP, buff=layout.NEAR)
-        x_word = label(f"“{word}”", font_size=typography.SMALL_SIZE, color=palette.ENGLISH)
-        x_word.next_to(comp.weights, LEFT, buff=layout.NEAR)
-        W_name = math("W_Q", color=palette.QUERY).next_to(comp.matrix, UP, buff=layout.NEAR)
-        q_name = math(f"q_{qn} = x_{qn} W_Q", color=palette.QUERY).next_to(comp.result, RIGHT, buff=layout.GAP)
-        fit_legibly(VGroup(comp, x_name, x_word, W_name, q_name), layout.body())
+
+        def projection(cell, under):
+            comp = WeightedRows(self.src, weights="query_row.x", matrix="W_q", products="query_row.q_terms",
+                                result="query_row.q", shade_weights=False, matrix_color=palette.QUERY,
+                                result_color=palette.QUERY, cell_size=cell)
+            x_name = math(f"x_{qn}").next_to(comp.weights, UP, buff=layout.NEAR)
+            x_word = label(f"“{word}”", font_size=typography.SMALL_SIZE, color=palette.ENGLISH)
+            x_word.next_to(comp.weights, LEFT, buff=layout.NEAR)
+            W_name = math("W_Q", color=palette.QUERY).next_to(comp.matrix, UP, buff=layout.NEAR)
+            q_name = math(f"q_{qn} = x_{qn} W_Q", color=palette.QUERY)
+            if under:  # no room on the sum's right (stacked, or a square frame): its name goes under it
+                q_name.next_to(comp.result, DOWN, buff=layout.NEAR)
+            else:
+                q_name.next_to(comp.result, RIGHT, buff=layout.GAP)
+            return VGroup(comp, x_name, x_word, W_name, q_name)
+
+        # square rows where they fit at the floor, else compact ones; q's name beside the sum, else under it
+        whole = first_legible([lambda c=c, u=u: projection(c, u) for u in (layout.is_tall(), True)
+                               for c in legible.row_heights()], layout.body())
+        comp, x_name, x_word, W_name, q_name = whole
+        fit_legibly(whole, layout.body())
         self.play(FadeIn(eq), FadeIn(comp.weights), FadeIn(x_name), FadeIn(x_word), FadeIn(comp.matrix),
                   FadeIn(W_name), run_time=1.0)
         self.play(FadeIn(comp.scaffold()), run_time=0.4)
@@ -279,25 +335,16 @@ class QKVScaleScene(AttentionScene):
         self.clear_picture([eq, light.box], light)
         comp = first_legible([lambda c=c: self.scoring(c) for c in legible.row_heights()], layout.body())
         cell = comp.matrix.cell(0, 0)[0].height
-        scaled, scaled_name = self.scaled_column(cell)
-        # two lines, so the label over the arrow takes little of the row's width (eight keys of width four)
-        scale = VGroup(math("div sqrt(d_k)"), VGroup(math("="), self.src.number("query_row.scale", decimals=2,
-                                                                                  font_size=NUMBER)))
-        scale[1].arrange(RIGHT, buff=layout.TIGHT)
-        scale.arrange(DOWN, buff=layout.TIGHT)
-        q_name = math(f"q_{qn}", color=palette.QUERY).next_to(comp.vector, LEFT, buff=layout.NEAR)
-        k_name = math("K", font_size=typography.HEADING_SIZE, color=palette.KEY)
-        k_name.next_to(comp.matrix.body, UP, buff=layout.NEAR)
-        raw_name = math(f"q_{qn} dot k_j").next_to(comp.result, UP, buff=layout.NEAR)
-        names = VGroup(q_name, k_name, raw_name)
-        VGroup(VGroup(comp, names), scale, VGroup(scaled, scaled_name)).arrange(RIGHT, buff=layout.GAP)
-        align_rows(scaled, comp.matrix)
-        scaled_name.next_to(scaled, UP, buff=layout.NEAR)
-        side_by_side = fits_at_floor(VGroup(comp, names, scale, scaled, scaled_name), layout.body())
-        if not side_by_side:  # no room for a second column: the scaled scores replace the raw ones in place
-            scale.next_to(comp.result, RIGHT, buff=layout.GAP)
-            scaled.move_to(comp.result)
-            scaled_name.move_to(raw_name)
+        parts = self.score_layout(comp, cell)
+        # the scaled scores too need room: lower rows, then (a portrait frame) K's rows without their words
+        retries = ([(True, c) for c in legible.row_heights() if c < cell]
+                   + [(False, c) for c in legible.row_heights()])
+        for named, lower in retries:
+            if fits_at_floor(VGroup(*parts[:-1]), layout.body()):
+                break
+            parts = self.score_layout(self.scoring(lower, named=named), lower)
+        comp, names, scale, scaled, scaled_name, side_by_side = parts
+        q_name, k_name, raw_name = names
         fit_legibly(VGroup(comp, names, scale, scaled, scaled_name), layout.body())
         div_arrow = flow_arrow(comp.result, scaled) if side_by_side else VGroup()
         if side_by_side:
@@ -321,10 +368,39 @@ class QKVScaleScene(AttentionScene):
         self.wait(1.6)
         return Scores(scaled, scaled_name)
 
-    def scoring(self, cell: float) -> DotProducts:
-        """q dotted with every key, the rows `cell` tall."""
+    def score_layout(self, comp: DotProducts, cell: float) -> tuple:
+        """The scores, their names, "÷ √d_k" and the scaled scores: in a second column where that fits at the floor,
+        else in place of the raw scores, "÷ √d_k" on their right, or over their name (a narrow frame). Returns
+        (comp, names, scale, scaled, scaled_name, side_by_side)."""
+        qn = self.qn
+        scaled, scaled_name = self.scaled_column(cell)
+        # two lines, so the label over the arrow takes little of the row's width (eight keys of width four)
+        scale = VGroup(math("div sqrt(d_k)"), VGroup(math("="), self.src.number("query_row.scale", decimals=2,
+                                                                                  font_size=NUMBER)))
+        scale[1].arrange(RIGHT, buff=layout.TIGHT)
+        scale.arrange(DOWN, buff=layout.TIGHT)
+        q_name = math(f"q_{qn}", color=palette.QUERY).next_to(comp.vector, LEFT, buff=layout.NEAR)
+        k_name = math("K", font_size=typography.HEADING_SIZE, color=palette.KEY)
+        k_name.next_to(comp.matrix.body, UP, buff=layout.NEAR)
+        raw_name = math(f"q_{qn} dot k_j").next_to(comp.result, UP, buff=layout.NEAR)
+        names = VGroup(q_name, k_name, raw_name)
+        VGroup(VGroup(comp, names), scale, VGroup(scaled, scaled_name)).arrange(RIGHT, buff=layout.GAP)
+        align_rows(scaled, comp.matrix)
+        scaled_name.next_to(scaled, UP, buff=layout.NEAR)
+        side_by_side = fits_at_floor(VGroup(comp, names, scale, scaled, scaled_name), layout.body())
+        if not side_by_side:  # no room for a second column: the scaled scores replace the raw ones in place
+            scaled.move_to(comp.result)
+            scaled_name.move_to(raw_name)
+            scale.next_to(comp.result, RIGHT, buff=layout.GAP)
+            if not fits_at_floor(VGroup(comp, names, scale, scaled, scaled_name), layout.body()):
+                scale.next_to(raw_name, UP, buff=layout.NEAR)
+        return comp, names, scale, scaled, scaled_name, side_by_side
+
+    def scoring(self, cell: float, *, named: bool = True) -> DotProducts:
+        """q dotted with every key, the rows `cell` tall, each named by its word (unless not `named`)."""
         return DotProducts(self.src, matrix="K", vector="query_row.q", products="query_row.score_terms",
-                           result="query_row.raw_scores", row_labels=self.tokens, matrix_color=palette.KEY,
+                           result="query_row.raw_scores", row_labels=self.tokens if named else None,
+                           matrix_color=palette.KEY,
                            cell_size=cell, label_size=typography.LABEL_SIZE)
 
     def scaled_column(self, cell: float = typography.CELL) -> VGroup:
@@ -333,6 +409,13 @@ class QKVScaleScene(AttentionScene):
         scaled = vector(self.src, "query_row.scaled_scores", orientation="column", font_size=NUMBER,
                         cell_width=width, cell_size=cell)
         return VGroup(scaled, math(f"omega_({self.qn} j)").next_to(scaled, UP, buff=layout.NEAR))
+
+    def scaled_row(self, cell: float = typography.CELL) -> VGroup:
+        """The scaled scores ω as a row with their name on its left (the scores over the bars, in a narrow frame)."""
+        width = shared_cell_width(self.src, ("query_row.scaled_scores",), font_size=NUMBER)
+        scaled = vector(self.src, "query_row.scaled_scores", orientation="row", font_size=NUMBER,
+                        cell_width=width, cell_size=cell)
+        return VGroup(scaled, math(f"omega_({self.qn} j)").next_to(scaled, LEFT, buff=layout.NEAR))
 
     @beat
     def softmax_over_keys(self, scores: Scores, eq: VGroup, light: TermLight) -> SoftmaxBars:
@@ -347,12 +430,24 @@ class QKVScaleScene(AttentionScene):
             many = upright_words(self.tokens, L.bar_width)  # a long sentence: the row packs closer
             return VGroup(target, tag, bars).arrange(RIGHT, buff=layout.GAP if many else layout.FAR)
 
-        row = first_legible([lambda c=c: softmax_row(c) for c in legible.row_heights()], layout.body())
+        def softmax_column(cell):
+            """A frame too narrow for that row: the scores turn into a row over the bars, the arrow pointing down."""
+            target = self.scaled_row(cell)
+            tag = label("softmax over j", font_size=typography.SMALL_SIZE, color=palette.WEIGHT)
+            bars = self.bars_for("query_row.weights", layout.body().height - target.height - layout.FAR)
+            return VGroup(target, tag, bars).arrange(DOWN, buff=layout.FAR)
+
+        stacked = [lambda c=c: softmax_column(c) for c in legible.row_heights()]
+        row = first_legible([lambda c=c: softmax_row(c) for c in legible.row_heights()] + stacked, layout.body())
         target, tag, bars = row
         fit_legibly(row, layout.body())
-        arrow = flow_arrow(target, bars)
-        arrow.match_y(target[0].body)
-        tag.next_to(arrow, UP, buff=layout.TIGHT)
+        down = target.get_bottom()[1] > bars.get_top()[1]
+        arrow = flow_arrow(target, bars, down=down)
+        if down:  # the tag between the scores and the bars, the arrow beside it
+            arrow.next_to(tag, LEFT, buff=layout.NEAR)
+        else:
+            arrow.match_y(target[0].body)
+            tag.next_to(arrow, UP, buff=layout.TIGHT)
         self.play(Transform(column, target), run_time=0.6)
         self.play(Create(arrow), FadeIn(tag), *light.on(eq, ["sm", "q", "k", "scale"], palette.WEIGHT,
                                                          paint=["sm"]), run_time=0.8)
@@ -392,7 +487,9 @@ class QKVScaleScene(AttentionScene):
             v_name = math("V", font_size=typography.HEADING_SIZE, color=palette.VALUE)
             v_name.next_to(comp.matrix.body, UP, buff=layout.NEAR)
             a_name = math(f"alpha_({qn} j)", color=palette.WEIGHT).next_to(comp.weights, UP, buff=layout.NEAR)
-            w_name = math(f"alpha_({qn} j) v_j", color=palette.MUTED).next_to(comp.products, UP, buff=layout.NEAR)
+            w_name = math(f"alpha_({qn} j) v_j", color=palette.MUTED)  # above the products, or (stacked, the
+            #                                                         arrow above them) on their left
+            w_name.next_to(comp.products, LEFT if layout.is_tall() else UP, buff=layout.NEAR)
             z_name = math(f"z_{qn}", color=palette.CONTEXT).next_to(comp.result, RIGHT, buff=layout.NEAR)
             return VGroup(comp, v_name, a_name, w_name, z_name)
 
@@ -415,7 +512,8 @@ class QKVScaleScene(AttentionScene):
                                                                  palette.CONTEXT, paint=[])])
         self.wait(3.0)
 
-    def product_row(self, style: dict, *, a_grid: bool = True, v_grid: bool = True) -> ProductRow:
+    def product_row(self, style: dict, *, a_grid: bool = True, v_grid: bool = True,
+                    stacked: bool = False) -> ProductRow:
         """A × V = Z with the rows of every grid on one line; A or V written as a symbol where it is not a grid.
         `style` arranges the map (row height, upright key words); the grids' rows are as tall as its."""
         width = shared_cell_width(self.src, ("V", "output"), font_size=NUMBER)
@@ -427,12 +525,16 @@ class QKVScaleScene(AttentionScene):
         if v_grid and not a_grid:
             V.add_row_labels(self.tokens, color=palette.ENGLISH, font_size=typography.LABEL_SIZE)
         Z = matrix(self.src, "output", color=palette.CONTEXT, font_size=NUMBER, cell_width=width, cell_size=cell)
-        times, equals = product_row(A, V, Z)
+        if stacked:
+            times, equals = product_column(A, V, Z)
+        else:
+            times, equals = product_row(A, V, Z)
         names = VGroup()
         for text, color, g in (('op("softmax")((Q K^top) / sqrt(d_k))', palette.WEIGHT, A), ("V", palette.VALUE, V),
                                ("Z", palette.CONTEXT, Z)):
-            if not isinstance(g, MathTypst):
-                names.add(math(text, color=color).next_to(g, DOWN, buff=layout.GAP))
+            if not isinstance(g, MathTypst):  # under the grid, or stacked: over the map, beside V and Z
+                side = (UP if g is A else RIGHT) if stacked else DOWN
+                names.add(math(text, color=color).next_to(g, side, buff=layout.GAP))
         return ProductRow(A, V, Z, VGroup(times, equals), names)
 
     @beat
@@ -445,6 +547,8 @@ class QKVScaleScene(AttentionScene):
         candidates = ([(style, dict()) for style in legible.map_styles()]
                       + [(style, dict(v_grid=False)) for style in legible.map_styles()]
                       + [(dict(cell_size=cell), dict(a_grid=False)) for cell in legible.row_heights()])
+        # a frame too narrow for any row (portrait): the map over V over Z, else over "× V =", as in a row
+        candidates += [(s, dict(c, stacked=True)) for s, c in candidates]
         row = first_legible([lambda s=s, c=c: self.product_row(s, **c) for s, c in candidates], layout.body(),
                             whole=lambda r: r.whole)
         fit_legibly(row.whole, layout.body())
@@ -474,36 +578,70 @@ class QKVScaleScene(AttentionScene):
                  "with unit-variance entries.")
         self.clear_stage()
         n = len(self.sat.get("d_ks"))
-        head = label("Why divide by √dₖ?", font_size=typography.HEADING_SIZE, bold=True)
+        head = wrapped("Why divide by √dₖ?", layout.frame().width, font_size=typography.HEADING_SIZE, bold=True)
         head.to_edge(UP, buff=layout.MARGIN)
+        below_head = layout.Region(layout.frame().left, layout.frame().right, layout.body().bottom,
+                                   head.get_bottom()[1] - layout.APART)
+        row_names = VGroup(math('op("softmax")(q dot k)', font_size=typography.LABEL_SIZE + 4),
+                           math('op("softmax")((q dot k) / sqrt(d_k))', font_size=typography.LABEL_SIZE + 4))
         charts = [[self._layout_chart(i, scaled) for i in range(n)] for scaled in (False, True)]
         grid = VGroup(*(VGroup(*row).arrange(RIGHT, buff=L.chart_gap, aligned_edge=DOWN) for row in charts))
         grid.arrange(DOWN, buff=layout.APART)
-        row_names = VGroup(math('op("softmax")(q dot k)', font_size=typography.LABEL_SIZE + 4),
-                           math('op("softmax")((q dot k) / sqrt(d_k))', font_size=typography.LABEL_SIZE + 4))
         for name, row in zip(row_names, grid):
             name.next_to(row, LEFT, buff=layout.APART)
-        headers = VGroup()
-        for i, chart in enumerate(charts[0]):
-            d = self.sat.number(f"cases.{i}.d_k", decimals=0, font_size=typography.BODY_SIZE)
-            header = VGroup(math("d_k =", font_size=typography.BODY_SIZE + 4), d).arrange(RIGHT, buff=layout.TIGHT)
+        headers = VGroup(*(self._d_k_header(i) for i in range(n)))
+        for header, chart in zip(headers, charts[0]):
             header.next_to(grid[0], UP, buff=layout.GAP).match_x(chart)
-            headers.add(header)
-        below_head = layout.Region(layout.frame().left, layout.frame().right, layout.body().bottom,
-                                   head.get_bottom()[1] - layout.APART)
-        layout.fit_into(VGroup(grid, row_names, headers), below_head)
-        self.play(FadeIn(head), FadeIn(row_names), FadeIn(headers), run_time=1.0)
+        whole = VGroup(grid, row_names, headers)
+        one_at_a_time = not fits_at_floor(whole, below_head)
+        if one_at_a_time:  # too narrow for every d_k at once: one d_k's pair at a time, unscaled over scaled
+            charts, headers, whole = self._single_charts(n, row_names, below_head)
+        layout.fit_into(whole, below_head)
+        shown_headers = headers[:1] if one_at_a_time else headers
+        self.play(FadeIn(head), FadeIn(row_names), FadeIn(shown_headers), run_time=1.0)
         self.wait(1.5)
-        self.say("Top row: softmax of the raw dot products. Bottom row: divided by √d_k first.")
+        self.say("Top row: softmax of the raw dot products. Bottom row: divided by √d_k first."
+                 if not one_at_a_time else
+                 "Top chart: softmax of the raw dot products. Bottom chart: divided by √d_k first.")
         self.wait(3.0)
-        return Charts(charts, headers)
+        return Charts(charts, headers, one_at_a_time)
 
-    def _layout_chart(self, i: int, scaled: bool) -> VGroup:
-        """One small bar chart (no numbers on the bars) plus its traced max weight underneath."""
+    def _d_k_header(self, i: int) -> VGroup:
+        d = self.sat.number(f"cases.{i}.d_k", decimals=0, font_size=typography.BODY_SIZE)
+        return VGroup(math("d_k =", font_size=typography.BODY_SIZE + 4), d).arrange(RIGHT, buff=layout.TIGHT)
+
+    def _single_charts(self, n: int, row_names: VGroup, room: layout.Region):
+        """Each d_k's header over its unscaled chart over its scaled one, each chart under its row's name, all the
+        d_k in one place; the bars as tall as lets the pair fit `room` at the floor."""
+        for height in L.single_chart_heights:
+            charts = [[self._layout_chart(i, scaled, height) for i in range(n)] for scaled in (False, True)]
+            headers = VGroup(*(self._d_k_header(i) for i in range(n)))
+            # each row's tallest chart holds the place of all of them, its name above it; the others stand on
+            # the same baseline (a weight of 1 reaches higher than a spread one)
+            tallest = [max(row, key=lambda chart: chart.height) for row in charts]
+            names = [name.copy() for name in row_names]
+            VGroup(headers[0], names[0], tallest[0], names[1], tallest[1]).arrange(DOWN, buff=layout.GAP)
+            for name, chart in zip(names, tallest):
+                name.next_to(chart, UP, buff=layout.NEAR)
+            for row, place in zip(charts, tallest):
+                for chart in row:
+                    chart.move_to(place, aligned_edge=DOWN)
+            for header in headers[1:]:
+                header.move_to(headers[0])
+            for name, copy in zip(row_names, names):
+                name.move_to(copy)
+            whole = VGroup(headers, *charts[0], *charts[1], row_names)
+            if fits_at_floor(whole, room):
+                break
+        return charts, headers, whole
+
+    def _layout_chart(self, i: int, scaled: bool, height: float = L.chart_height) -> VGroup:
+        """One small bar chart (no numbers on the bars, a weight of 1 `height` tall) plus its traced max weight
+        underneath."""
         kind = "scaled" if scaled else "unscaled"
         keys = self.sat.get("n_keys")
         bars = SoftmaxBars(self.sat, f"cases.{i}.{kind}_weights", [f"k{subscript(j + 1)}" for j in range(keys)],
-                           max_height=L.chart_height, bar_width=L.chart_bar_width, buff=L.chart_bar_gap,
+                           max_height=height, bar_width=L.chart_bar_width, buff=L.chart_bar_gap,
                            label_color=palette.KEY)
         bars.remove(bars.values)
         top = max(bars.bars, key=lambda b: b.height)
@@ -536,6 +674,9 @@ class QKVScaleScene(AttentionScene):
                                f"largest weight is {raw} without the scale, {scaled} with it.")
             previous = scores
             top, bottom = charts.charts[0][i], charts.charts[1][i]
+            if charts.one_at_a_time and i:  # the d_k before leaves its place to this one
+                gone = [charts.headers[i - 1], charts.charts[0][i - 1], charts.charts[1][i - 1]]
+                self.play(*(FadeOut(m) for m in gone), FadeIn(charts.headers[i]), run_time=0.6)
             self.play(Indicate(charts.headers[i], color=palette.QUERY, scale_factor=1.1),
                       *(FadeIn(VGroup(c.bars_only.baseline, c.bars_only.labels)) for c in (top, bottom)),
                       *(GrowFromEdge(b, DOWN) for c in (top, bottom) for b in c.bars_only.bars), run_time=1.2)
