@@ -7,7 +7,10 @@ layout check: animations are skipped (only their end states are drawn), so a who
 from __future__ import annotations
 
 import argparse
+import atexit
+import functools
 import importlib
+import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -29,6 +32,16 @@ QUALITY_480P = {"pixel_width": 854, "pixel_height": 480, "frame_rate": 15}
 def resolution_480p(aspect: str = frame.DEFAULT_ASPECT) -> dict:
     """The low quality's manim config for `aspect`: pixel size and frame units together (landscape: QUALITY_480P)."""
     return {**QUALITY_480P, **frame.manim_frame(aspect, QUALITY_480P["pixel_width"], QUALITY_480P["pixel_height"])}
+
+
+@functools.cache
+def _typst_cache() -> str:
+    """One compiled-Typst folder for every headless run of this process (removed at exit): a text compiled and
+    parsed for one run is reused by the next (manim keeps parsed SVGs in memory by file path, so a fresh folder
+    per run would compile and parse every text again)."""
+    folder = tempfile.mkdtemp(prefix="attention-typst-")
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    return folder
 
 
 def scene_class(scene_id: str) -> type[AttentionScene]:
@@ -58,7 +71,8 @@ def run_headless(scene: str | type[AttentionScene], *, on_beat_end: Callable[[At
     Probe.__name__ = base.__name__
     install_speed_patches()  # draw as the render worker draws
     with tempfile.TemporaryDirectory() as media, tempconfig({
-        **(resolution or resolution_480p(aspect)), "media_dir": media, "dry_run": True, "disable_caching": True,
+        **(resolution or resolution_480p(aspect)), "media_dir": media, "tex_dir": _typst_cache(),
+        "dry_run": True, "disable_caching": True,
         "verbosity": "ERROR", "progress_bar": "none",
     }):
         probe = Probe(skip_animations=True)

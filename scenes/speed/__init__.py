@@ -1,10 +1,12 @@
-"""The two patches that make manim draw our scenes faster without changing a pixel, installed in one call.
+"""The patches that make manim build and draw our scenes faster without changing a pixel, installed in one call.
 
 A package of its own beside the kit, importing only manim: the render worker installs them before it imports a
 scene, and a scene that does not use the kit (the test fixtures) costs no import of the kit.
 
 - `copy_speed`: copies of Typst glyphs share their parsed SVG path (copying is most of a scene's build time).
 - `draw_speed`: the Cairo camera finds what to draw and builds its paths with less Python per frame.
+- `mobject_copy`: a mobject's deep copy without a `copy.deepcopy` call per number, string and array.
+- `typst_speed`: Typst compiles with one font book per process, and writes its SVG cache files atomically.
 
 Nothing installs them on import: whatever draws frames calls `install_speed_patches()` first, explicitly — the
 render worker (rendering/encode/worker.py), the headless runner behind the beat-frame dump, the inspection and
@@ -13,10 +15,12 @@ the pixel tests (scenes/kit/headless.py). So the tests draw with exactly what us
 
 from __future__ import annotations
 
-from . import copy_speed, draw_speed
+from . import copy_speed, draw_speed, mobject_copy, typst_speed
 
 
 def install_speed_patches() -> None:
-    """Install both patches (idempotent: each replaces manim's function by ours)."""
+    """Install every patch (idempotent: each replaces manim's function by ours)."""
+    mobject_copy.install()
     copy_speed.install()
     draw_speed.install()
+    typst_speed.install()

@@ -11,14 +11,11 @@ from __future__ import annotations
 from manim import Mobject
 from manim.mobject.svg.svg_mobject import VMobjectFromSVGPath
 
-_mobject_deepcopy = Mobject.__deepcopy__
-
-
 def _deepcopy_sharing_svg_path(self: VMobjectFromSVGPath, memo: dict) -> VMobjectFromSVGPath:
     path = getattr(self, "path_obj", None)
     if path is not None:
         memo[id(path)] = path  # copy.deepcopy returns memo hits as they are: the copy shares the path
-    return _mobject_deepcopy(self, memo)
+    return Mobject.__deepcopy__(self, memo)  # looked up now: mobject_copy may have replaced it
 
 
 def install() -> None:

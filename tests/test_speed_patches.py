@@ -1,0 +1,92 @@
+"""The copy and Typst patches of scenes/speed change how fast manim builds a scene, never what it builds: the same
+object graph as manim's deep copy, the same SVG bytes as manim's Typst compile, and no half-written cache file."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+from manim import BLUE, Circle, MathTypst, Mobject, VGroup, tempconfig
+from manim.utils import typst_file_writing
+
+from scenes.speed import copy_speed, mobject_copy, typst_speed
+
+
+def _graph(mobject: Mobject) -> list:
+    """Every family member's class and attributes, arrays as lists, mobjects by their place in the family."""
+    family = mobject.get_family()
+    place = {id(member): index for index, member in enumerate(family)}
+
+    def value(v):
+        if isinstance(v, Mobject):
+            return ("mobject", place.get(id(v)))
+        if isinstance(v, np.ndarray):
+            return ("array", v.dtype.str, v.tolist())
+        if isinstance(v, (list, tuple)):
+            return [value(item) for item in v]
+        if isinstance(v, dict):
+            return {key: value(item) for key, item in v.items()}
+        return repr(v) if type(v).__repr__ is object.__repr__ else v
+
+    return [(type(m).__name__, {k: value(v) for k, v in vars(m).items() if k not in ("original_id", "path_obj")})
+            for m in family]
+
+
+@pytest.fixture
+def typst_folder(tmp_path):
+    with tempconfig({"media_dir": str(tmp_path), "verbosity": "ERROR"}):
+        yield tmp_path
+
+
+def _copy_with(deepcopy, mobject: Mobject) -> Mobject:
+    saved = Mobject.__deepcopy__
+    Mobject.__deepcopy__ = deepcopy
+    copy_speed.install()
+    try:
+        return mobject.copy()
+    finally:
+        Mobject.__deepcopy__ = saved
+
+
+def test_the_copy_is_manims_copy(typst_folder):
+    shape = VGroup(MathTypst("alpha_i h_i = 0.53"), Circle(color=BLUE))
+    stock = _copy_with(mobject_copy._stock_deepcopy, shape)
+    fast = _copy_with(mobject_copy._deepcopy_mobject, shape)
+    assert _graph(fast) == _graph(stock) == _graph(shape)
+
+
+def test_the_copy_shares_no_array_with_the_original_and_keeps_shared_ones_shared(typst_folder):
+    original = VGroup(Circle(), Circle())
+    original[1].points = original[0].points  # two members sharing one array
+    copied = _copy_with(mobject_copy._deepcopy_mobject, original)
+    assert copied[0].points is copied[1].points
+    assert copied[0].points is not original[0].points
+    copied[0].shift(np.array([1.0, 0.0, 0.0]))
+    assert np.array_equal(original[0].points, Circle().points)
+    assert copied[0].submobjects is not original[0].submobjects
+
+
+def test_typst_compiles_the_same_svg_as_manim(typst_folder):
+    code, preamble = "$ sum_i alpha_i h_i $ 0.53 coffee", '#set text(font: "DejaVu Sans")'
+    fast = typst_speed.typst_to_svg_file(code, preamble=preamble)
+    fast_bytes = fast.read_bytes()
+    fast.unlink()
+    stock = typst_speed._stock_typst_to_svg_file(code, preamble=preamble)
+    assert fast == stock and fast_bytes == stock.read_bytes()
+
+
+def test_typst_cache_files_are_whole_and_reused(typst_folder):
+    first = typst_speed.typst_to_svg_file("$ q^top k $")
+    stamp = os.stat(first).st_mtime_ns
+    assert typst_speed.typst_to_svg_file("$ q^top k $") == first and os.stat(first).st_mtime_ns == stamp
+    assert sorted(p.name for p in Path(first).parent.iterdir()) == sorted([first.name, first.with_suffix(".typ").name])
+    assert first.read_bytes().startswith(b"<svg")
+
+
+def test_install_replaces_the_name_the_typst_mobject_calls():
+    from manim.mobject.text import typst_mobject
+
+    typst_speed.install()
+    assert typst_mobject.typst_to_svg_file is typst_file_writing.typst_to_svg_file is typst_speed.typst_to_svg_file
