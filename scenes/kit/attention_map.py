@@ -40,7 +40,8 @@ class AttentionMap(VGroup):
     Small maps: `cell_width` makes every column at least that wide (square shaded cells with `cell_size`; a number
     or a flat key token still widens its column), `upright_keys=True` stands the key tokens upright so long words
     no longer widen their columns, and `label_rows=False` leaves the rows unnamed (`.row_labels` empty) for a map
-    beside another that already names the same query tokens.
+    beside another that already names the same query tokens. `label_pad` (default: the kit's, by orientation) is the
+    room a key token leaves in its column: a narrow frame (portrait) packs a row of short tokens closer with it.
     Parts: `.grid` (TensorGrid), `.row_labels`, `.column_labels`, `.query_name`, `.key_name` (empty when the label
     is None), `.future`; cells through `.cell(i, j)`, `.row(i)`, `.column(j)`.
     """
@@ -51,7 +52,7 @@ class AttentionMap(VGroup):
                  query_label: str | None = "query", key_label: str | None = "key", decimals: int = 2,
                  key_tokens: Sequence[str] | None = None, query_color=palette.ENGLISH, key_color=None,
                  cell_width: float | None = None, upright_keys: bool = False, label_rows: bool = True,
-                 number_size: float | None = None):
+                 number_size: float | None = None, label_pad: float | None = None):
         super().__init__()
         shape = source.shape(path)
         key_tokens = list(tokens if key_tokens is None else key_tokens)
@@ -69,6 +70,7 @@ class AttentionMap(VGroup):
         key_color = query_color if key_color is None else key_color
 
         self.upright_keys = upright_keys
+        self.label_pad = label_pad
         key_word = upright_label if upright_keys else label
         self.column_labels = VGroup(*(key_word(t, font_size=font_size, color=key_color) for t in key_tokens))
         self.row_labels = VGroup(*(label(t, font_size=font_size, color=query_color) for t in tokens
@@ -108,7 +110,7 @@ class AttentionMap(VGroup):
         numbers = [max((part.width for cell in col for part in cell[1:]), default=0.0)
                    for col in (grid.column(j) for j in range(self.cols))]
         base = max(max(numbers) + 2 * CELL_PAD, cell_size or grid.cell(0, 0)[0].height, cell_width or 0.0)
-        pad = UPRIGHT_PAD if self.upright_keys else LABEL_PAD
+        pad = self.label_pad if self.label_pad is not None else UPRIGHT_PAD if self.upright_keys else LABEL_PAD
         widths = [max(base, word.width + pad) for word in self.column_labels]
         if max(widths) * self.cols <= sum(widths) * UNIFORM_SLACK:
             widths = [max(widths)] * self.cols
