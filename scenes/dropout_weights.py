@@ -53,7 +53,10 @@ class DropStage:
 
 def named_beside(amap: AttentionMap, name) -> VGroup:
     """A map's symbol left of its query words, level with its cells: clear of the axis names above the map and of
-    the top band, whatever the map's size."""
+    the top band, whatever the map's size. In a tall body (portrait), where the width binds, it sits in the map's
+    empty corner instead: above the word "query", left of the key words."""
+    if layout.is_tall():
+        return name.next_to(amap.query_name, UP, buff=layout.GAP).align_to(amap.query_name, RIGHT)
     return name.next_to(amap, LEFT, buff=layout.GAP).match_y(amap.body)
 
 
@@ -86,7 +89,15 @@ class DropoutWeightsScene(AttentionScene):
 
     # --- pipeline ---------------------------------------------------------------------------------------------
     def _pipeline(self) -> VGroup:
-        """The post's five steps as boxes in a row: scaled scores → mask → softmax → dropout → × V."""
+        """The post's five steps as boxes in a row: scaled scores → mask → softmax → dropout → × V, fitted into the
+        top band; where they would not read there (a portrait or square frame), the spine is `_chips` instead."""
+        pipeline = self._chain(self._step_boxes(), RIGHT)
+        if not layout.fits_legibly(pipeline, layout.top_band(), typography.LABEL_SIZE):
+            return self._chips()
+        return layout.fit_into(pipeline, layout.top_band())
+
+    def _step_boxes(self) -> VGroup:
+        """One box per step, its content centred and its number in the corner, all the size of the largest."""
         contents = [
             math("(Q K^top) / sqrt(d_k)", font_size=typography.LABEL_SIZE),
             label("mask −∞", font_size=typography.LABEL_SIZE),
@@ -95,8 +106,7 @@ class DropoutWeightsScene(AttentionScene):
             math("times {{ V : v }}", font_size=typography.LABEL_SIZE + 2),
         ]
         contents[-1].select("v").set_color(palette.VALUE)
-        numbers = [label(f"{k + 1}", font_size=typography.LABEL_SIZE, color=palette.MUTED)
-                   for k in range(len(contents))]
+        numbers = self._step_numbers()
         corner = max(n.width for n in numbers) + layout.TIGHT * 2  # room for the step number each side
         width = max(c.width for c in contents) + 2 * corner
         height = max(c.height for c in contents) + 2 * layout.TIGHT + max(n.height for n in numbers)
@@ -107,13 +117,45 @@ class DropoutWeightsScene(AttentionScene):
             content.move_to(box)
             number.align_to(box, UL).shift((RIGHT + DOWN) * layout.TIGHT)
             boxes.add(VGroup(box, content, number))
-        boxes.arrange(RIGHT, buff=layout.APART)
-        arrows = VGroup(*(Arrow(boxes[k].get_right(), boxes[k + 1].get_left(), buff=layout.HAIRLINE,
+        return boxes
+
+    @staticmethod
+    def _step_numbers() -> list:
+        return [label(f"{k + 1}", font_size=typography.LABEL_SIZE, color=palette.MUTED) for k in range(len(STEP))]
+
+    @staticmethod
+    def _chain(boxes: VGroup, direction) -> VGroup:
+        """The boxes one after the other in `direction` (RIGHT or DOWN), an arrow from each to the next."""
+        boxes.arrange(direction, buff=layout.APART if direction is RIGHT else layout.GAP)
+        ends = (VGroup.get_right, VGroup.get_left) if direction is RIGHT else (VGroup.get_bottom, VGroup.get_top)
+        arrows = VGroup(*(Arrow(ends[0](boxes[k]), ends[1](boxes[k + 1]), buff=layout.HAIRLINE,
                                 color=palette.MUTED, stroke_width=3, max_tip_length_to_length_ratio=0.35)
                           for k in range(len(boxes) - 1)))
         pipeline = VGroup(boxes, arrows)
         pipeline.boxes, pipeline.arrows = boxes, arrows
-        return layout.fit_into(pipeline, layout.top_band())
+        return pipeline
+
+    def _chips(self) -> VGroup:
+        """The spine of a narrow frame: the five steps by number only, in a row across the top band (the captions
+        name steps by number; the first beat shows what each one is, at full size)."""
+        numbers = self._step_numbers()
+        side = max(max(n.width, n.height) for n in numbers) + 2 * layout.TIGHT
+        boxes = VGroup()
+        for number in numbers:
+            box = RoundedRectangle(corner_radius=layout.TIGHT, width=side, height=side,
+                                   stroke_color=palette.MUTED, stroke_width=2)
+            boxes.add(VGroup(box, number.move_to(box)))
+        chips = self._chain(boxes, RIGHT)
+        chips.compact = True
+        return layout.fit_into(chips, layout.top_band(), grow=False)
+
+    def _stage_pipeline(self) -> VGroup:
+        """The five boxes at full size for the first beat of a narrow frame: in a row or a column, whichever reads
+        larger, in the frame above the bottom band (nothing else is on screen yet)."""
+        whole, body = layout.frame(), layout.body()
+        stage = layout.Region(whole.left, whole.right, body.bottom, whole.top)
+        return layout.fit_best([self._chain(self._step_boxes(), RIGHT), self._chain(self._step_boxes(), DOWN)],
+                               stage)
 
     def _focus(self, pipe: VGroup, step: int, color=palette.ACCENT) -> list:
         """Animations that highlight box `step` (0-based) and dim the others."""
@@ -173,7 +215,7 @@ class DropoutWeightsScene(AttentionScene):
         left = VGroup(alpha, alpha_name)
         if not dense and not layout.fits_legibly(left, region, FONT):
             return self._drop_stage(dense=True)
-        beside = VGroup(left, VGroup(keep, keep_name)).arrange(RIGHT, buff=layout.FAR)
+        beside = layout.flow(left, VGroup(keep, keep_name), gap=layout.FAR)
         in_place = not fits_worked(beside, region)  # side by side only while the numbers read large
         plan = left if in_place else beside
         layout.fit_into(plan, region)
@@ -189,17 +231,32 @@ class DropoutWeightsScene(AttentionScene):
         """The pipeline that every later picture points into."""
         self.say("The order of operations: scaled scores, causal mask, softmax, dropout, then multiply by V.")
         pipe = self._pipeline()
-        pipe.generate_target()  # where it stays for the rest of the clip: the top band
-        layout.fit_into(pipe, layout.body())  # meanwhile, as large as the body allows
-        self.play(LaggedStart(*(FadeIn(b, shift=RIGHT * layout.NUDGE) for b in pipe.boxes), lag_ratio=0.3),
-                  LaggedStart(*(Create(a) for a in pipe.arrows), lag_ratio=0.3), run_time=2.5)
-        for k in range(len(pipe.boxes)):
-            self.play(*self._focus(pipe, k), run_time=0.5)
+        compact = getattr(pipe, "compact", False)
+        if compact:  # a narrow frame: the boxes at full size now, the numbered chips in the top band after
+            shown = self._stage_pipeline()
+        else:
+            shown = pipe
+            pipe.generate_target()  # where it stays for the rest of the clip: the top band
+            layout.fit_into(pipe, layout.body())  # meanwhile, as large as the body allows
+        self.play(LaggedStart(*(FadeIn(b, shift=RIGHT * layout.NUDGE) for b in shown.boxes), lag_ratio=0.3),
+                  LaggedStart(*(Create(a) for a in shown.arrows), lag_ratio=0.3), run_time=2.5)
+        for k in range(len(shown.boxes)):
+            self.play(*self._focus(shown, k), run_time=0.5)
         self.wait(0.5)
         self.say("Dropout acts on the weight matrix: after the softmax, before the multiplication by V.")
-        self.play(*self._focus(pipe, STEP["dropout"], palette.WRONG), run_time=0.6)
+        self.play(*self._focus(shown, STEP["dropout"], palette.WRONG), run_time=0.6)
         self.wait(2.0)
-        self.play(MoveToTarget(pipe), run_time=0.8)
+        if not compact:
+            self.play(MoveToTarget(pipe), run_time=0.8)
+            return pipe
+        for full, chip in zip(shown.boxes, pipe.boxes):  # each box becomes its chip, keeping its highlight
+            chip[0].match_style(full[0])
+        self.play(*(ReplacementTransform(full[0], chip[0]) for full, chip in zip(shown.boxes, pipe.boxes)),
+                  *(ReplacementTransform(full[2], chip[1]) for full, chip in zip(shown.boxes, pipe.boxes)),
+                  *(FadeOut(full[1], target_position=chip) for full, chip in zip(shown.boxes, pipe.boxes)),
+                  ReplacementTransform(shown.arrows, pipe.arrows), run_time=0.8)
+        self.remove(*shown.boxes)
+        self.add(pipe)  # the chips as one spine, as the wide frame's pipeline is
         return pipe
 
     @beat
@@ -271,7 +328,12 @@ class DropoutWeightsScene(AttentionScene):
                         self.src.number("rescale", decimals=2, font_size=typography.BODY_SIZE + 2))
         factor.arrange(RIGHT, buff=layout.NEAR)
         line = VGroup(formula, factor).arrange(RIGHT, buff=layout.NEAR)
-        layout.fit_into(line, layout.top_band(), grow=False)
+        band = layout.top_band()
+        if not layout.fits_legibly(line, band, typography.BODY_SIZE + 2):  # narrow: the factor under the formula,
+            line.arrange(DOWN, buff=layout.GAP)  # both over the maps, which leave the body's top free there
+            shown = VGroup(stage.alpha, stage.alpha_name)
+            band = layout.Region(band.left, band.right, shown.get_top()[1] + layout.GAP, band.top)
+        layout.fit_into(line, band, grow=False)
         self.play(FadeOut(pipe), run_time=0.4)
         self.play(Write(formula), run_time=1.2)
         m_box = frame_box(formula.select("m"), color=palette.WRONG)
@@ -367,8 +429,8 @@ class DropoutWeightsScene(AttentionScene):
             return rows, True
         rows = self._full_rows()
         if not layout.fits_legibly(rows, region, FONT):
-            rows = VGroup(self._short_row("training", "output_train", True),
-                          self._short_row("eval", "output_eval", False)).arrange(RIGHT, buff=layout.FAR)
+            rows = layout.flow(self._short_row("training", "output_train", True),
+                               self._short_row("eval", "output_eval", False), gap=layout.FAR)
         return layout.fit_into(rows, region), False
 
     def _full_rows(self) -> VGroup:
@@ -429,12 +491,19 @@ class DropoutWeightsScene(AttentionScene):
         self.play(mask_box[0].animate.set_stroke(palette.WRONG, 5),
                   soft_box[0].animate.set_stroke(palette.WRONG, 5), run_time=0.4)
         header = label("row sums of the weights", font_size=typography.LABEL_SIZE, color=palette.MUTED)
-        wrong = self._sums_line(causal, "wrong_order_row_sums", "softmax, then mask:", palette.WRONG)
-        right = self._sums_line(causal, "right_order_row_sums", "mask, then softmax:", palette.RIGHT)
-        table = VGroup(header, wrong, right).arrange(DOWN, buff=layout.APART)
-        right.align_to(wrong, LEFT)
-        for new, old in zip(right.numbers, wrong.numbers):
-            new.match_x(old)
+        tall = layout.is_tall()  # portrait: each order a column of sums, a row per query, under its name
+        wrong = self._sums_line(causal, "wrong_order_row_sums", "softmax, then mask:", palette.WRONG, tall)
+        right = self._sums_line(causal, "right_order_row_sums", "mask, then softmax:", palette.RIGHT, tall)
+        if tall:
+            columns = VGroup(wrong, right).arrange(RIGHT, buff=layout.APART, aligned_edge=UP)
+            for new, old in zip(right.numbers, wrong.numbers):
+                new.match_y(old)
+            table = VGroup(header, columns).arrange(DOWN, buff=layout.APART)
+        else:
+            table = VGroup(header, wrong, right).arrange(DOWN, buff=layout.APART)
+            right.align_to(wrong, LEFT)
+            for new, old in zip(right.numbers, wrong.numbers):
+                new.match_x(old)
         layout.fit_into(table, layout.body())
         self.play(FadeIn(header), FadeIn(wrong, shift=UP * layout.NUDGE), run_time=0.8)
         self.wait(3.5)
@@ -448,10 +517,19 @@ class DropoutWeightsScene(AttentionScene):
         self.play(FadeIn(right, shift=UP * layout.NUDGE), run_time=0.8)
         self.wait(2.5)
 
-    def _sums_line(self, causal: Source, path: str, text: str, color) -> VGroup:
-        """"<order>: s_1 … s_T" — the traced row sums of one order of operations."""
+    def _sums_line(self, causal: Source, path: str, text: str, color, tall: bool = False) -> VGroup:
+        """"<order>: s_1 … s_T" — the traced row sums of one order of operations; `tall` sets them in a column
+        under the order's name, broken over two lines."""
         numbers = VGroup(*(causal.number(path, i, decimals=2, font_size=typography.NUMBER_SIZE, color=color)
-                           for i in range(self.n))).arrange(RIGHT, buff=layout.APART)
+                           for i in range(self.n)))
+        if tall:
+            numbers.arrange(DOWN, buff=layout.GAP)
+            name = VGroup(*(label(part, font_size=typography.LABEL_SIZE, color=color)
+                            for part in text.split(" ", 1))).arrange(DOWN, buff=layout.TIGHT)
+            line = VGroup(name, numbers).arrange(DOWN, buff=layout.GAP)
+            line.numbers = numbers
+            return line
+        numbers.arrange(RIGHT, buff=layout.APART)
         name = label(text, font_size=typography.LABEL_SIZE, color=color)
         line = VGroup(name, numbers).arrange(RIGHT, buff=layout.GAP)
         line.numbers = numbers
