@@ -29,6 +29,7 @@ from scenes.kit.products import NUMBER, into_product, product_row, row_times_vec
 from scenes.kit.score_bars import stand_labels_upright, upright_words
 from scenes.kit.spotlight import TermLight
 from scenes.kit.spread_claims import blend_phrase
+from scenes.kit.text import wrapped
 
 
 @dataclass(frozen=True)
@@ -38,6 +39,8 @@ class WeightFreeLayout:
     bar_width: float = 0.8  #: a softmax bar, wide enough for a two-decimal weight above it
     bar_height: float = 4.5  #: the height a weight of 1 would reach, before the body limits it
     roles_and_next: tuple[int, int] = (5, 1)  #: last beat: the frame's share for the three roles and the "Next" line
+    roles_and_next_narrow: tuple[int, int] = (3, 1)  #: the same where the "Next" line takes two lines (narrow frames)
+    dimmed: float = 0.35  #: opacity of the steps not running, where the three share the top band
 
 
 L = WeightFreeLayout()
@@ -52,6 +55,7 @@ class Steps:
     a: VGroup
     b: VGroup
     c: VGroup
+    dim: float  #: the opacity of a step not running: dimmed beside the others, or hidden where they share one place
 
 
 @dataclass(frozen=True)
@@ -99,6 +103,17 @@ class ProductRow:
         return VGroup(self.A, self.X, self.Z, self.signs, self.names)
 
 
+def _stacked_product(A, X, Z) -> tuple[VGroup, VGroup]:
+    """`A × X = Z` down a tall frame: A, then "×", X and "=" (on one line when X is a symbol), then Z; returns
+    the "×" and "=" it made."""
+    times, equals = math("times", color=palette.MUTED), math("=", color=palette.MUTED)
+    if isinstance(X, TensorGrid):
+        VGroup(A, times, X, equals, Z).arrange(DOWN, buff=layout.GAP)
+    else:
+        VGroup(A, VGroup(times, X, equals).arrange(RIGHT, buff=layout.GAP), Z).arrange(DOWN, buff=layout.GAP)
+    return times, equals
+
+
 class WeightFreeScene(AttentionScene):
     scene_id = "weight_free"
 
@@ -133,7 +148,8 @@ class WeightFreeScene(AttentionScene):
         which the weights, their name and the α row under them stay legible in the body."""
         def weights_with_check(style):
             A = self.weight_map(style)
-            a_name = math("A", font_size=typography.HEADING_SIZE).next_to(A.body, RIGHT, buff=layout.GAP)
+            a_name = math("A", font_size=typography.HEADING_SIZE).next_to(  # portrait: over the map
+                A if layout.is_tall() else A.body, UP if layout.is_tall() else RIGHT, buff=layout.GAP)
             return VGroup(A, a_name, self.alpha_under(A, style["cell_size"]).shift(UP * (layout.APART - layout.NEAR)))
 
         for style in legible.map_styles():
@@ -152,8 +168,13 @@ class WeightFreeScene(AttentionScene):
             tag = label(f"Step {letter}", font_size=typography.SMALL_SIZE, color=palette.MUTED)
             line.add(VGroup(tag, formula).arrange(RIGHT, buff=layout.NEAR))
         line.arrange(RIGHT, buff=layout.FAR)
-        layout.fit_into(line, layout.top_band())
-        return Steps(line, a, b, c)
+        if fits_at_floor(line, layout.top_band()):
+            layout.fit_into(line, layout.top_band())
+            return Steps(line, a, b, c, L.dimmed)
+        # a narrow frame: the line would shrink below the floor, so each step takes the band alone while it runs
+        for step in line:
+            layout.fit_into(step, layout.top_band(), grow=False)
+        return Steps(line, a, b, c, 0)
 
     # --- beats ---------------------------------------------------------------------------------------------
     @beat
@@ -202,9 +223,12 @@ class WeightFreeScene(AttentionScene):
             whole.shift(layout.body().center - products_part.get_center())
         self.say(f"Step A: fix the query “{self.tokens[qi]}” (x{subscript(qn)}) and score every word "
                  "by a dot product.")
+        waiting = steps.line[1:]
+        if not steps.dim:  # the steps to come wait hidden in the band
+            self.add(waiting.set_opacity(steps.dim))
         self.play(FadeOut(X_name), ReplacementTransform(X, comp.matrix), FadeIn(steps.line[0]),
-                  FadeIn(steps.line[1:], run_time=0.8), run_time=1.0)
-        steps.line[1:].set_opacity(0.35)
+                  *(FadeIn(waiting, run_time=0.8),) if steps.dim else (), run_time=1.0)
+        waiting.set_opacity(steps.dim)
         q_box = frame_box(comp.matrix.row(qi), color=palette.QUERY)
         self.play(Create(q_box), TransformFromCopy(comp.matrix.row(qi), comp.vector.body),
                   FadeIn(comp.vector.brackets), FadeIn(q_name), *light.on(steps.a, ["q"], palette.QUERY),
@@ -258,6 +282,8 @@ class WeightFreeScene(AttentionScene):
         comp = a.comp
         omega = VGroup(comp.result, a.omega_name)
 
+        stacked = layout.is_tall()  # portrait: the scores as a row over the bars, the arrow pointing down
+
         def softmax_row(cell):
             target = VGroup(self.omega_column(cell), math("omega", font_size=typography.HEADING_SIZE))  # full size
             target[1].next_to(target[0], UP, buff=layout.NEAR)
@@ -266,12 +292,24 @@ class WeightFreeScene(AttentionScene):
             many = upright_words(self.tokens, L.bar_width)  # a long sentence: the row packs closer
             return VGroup(target, tag, bars).arrange(RIGHT, buff=layout.GAP if many else layout.FAR)
 
-        row = first_legible([lambda c=c: softmax_row(c) for c in legible.row_heights()], layout.body())
+        def softmax_column(cell):
+            target = VGroup(self.omega_column(cell, orientation="row"),
+                            math("omega", font_size=typography.HEADING_SIZE))
+            target[1].next_to(target[0], LEFT, buff=layout.NEAR)
+            bars = self.softmax_bars(layout.body().height - target.height - 2 * layout.FAR)
+            tag = label("softmax", font_size=typography.SMALL_SIZE, color=palette.WEIGHT)
+            return VGroup(target, tag, bars).arrange(DOWN, buff=layout.FAR)
+
+        row = first_legible([lambda c=c: (softmax_column if stacked else softmax_row)(c)
+                             for c in legible.row_heights()], layout.body())
         target, tag, bars = row
         fit_legibly(row, layout.body())
-        arrow = flow_arrow(target, bars)
-        arrow.match_y(target[0].body)
-        tag.next_to(arrow, UP, buff=layout.TIGHT)
+        arrow = flow_arrow(target[0], bars, down=True) if stacked else flow_arrow(target, bars)
+        if stacked:
+            tag.next_to(arrow, RIGHT, buff=layout.NEAR)
+        else:
+            arrow.match_y(target[0].body)
+            tag.next_to(arrow, UP, buff=layout.TIGHT)
         self.say("Step B: softmax turns the scores into weights α that are positive and sum to one.")
         leaving = [m for m in (comp.matrix, comp.vector, comp.products, comp.times, comp.sum_sign, a.query_box,
                                a.query_name) if self.shows(m)]
@@ -281,7 +319,7 @@ class WeightFreeScene(AttentionScene):
             self.play(*camera.move_camera(self, camera.rest_shot()), Transform(omega, target),
                       *(FadeOut(m) for m in leaving), run_time=1.0)
             leaving = []
-        self.play(*(FadeOut(m) for m in leaving), steps.line[0].animate.set_opacity(0.35),
+        self.play(*(FadeOut(m) for m in leaving), steps.line[0].animate.set_opacity(steps.dim),
                   steps.line[1].animate.set_opacity(1), *light.off(), run_time=0.7)
         if not panned:
             self.play(Transform(omega, target), run_time=0.6)
@@ -308,10 +346,11 @@ class WeightFreeScene(AttentionScene):
         shown = {id(m) for m in self.get_mobject_family_members()}
         return any(id(part) in shown for part in mob.get_family())
 
-    def omega_column(self, cell: float = typography.CELL) -> TensorGrid:
-        """The scores ω as a column, at the size step A builds them (before any fitting)."""
+    def omega_column(self, cell: float = typography.CELL, orientation: str = "column") -> TensorGrid:
+        """The scores ω as a column (or a row, over the bars of a portrait frame), at the size step A builds them
+        (before any fitting)."""
         width = shared_cell_width(self.src, ("X", "query", "omega_terms", "omega"), font_size=NUMBER)
-        return vector(self.src, "omega", orientation="column", font_size=NUMBER, cell_width=width, cell_size=cell)
+        return vector(self.src, "omega", orientation=orientation, font_size=NUMBER, cell_width=width, cell_size=cell)
 
     def softmax_bars(self, room: float) -> SoftmaxBars:
         """Bars as tall as the body allows: a first build measures the labels, the second gets the rest. Words
@@ -339,23 +378,27 @@ class WeightFreeScene(AttentionScene):
         """Step C: z₃ = Σ αᵢ xᵢ — each row of X scaled by its weight, then added up."""
         qn = self.qn
 
-        def mixing(cell):
+        def mixing(cell, words: bool = True):
             comp = WeightedRows(self.src, weights="alpha", matrix="X", products="weighted_x", result="z",
-                                row_labels=self.tokens, weights_side=RIGHT, cell_size=cell,
+                                row_labels=self.tokens if words else None, weights_side=RIGHT, cell_size=cell,
                                 label_size=typography.LABEL_SIZE)
             a_name = math("alpha", font_size=typography.HEADING_SIZE, color=palette.WEIGHT)
             a_name.next_to(comp.weights, UP, buff=layout.NEAR)
-            w_name = math("alpha_i x_i", color=palette.MUTED).next_to(comp.products, UP, buff=layout.NEAR)
+            w_name = math("alpha_i x_i", color=palette.MUTED).next_to(  # portrait: the arrow is above the products,
+                comp.products, RIGHT if layout.is_tall() else UP, buff=layout.NEAR)  # the α column above the name
             z_name = math(f"z_{qn}", color=palette.CONTEXT).next_to(comp.result, RIGHT, buff=layout.NEAR)
             return VGroup(comp, a_name, w_name, z_name)
 
-        whole = first_legible([lambda c=c: mixing(c) for c in legible.row_heights()], layout.body())
+        # where no arrangement with the words beside X's rows fits (a narrow frame), the rows go unnamed: the bars
+        # of Step B named them just before
+        whole = first_legible([lambda c=c: mixing(c) for c in legible.row_heights()]
+                              + [lambda c=c: mixing(c, words=False) for c in legible.row_heights()], layout.body())
         comp, a_name, w_name, z_name = whole
         fit_legibly(whole, layout.body())
         bars = b.bars
         self.say("Step C: scale each word’s vector by its weight…")
         self.play(FadeOut(b.omega), FadeOut(b.arrow),
-                  steps.line[1].animate.set_opacity(0.35), steps.line[2].animate.set_opacity(1), *light.off(),
+                  steps.line[1].animate.set_opacity(steps.dim), steps.line[2].animate.set_opacity(1), *light.off(),
                   *(ReplacementTransform(bars.values[i], comp.weights.cell(i)) for i in range(comp.weights.rows)),
                   FadeOut(VGroup(bars.bars, bars.baseline, bars.labels)), FadeIn(comp.matrix),
                   FadeIn(a_name), run_time=1.2)
@@ -451,6 +494,9 @@ class WeightFreeScene(AttentionScene):
         else:  # side by side, the numbers would read below the worked size: the weights replace the scores
             check.shift(UP * (layout.APART - layout.NEAR))  # and the α row stands closer: eight rows need the room
             tag.next_to(a_name, DOWN, buff=layout.NEAR).align_to(a_name, LEFT)
+            if not fits_at_floor(VGroup(right, tag), layout.body()):  # a narrow frame: no room beside A and α
+                VGroup(a_name, tag).arrange(RIGHT, buff=layout.GAP).next_to(A, UP, buff=layout.GAP)
+                check[1].next_to(check[0], DOWN, buff=layout.NEAR).align_to(check[0], LEFT)
             fit_legibly(VGroup(right, tag), layout.body())
             arrow = VGroup()
         self.say("Softmax along each row turns the scores into the weight matrix A; every row sums to one.")
@@ -479,9 +525,11 @@ class WeightFreeScene(AttentionScene):
         self.wait(1.8)
         return Weights(A, VGroup(leaving, tag, a_name, row_box, check, alpha_box), s.style)
 
-    def product_row(self, style: dict, *, a_grid: bool = True, x_grid: bool = True) -> "ProductRow":
+    def product_row(self, style: dict, *, a_grid: bool = True, x_grid: bool = True,
+                    stacked: bool | None = None) -> "ProductRow":
         """A × X = Z with the rows of every grid on one line; A or X written as a symbol where it is not a grid.
-        The grids' rows are as tall as `style` (the maps' arrangement) makes A's."""
+        The grids' rows are as tall as `style` (the maps' arrangement) makes A's. `stacked` (default: in a portrait
+        frame): A over X over Z instead."""
         width = shared_cell_width(self.src, ("X", "Z"), font_size=NUMBER)
         cell = style["cell_size"]
         A = self.weight_map(style) if a_grid else math("A", font_size=typography.HEADING_SIZE, color=palette.WEIGHT)
@@ -490,8 +538,10 @@ class WeightFreeScene(AttentionScene):
         if x_grid and not a_grid:
             X.add_row_labels(self.tokens, color=palette.ENGLISH, font_size=typography.LABEL_SIZE)
         Z = matrix(self.src, "Z", color=palette.CONTEXT, font_size=NUMBER, cell_width=width, cell_size=cell)
-        times, equals = product_row(A, X, Z)
-        names = VGroup(*(math(n, font_size=typography.HEADING_SIZE, color=c).next_to(g, UP, buff=layout.NEAR)
+        stacked = layout.is_tall() if stacked is None else stacked  # A over X over Z, each grid named on its left
+        times, equals = _stacked_product(A, X, Z) if stacked else product_row(A, X, Z)
+        names = VGroup(*(math(n, font_size=typography.HEADING_SIZE, color=c).next_to(
+                             g, LEFT if stacked else UP, buff=layout.NEAR)
                          for n, c, g in (("X", palette.TEXT, X), ("Z", palette.CONTEXT, Z))
                          if isinstance(g, TensorGrid)))
         return ProductRow(A, X, Z, VGroup(times, equals), names)
@@ -543,7 +593,8 @@ class WeightFreeScene(AttentionScene):
         and Z, each fit the body at that size, all three built at it for the camera to follow (True); else the
         first arrangement legible at the floor (A, then X, as a symbol), fitted."""
         candidates = [(style, dict()), (style, dict(x_grid=False))] + [
-            (dict(cell_size=cell), dict(a_grid=False)) for cell in legible.row_heights()]
+            (dict(cell_size=cell), dict(a_grid=False)) for cell in legible.row_heights()] + [
+            (style, dict(x_grid=False, stacked=True))]  # a square frame: X as a symbol between A over Z
         grids = self.product_row(style)
         if reads_worked(grids.whole, layout.body(), NUMBER) and fits_at_floor(grids.whole, layout.body()):
             fit_legibly(grids.whole, layout.body())
@@ -572,18 +623,26 @@ class WeightFreeScene(AttentionScene):
             use = label(f"as {word}", font_size=typography.LABEL_SIZE, color=color)
             panels.add(VGroup(name, grid, use).arrange(DOWN, buff=layout.GAP))
         panels.arrange(RIGHT, buff=layout.FAR, aligned_edge=UP)
+        differ = "so the three roles can differ."
         nxt = VGroup(label("Next: learn", font_size=typography.BODY_SIZE, color=palette.MUTED),
                      math("W_Q, W_K, W_V", color=palette.MUTED),
-                     label("so the three roles can differ.", font_size=typography.BODY_SIZE, color=palette.MUTED))
+                     label(differ, font_size=typography.BODY_SIZE, color=palette.MUTED))
         nxt.arrange(RIGHT, buff=layout.NEAR)
-        upper, lower = layout.frame().split_rows(*L.roles_and_next)
+        shares = L.roles_and_next
+        if not fits_at_floor(nxt, layout.frame().split_rows(*shares)[1]):  # a narrow frame: on two lines
+            nxt = VGroup(VGroup(*nxt[:2]).arrange(RIGHT, buff=layout.NEAR),
+                         wrapped(differ, layout.frame().width, font_size=typography.BODY_SIZE,
+                                 color=palette.MUTED)).arrange(DOWN, buff=layout.TIGHT)
+            shares = L.roles_and_next_narrow
+        upper, lower = layout.frame().split_rows(*shares)
         if not fits_at_floor(panels, upper):
             # three copies side by side would shrink below the floor: one X, named three times
             def one_x(cell):
                 grid = self.x_matrix(labels=False, cell_size=cell)
-                names = VGroup(*(math(f"{letter} = X", color=color, font_size=typography.HEADING_SIZE)
-                                 for _, color, letter in roles)).arrange(RIGHT, buff=layout.FAR)
-                uses = label("as queries, keys and values", font_size=typography.LABEL_SIZE, color=palette.MUTED)
+                names = layout.flow(*(math(f"{letter} = X", color=color, font_size=typography.HEADING_SIZE)
+                                      for _, color, letter in roles), region=upper, gap=layout.FAR)
+                uses = wrapped("as queries, keys and values", upper.width, font_size=typography.LABEL_SIZE,
+                               color=palette.MUTED)
                 return VGroup(VGroup(names, grid, uses).arrange(DOWN, buff=layout.GAP))
 
             panels = first_legible([lambda c=c: one_x(c) for c in legible.row_heights()], upper)
