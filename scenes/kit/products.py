@@ -88,14 +88,15 @@ class DotProducts(VGroup):
 
     In a tall body (a portrait frame, `layout.is_tall`) the parts stack instead: the matrix, "⊙", the vector, the
     products under it (entry k still over column k), and "sum" over "→" with the result beside the products' rows
-    (a scene names the vector on its right there, where the sums already take room).
+    (a scene names the vector on its right there, where the sums already take room). `stacked` chooses the form
+    itself (None: by the body's shape), for a scene whose side-by-side form does not fit a wide body legibly.
     """
 
     def __init__(self, source: Source, *, matrix: str, vector: str, products: str, result: str,
                  row_labels: Sequence[str] | None = None, matrix_color=palette.TEXT, vector_color=palette.QUERY,
                  result_color=palette.TEXT, label_color=palette.ENGLISH, decimals: int = 2,
                  font_size: float = NUMBER, gap: float = layout.GAP, cell_size: float = typography.CELL,
-                 label_size: float = typography.SMALL_SIZE):
+                 label_size: float = typography.SMALL_SIZE, stacked: bool | None = None):
         super().__init__()
         width = shared_cell_width(source, (matrix, vector, products, result), decimals=decimals, font_size=font_size)
         style = dict(decimals=decimals, font_size=font_size, cell_width=width, cell_size=cell_size)
@@ -107,7 +108,7 @@ class DotProducts(VGroup):
         self.result = _grid(source, result, result_color, orientation="column", **style)
         self.times = math("dot.o", color=palette.MUTED)
         self.sum_sign = label("sum →", font_size=NUMBER, color=palette.MUTED)
-        if layout.is_tall():
+        if layout.is_tall() if stacked is None else stacked:
             self._stack(gap)
         else:
             VGroup(self.matrix, self.times, self.products, self.sum_sign, self.result).arrange(RIGHT, buff=gap)
@@ -145,7 +146,8 @@ class WeightedRows(VGroup):
     `weights_side` of the matrix (row labels, if any, on the far left), an arrow leads to the products, and the result
     sits under a rule beneath the products, entry k under column k. `cell_size` (a row's height) and `label_size`
     (the row labels') as in DotProducts. In a tall body (portrait) the products stand under the matrix, column
-    under column, the arrow pointing down. Parts: `.weights`, `.matrix`, `.products`,
+    under column, the arrow pointing down (`stacked` chooses the form itself; None: by the body's shape). Parts:
+    `.weights`, `.matrix`, `.products`,
     `.result` (TensorGrid), `.arrow`, `.rule`. `row(i)` gives (weight cell, matrix row, products row).
     """
 
@@ -153,7 +155,8 @@ class WeightedRows(VGroup):
                  row_labels: Sequence[str] | None = None, weights_side=LEFT, shade_weights: bool = True,
                  matrix_color=palette.TEXT, result_color=palette.CONTEXT, label_color=palette.ENGLISH,
                  decimals: int = 2, font_size: float = NUMBER, gap: float = layout.GAP,
-                 cell_size: float = typography.CELL, label_size: float = typography.SMALL_SIZE):
+                 cell_size: float = typography.CELL, label_size: float = typography.SMALL_SIZE,
+                 stacked: bool | None = None):
         super().__init__()
         width = shared_cell_width(source, (weights, matrix, products, result), decimals=decimals,
                                   font_size=font_size)
@@ -169,7 +172,7 @@ class WeightedRows(VGroup):
         align_rows(self.weights, self.matrix)
         if row_labels is not None:
             pair[0].add_row_labels(row_labels, color=label_color, font_size=label_size)
-        if layout.is_tall():  # portrait: the products under the matrix, column under column, the arrow down
+        if layout.is_tall() if stacked is None else stacked:  # portrait: the products under the matrix, the arrow down
             self.products.next_to(self.matrix, DOWN, buff=layout.FAR).match_x(self.matrix)
             self.arrow = flow_arrow(self.matrix, self.products, down=True)
         else:
