@@ -15,10 +15,11 @@ from manim import (
     VGroup, Write,
 )
 
-from scenes.kit import layout, motion
+from scenes.kit import close_up, camera, framed, layout, legible, motion
 from scenes.kit import (
     AttentionMap, AttentionScene, Source, beat, format_value, frame_box, heatmap, label, math, palette, typography,
 )
+from scenes.kit.text import wrapped
 
 
 @dataclass(frozen=True)
@@ -27,8 +28,10 @@ class LearnedHeadsLayout:
 
     digit_box: float = 0.62  #: side of one digit's box in the task row
     map_cell: float = 0.4  #: side of a square cell of a head's weight map (shade only)
+    tight_map_cell: float = 0.27  #: the same where the maps need the room (a square or portrait frame)
     mass_cell_width: float = 2.1  #: a cell of the offset-mass table
     mass_cell_height: float = 0.7
+    narrow_mass_cell_width: float = 1.2  #: a cell of that table in a tall frame (its names on two lines)
     arrow_lift: float = 0.1  #: the task arrows start and end this far above the digit boxes
     card_pad_width: float = 0.8  #: a result card's frame is this much wider than its words
     card_pad_height: float = 0.6  #: ... and this much taller
@@ -44,6 +47,36 @@ PREVIOUS_TEXT = f"t - {PREVIOUS_OFFSET}"
 def _head_name(h: int) -> str:
     """Heads are numbered from 1 on screen (index h in the tensors)."""
     return f"head {h + 1}"
+
+
+def _flowed(parts, width: float, *, gap: float = layout.NEAR, line_gap: float = layout.TIGHT, **style) -> VGroup:
+    """`parts` (words as str, traced numbers as mobjects) side by side when that is at most `width` wide, as a
+    landscape frame has them; else their words and numbers packed greedily into centred lines no wider than
+    `width`, a line's neighbouring words set as one label (a portrait frame's "one causal attention layer with 2
+    heads")."""
+    pieces = [label(p, **style) if isinstance(p, str) else p for p in parts]
+    row = VGroup(*pieces).arrange(RIGHT, buff=gap)
+    if row.width <= width:
+        return row
+    units = [w for p in parts for w in (p.split() if isinstance(p, str) else [p])]
+
+    def line_of(chunk) -> VGroup:
+        merged = []  # runs of words joined into one label, numbers as they are
+        for unit in chunk:
+            if isinstance(unit, str) and merged and isinstance(merged[-1], str):
+                merged[-1] += " " + unit
+            else:
+                merged.append(unit)
+        return VGroup(*(label(m, **style) if isinstance(m, str) else m for m in merged)).arrange(RIGHT, buff=gap)
+
+    lines, current = [], []
+    for unit in units:
+        if current and line_of([*current, unit]).width > width:
+            lines.append(line_of(current))
+            current = []
+        current.append(unit)
+    lines.append(line_of(current))
+    return VGroup(*lines).arrange(DOWN, buff=line_gap)
 
 
 class LearnedHeadsScene(AttentionScene):
@@ -75,19 +108,61 @@ class LearnedHeadsScene(AttentionScene):
                                fill_opacity=1)
         return VGroup(box, self._digit(t).move_to(box))
 
-    def _head_map(self, h: int) -> VGroup:
-        """Head h's weights on the example as a shaded map, future cells greyed, digits on both axes."""
+    def _head_map(self, h: int, cell: float = L.map_cell, label_pad: float | None = None) -> VGroup:
+        """Head h's weights on the example as a shaded map of `cell`-tall cells, future cells greyed, digits on
+        both axes (`label_pad`: the room a digit leaves in its column, closer in a narrow frame)."""
         digits = [format_value(self.src.value("tokens", t), 0) for t in range(self.T)]
         amap = AttentionMap(self.src, f"weights.{h}", digits, causal=True, show_values=False,
-                            cell_size=L.map_cell, cell_width=L.map_cell, query_label=None, key_label=None,
+                            cell_size=cell, cell_width=cell, query_label=None, key_label=None, label_pad=label_pad,
                             query_color=palette.QUERY, key_color=palette.KEY)
         name = label(_head_name(h), bold=True, color=HEAD_TINTS[h % len(HEAD_TINTS)])
         return VGroup(amap, name.next_to(amap.column_labels, UP, buff=layout.NEAR).match_x(amap.body))
+
+    def _head_maps(self, cell: float, direction, label_pad: float | None) -> tuple[VGroup, VGroup, VGroup]:
+        """(maps, notes, both): the heads' maps side by side (RIGHT) with the axis notes under them, or one under
+        another (DOWN) with the notes, each on its own line, above them; not yet fitted. `cell` and `label_pad`
+        as in `_head_map`."""
+        width = layout.frame().width
+        query_note = wrapped("row: position t (query)", width, font_size=typography.SMALL_SIZE, color=palette.QUERY)
+        key_note = wrapped("column: digit it looks at (key)", width, font_size=typography.SMALL_SIZE,
+                           color=palette.KEY)
+        maps = VGroup(*(self._head_map(h, cell, label_pad) for h in range(self.n_heads)))
+        if direction is RIGHT:
+            maps.arrange(RIGHT, buff=layout.FAR)
+            notes = VGroup(query_note, key_note).arrange(RIGHT, buff=layout.FAR)
+            return maps, notes, VGroup(maps, notes).arrange(DOWN, buff=layout.GAP)
+        maps.arrange(DOWN, buff=layout.APART)
+        notes = VGroup(query_note, key_note).arrange(DOWN, buff=layout.TIGHT)
+        return maps, notes, VGroup(notes, maps).arrange(DOWN, buff=layout.GAP)
+
+    def _card(self, h: int, column: int, title: str, color) -> VGroup:
+        """A result card: head h's measured mean weight on an offset (traced), under its words."""
+        value = self.src.number("offset_masses", (h, column), decimals=2, font_size=typography.HEADING_SIZE,
+                                color=color)
+        words = VGroup(label(title, bold=True, color=color),
+                       label(f"{_head_name(h)}, mean weight", font_size=typography.SMALL_SIZE,
+                             color=palette.MUTED)).arrange(DOWN, buff=layout.TIGHT)
+        body = VGroup(words, value).arrange(DOWN, buff=layout.GAP)
+        frame = RoundedRectangle(corner_radius=0.15, width=body.width + L.card_pad_width,
+                                 height=body.height + L.card_pad_height, stroke_color=color, stroke_width=2)
+        return VGroup(frame.move_to(body), body)
 
     def _diagonal_boxes(self, amap: AttentionMap, offset: int, color) -> VGroup:
         """Outlines on the cells (t, t − offset) for the query positions that have a target (t ≥ k)."""
         return VGroup(*(frame_box(amap.cell(t, t - offset), color=color, buff=0)
                         for t in range(self.k, self.T)))
+
+    def _row_lines(self, row: VGroup) -> list[VGroup]:
+        """The sequence's boxes on one line, or in a tall frame on lines of k + 1 counted back from the end: the
+        last position, its previous digit and the digit k back then share the last line with their arrows."""
+        if not layout.is_tall():
+            row.arrange(RIGHT, buff=layout.TIGHT)
+            return [row]
+        span = self.k + 1
+        bounds = [0, *reversed(range(self.T - span, 0, -span)), self.T]
+        lines = [VGroup(*row[a:b]).arrange(RIGHT, buff=layout.TIGHT) for a, b in zip(bounds[:-1], bounds[1:])]
+        VGroup(*lines).arrange(DOWN, buff=layout.GAP, aligned_edge=RIGHT)
+        return lines
 
     def _crossover(self) -> str:
         """What each head puts on the other head's offset, as the table shows it."""
@@ -103,11 +178,16 @@ class LearnedHeadsScene(AttentionScene):
         """The task in one sentence, on one example sequence; the two answers travel out of the sequence."""
         src, T, k = self.src, self.T, self.k
         t = T - 1
-        row = VGroup(*(self._digit_box(i) for i in range(T))).arrange(RIGHT, buff=layout.TIGHT)
-        sentence = VGroup(label("At every position t ≥ k, output two digits:", font_size=typography.BODY_SIZE),
-                          label("the previous one and the one k back.", font_size=typography.BODY_SIZE)).arrange(
-            DOWN, buff=layout.TIGHT)
-        layout.fit_into(sentence, layout.top_band(), grow=False)
+        row = VGroup(*(self._digit_box(i) for i in range(T)))
+        lines = self._row_lines(row)
+        sentence_lines = ("At every position t ≥ k, output two digits:", "the previous one and the one k back.")
+        tall = layout.is_tall()  # portrait: the sentence wraps over the picture, the sequence over two lines
+        if tall:
+            sentence = wrapped(" ".join(sentence_lines), layout.frame().width, font_size=typography.BODY_SIZE)
+        else:
+            sentence = VGroup(*(label(line, font_size=typography.BODY_SIZE) for line in sentence_lines)).arrange(
+                DOWN, buff=layout.TIGHT)
+            layout.fit_into(sentence, layout.top_band(), grow=False)
 
         here = frame_box(row[t], color=palette.ACCENT, buff=layout.HAIRLINE)
         t_name = math("t", font_size=typography.BODY_SIZE, color=palette.ACCENT).next_to(row[t], DOWN, buff=layout.NEAR)
@@ -129,9 +209,16 @@ class LearnedHeadsScene(AttentionScene):
         far_out = self._digit(t - k, color=self.far_color)
         outputs_name, and_word = label("outputs at t:", color=palette.MUTED), label("and", color=palette.MUTED)
         outputs = VGroup(outputs_name, prev_out, and_word, far_out).arrange(RIGHT, buff=layout.NEAR)
-        outputs.next_to(VGroup(row, t_name), DOWN, buff=layout.FAR)
-        layout.fit_into(VGroup(k_line, prev_arrow, far_arrow, row, here, prev_box, far_box, t_name, prev_name,
-                               far_name, outputs), layout.body())
+        outputs.next_to(VGroup(lines[-1], t_name), DOWN, buff=layout.FAR)
+        if len(lines) > 1:  # the earlier lines over the arrows and k of the last one
+            VGroup(*lines[:-1]).next_to(VGroup(k_line, prev_arrow, far_arrow), UP, buff=layout.GAP).align_to(
+                lines[-1], RIGHT)
+        picture = VGroup(k_line, prev_arrow, far_arrow, row, here, prev_box, far_box, t_name, prev_name, far_name,
+                         outputs)
+        if tall:
+            layout.fit_into(VGroup(sentence, picture).arrange(DOWN, buff=layout.FAR), layout.frame())
+        else:
+            layout.fit_into(picture, layout.body())
 
         self.say(src.get("description"))
         self.play(FadeIn(sentence), run_time=1.0)
@@ -155,12 +242,13 @@ class LearnedHeadsScene(AttentionScene):
         src = self.src
         heads = src.number("n_heads", decimals=0, color=palette.ACCENT)
         steps = src.number("train_steps", decimals=0, color=palette.ACCENT)
-        line1 = VGroup(label("one causal attention layer with"), heads, label("heads")).arrange(RIGHT, buff=layout.NEAR)
-        line2 = VGroup(label("the post's multi-head code:", font_size=typography.SMALL_SIZE, color=palette.MUTED),
-                       label("split into heads, mask the future, softmax, concat, × W_O",
-                             font_size=typography.SMALL_SIZE, color=palette.MUTED)).arrange(DOWN, buff=layout.TIGHT)
-        line3 = VGroup(label("trained on the CPU for"), steps, label("steps of random sequences")).arrange(
-            RIGHT, buff=layout.NEAR)
+        width = layout.frame().width  # a line too wide for the frame (portrait, square) breaks, at its own size
+        line1 = _flowed(["one causal attention layer with", heads, "heads"], width)
+        line2 = VGroup(*(wrapped(text, width, font_size=typography.SMALL_SIZE, color=palette.MUTED)
+                         for text in ("the post's multi-head code:",
+                                      "split into heads, mask the future, softmax, concat, × W_O"))).arrange(
+            DOWN, buff=layout.TIGHT)
+        line3 = _flowed(["trained on the CPU for", steps, "steps of random sequences"], width)
         block = VGroup(line1, line2, line3).arrange(DOWN, buff=layout.APART)
         layout.fit_into(block, layout.body())
 
@@ -176,26 +264,42 @@ class LearnedHeadsScene(AttentionScene):
     def head_patterns(self):
         """Each head's weights on the example sequence, side by side; the two diagonals they chose."""
         src, k = self.src, self.k
-        maps = VGroup(*(self._head_map(h) for h in range(self.n_heads))).arrange(RIGHT, buff=layout.FAR)
-        query_note = label("row: position t (query)", font_size=typography.SMALL_SIZE, color=palette.QUERY)
-        key_note = label("column: digit it looks at (key)", font_size=typography.SMALL_SIZE, color=palette.KEY)
-        notes = VGroup(query_note, key_note).arrange(RIGHT, buff=layout.FAR)
-        layout.fit_into(VGroup(maps, notes).arrange(DOWN, buff=layout.GAP), layout.frame())
+        frame = layout.frame()
+        maps, notes, whole = legible.first_legible(
+            (lambda cell=cell, direction=direction, pad=pad: self._head_maps(cell, direction, pad)
+             for cell, direction, pad in ((L.map_cell, RIGHT, None), (L.tight_map_cell, RIGHT, layout.TIGHT),
+                                          (L.tight_map_cell, DOWN, layout.TIGHT))),
+            frame, whole=lambda built: built[2])
+        # heads one under another that still cannot fit legibly (portrait): built legible, the camera on each head
+        big = close_up.build_legible(whole, frame)
+
+        def look_at(part, *animations, run_time: float = 1.0) -> None:
+            if big:
+                framed.move_to_shot(self, camera.shot_on(part, frame), whole, [], *animations, run_time=run_time,
+                                    region=frame)
+            elif animations:
+                self.play(*animations, run_time=run_time)
 
         self.say("Each head's weights on the example. Row t shows where position t looks; grey cells are the "
                  "masked future.")
         self.clear_stage()
-        self.play(FadeIn(maps), FadeIn(notes), run_time=1.5)
+        if big:
+            close_up.apply_shot_state(camera.shot_on(VGroup(notes, maps[0]), frame), whole, frame)
+            look_at(VGroup(notes, maps[0]), FadeIn(maps), FadeIn(notes), run_time=1.5)
+        else:
+            self.play(FadeIn(maps), FadeIn(notes), run_time=1.5)
         self.wait(4.5)
 
         prev_map, far_map = maps[self.prev_head][0], maps[self.far_head][0]
         self.say(f"{_head_name(self.prev_head).capitalize()} puts its weight just left of the diagonal: the "
                  "previous digit.")
+        look_at(maps[self.prev_head])
         prev_boxes = self._diagonal_boxes(prev_map, PREVIOUS_OFFSET, self.prev_color)
         self.play(Create(prev_boxes, lag_ratio=0.1), run_time=1.2)
         self.wait(3.0)
         self.say(f"{_head_name(self.far_head).capitalize()} lines up {format_value(src.value('distant_offset'), 0)} "
                  "steps back: the distant digit.")
+        look_at(maps[self.far_head])
         far_boxes = self._diagonal_boxes(far_map, k, self.far_color)
         self.play(Create(far_boxes, lag_ratio=0.1), run_time=1.2)
         self.wait(3.0)
@@ -204,6 +308,8 @@ class LearnedHeadsScene(AttentionScene):
                                   color=palette.MUTED, stroke_width=2) for m in maps))
         self.say("Rows above the dashed line have no target, so nothing trains them; the measurement below "
                  "skips them.")
+        if big:  # both heads' cuts at once: the whole, its small labels hidden (the shades still show the rows)
+            framed.move_to_shot(self, camera.shot_on_all(whole, frame), whole, [], region=frame)
         self.play(Create(cut), run_time=0.8)
         self.wait(5.5)
 
@@ -211,30 +317,33 @@ class LearnedHeadsScene(AttentionScene):
     def measured_masses(self):
         """The measurement: mean weight on offset 1 and on offset k, per head, over fresh random sequences."""
         src = self.src
+        tall = layout.is_tall()  # portrait: narrow columns, each name on two lines
+        width = layout.frame().width
+        name_width = width / (self.n_heads + 1) if tall else width
         col_names = VGroup(
-            VGroup(label("previous digit", color=self.prev_color),
+            VGroup(wrapped("previous digit", name_width, color=self.prev_color),
                    math(f"({PREVIOUS_TEXT})", font_size=typography.SMALL_SIZE, color=self.prev_color)).arrange(
                 DOWN, buff=layout.TIGHT),
-            VGroup(label("digit k back", color=self.far_color),
+            VGroup(wrapped("digit k back", name_width, color=self.far_color),
                    math("(t - k)", font_size=typography.SMALL_SIZE, color=self.far_color)).arrange(DOWN, buff=layout.TIGHT),
         )
         # a column is at least as wide as its name (with room between the two names)
-        cell_width = max(L.mass_cell_width, max(name.width for name in col_names) + layout.APART)
+        cell_width = max(L.narrow_mass_cell_width if tall else L.mass_cell_width,
+                         max(name.width for name in col_names) + (layout.TIGHT if tall else layout.APART))
         grid = heatmap(src, "offset_masses", cell_width=cell_width, cell_size=L.mass_cell_height)
-        row_names = VGroup(*(label(_head_name(h), bold=True, color=HEAD_TINTS[h % len(HEAD_TINTS)]).next_to(grid.cells[h][0], LEFT, buff=layout.GAP)
+        row_names = VGroup(*(label(_head_name(h), bold=True, color=HEAD_TINTS[h % len(HEAD_TINTS)]).next_to(grid.cells[h][0], LEFT, buff=layout.NEAR if tall else layout.GAP)
                              for h in range(self.n_heads)))
         for j, name in enumerate(col_names):
             name.next_to(grid.cells[0][j], UP, buff=layout.NEAR)
         table = VGroup(grid, row_names, col_names)
-        title = label("mean attention weight on each offset", font_size=typography.BODY_SIZE)
+        title = wrapped("mean attention weight on each offset", width, font_size=typography.BODY_SIZE)
         n_eval = src.number("n_eval_sequences", decimals=0, font_size=typography.SMALL_SIZE, color=palette.MUTED)
-        where = VGroup(label("over", font_size=typography.SMALL_SIZE, color=palette.MUTED), n_eval,
-                       label("fresh random sequences, positions t ≥ k", font_size=typography.SMALL_SIZE,
-                             color=palette.MUTED)).arrange(RIGHT, buff=layout.TIGHT)
-        accuracy = VGroup(label("fraction of output digits right:", font_size=typography.SMALL_SIZE,
-                                color=palette.MUTED),
-                          src.number("accuracy", decimals=2, font_size=typography.SMALL_SIZE, color=palette.RIGHT))
-        accuracy.arrange(RIGHT, buff=layout.TIGHT)
+        muted = dict(font_size=typography.SMALL_SIZE, color=palette.MUTED)
+        where = _flowed(["over", n_eval, "fresh random sequences, positions t ≥ k"], width, gap=layout.TIGHT,
+                        **muted)
+        accuracy = _flowed(["fraction of output digits right:",
+                            src.number("accuracy", decimals=2, font_size=typography.SMALL_SIZE, color=palette.RIGHT)],
+                           width, gap=layout.TIGHT, **muted)
         layout.fit_into(VGroup(title, where, table, accuracy).arrange(DOWN, buff=layout.GAP), layout.frame())
         where.next_to(title, DOWN, buff=layout.TIGHT)
 
@@ -264,30 +373,33 @@ class LearnedHeadsScene(AttentionScene):
     def asserted_now_measured(self, measured_cells):
         """The post's sentence, next to the numbers that now back it: the two measured numbers of the table
         (`measured_cells`, from measured_masses) travel into its cards."""
-        src = self.src
-        quote = VGroup(
-            label("“Different heads can learn different score patterns", font_size=typography.BODY_SIZE),
-            label("(for example local adjacency versus longer-range links).”", font_size=typography.BODY_SIZE),
-        ).arrange(DOWN, buff=layout.TIGHT)
-        said = label("the post: asserted", font_size=typography.SMALL_SIZE, color=palette.MUTED)
-        top = VGroup(quote, said).arrange(DOWN, buff=layout.NEAR).to_edge(UP, buff=layout.APART)
+        quote_lines = ("“Different heads can learn different score patterns",
+                       "(for example local adjacency versus longer-range links).”")
+        width = layout.frame().width  # a narrower frame (portrait, square): the sentence wraps at its own size
+        quote_width = max(label(line, font_size=typography.BODY_SIZE).width for line in quote_lines)
 
-        def card(h: int, column: int, title: str, color) -> VGroup:
-            value = src.number("offset_masses", (h, column), decimals=2, font_size=typography.HEADING_SIZE,
-                               color=color)
-            words = VGroup(label(title, bold=True, color=color),
-                           label(f"{_head_name(h)}, mean weight", font_size=typography.SMALL_SIZE,
-                                 color=palette.MUTED)).arrange(DOWN, buff=layout.TIGHT)
-            body = VGroup(words, value).arrange(DOWN, buff=layout.GAP)
-            frame = RoundedRectangle(corner_radius=0.15, width=body.width + L.card_pad_width, height=body.height + L.card_pad_height,
-                                     stroke_color=color, stroke_width=2)
-            return VGroup(frame.move_to(body), body)
+        def arrangement(stacked: bool) -> tuple[VGroup, VGroup, VGroup, VGroup]:
+            """(quote, said, cards, measured) arranged: the cards side by side, or (`stacked`, a narrow frame) one
+            under the other."""
+            words = (VGroup(*(label(line, font_size=typography.BODY_SIZE) for line in quote_lines)).arrange(
+                DOWN, buff=layout.TIGHT) if quote_width <= width else
+                wrapped(" ".join(quote_lines), width, font_size=typography.BODY_SIZE))
+            said = label("the post: asserted", font_size=typography.SMALL_SIZE, color=palette.MUTED)
+            top = VGroup(words, said).arrange(DOWN, buff=layout.NEAR).to_edge(UP, buff=layout.APART)
+            cards = VGroup(self._card(self.prev_head, 0, "local adjacency", self.prev_color),
+                           self._card(self.far_head, 1, "longer-range link", self.far_color))
+            cards.arrange(DOWN if stacked else RIGHT, buff=layout.GAP if stacked else layout.FAR)
+            measured = wrapped("here: measured on a trained model", width, font_size=typography.SMALL_SIZE,
+                               color=palette.RIGHT)
+            VGroup(cards, measured).arrange(DOWN, buff=layout.GAP).next_to(
+                top, DOWN, buff=layout.GAP if stacked else layout.APART)
+            return words, said, cards, measured
 
-        cards = VGroup(card(self.prev_head, 0, "local adjacency", self.prev_color),
-                       card(self.far_head, 1, "longer-range link", self.far_color)).arrange(RIGHT, buff=layout.FAR)
-        measured = label("here: measured on a trained model", font_size=typography.SMALL_SIZE, color=palette.RIGHT)
-        bottom = VGroup(cards, measured).arrange(DOWN, buff=layout.GAP).next_to(top, DOWN, buff=layout.APART)
-        layout.fit_into(VGroup(top, bottom), layout.frame())
+        # the arrangement that reads larger in this frame (landscape and square: side by side; portrait: stacked)
+        built = [arrangement(stacked) for stacked in (False, True)]
+        quote, said, cards, measured = max(built, key=lambda parts: legible.fill_factor(VGroup(*parts),
+                                                                                         layout.frame()))
+        layout.fit_into(VGroup(quote, said, cards, measured), layout.frame())
 
         # the two measured numbers stay on screen while the rest of the table goes; they travel into the cards
         measured_numbers = [cell[-1] for cell in measured_cells]
