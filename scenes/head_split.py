@@ -22,6 +22,7 @@ from scenes.kit import (
     AttentionMap, AttentionScene, NamedMatrix, Source, align_baselines, beat, format_value, heatmap, label, math,
     matrix, motion, palette, subscript, top_token, typography,
 )
+from scenes.kit.text import wrapped
 from scenes.kit import camera, framed, layout, legible
 from scenes.kit.named_matrix import shape_text
 from scenes.kit.products import shared_cell_width
@@ -38,6 +39,7 @@ class HeadSplitLayout:
     """The scene's own sizes: everything else follows from the example's sizes and the kit's named gaps."""
 
     cell_height: float = 0.5  #: a cell that shows its number
+    tall_cell_height: float = 0.42  #: the same in a tall body, where the matrices stack
     shaded_cell: float = 0.42  #: first try for a cell shown by its shade alone
     shrink_tries: int = 5  #: how often a shaded composition may shrink its cells to fit
     tint_pad: float = 0.08  #: a head's panel reaches this far beyond its cells
@@ -62,7 +64,10 @@ class Cells:
     width: float | None = None  # None: as wide as the widest number needs
 
 
-VALUED = Cells(True, L.cell_height)
+def valued_cells() -> Cells:
+    """Cells that show their numbers: lower rows in a tall body (a portrait frame), where a product's three
+    matrices stand one above the other and the height is what binds."""
+    return Cells(True, L.tall_cell_height if layout.is_tall() else L.cell_height)
 
 
 def line_height() -> float:
@@ -76,11 +81,12 @@ def labelled(cells: Cells) -> Cells:
     return cells if cells.values else Cells(False, max(cells.height, line_height()), cells.width)
 
 
-def compose(build: Callable[[Cells], Mobject], region: layout.Region) -> Mobject:
-    """The composition with numbers if it fits legibly, else shaded square cells shrunk until its labels fit."""
-    return layout.numbers_or_shades(lambda side: build(VALUED if side is None else Cells(False, side, side)),
-                                    region, font_size=typography.SMALL_SIZE, shaded_cell=L.shaded_cell,
-                                    tries=L.shrink_tries)
+def compose(build: Callable[[Cells], Mobject], region: layout.Region, min_cell_width: float = 0) -> Mobject:
+    """The composition with numbers if it fits legibly, else shaded square cells shrunk until its labels fit (never
+    narrower than `min_cell_width`: room for the names over a head's slice)."""
+    return layout.numbers_or_shades(
+        lambda side: build(valued_cells() if side is None else Cells(False, side, max(side, min_cell_width))),
+        region, font_size=typography.SMALL_SIZE, shaded_cell=L.shaded_cell, tries=L.shrink_tries)
 
 
 
@@ -97,20 +103,23 @@ def fits_framed(part: Mobject) -> bool:
             and part.height <= body.height - 2 * camera.FRAMING_MARGIN)
 
 
-def staged(build: Callable[[Cells], Mobject], parts: Callable[[Mobject], list[Mobject]]) -> tuple[Mobject, bool]:
+def staged(build: Callable[[Cells], Mobject], parts: Callable[[Mobject], list[Mobject]],
+           min_cell_width: float = 0) -> tuple[Mobject, bool]:
     """The composition with its numbers at the worked size (typography.WORKED_NUMBER_SIZE) where it fits the body
     so (False); else built at that size (or at the floor, where even a part would not fit at it), larger than the
     body, for the camera to frame `parts(mob)` in turn (True); where no part fits even at the floor, `compose`'s
     fitted numbers or shades (False)."""
-    valued = build(VALUED)
-    worked = typography.WORKED_NUMBER_SIZE * L.floor_margin
+    valued = build(valued_cells())
+    # in a tall body (portrait) the whole at rest, its numbers at the floor, reads better than a camera that shows
+    # one row at the worked size and then the whole shaded, its names too small to keep
+    worked = (typography.MIN_FONT_SIZE if layout.is_tall() else typography.WORKED_NUMBER_SIZE) * L.floor_margin
     if legible.fill_factor(valued, layout.body()) * typography.SMALL_SIZE >= worked:
         return layout.fit_into(valued, layout.body()), False
     for size in (typography.WORKED_NUMBER_SIZE, typography.MIN_FONT_SIZE):
-        mob = at_size(build(VALUED), size)
+        mob = at_size(build(valued_cells()), size)
         if all(fits_framed(part) for part in parts(mob)):
             return mob, True
-    return compose(build, layout.body()), False
+    return compose(build, layout.body(), min_cell_width), False
 
 
 def falk(left, right, result) -> None:
@@ -124,6 +133,25 @@ def falk(left, right, result) -> None:
     left.shift(RIGHT * (result.grid.get_left()[0] - gap - left.grid.get_right()[0])
                + UP * (result.body.get_center()[1] - left.body.get_center()[1]))
     result.name.next_to(result.grid, RIGHT, buff=layout.GAP)
+
+
+def stack(left, right, result) -> None:
+    """The tall form of `falk` (a portrait frame, `layout.is_tall`): `left` above `right` above `result`, `right`
+    still column over column with `result` and `left` centred over them, so that X · W_Q = Q reads downwards;
+    `left` keeps its name above it, `right` and `result` have theirs on their left (where `left` has its row
+    labels), so the column stays as narrow as it can. Between `left` and `right`, room for names above `right`'s
+    slices (the heads'). The grids share a cell width."""
+    right.shift(RIGHT * (result.body.get_center()[0] - right.body.get_center()[0])
+                + UP * (result.grid.get_top()[1] + layout.GAP - right.grid.get_bottom()[1]))
+    left.shift(RIGHT * (right.body.get_center()[0] - left.body.get_center()[0])
+               + UP * (right.grid.get_top()[1] + layout.APART - left.grid.get_bottom()[1]))
+    for named in (right, result):
+        named.name.next_to(named.grid, LEFT, buff=layout.GAP)
+
+
+def product_layout(left, right, result) -> None:
+    """`falk` in a wide body, `stack` in a tall one."""
+    (stack if layout.is_tall() else falk)(left, right, result)
 
 
 def query_row(amap: AttentionMap, i: int) -> VGroup:
@@ -234,6 +262,10 @@ class HeadSplitScene(AttentionScene):
         text = f"h{subscript(h + 1)}" if short else f"head {h + 1}"
         return label(text, font_size=typography.SMALL_SIZE, color=palette.HEAD_TINTS[h], bold=True)
 
+    def _slice_room(self) -> float:
+        """The narrowest shaded column a head's slice may have for its short name ("h₁") to fit over it."""
+        return (self._head_name(0, short=True).width + layout.TIGHT + L.tint_pad) / self.head_dim
+
     def _slice_names(self, slices: VGroup, direction, scale: float = 1) -> VGroup:
         """"head h" beside each slice (above or below it); "h₁" where the full names would run into each other.
         `scale`: how much larger than built the names are to be (for slices the camera shows from afar)."""
@@ -246,10 +278,13 @@ class HeadSplitScene(AttentionScene):
         return names
 
     def _shape_line(self, names: str, values: tuple[int, ...]):
-        """"(B, heads, T, head_dim) = (1, 2, 4, 2)": a symbolic shape and the tensor's actual one, for the top band."""
-        text = f"({names}) = ({', '.join(str(v) for v in values)})"
-        return self._on_screen(layout.fit_into(label(text, font_size=typography.BODY_SIZE, mono=True),
-                                               layout.top_band()))
+        """"(B, heads, T, head_dim) = (1, 2, 4, 2)": a symbolic shape and the tensor's actual one, for the top band;
+        on two lines (the names over "= (1, 2, 4, 2)") where that reads larger (a portrait frame's narrow band)."""
+        symbolic, actual = f"({names})", f"= ({', '.join(str(v) for v in values)})"
+        style = dict(font_size=typography.BODY_SIZE, mono=True)
+        one = label(f"{symbolic} {actual}", **style)
+        two = VGroup(label(symbolic, **style), label(actual, **style)).arrange(DOWN, buff=layout.TIGHT)
+        return self._on_screen(layout.fit_best([one, two], layout.top_band()))
 
     def _on_screen(self, mob: Mobject) -> Mobject:
         """`mob`, placed in the frame at rest, moved to where the camera now shows that place (the top band of a
@@ -269,7 +304,7 @@ class HeadSplitScene(AttentionScene):
                 grid = self._grid(f"{path}.{h}", color, cells)
                 grid.remove(brackets_of(grid))  # the head's tinted panel frames it
                 grids.add(grid)
-            grids.arrange(RIGHT, buff=layout.FAR)
+            grids.arrange(RIGHT, buff=layout.GAP if layout.is_tall() else layout.FAR)
             tints = VGroup(*(tint_behind(g.body, palette.HEAD_TINTS[h]) for g in grids))
             row = VGroup(self._head_name(h).next_to(tints, LEFT, buff=layout.GAP), grids, tints)
             row.name, row.grids, row.panels = row.submobjects
@@ -300,12 +335,11 @@ class HeadSplitScene(AttentionScene):
         return named if fits_framed(named) else bare
 
     def _shoot(self, shot: camera.Shot, whole: Mobject, pinned: list[Mobject], *animations,
-               run_time: float = L.move_time) -> None:
-        """The camera to `shot`: `whole`'s numbers shown where they read at the worked size, shaded elsewhere; the
-        top band (`pinned`, under its cover) still on screen."""
+               run_time: float = L.move_time, number_floor: float = typography.WORKED_NUMBER_SIZE) -> None:
+        """The camera to `shot`: `whole`'s numbers shown where they read at `number_floor` (the worked size), shaded
+        elsewhere; the top band (`pinned`, under its cover) still on screen."""
         framed.cover_top_band(self)
-        framed.move_to_shot(self, shot, whole, pinned, *animations, run_time=run_time,
-                            number_floor=typography.WORKED_NUMBER_SIZE)
+        framed.move_to_shot(self, shot, whole, pinned, *animations, run_time=run_time, number_floor=number_floor)
 
     def _to_rest(self, *animations, run_time: float = L.move_time) -> None:
         """Play `animations`, the camera going back to rest with them if a composition had moved it (the top band
@@ -354,13 +388,13 @@ class HeadSplitScene(AttentionScene):
             x = self._named(f"X.{FIRST_IN_BATCH}", "X", palette.TEXT, cells, rows=True, shape=False)
             w = self._named("W_q", "W_Q", palette.QUERY, cells, shape=False)
             q = self._named("Q", "Q", palette.QUERY, cells, ("T", "d_out"), batch=True)
-            falk(x, w, q)
+            product_layout(x, w, q)
             w.name.next_to(w.grid, LEFT, buff=layout.GAP)  # above W_Q: the heads' names
             tints = VGroup(*(tint_behind(VGroup(self._head_columns(w.grid, h), self._head_columns(q.grid, h)),
                                          palette.HEAD_TINTS[h]) for h in range(self.n_heads)))
             return VGroup(VGroup(x, w, q), tints, self._slice_names(tints, UP))
 
-        whole, follow = staged(build, lambda m: [self._first_entry(*m[0])])
+        whole, follow = staged(build, lambda m: [self._first_entry(*m[0])], self._slice_room())
         (x, w, q), tints, heads = whole
         formula = layout.fit_into(math("X dot W_Q = Q", font_size=typography.BODY_SIZE), layout.top_band())
         self.say("One big matrix multiply: X times a wide W_Q gives the queries of every head at once.")
@@ -393,18 +427,31 @@ class HeadSplitScene(AttentionScene):
         def build(cells: Cells) -> VGroup:
             named = [self._named(r, r, palette.ROLE_COLORS[r], cells, shape=False, rows=r == "Q")
                      for r in ("Q", "K", "V")]
-            row = VGroup(*named).arrange(RIGHT, buff=layout.APART)
-            line_up_names(named)
-            # the three share one shape: said once, under all three grids (Q's shape label stands for it)
-            shared = label(f"each {shape_text((self.batch, self.T, self.d_out), ('B', 'T', 'd_out'))}",
-                           font_size=typography.SMALL_SIZE, color=palette.MUTED, mono=True)
+            if layout.is_tall():  # Q above K above V, each named on its right (the column is tall already)
+                for m in named:
+                    m.name.next_to(m.grid, RIGHT, buff=layout.GAP)
+                row = layout.flow(*named, gap=layout.GAP)
+                # room kept above Q for the heads' names the next beat writes over its slices (under the top band)
+                row.add(self._slice_names(self._head_tints(named[0].grid), UP))
+            else:
+                row = VGroup(*named).arrange(RIGHT, buff=layout.APART)
+                line_up_names(named)
+            # the three share one shape: said once, under all three grids (Q's shape label stands for it); in a
+            # tall body on two lines, "each (B, T, d_out)" over "= (1, 4, 4)"
+            symbolic, actual = shape_text((self.batch, self.T, self.d_out), ('B', 'T', 'd_out')).split(" = ")
+            style = dict(font_size=typography.SMALL_SIZE, color=palette.MUTED, mono=True)
+            shared = (VGroup(label(f"each {symbolic}", **style), label(f"= {actual}", **style)).arrange(
+                DOWN, buff=layout.TIGHT) if layout.is_tall() else label(f"each {symbolic} = {actual}", **style))
             grids = VGroup(*(m.grid.body for m in named))
             shared.next_to(grids, DOWN, buff=layout.NEAR).match_x(grids)
             named[0].shape_label = shared
             named[0].add(shared)
             return row
 
-        row, follow = staged(build, lambda row: [VGroup(m.grid, m.name) for m in row])
+        if layout.is_tall():  # stacked, the three cannot be seen whole at the floor: shaded cells stand in, at rest
+            row, follow = compose(build, layout.body(), self._slice_room()), False
+        else:
+            row, follow = staged(build, lambda row: [VGroup(m.grid, m.name) for m in row])
         grids = dict(zip(("Q", "K", "V"), row))
         self.say("W_K and W_V are wide in the same way: keys and values, each (B, T, d_out).",
                  narration="W_K and W_V are just as wide, so the keys and the values also come out with shape "
@@ -505,6 +552,37 @@ class HeadSplitScene(AttentionScene):
             return None, max(row)
         return top_token(self.tokens, row), max(row)
 
+    @staticmethod
+    def _maps_head_by_head(build: Callable[[Cells], Mobject]) -> Mobject | None:
+        """The maps as shaded cells, their words at the floor's size, the cells shrunk until each map alone fits the
+        frame's width, reaching at most half into its margin (the camera shows it at rest size, centred): a tall
+        body stacking many heads of many words (wide's four heads of eight words). None where no cell size does
+        it (the key words standing upright set the narrowest column)."""
+        room_w = layout.frame().width + layout.MARGIN
+        room_h = layout.body().height - 2 * camera.FRAMING_MARGIN
+        side = L.shaded_cell
+        for _ in range(L.shrink_tries):
+            maps = at_size(build(Cells(False, side, side)), typography.MIN_FONT_SIZE)
+            widest, tallest = max(m.width for m in maps), max(m.height for m in maps)
+            if widest <= room_w and tallest <= room_h:
+                return maps
+            side *= min(room_w / widest, room_h / tallest)
+        return None
+
+    @staticmethod
+    def _head_formula() -> Mobject:
+        """head_h = CausalAttn(X W_Q^(h), X W_K^(h), X W_V^(h)) in the top band, Q/K/V in their colours; broken after
+        "CausalAttn(" where two lines read larger (a portrait frame's narrow band)."""
+        head = "{{ op(\"head\")_h : head }} = op(\"CausalAttn\")("
+        args = "{{ X W_Q^((h)) : q }}, {{ X W_K^((h)) : k }}, {{ X W_V^((h)) : v }})"
+        one = math(head + args, font_size=typography.BODY_SIZE)
+        two = VGroup(math(head, font_size=typography.BODY_SIZE),
+                     math(args, font_size=typography.BODY_SIZE)).arrange(DOWN, buff=layout.TIGHT)
+        for key, role in (("q", "Q"), ("k", "K"), ("v", "V")):
+            for eq in (one, two[1]):
+                eq.select(key).set_color(palette.ROLE_COLORS[role])
+        return layout.fit_best([one, two], layout.top_band())
+
     @beat
     def per_head_patterns(self) -> None:
         """Real per-head causal weights, side by side: different slices, different patterns."""
@@ -515,11 +593,9 @@ class HeadSplitScene(AttentionScene):
         else:
             self.say("Each head scores with its own slices of W_Q and W_K, so each has its own causal pattern.")
         self.clear_stage()
-        eq = math("{{ op(\"head\")_h : head }} = op(\"CausalAttn\")({{ X W_Q^((h)) : q }}, {{ X W_K^((h)) : k }}, "
-                  "{{ X W_V^((h)) : v }})", font_size=typography.BODY_SIZE)
-        for key, role in (("q", "Q"), ("k", "K"), ("v", "V")):
-            eq.select(key).set_color(palette.ROLE_COLORS[role])
-        layout.fit_into(eq, layout.top_band())
+        eq = self._head_formula()
+
+        tall = layout.is_tall()
 
         def build(cells: Cells, upright: bool = False) -> VGroup:
             maps = VGroup()
@@ -529,18 +605,20 @@ class HeadSplitScene(AttentionScene):
                 amap = AttentionMap(self.src, f"weights.{h}", self.tokens, causal=True, show_values=cells.values,
                                     font_size=typography.SMALL_SIZE, cell_size=labelled(cells).height,
                                     cell_width=cells.width,
-                                    upright_keys=upright or not cells.values, label_rows=h == 0, query_label=None,
-                                    key_label=None)
+                                    upright_keys=upright or not cells.values, label_rows=h == 0 or tall,
+                                    query_label=None, key_label=None)
                 frame = tint_behind(amap.body, palette.HEAD_TINTS[h], fill=False)
                 name = self._head_name(h).next_to(amap.column_labels, UP, buff=layout.NEAR).match_x(amap.body)
                 maps.add(VGroup(amap, frame, name))
+            if tall:  # the heads one under another, each map with its words
+                return maps.arrange(DOWN, buff=layout.APART)
             maps.arrange(RIGHT, buff=layout.APART, aligned_edge=DOWN)
             align_baselines(VGroup(*(m[2] for m in maps)), y=max(m[2].get_bottom()[1] for m in maps))
             return maps
 
         # four heads of eight tokens do not fit side by side with their numbers: built at a legible size, wider
         # than the frame, for the camera to visit head by head (the whole then shows the shades alone)
-        valued = build(VALUED).scale(typography.MIN_FONT_SIZE / typography.SMALL_SIZE * L.floor_margin)
+        valued = build(valued_cells()).scale(typography.MIN_FONT_SIZE / typography.SMALL_SIZE * L.floor_margin)
         body = layout.body()
         room_w, room_h = body.width - 2 * camera.FRAMING_MARGIN, body.height - 2 * camera.FRAMING_MARGIN
         one_fits = all(m.width <= room_w and m.height <= room_h for m in valued)  # each head alone, legibly
@@ -549,8 +627,15 @@ class HeadSplitScene(AttentionScene):
         # a map too large to read whole even alone (eleven words): the camera reads its last query's row instead
         by_rows = False
         if not one_fits:  # key words upright, so a row is as wide as its numbers
-            valued = at_size(build(VALUED, upright=True), typography.MIN_FONT_SIZE)
+            valued = at_size(build(valued_cells(), upright=True), typography.MIN_FONT_SIZE)
             by_rows = all(fits_framed(query_row(m[0], last)) for m in valued)
+        # heads one under another, too many to shade legibly at once: the camera takes them head by head (the top
+        # band's cover hides the heads above the one in the shot)
+        head_by_head = False
+        if tall and not by_rows:
+            shaded = self._maps_head_by_head(build)
+            if shaded is not None:
+                valued, by_rows, head_by_head = shaded, True, True
         if follow or by_rows:
             maps = valued.move_to(body.center)
         if follow:
@@ -588,8 +673,14 @@ class HeadSplitScene(AttentionScene):
                  narration=f"Look at the last word, “{word}”, which may look at every word: "
                            + sentence + ".")
         if by_rows:  # the camera reads each head's row for the last word, numbers in, then all heads again
+            # a portrait frame's row cannot be zoomed in on (it spans the frame's width): its weights, read rather
+            # than worked, show at the floor's size
+            floor = typography.MIN_FONT_SIZE if tall else typography.WORKED_NUMBER_SIZE
             for (amap, _, _), mark in zip(maps, marks):
-                self._shoot(camera.shot_on(query_row(amap, last)), maps, [eq], run_time=1.0)
+                # in a tall body the whole map where it fits the shot: the row's weights under their key words
+                whole = VGroup(amap, amap.column_labels)
+                part = whole if tall and (head_by_head or fits_framed(whole)) else query_row(amap, last)
+                self._shoot(camera.shot_on(part), maps, [eq], run_time=1.0, number_floor=floor)
                 self.play(mark, run_time=1.2)
                 self.wait(0.8)
             self._shoot(camera.shot_on_all(maps), maps, [eq], run_time=1.0)
@@ -614,8 +705,9 @@ class HeadSplitScene(AttentionScene):
                            "T, head_dim.")
         self.clear_stage()
         z = math("Z_h = alpha^((h)) V^((h))", font_size=typography.BODY_SIZE)
+        apart = layout.APART if layout.is_tall() else layout.FAR  # the formula under the heads in a tall body
         outs = compose(lambda cells: VGroup(self._per_head_rows(["head_outputs"], [palette.CONTEXT], None, cells),
-                                            z.copy()).arrange(RIGHT, buff=layout.FAR), layout.body())
+                                            z.copy()).arrange(layout.flow_direction(), buff=apart), layout.body())
         (rows, _), z = outs
         shape = self._shape_line("B, heads, T, head_dim", (self.batch, *self.src.shape("head_outputs")))
         self.play(FadeIn(shape), FadeIn(z), FadeIn(rows), run_time=1.2)
@@ -664,9 +756,12 @@ class HeadSplitScene(AttentionScene):
             concat = self._named("concat", "op(\"concat\")", palette.CONTEXT, cells, rows=True, shape=False)
             w_o = self._named("W_o", "W_O", palette.TEXT, cells, shape=False)
             out = self._named("output", "op(\"output\")", palette.CONTEXT, cells, shape=False)
-            falk(concat, w_o, out)
+            product_layout(concat, w_o, out)
             formula = math("op(\"output\") = op(\"concat\") dot W_O + b_o", font_size=typography.BODY_SIZE)
-            formula.next_to(concat.name, UP, buff=layout.APART).align_to(concat.grid, RIGHT)
+            if layout.is_tall():  # over the column, which concat heads
+                formula.next_to(concat, UP, buff=layout.APART).match_x(VGroup(concat, w_o, out))
+            else:
+                formula.next_to(concat.name, UP, buff=layout.APART).align_to(concat.grid, RIGHT)
             return VGroup(VGroup(concat, w_o, out), self._head_tints(concat.grid), formula)
 
         whole, follow = staged(build, lambda m: [self._first_entry(*m[0])])
@@ -699,9 +794,14 @@ class HeadSplitScene(AttentionScene):
                      narration="The other layout stacks separate single-head modules: each head gets its own narrow "
                                "W_Q, one slice of the wide matrix.")
         self.clear_stage()
-        module = layout.fit_into(label("each module: CausalSelfAttention(d_in, head_dim)",
-                                       font_size=typography.SMALL_SIZE, color=palette.MUTED, mono=True),
-                                 layout.top_band(), grow=False)
+        style = dict(font_size=typography.SMALL_SIZE, color=palette.MUTED, mono=True)
+        module = label("each module: CausalSelfAttention(d_in, head_dim)", **style)
+        width = layout.top_band().width
+        if module.width > width:  # a narrow band: "each module:" over the module, itself broken if need be
+            module = VGroup(wrapped("each module:", width, **style),
+                            wrapped("CausalSelfAttention(d_in, head_dim)", width, **style)).arrange(DOWN,
+                                                                                                   buff=layout.TIGHT)
+        layout.fit_into(module, layout.top_band(), grow=False)
 
         def build(cells: Cells) -> VGroup:
             wide = self._named("W_q", "W_Q", palette.QUERY, cells, shape=False)
@@ -771,21 +871,29 @@ class HeadSplitScene(AttentionScene):
                            f"difference between them is {quoted}" + (", exactly zero." if diff == 0 else "."))
         self.clear_stage()
 
-        def build(cells: Cells) -> VGroup:
-            split = self._named("output", label("one wide matmul, then split", font_size=typography.LABEL_SIZE),
+        def build(cells: Cells, downwards: bool = False) -> VGroup:
+            # one above the other, the names may take two lines each: the column is as narrow as the matrices
+            width = layout.body().width if downwards else layout.frame().width
+            split = self._named("output", wrapped("one wide matmul, then split", width,
+                                                  font_size=typography.LABEL_SIZE),
                                 palette.CONTEXT, cells, rows=True, shape=False)
-            stacked = self._named("stacked_output", label("stacked single-head modules",
-                                                          font_size=typography.LABEL_SIZE),
+            stacked = self._named("stacked_output", wrapped("stacked single-head modules", width,
+                                                            font_size=typography.LABEL_SIZE),
                                   palette.CONTEXT, cells, shape=False)
             equal = math("=", font_size=typography.TITLE_SIZE)
-            pair = chain(split, equal, stacked)
-            line_up_names([split, stacked])
+            if downwards:  # one above the other, each under its name
+                pair = VGroup(split, equal, stacked).arrange(DOWN, buff=layout.NEAR)
+            else:
+                pair = chain(split, equal, stacked)
+                line_up_names([split, stacked])
             gap = VGroup(math("max |\"stacked\" - \"split\"| =", font_size=typography.BODY_SIZE),
                          self.src.number("max_abs_diff", decimals=3, font_size=typography.BODY_SIZE,
                                          color=palette.RIGHT)).arrange(RIGHT, buff=layout.NEAR)
-            return VGroup(pair, gap.next_to(pair, DOWN, buff=layout.APART))
+            return VGroup(pair, gap.next_to(pair, DOWN, buff=layout.GAP if downwards else layout.APART))
 
-        (split, equal, stacked), gap = compose(build, layout.body())
+        # side by side, or one above the other where that reads larger (portrait, square)
+        downwards = max((False, True), key=lambda d: legible.fill_factor(build(valued_cells(), d), layout.body()))
+        (split, equal, stacked), gap = compose(lambda cells: build(cells, downwards), layout.body())
         self.play(FadeIn(split), run_time=0.8)
         self.play(FadeIn(stacked), FadeIn(equal), run_time=0.8)
         self.play(FadeIn(gap, shift=UP * layout.NUDGE), run_time=0.8)
