@@ -1,7 +1,8 @@
 """The quality gates on the kept edge examples, and on random valid examples (hypothesis).
 
 Each edge example runs every example-dependent scene headless (layout, numbers recomputed from the example,
-narrated numbers, typed claims) in two processes, one per core: `python -m scenes.kit.inspection --example F ids`.
+narrated numbers, typed claims): the edge examples in the test's process, in the scene's worker; the random ones
+through the command users run, `python -m scenes.kit.inspection --example F ids`, in two processes.
 learned_heads is left out: it shows a fixed trained model, the same for every example.
 """
 
@@ -18,38 +19,31 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from attention_math import example_spec
-from conftest import ROOT
+from attention_math import example_spec, examples
+from conftest import ROOT, per_scene
 from scenes.kit.base import BeatRecord
-from scenes.kit.inspection import typed_claim_problems
+from scenes.kit.inspection import inspect_scene, metrics_json, typed_claim_problems
 from scenes.registry import SCENES
 
 EDGE_EXAMPLES = ("tiny", "wide", "long-word", "animal")
 EXAMPLE_SCENES = [spec.id for spec in SCENES if spec.id != "learned_heads"]
 
 
-#: Where the gates leave every beat's legibility figures (inspection --json), one file per example.
+#: Where the gates leave every beat's legibility figures (inspection --json), one file per example and scene.
 FIGURES_DIR = ROOT / "tests" / "_artifacts" / "legibility"
 
 
-def run_gates(example: Path, scene_ids: list[str], processes: int = 2, *,
-              figures: Path | None = None) -> list[subprocess.CompletedProcess]:
-    """The inspection for `scene_ids`, split over `processes` worker processes run side by side; with `figures`,
-    as JSON (one object per scene, problems included), written there too."""
+def run_gates(example: Path, scene_ids: list[str], processes: int = 2) -> list[subprocess.CompletedProcess]:
+    """The inspection for `scene_ids`, split over `processes` worker processes run side by side."""
     shares = [scene_ids[i::processes] for i in range(processes)]
     env = {**os.environ, "PYTHONHASHSEED": "0"}
-    json_flag = ["--json"] if figures is not None else []
-    running = [subprocess.Popen([sys.executable, "-m", "scenes.kit.inspection", *json_flag, "--example",
-                                 str(example), *share],
+    running = [subprocess.Popen([sys.executable, "-m", "scenes.kit.inspection", "--example", str(example), *share],
                                 cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
                for share in shares if share]
     results = []
     for process in running:
         out, _ = process.communicate(timeout=900)
         results.append(subprocess.CompletedProcess(process.args, process.returncode, out, ""))
-    if figures is not None:
-        figures.parent.mkdir(parents=True, exist_ok=True)
-        figures.write_text("".join(r.stdout for r in results), encoding="utf-8")
     return results
 
 
@@ -64,15 +58,19 @@ def test_the_typed_claim_check_catches_a_caption_typed_for_the_post():
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", EDGE_EXAMPLES)
-def test_every_clip_passes_the_quality_gates_for_the_edge_example(name):
-    figures = FIGURES_DIR / f"{name}.jsonl"
-    results = run_gates(ROOT / "examples" / f"{name}.toml", EXAMPLE_SCENES, figures=figures)
-    failed = [r.stdout for r in results if r.returncode != 0]
-    assert not failed, "\n".join(failed)
-    reports = [json.loads(line) for line in figures.read_text(encoding="utf-8").splitlines()]
-    assert sorted(r["scene"] for r in reports) == sorted(EXAMPLE_SCENES)
-    assert all(r["example"] == name and not r["problems"] for r in reports)
-    empty = [(r["scene"], b["beat"]) for r in reports for b in r["beats"] if b["fill"] <= 0]
+@pytest.mark.parametrize("scene_id", per_scene(EXAMPLE_SCENES))
+def test_every_clip_passes_the_quality_gates_for_the_edge_example(scene_id, name, monkeypatch):
+    """In the test's own process, beside the scene's other gates (one worker per scene): the Typst texts compiled
+    and parsed for one example are reused by the next."""
+    monkeypatch.setenv(example_spec.EXAMPLE_ENV_VAR, str(ROOT / "examples" / f"{name}.toml"))
+    assert examples.active_spec().name == name
+    report = inspect_scene(scene_id)
+    problems = report.problems()
+    figures = FIGURES_DIR / name / f"{scene_id}.json"
+    figures.parent.mkdir(parents=True, exist_ok=True)
+    figures.write_text(json.dumps(metrics_json(report, name, problems)), encoding="utf-8")
+    assert not problems, "\n".join(problems)
+    empty = [m.beat for m in report.metrics if m.fill <= 0]
     assert not empty, f"beats that never showed anything in the camera's view: {empty}"
 
 

@@ -66,6 +66,10 @@ class SceneReport:
     duration: float = 0.0  # the clip's length: the headless clock is the storyboard's (plays and waits)
     subcaptions: list[str] = field(default_factory=list)  # every subcaption the clip's caption track would carry
 
+    def problems(self) -> list[str]:
+        """Every gate's problems: layout, numbers on screen, narrated numbers, typed claims."""
+        return self.layout_problems + self.number_problems + self.narrated_number_problems + self.typed_claim_problems
+
 
 @dataclass
 class BeatMetrics:
@@ -497,8 +501,7 @@ def main(argv: list[str] | None = None) -> int:
     failed = False
     for scene_id in ids:
         report = inspect_scene(scene_id, args.aspect)
-        problems = (report.layout_problems + report.number_problems + report.narrated_number_problems
-                    + report.typed_claim_problems)
+        problems = report.problems()
         failed |= bool(problems)
         if args.json:
             print(json.dumps(metrics_json(report, examples.active_spec().name, problems, args.aspect)))
