@@ -68,48 +68,9 @@ class Runner:
         try:
             with sigterm_as_interrupt():
                 while pending or running:
-                    while pending and len(running) < self.parallel:
-                        task = pending.pop(0)
-                        state = progress[task.job.key]
-                        work = task.work_dir(self.work_root)
-                        shutil.rmtree(work, ignore_errors=True)
-                        work.mkdir(parents=True)
-                        running[self.backend.start(task, work)] = task
-                        if task.kind == LEAD:
-                            state.lead = work
-                        if state.started is None:
-                            state.started = time.monotonic()
-                            self.reporter.started(task.job)
-                            if task.kind == CHUNK:
-                                self.reporter.chunks(task.job, task.count)
+                    self._start_tasks(pending, running, progress)
                     for handle, event in self.backend.wait(0.25):
-                        task = running[handle]
-                        state = progress[task.job.key]
-                        if isinstance(event, int):  # frames drawn so far by this task
-                            state.frames[task.name] = event
-                            if not state.done:
-                                self.reporter.frames(task.job, sum(state.frames.values()))
-                            continue
-                        if isinstance(event, Cut):  # the lead stopped short: the other chunks start there
-                            if not state.done:
-                                pending = sorted(pending + self._after_cut(state, event.stop), key=lambda t: -t.cost)
-                            continue
-                        del running[handle]
-                        if state.done:
-                            continue  # a sibling chunk failed: this one's work is void
-                        follow_up, outcome, interrupted = self._handle(event, state)
-                        pending = sorted(pending + follow_up, key=lambda t: -t.cost)
-                        if outcome is None:
-                            continue
-                        state.done = True
-                        outcomes.append(outcome)
-                        self._drop_siblings(task.job, pending, running)
-                        self.reporter.finished(task.job, outcome)
-                        shutil.rmtree(self.work_root / task.job.name, ignore_errors=True)
-                        if interrupted:
-                            raise KeyboardInterrupt
-                        if outcome.bad_input:  # the same input would fail every other clip: stop, write no more
-                            self._stop_all(running, progress, outcomes)
+                        if self._on_event(handle, event, pending, running, progress, outcomes):
                             return outcomes, False
                     self.reporter.tick()
         except KeyboardInterrupt:
@@ -118,6 +79,58 @@ class Runner:
         finally:
             self.backend.close()
         return outcomes, False
+
+    def _start_tasks(self, pending: list[Task], running: dict[int, Task], progress: dict) -> None:
+        """Start pending tasks (cheapest last: `pending` is kept sorted by cost) while a backend slot is free."""
+        while pending and len(running) < self.parallel:
+            task = pending.pop(0)
+            state = progress[task.job.key]
+            work = task.work_dir(self.work_root)
+            shutil.rmtree(work, ignore_errors=True)
+            work.mkdir(parents=True)
+            running[self.backend.start(task, work)] = task
+            if task.kind == LEAD:
+                state.lead = work
+            if state.started is None:
+                state.started = time.monotonic()
+                self.reporter.started(task.job)
+                if task.kind == CHUNK:
+                    self.reporter.chunks(task.job, task.count)
+
+    def _on_event(self, handle: int, event: int | Cut | Finished, pending: list[Task], running: dict[int, Task],
+                  progress: dict, outcomes: list[Outcome]) -> bool:
+        """Take one event of a running task (a frame count, a cut, or its end); True when the run must stop (bad
+        input: the same input would fail every other clip, so no more is written). A Ctrl-C that came while the
+        task finished is raised here."""
+        task = running[handle]
+        state = progress[task.job.key]
+        if isinstance(event, int):  # frames drawn so far by this task
+            state.frames[task.name] = event
+            if not state.done:
+                self.reporter.frames(task.job, sum(state.frames.values()))
+            return False
+        if isinstance(event, Cut):  # the lead stopped short: the other chunks start there
+            if not state.done:
+                pending[:] = sorted(pending + self._after_cut(state, event.stop), key=lambda t: -t.cost)
+            return False
+        del running[handle]
+        if state.done:
+            return False  # a sibling chunk failed: this one's work is void
+        follow_up, outcome, interrupted = self._handle(event, state)
+        pending[:] = sorted(pending + follow_up, key=lambda t: -t.cost)
+        if outcome is None:
+            return False
+        state.done = True
+        outcomes.append(outcome)
+        self._drop_siblings(task.job, pending, running)
+        self.reporter.finished(task.job, outcome)
+        shutil.rmtree(self.work_root / task.job.name, ignore_errors=True)
+        if interrupted:
+            raise KeyboardInterrupt
+        if outcome.bad_input:
+            self._stop_all(running, progress, outcomes)
+            return True
+        return False
 
     def _handle(self, event: Finished, state: _Progress) -> tuple[list[Task], Outcome | None, bool]:
         """New tasks this event makes, the job's outcome if it is now settled, and whether Ctrl-C came meanwhile."""
