@@ -11,6 +11,7 @@ import os
 
 import pytest
 
+from conftest import per_scene
 from rendering.narration.audio import OUTPUT_RATE, mix
 from rendering.narration.soundtrack import make_narrator
 from scenes.kit.narration import PAUSE_AFTER_SPEECH
@@ -26,7 +27,7 @@ def narrator():
     return make_narrator({"voice": None, "cache_dir": os.environ.get("NARRATION_CACHE_DIR")})
 
 
-@pytest.mark.parametrize("spec", SCENES, ids=lambda s: s.id)
+@pytest.mark.parametrize("spec", per_scene(SCENES, lambda s: s.id))  # in the scene's worker: its Typst texts are cached
 def test_every_sentence_is_spoken_inside_its_beat(spec, narrator, monkeypatch):
     scene_class = getattr(__import__(spec.module, fromlist=[spec.class_name]), spec.class_name)
     monkeypatch.setattr(scene_class, "narrator", narrator)
