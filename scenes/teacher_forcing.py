@@ -19,6 +19,7 @@ from manim import (
 from scenes.kit import AttentionScene, Source, TokenRow, beat, flow_arrow, frame_box, label, layout, palette, typography
 from scenes.kit import camera, close_up
 from scenes.kit.layout import Region
+from scenes.kit.text import wrapped
 
 
 @dataclass(frozen=True)
@@ -28,6 +29,7 @@ class TeacherForcingLayout:
     arrow_length: float = 0.9  #: the "→ prediction" arrow of a step row
     panel_zoom: float = 1.2  #: the last beat's two step inputs, a notch larger than the table's (before fitting)
     panel_gap: float = 2.0  #: between the last beat's two panels, so they read as two modes
+    short_arrow_length: float = 0.5  #: the step row's arrow in a narrow frame, each step's tag over its row
 
 
 L = TeacherForcingLayout()
@@ -202,9 +204,11 @@ class TeacherForcingScene(AttentionScene):
                  f"“{step.predicted}”; the loss scores it against “{step.target}”.")
         self.play(FadeOut(generating.header), *(FadeOut(r.group) for r in generating.rows), run_time=0.6)
         header, rows, ref_tag, ref_words = self._training_picture(encoder, compact=False)
-        if not layout.fits_legibly(VGroup(header, ref_tag, ref_words, *(r.group for r in rows)),
+        for narrow in (False, True):  # a long reference: rows packed closer; a narrow frame: tags over the rows
+            if layout.fits_legibly(VGroup(header, ref_tag, ref_words, *(r.group for r in rows)),
                                    self._stage(encoder), typography.SMALL_SIZE):
-            header, rows, ref_tag, ref_words = self._training_picture(encoder, compact=True)
+                break
+            header, rows, ref_tag, ref_words = self._training_picture(encoder, compact=True, narrow=narrow)
         self._place_on_stage(VGroup(header, ref_tag, ref_words, *(r.group for r in rows)), encoder)
         self.play(FadeIn(header, shift=DOWN * layout.NUDGE), FadeIn(ref_tag), FadeIn(ref_words), run_time=0.8)
         first = rows[0]
@@ -270,8 +274,12 @@ class TeacherForcingScene(AttentionScene):
             heads.append(head)
             givens.append(given)
             notes.append((same, box, history))
+        stage_width = self._stage(encoder).width
         panels.arrange(RIGHT, buff=L.panel_gap, aligned_edge=UP)
-        moral = label("Same model, same English. Only the French history changed.", font_size=typography.BODY_SIZE)
+        if panels.width > stage_width:  # a narrower frame: the two modes closer
+            panels.arrange(RIGHT, buff=layout.APART, aligned_edge=UP)
+        moral = wrapped("Same model, same English. Only the French history changed.", stage_width,
+                        font_size=typography.BODY_SIZE)
         stage = VGroup(panels, moral).arrange(DOWN, buff=layout.FAR)
         layout.fit_into(stage, self._stage(encoder))
         self.play(*(FadeIn(h) for h in heads), run_time=0.6)
@@ -308,13 +316,14 @@ class TeacherForcingScene(AttentionScene):
         whole = layout.frame()
         return Region(whole.left, whole.right, whole.bottom, encoder.strip.get_bottom()[1] - layout.APART)
 
-    def _training_picture(self, encoder: Encoder, *, compact: bool) -> tuple[VGroup, list[StepRow], VGroup, TokenRow]:
+    def _training_picture(self, encoder: Encoder, *, compact: bool,
+                          narrow: bool = False) -> tuple[VGroup, list[StepRow], VGroup, TokenRow]:
         """Header, the reference words over the predictions (or, when too long for that, over the table's right
         end), and the training steps. `compact` (a long reference) packs the rows closer and drops the "+" between
         history words."""
         reference = self.src.get("reference")
         header = self._mode_header("Training", "English + the reference French")
-        rows = self._step_rows(self.src.get("training"), training=True, compact=compact)
+        rows = self._step_rows(self.src.get("training"), training=True, compact=compact, narrow=narrow)
         table = VGroup(*(r.group for r in rows))
         ref_words = self._row(reference, palette.FRENCH, gap=layout.NEAR)
         ref_tag = label("reference", font_size=typography.SMALL_SIZE, color=palette.MUTED)
@@ -381,13 +390,15 @@ class TeacherForcingScene(AttentionScene):
         group.s_box, group.given_tokens, group.words = s_box, tokens, step.given
         return group
 
-    def _step_rows(self, steps, *, training: bool, compact: bool = False) -> list[StepRow]:
-        """One row per step: tag | s + history | → | prediction | verdict, each part in its own column."""
+    def _step_rows(self, steps, *, training: bool, compact: bool = False, narrow: bool = False) -> list[StepRow]:
+        """One row per step: tag | s + history | → | prediction | verdict, each part in its own column; `narrow`
+        (a frame too narrow for that) sets each tag over its row instead, and shortens the arrow."""
         rows, cells = [], []
         for step in steps:
             tag = label(f"step {step.step}", font_size=typography.SMALL_SIZE, color=palette.MUTED)
             given = self._given_group(step, training=training, compact=compact)
-            arrow = Arrow(ORIGIN, RIGHT * L.arrow_length, buff=0, color=palette.MUTED,
+            arrow = Arrow(ORIGIN, RIGHT * (L.short_arrow_length if narrow else L.arrow_length), buff=0,
+                          color=palette.MUTED,
                           stroke_width=3, max_tip_length_to_length_ratio=0.25)
             color = palette.MUTED if not step.predicted_known else (palette.WRONG if step.wrong else palette.FRENCH)
             pred = self._token(step.predicted, color)
@@ -396,12 +407,18 @@ class TeacherForcingScene(AttentionScene):
                 verdict = label("✗" if step.wrong else "✓", font_size=typography.BODY_SIZE,
                                 color=palette.WRONG if step.wrong else palette.RIGHT)
             parts = [tag, given, arrow, pred, verdict if verdict is not None else VectorizedPoint()]
-            cells += parts
+            cells += parts[1:] if narrow else parts
             rows.append(StepRow(tag, given, arrow, pred, verdict,
                                 VGroup(*(p for p in parts if not isinstance(p, VectorizedPoint)))))
         columns = len(cells) // len(steps)
+        row_gap = layout.TIGHT if compact else layout.NEAR
+        if narrow:  # room over each row for its tag
+            row_gap += max(row.tag.height for row in rows) + layout.TIGHT
         VGroup(*cells).arrange_in_grid(rows=len(steps), cols=columns, col_alignments="l" * columns,
-                                        buff=(layout.GAP, layout.TIGHT if compact else layout.NEAR))
+                                        buff=(layout.GAP, row_gap))
+        if narrow:
+            for row in rows:
+                row.tag.next_to(row.given, UP, buff=layout.TIGHT, aligned_edge=LEFT)
         return rows
 
     def _show_row(self, encoder: Encoder, row: StepRow, fed_from=None, prev_row: StepRow | None = None) -> None:
