@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from manim import (
-    DOWN, LEFT, RIGHT, UP, Arrow, Create, FadeIn, FadeOut, GrowArrow, GrowFromEdge, Group, Indicate, LaggedStart,
+    DOWN, LEFT, ORIGIN, RIGHT, UP, Arrow, Brace, Create, FadeIn, FadeOut, GrowArrow, GrowFromEdge, Group, Indicate, LaggedStart,
     Line, MoveToTarget, Rectangle, ReplacementTransform, SurroundingRectangle, VGroup,
 )
 
@@ -24,6 +24,7 @@ from scenes.kit import (
 from scenes.kit.claims import count_word
 from scenes.kit.layout import Region
 from scenes.kit.products import shared_cell_width
+from scenes.kit.text import wrapped
 
 
 @dataclass(frozen=True)
@@ -35,9 +36,17 @@ class BottleneckLayout:
     chain_gap: float = 0.42  #: between the decoder's steps, when the frame has the height for it
     link_room: float = 1.5  #: between s (or the kept states) and the decoder steps, for the arrows between them
     lit_stroke: float = 6  #: the links to h_1 when the last beat lights them (a style, but set_stroke calls it width)
+    side_by_side: float = 1.5  #: the body's width over its height from which the pictures sit side by side
 
 
 L = BottleneckLayout()
+
+
+def _stacked() -> bool:
+    """Whether the body is too narrow for side by side (portrait, square): the state over its shares, s and the
+    kept states over the decoder's steps in a row. Landscape's body is wide enough."""
+    body = layout.body()
+    return body.width < body.height * L.side_by_side
 
 
 @dataclass(frozen=True)
@@ -109,7 +118,8 @@ class BottleneckScene(AttentionScene):
         trail, steps = self._share_trail()
         region = Region(layout.body().left, layout.body().right, trail.get_top()[1] + layout.GAP,
                         words.get_bottom()[1] - layout.FAR)
-        state_region, shares_region = region.split_columns(1, 1)
+        # a narrow body (portrait, square): the state over its shares, each the body's width
+        state_region, shares_region = region.split_rows(1, 1) if _stacked() else region.split_columns(1, 1)
         state, state_title, shares = self._reading_picture(state_region, shares_region)
         picture = VGroup(state_title, state, shares.title, shares.labels, shares.slots, *shares.spacers)
         zoom = layout.fit_factor(picture, region)
@@ -175,16 +185,28 @@ class BottleneckScene(AttentionScene):
         self.play(ReplacementTransform(reading.state_title, name), run_time=0.6)
         summary = VGroup(name, reading.state)
         summary.generate_target()
-        summary.target.arrange(RIGHT, buff=layout.GAP).move_to(self._left_of_chain(chain).center)
+        stacked = _stacked()  # the decoder's steps will stand in a row under s, not beside it
+        # stacked: the name over the vector's left end, clear of the arrows that come down from the words
+        summary.target.arrange(DOWN if stacked else RIGHT, buff=layout.GAP, aligned_edge=LEFT if stacked else ORIGIN)
+        summary.target.move_to(self._left_of_chain(chain).center)
         self.play(MoveToTarget(summary), run_time=0.9)
         frame = SurroundingRectangle(reading.state, color=palette.CONTEXT, buff=layout.TIGHT, corner_radius=0.05)
         spread = [(i + 1) / (len(tokens) + 1) for i in range(len(tokens))]
         funnel = VGroup(*(Arrow(w.get_bottom(), frame.get_corner(UP + LEFT) + RIGHT * frame.width * x,
                                 buff=layout.TIGHT, color=palette.ENGLISH, stroke_width=3,
                                 max_tip_length_to_length_ratio=0.06) for w, x in zip(reading.words, spread)))
-        brace = caption_brace(frame, f"one vector, fixed length: {size} numbers", color=palette.CONTEXT)
-        all_of_it = label("all of the English must fit in here", font_size=typography.LABEL_SIZE)
-        all_of_it.next_to(frame, RIGHT, buff=layout.APART)
+        fixed = f"one vector, fixed length: {size} numbers"
+        if stacked:  # each note on lines as wide as the body, one under the other
+            width = layout.body().width
+            brace = VGroup(Brace(frame, direction=DOWN, color=palette.CONTEXT))
+            brace.add(wrapped(fixed, width, font_size=typography.SMALL_SIZE, color=palette.CONTEXT).next_to(
+                brace, DOWN, buff=layout.TIGHT))
+            all_of_it = wrapped("all of the English must fit in here", width, font_size=typography.LABEL_SIZE)
+            all_of_it.next_to(brace, DOWN, buff=layout.GAP)
+        else:
+            brace = caption_brace(frame, fixed, color=palette.CONTEXT)
+            all_of_it = label("all of the English must fit in here", font_size=typography.LABEL_SIZE)
+            all_of_it.next_to(frame, RIGHT, buff=layout.APART)
         layout.keep_inside(all_of_it, layout.body())
         self.play(LaggedStart(*(GrowArrow(a) for a in funnel), lag_ratio=0.25), run_time=1.2)
         self.play(Create(frame), FadeIn(brace), run_time=0.8)
@@ -208,7 +230,9 @@ class BottleneckScene(AttentionScene):
         self.play(FadeOut(summary.notes), reading.words.animate.set_opacity(0.3),
                   reading.word_arrows.animate.set_opacity(0.3), run_time=0.6)
         self.play(LaggedStart(*(FadeIn(m) for m in chain), lag_ratio=0.15), run_time=1.2)
-        from_s = VGroup(*(Arrow(summary.frame.get_right(), chain.step(w).get_left(), buff=layout.TIGHT,
+        ends = ((summary.frame.get_bottom, lambda w: chain.step(w).get_top()) if _stacked() else
+                (summary.frame.get_right, lambda w: chain.step(w).get_left()))
+        from_s = VGroup(*(Arrow(ends[0](), ends[1](w), buff=layout.TIGHT,
                                 color=palette.CONTEXT, stroke_width=3, max_tip_length_to_length_ratio=0.07)
                           for w in steps))
         self.play(LaggedStart(*(GrowArrow(a) for a in from_s), lag_ratio=0.3), run_time=1.5)
@@ -250,8 +274,13 @@ class BottleneckScene(AttentionScene):
         links = {}
         for w in steps:
             step = chain.step(w)
-            links[w] = VGroup(*(Line(step.get_left() + LEFT * layout.TIGHT, row.state.get_right() + RIGHT * layout.TIGHT,
-                                     color=palette.WEIGHT, stroke_width=3) for row in kept))
+            if _stacked():  # the steps under the kept states: up from each step to each state
+                links[w] = VGroup(*(Line(step.get_top() + UP * layout.TIGHT, row.state.get_bottom() + DOWN * layout.TIGHT,
+                                         color=palette.WEIGHT, stroke_width=3) for row in kept))
+            else:
+                links[w] = VGroup(*(Line(step.get_left() + LEFT * layout.TIGHT,
+                                         row.state.get_right() + RIGHT * layout.TIGHT,
+                                         color=palette.WEIGHT, stroke_width=3) for row in kept))
             self.play(Indicate(step[1], color=palette.FRENCH, scale_factor=1.3),
                       LaggedStart(*(Create(line) for line in links[w]), lag_ratio=0.2), run_time=1.1)
             self.wait(0.5)
@@ -300,7 +329,8 @@ class BottleneckScene(AttentionScene):
         title = self._state_title(0, state_region, state, 1.0)
         VGroup(title, state).move_to(state_region.center)
         shares = self._shares(shares_region)
-        VGroup(shares.title, shares.labels, shares.slots, *shares.spacers).align_to(state, UP)
+        if not _stacked():  # side by side: level tops; stacked, each keeps its own row
+            VGroup(shares.title, shares.labels, shares.slots, *shares.spacers).align_to(state, UP)
         return state, title, shares
 
     @staticmethod
@@ -317,7 +347,9 @@ class BottleneckScene(AttentionScene):
                       cell_width=self.cell_width)
 
     def _state_title(self, t: int, region: Region, state: VGroup, zoom: float) -> VGroup:
-        title = label(f"hidden state after “{self.tokens[t]}”", font_size=typography.LABEL_SIZE).scale(zoom)
+        words = f"hidden state after “{self.tokens[t]}”"
+        title = (wrapped(words, region.width / zoom, font_size=typography.LABEL_SIZE) if _stacked()
+                 else label(words, font_size=typography.LABEL_SIZE)).scale(zoom)
         layout.fit_into(title, region, center=False)
         return title.next_to(state, UP, buff=layout.GAP * zoom)
 
@@ -352,8 +384,9 @@ class BottleneckScene(AttentionScene):
         rows = -(-len(labels) // columns)
         triples += [[VGroup(), VGroup(), VGroup()] for _ in range(rows * columns - len(triples))]
         cells = [m for r in range(rows) for c in range(columns) for m in triples[c * rows + r]]
-        title = label("how much of each word the state still carries", font_size=typography.SMALL_SIZE,
-                      color=palette.MUTED)
+        words = "how much of each word the state still carries"
+        title = (wrapped(words, region.width, font_size=typography.SMALL_SIZE, color=palette.MUTED)
+                 if _stacked() else label(words, font_size=typography.SMALL_SIZE, color=palette.MUTED))
         spare = region.height - title.height - layout.GAP - rows * L.bar_height
         row_gap = min(max(spare / max(rows - 1, 1), layout.TIGHT), layout.NEAR)  # many words: rows closer
         VGroup(*cells).arrange_in_grid(rows=rows, cols=len(cells) // rows, col_alignments="rll" * columns,
@@ -399,7 +432,11 @@ class BottleneckScene(AttentionScene):
         return tuple(w for w in self.french.get("reference") if w != self.french.get("end_token"))
 
     def _decoder_chain(self) -> VGroup:
-        """start ↓ words ↓ end, down the right side of the body; chain.step(word) is a word's box."""
+        """start ↓ words ↓ end, down the right side of the body; chain.step(word) is a word's box. A narrow body
+        (portrait, square) has no width beside s for that column: there the steps it writes stand in a row along the
+        bottom (`_decoder_row`)."""
+        if _stacked():
+            return self._decoder_row()
         words = (self.french.get("start_token"), *self.french.get("reference"))
         boxes = [token_box(w, palette.FRENCH if w in self._decoder_words() else palette.MUTED) for w in words]
         body = layout.body()
@@ -416,9 +453,28 @@ class BottleneckScene(AttentionScene):
         chain.step = lambda w: by_word[w]
         return chain
 
+    def _decoder_row(self) -> VGroup:
+        """The decoder's steps left to right along the bottom of a narrow body, "decoder" over them."""
+        boxes = [token_box(w, palette.FRENCH) for w in self._decoder_words()]
+        row = VGroup(*boxes).arrange(RIGHT, buff=layout.GAP)
+        links = [Line(a.get_right(), b.get_left(), buff=layout.HAIRLINE, color=palette.MUTED, stroke_width=2)
+                 for a, b in zip(boxes[:-1], boxes[1:])]
+        head = label("decoder", font_size=typography.SMALL_SIZE, color=palette.MUTED)
+        head.next_to(row, DOWN, buff=layout.TIGHT).align_to(row, LEFT)  # under it: the links come from above
+        chain = VGroup(head, *[m for pair in zip(boxes, links + [VGroup()]) for m in pair])
+        body = layout.body()
+        layout.fit_into(chain, body, grow=False)
+        chain.to_edge(DOWN, buff=layout.MARGIN + layout.BOTTOM_BAND)
+        by_word = dict(zip(self._decoder_words(), boxes))
+        chain.step = lambda w: by_word[w]
+        return chain
+
     @staticmethod
     def _left_of_chain(chain: VGroup) -> Region:
+        """Where s and the kept states go: left of the decoder's column, or above its row in a narrow body."""
         body = layout.body()
+        if _stacked():
+            return Region(body.left, body.right, chain.get_top()[1] + layout.FAR, body.top)  # links run upright
         return Region(body.left, chain.get_left()[0] - L.link_room, body.bottom, body.top)
 
     def _word_row(self) -> TokenRow:
@@ -435,12 +491,27 @@ class BottleneckScene(AttentionScene):
         layout.fit_into(words, band)
         return words
 
+    def _kept_columns(self, shaded: bool) -> list[VGroup]:
+        """The kept states of a narrow body, side by side over the decoder's row: word over h_t over its state as a
+        column, so a link from a step below reaches each state without crossing another."""
+        columns = []
+        for t, word in enumerate(self.tokens):
+            box = token_box(word, palette.ENGLISH)
+            name = math(f"h_{t + 1}", color=palette.TEXT, font_size=typography.BODY_SIZE + 6)
+            state = vector(self.src, f"hidden_states.{t}", shading="diverging", scale_to=self._hidden_scale(),
+                           orientation="column", show_values=not shaded, cell_width=self.cell_width)
+            column = VGroup(box, name, state).arrange(DOWN, buff=layout.NEAR)
+            column.word, column.name, column.state = box, name, state
+            columns.append(column)
+        VGroup(*columns).arrange(RIGHT, buff=layout.GAP, aligned_edge=UP)
+        return columns
+
     def _chain_room(self, chain: VGroup, rows: VGroup) -> float:
         """How much the decoder's column must shrink (1: not at all) for `rows` to fit legibly left of it; never
         below what keeps the column's own words at the floor."""
         region = self._left_of_chain(chain)
         smallest = close_up.smallest_font(rows)
-        if layout.fits_legibly(rows, region, smallest):
+        if layout.fits_legibly(rows, region, smallest) or _stacked():  # stacked: the row is not beside them
             return 1.0
         floor = typography.MIN_FONT_SIZE * close_up.BUILD_MARGIN
         needed = rows.width * floor / smallest
@@ -451,6 +522,8 @@ class BottleneckScene(AttentionScene):
     def _kept_rows(self, shaded: bool = False) -> list[VGroup]:
         """Rows "word  h_t  [vector]", one per English word, as built (not yet fitted). `shaded`: each vector as
         cells shaded by value (no numbers), a word's height, the rows closer: for more rows than fit with numbers."""
+        if _stacked():
+            return self._kept_columns(shaded)
         rows, cells = [], []
         for t, word in enumerate(self.tokens):
             box = token_box(word, palette.ENGLISH)
