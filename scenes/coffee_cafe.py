@@ -175,20 +175,37 @@ class CoffeeCafeScene(AttentionScene):
         formula = math('{{ q : q }} = W_q s_"decoder"', font_size=typography.BODY_SIZE + 4)
         formula.select("q").set_color(palette.QUERY)
         formula.to_edge(UP, buff=layout.MARGIN)
-        layout.fit_into(VGroup(comp, names), layout.body())
+        whole = VGroup(comp, names)
+        # too large to read whole (wide's 6 × 6 W_q stacked in a portrait frame): built legible, the camera works
+        # the first rows in close-up, then the whole
+        big = not layout.fits_legibly(whole, layout.body(), close_up.smallest_font(whole))
+        if big:
+            close_up.build_legible(whole, layout.body())
+        else:
+            layout.fit_into(whole, layout.body())
         d = comp.matrix.cols
 
         self.say("A learned linear map turns the state into a query: q = W_q s_decoder.",
                  narration="A learned linear map turns that state into a query: q is the matrix W_q times "
                            "s_decoder.")
         self.clear_stage()
-        self.play(Write(formula), FadeIn(comp.matrix), FadeIn(comp.vector), FadeIn(names), run_time=1.2)
-        self.play(FadeIn(comp.scaffold()), run_time=0.5)
+        if big:
+            self.play(Write(formula), run_time=1.0)
+            framed.show_whole(self, whole, [formula], FadeIn(comp.matrix), FadeIn(comp.vector), FadeIn(names),
+                              FadeIn(comp.scaffold()))
+        else:
+            self.play(Write(formula), FadeIn(comp.matrix), FadeIn(comp.vector), FadeIn(names), run_time=1.2)
+            self.play(FadeIn(comp.scaffold()), run_time=0.5)
         self.wait(0.6)
         self.say(f"One row at a time: multiply a row of W_q by s_decoder entry by entry, then add the "
                  f"{count_word(d)} products.")
-        shown = dot_every_row(self, comp, color=palette.QUERY)
+        if big:
+            shown = framed.dot_every_row(self, comp, whole, [formula], color=palette.QUERY)
+        else:
+            shown = dot_every_row(self, comp, color=palette.QUERY)
         q_text = ", ".join(format_value(v, 2) for v in src.get("q").tolist())
+        if big:  # the camera ends on q, every entry legible again
+            framed.frame_part(self, VGroup(comp.result, names[2]), whole, [formula])
         self.say(f"So q = ({q_text}).")
         self.play(FadeOut(shown[-1].box), Indicate(comp.result, color=palette.QUERY), run_time=1.0)
         self.wait(1.2)
