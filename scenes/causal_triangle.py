@@ -106,8 +106,9 @@ def row_names(tokens, amap: AttentionMap) -> VGroup:
     header = label("query i", font_size=FONT, color=palette.QUERY)
     words = VGroup(*(label(t, font_size=FONT, color=palette.ENGLISH) for t in tokens))
     pitch = amap.cell(0, 0)[0].height
+    first = baseline_y(header) - pitch - layout.NEAR  # on baselines a row apart, whatever each word's ascenders
     for i, word in enumerate(words):
-        word.next_to(header, DOWN, buff=layout.NEAR).shift(DOWN * (i * pitch)).align_to(header, RIGHT)
+        word.align_to(header, RIGHT).shift(UP * (first - i * pitch - baseline_y(word)))
     return VGroup(header, words)
 
 
