@@ -313,8 +313,13 @@ class LearnedAlignmentScene(AttentionScene):
             note = wrapped(note, width, font_size=typography.SMALL_SIZE, color=palette.MUTED)
             titles.add(VGroup(label(name, bold=True), note))
         if narrow:
-            for (name, note), grid in zip(titles, grids):
-                name.next_to(grid, LEFT, buff=layout.GAP)
+            floor = typography.MIN_FONT_SIZE / legible.smallest_text(titles)  # the most the table may shrink
+            beside = max(grid.width for grid in grids) + max(t[0].width for t in titles) + layout.GAP
+            for (name, note), grid in zip(titles, grids):  # each name beside its row, or under it (long rows)
+                if beside * floor <= width:
+                    name.next_to(grid, LEFT, buff=layout.GAP)
+                else:
+                    name.next_to(grid, DOWN, buff=layout.TIGHT).align_to(grid, LEFT)
                 note.next_to(VGroup(name, grid), DOWN, buff=layout.TIGHT).align_to(name, LEFT)
             for above, (grid, title) in zip(titles, list(zip(grids, titles))[1:]):  # column under column
                 VGroup(grid, title).next_to(above, DOWN, buff=layout.APART)
