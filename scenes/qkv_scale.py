@@ -293,10 +293,10 @@ class QKVScaleScene(AttentionScene):
         light.forget()
         eq = self.attention_equation()
 
-        def projection(cell, under):
+        def projection(cell, under, stacked=None):
             comp = WeightedRows(self.src, weights="query_row.x", matrix="W_q", products="query_row.q_terms",
                                 result="query_row.q", shade_weights=False, matrix_color=palette.QUERY,
-                                result_color=palette.QUERY, cell_size=cell)
+                                result_color=palette.QUERY, cell_size=cell, stacked=stacked)
             x_name = math(f"x_{qn}").next_to(comp.weights, UP, buff=layout.NEAR)
             x_word = label(f"“{word}”", font_size=typography.SMALL_SIZE, color=palette.ENGLISH)
             x_word.next_to(comp.weights, LEFT, buff=layout.NEAR)
@@ -309,8 +309,11 @@ class QKVScaleScene(AttentionScene):
             return VGroup(comp, x_name, x_word, W_name, q_name)
 
         # square rows where they fit at the floor, else compact ones; q's name beside the sum, else under it
+        # and where even that does not fit a wide frame (a square one, a wide example), the stacked form
         whole = first_legible([lambda c=c, u=u: projection(c, u) for u in (layout.is_tall(), True)
-                               for c in legible.row_heights()], layout.body())
+                               for c in legible.row_heights()]
+                              + [lambda c=c: projection(c, True, True) for c in legible.row_heights()],
+                              layout.body())
         comp, x_name, x_word, W_name, q_name = whole
         fit_legibly(whole, layout.body())
         self.play(FadeIn(eq), FadeIn(comp.weights), FadeIn(x_name), FadeIn(x_word), FadeIn(comp.matrix),
@@ -337,12 +340,13 @@ class QKVScaleScene(AttentionScene):
         cell = comp.matrix.cell(0, 0)[0].height
         parts = self.score_layout(comp, cell)
         # the scaled scores too need room: lower rows, then (a portrait frame) K's rows without their words
-        retries = ([(True, c) for c in legible.row_heights() if c < cell]
-                   + [(False, c) for c in legible.row_heights()])
-        for named, lower in retries:
+        retries = ([(True, c, None) for c in legible.row_heights() if c < cell]
+                   + [(False, c, None) for c in legible.row_heights()]
+                   + [(named, c, True) for named in (True, False) for c in legible.row_heights()])  # stacked
+        for named, lower, stacked in retries:
             if fits_at_floor(VGroup(*parts[:-1]), layout.body()):
                 break
-            parts = self.score_layout(self.scoring(lower, named=named), lower)
+            parts = self.score_layout(self.scoring(lower, named=named, stacked=stacked), lower)
         comp, names, scale, scaled, scaled_name, side_by_side = parts
         q_name, k_name, raw_name = names
         fit_legibly(VGroup(comp, names, scale, scaled, scaled_name), layout.body())
@@ -396,12 +400,13 @@ class QKVScaleScene(AttentionScene):
                 scale.next_to(raw_name, UP, buff=layout.NEAR)
         return comp, names, scale, scaled, scaled_name, side_by_side
 
-    def scoring(self, cell: float, *, named: bool = True) -> DotProducts:
-        """q dotted with every key, the rows `cell` tall, each named by its word (unless not `named`)."""
+    def scoring(self, cell: float, *, named: bool = True, stacked: bool | None = None) -> DotProducts:
+        """q dotted with every key, the rows `cell` tall, each named by its word (unless not `named`); `stacked`
+        as in DotProducts (None: by the body's shape)."""
         return DotProducts(self.src, matrix="K", vector="query_row.q", products="query_row.score_terms",
                            result="query_row.raw_scores", row_labels=self.tokens if named else None,
                            matrix_color=palette.KEY,
-                           cell_size=cell, label_size=typography.LABEL_SIZE)
+                           cell_size=cell, label_size=typography.LABEL_SIZE, stacked=stacked)
 
     def scaled_column(self, cell: float = typography.CELL) -> VGroup:
         """The scaled scores ω as a column with their name above."""
@@ -480,20 +485,23 @@ class QKVScaleScene(AttentionScene):
         """Step 4: z = Σ α_j v_j."""
         qn = self.qn
 
-        def mixing(cell):
+        def mixing(cell, stacked=None):
             comp = WeightedRows(self.src, weights="query_row.weights", matrix="V", products="query_row.weighted_v",
                                 result="query_row.z", row_labels=self.tokens, weights_side=RIGHT,
-                                matrix_color=palette.VALUE, cell_size=cell, label_size=typography.LABEL_SIZE)
+                                matrix_color=palette.VALUE, cell_size=cell, label_size=typography.LABEL_SIZE,
+                                stacked=stacked)
             v_name = math("V", font_size=typography.HEADING_SIZE, color=palette.VALUE)
             v_name.next_to(comp.matrix.body, UP, buff=layout.NEAR)
             a_name = math(f"alpha_({qn} j)", color=palette.WEIGHT).next_to(comp.weights, UP, buff=layout.NEAR)
             w_name = math(f"alpha_({qn} j) v_j", color=palette.MUTED)  # above the products, or (stacked, the
             #                                                         arrow above them) on their left
-            w_name.next_to(comp.products, LEFT if layout.is_tall() else UP, buff=layout.NEAR)
+            down = layout.is_tall() if stacked is None else stacked
+            w_name.next_to(comp.products, LEFT if down else UP, buff=layout.NEAR)
             z_name = math(f"z_{qn}", color=palette.CONTEXT).next_to(comp.result, RIGHT, buff=layout.NEAR)
             return VGroup(comp, v_name, a_name, w_name, z_name)
 
-        whole = first_legible([lambda c=c: mixing(c) for c in legible.row_heights()], layout.body())
+        whole = first_legible([lambda c=c: mixing(c) for c in legible.row_heights()]  # then stacked (a wide example)
+                              + [lambda c=c: mixing(c, True) for c in legible.row_heights()], layout.body())
         comp, v_name, a_name, w_name, z_name = whole
         fit_legibly(whole, layout.body())
         self.say("Step four, mix: scale each value v_j by its weight…")
