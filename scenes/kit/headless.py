@@ -18,6 +18,7 @@ from typing import Callable
 
 import numpy as np
 from manim import tempconfig
+from manim.mobject.svg import svg_mobject
 
 from scenes import frame, registry
 
@@ -36,9 +37,8 @@ def resolution_480p(aspect: str = frame.DEFAULT_ASPECT) -> dict:
 
 @functools.cache
 def _typst_cache() -> str:
-    """One compiled-Typst folder for every headless run of this process (removed at exit): a text compiled and
-    parsed for one run is reused by the next (manim keeps parsed SVGs in memory by file path, so a fresh folder
-    per run would compile and parse every text again)."""
+    """One compiled-Typst folder for every headless run of this process (removed at exit): a text compiled for one
+    run is not compiled again by the next."""
     folder = tempfile.mkdtemp(prefix="attention-typst-")
     atexit.register(shutil.rmtree, folder, ignore_errors=True)
     return folder
@@ -75,6 +75,9 @@ def run_headless(scene: str | type[AttentionScene], *, on_beat_end: Callable[[At
         "dry_run": True, "disable_caching": True,
         "verbosity": "ERROR", "progress_bar": "none",
     }):
+        # Each run parses its SVGs afresh, as a render's process does: manim's in-memory SVG cache hands out copies
+        # that draw a few pixels differently from a fresh parse, so a run must not depend on the runs before it.
+        svg_mobject.SVG_HASH_TO_MOB_MAP.clear()
         probe = Probe(skip_animations=True)
         probe.render()
     return probe
