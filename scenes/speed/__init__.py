@@ -7,6 +7,7 @@ scene, and a scene that does not use the kit (the test fixtures) costs no import
 - `draw_speed`: the Cairo camera finds what to draw and builds its paths with less Python per frame.
 - `mobject_copy`: a mobject's deep copy without a `copy.deepcopy` call per number, string and array.
 - `typst_speed`: Typst compiles with one font book per process, and writes its SVG cache files atomically.
+- `skip_speed`: a skipped animation draws no picture nothing reads, and a skipped fade only adds or removes.
 
 Nothing installs them on import: whatever draws frames calls `install_speed_patches()` first, explicitly — the
 render worker (rendering/encode/worker.py), the headless runner behind the beat-frame dump, the inspection and
@@ -15,7 +16,7 @@ the pixel tests (scenes/kit/headless.py). So the tests draw with exactly what us
 
 from __future__ import annotations
 
-from . import copy_speed, draw_speed, mobject_copy, typst_speed
+from . import copy_speed, draw_speed, mobject_copy, skip_speed, typst_speed
 
 
 def install_speed_patches() -> None:
@@ -24,3 +25,4 @@ def install_speed_patches() -> None:
     copy_speed.install()
     draw_speed.install()
     typst_speed.install()
+    skip_speed.install()
