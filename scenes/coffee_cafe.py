@@ -389,7 +389,7 @@ class CoffeeCafeScene(AttentionScene):
                 f": those of {words_list(self.said[i] for i in tied_at_top(norms))} contribute the most, equally at this precision.")
         self.say("…then add the scaled vectors" + tail)
         self.play(FadeOut(shown[-1].box), run_time=0.3)
-        add_rows(self, comp, with_sum=[FadeIn(comp.result.brackets), FadeIn(names[-1])])
+        add_rows(self, comp, with_sum=[FadeIn(names[-1])])  # add_rows fades in the brackets
         if largest is not None:
             self.play(Indicate(comp.products.row(largest), color=palette.CONTEXT), run_time=0.8)
         if big:  # end on c, its numbers legible

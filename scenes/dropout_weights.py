@@ -511,9 +511,7 @@ class DropoutWeightsScene(AttentionScene):
                  narration="So: mask, softmax, dropout, then multiply by V, in that order. The causal clip shows the "
                            "swap in full.")
         self.play(Swap(mask_box, soft_box), run_time=1.0)
-        self.play(*self._focus(pipe, STEP["dropout"], palette.RIGHT),
-                  mask_box[0].animate.set_stroke(palette.MUTED, 2),
-                  soft_box[0].animate.set_stroke(palette.MUTED, 2), run_time=0.6)
+        self.play(*self._focus(pipe, STEP["dropout"], palette.RIGHT), run_time=0.6)  # it dims the swapped two
         self.play(FadeIn(right, shift=UP * layout.NUDGE), run_time=0.8)
         self.wait(2.5)
 

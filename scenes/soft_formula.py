@@ -381,7 +381,7 @@ class SoftFormulaScene(AttentionScene):
             self.play(FadeIn(comp.scaffold()), run_time=0.5)
             shown = scale_every_row(self, comp, color=palette.WEIGHT)
         self.play(FadeOut(shown[-1].box), run_time=0.3)
-        add_rows(self, comp, with_sum=[FadeIn(comp.result.brackets), FadeIn(names[-1])])
+        add_rows(self, comp, with_sum=[FadeIn(names[-1])])  # add_rows fades in the brackets
         c_text = ", ".join(format_value(v, 2) for v in src.get("context").tolist())
         self.say(f"c_t = ({c_text}): the context the decoder uses for this step.",
                  narration=f"The result, c_t = ({c_text}), is the context the decoder uses for this step.")

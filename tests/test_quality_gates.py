@@ -167,3 +167,14 @@ def test_determinism(scene_id):
     assert [b for b, _ in first] == [b for b, _ in second]
     for (beat, a), (_, b) in zip(first, second):
         assert np.array_equal(a, b), f"beat {beat} drew different frames on a second run"
+
+
+def test_the_layout_gate_catches_one_mobject_animated_twice_in_one_play():
+    from manim import FadeIn, LaggedStart, Square
+
+    from scenes.kit.inspection import animated_twice
+
+    shape = Square()
+    assert animated_twice([FadeIn(shape), FadeIn(shape)])
+    assert animated_twice([LaggedStart(FadeIn(Square()), FadeIn(shape)), shape.animate.shift([1, 0, 0])])
+    assert animated_twice([FadeIn(shape), FadeIn(Square())]) == []

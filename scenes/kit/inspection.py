@@ -379,6 +379,29 @@ def typed_claim_problems(scene_id: str, beats: list[BeatRecord], spec: example_s
     return problems
 
 
+def animated_twice(animations: list) -> list[str]:
+    """A mobject that two animations of one play both animate: in manim the second starts from where the first's
+    start left it, so the end is not what either says (two FadeIns of one mobject leave it invisible)."""
+    seen: dict[int, str] = {}
+    problems = []
+    for animation in _leaf_animations(animations):
+        mobject = getattr(animation, "mobject", None)
+        if mobject is None or type(animation).__name__ == "Wait":
+            continue
+        if id(mobject) in seen:
+            problems.append(f"{type(animation).__name__} and {seen[id(mobject)]} animate the same {mobject} in one play")
+        seen[id(mobject)] = type(animation).__name__
+    return problems
+
+
+def _leaf_animations(animations: list) -> list:
+    leaves = []
+    for animation in animations:
+        inner = getattr(animation, "animations", None)
+        leaves.extend(_leaf_animations(list(inner)) if inner is not None else [animation])
+    return leaves
+
+
 def inspect_scene(scene_id: str, aspect: str = frame.DEFAULT_ASPECT) -> SceneReport:
     """Run a registered scene once headless at 480p in `aspect`'s frame for the active example (cached per
     process, example and aspect, so each gate reuses one run)."""
@@ -430,7 +453,7 @@ def inspect_scene_class(scene: str | type[AttentionScene], scene_id: str,
         report.animations_checked += 1
         measure(scene)
         where = f"{scene_id} / beat {scene.current_beat or '(between beats)'} / animation {report.animations_checked}"
-        for problem in layout_problems(scene):
+        for problem in layout_problems(scene) + animated_twice(scene.animations or []):
             key = problem
             if key not in seen_layout:
                 seen_layout.add(key)
