@@ -217,9 +217,15 @@ class SoftFormulaScene(AttentionScene):
 
         braces = VGroup(*(caption_brace(under(eq.select(name)), text) for name, text in zip(
             ("score", "softmax", "context"), STEP_NAMES)))
+        self._write_and_name_the_terms(eq, braces, "one line")
+        self.play(FadeOut(braces), eq.animate.to_edge(UP, buff=layout.MARGIN), run_time=0.8)
+        return eq
+
+    def _write_and_name_the_terms(self, formula, braces: VGroup, form: str) -> None:
+        """The formula written, its three terms named by their braces, and what t and i are (one line or stacked)."""
         next_word = self.src.get("next_word")
-        self.say("Given encoder states h_1 … h_T and a decoder query q_t, soft attention is one line.")
-        self.play(Write(eq), run_time=2.0)
+        self.say(f"Given encoder states h_1 … h_T and a decoder query q_t, soft attention is {form}.")
+        self.play(Write(formula), run_time=2.0)
         self.wait(0.8)
         self.say("Three parts: score every English position, normalise the scores, take a weighted sum.")
         self.play(FadeIn(braces, lag_ratio=0.4), run_time=1.5)
@@ -228,8 +234,6 @@ class SoftFormulaScene(AttentionScene):
                  narration=f"The index t is the decoder step, here the step about to predict {next_word}, and i "
                            "runs over the English words.")
         self.wait(2.5)
-        self.play(FadeOut(braces), eq.animate.to_edge(UP, buff=layout.MARGIN), run_time=0.8)
-        return eq
 
     def _name_stacked_terms(self, eq: StackedFormula) -> StackedFormula:
         """the_formula with the terms stacked: each named by a brace under it, the lines spaced apart for the names;
@@ -239,17 +243,7 @@ class SoftFormulaScene(AttentionScene):
         braces = VGroup(*(caption_brace(line, text) for line, text in zip(shown, STEP_NAMES)))
         layout.fit_into(VGroup(*(VGroup(line, brace) for line, brace in zip(shown, braces))).arrange(
             DOWN, buff=layout.GAP), layout.frame(), grow=False)
-        next_word = self.src.get("next_word")
-        self.say("Given encoder states h_1 … h_T and a decoder query q_t, soft attention is one formula.")
-        self.play(Write(shown), run_time=2.0)
-        self.wait(0.8)
-        self.say("Three parts: score every English position, normalise the scores, take a weighted sum.")
-        self.play(FadeIn(braces, lag_ratio=0.4), run_time=1.5)
-        self.wait(1.0)
-        self.say(f"t is the decoder step (here: about to predict “{next_word}”); i runs over the English words.",
-                 narration=f"The index t is the decoder step, here the step about to predict {next_word}, and i "
-                           "runs over the English words.")
-        self.wait(2.5)
+        self._write_and_name_the_terms(shown, braces, "one formula")
         self.play(FadeOut(braces), ReplacementTransform(shown, eq), run_time=0.8)
         return eq
 
