@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from manim import DecimalNumber, Mobject, Text, Typst, config
+from manim import DecimalNumber, Mobject, Text, Typst, Wait, config
 
 from attention_math import example_spec, examples
 from scenes import frame, registry
@@ -386,10 +386,11 @@ def animated_twice(animations: list) -> list[str]:
     problems = []
     for animation in _leaf_animations(animations):
         mobject = getattr(animation, "mobject", None)
-        if mobject is None or type(animation).__name__ == "Wait":
+        if mobject is None or isinstance(animation, Wait):
             continue
         if id(mobject) in seen:
-            problems.append(f"{type(animation).__name__} and {seen[id(mobject)]} animate the same {mobject} in one play")
+            problems.append(f"{type(animation).__name__} and {seen[id(mobject)]} animate the same {mobject} "
+                            "in one play")
         seen[id(mobject)] = type(animation).__name__
     return problems
 

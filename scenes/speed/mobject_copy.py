@@ -5,8 +5,8 @@ Every animation copies its mobjects (a Transform its source and target, a fade i
 headless run that skips the animations: copying was 40% of a headless run, 2.9 million `copy.deepcopy` calls for
 2,400 copies, almost all of them on an attribute that is a number, a string or a points array. Here those are
 copied inline: immutable values are shared (deepcopy returns them as they are), arrays are copied once each (the
-memo keeps two attributes that shared an array sharing its copy), lists are rebuilt element by element through
-the same memo. Anything else goes to `copy.deepcopy` as before, so the copy is the same object graph as manim's.
+memo keeps two attributes that shared an array sharing its copy), lists and dicts are rebuilt item by item
+through the same memo. Anything else goes to `copy.deepcopy` as before, so the copy is the same object graph as manim's.
 """
 
 from __future__ import annotations

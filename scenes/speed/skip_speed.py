@@ -7,13 +7,13 @@ render), it still does everything but write the frame:
 - a fade still copies its mobject twice, aligns the copies point by point and interpolates them, to arrive where
   it started: a FadeOut puts its mobject back as it was and takes it out of the scene, a FadeIn ends on its
   mobject as it was, in the scene.
-That was a third of a headless run. Here, while skipping, nothing is drawn, and a fade at the top of a play is
-replaced by what it amounts to when the play holds fades of separate mobjects alone (added or removed, its run time kept, the mobject left as it is). Whatever needs a
-picture draws its own: the next played animation its background, a still image at the scene's end, the headless
-runner every beat's end. Drawing nothing also fixes the headless picture of a beat that ends in a wait: the
-background kept from that wait was drawn under the whole scene again, doubling every translucent fill, a
-picture no video frame shows. (A play of anything but separate fades takes manim's path: how animations of
-one play interact is manim's to say.)
+That was a third of a headless run. Here, while skipping, nothing is drawn; and a play of fades alone, on separate
+mobjects, becomes what it amounts to: each mobject added or removed, left as it is, the run time kept. (A play of
+anything else takes manim's path: how animations of one play interact is manim's to say.) Whatever needs a picture
+draws its own: the next played animation its background, a still image at the scene's end, the headless runner
+every beat's end. Drawing nothing also fixes the headless picture of a beat that ends in a wait: the background
+kept from that wait was drawn under the whole scene again, doubling every translucent fill, a picture no video
+frame shows.
 """
 
 from __future__ import annotations
