@@ -7,13 +7,13 @@ example's English, French reference and wrong first word); the layout follows fr
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from manim import (
     DOWN, LEFT, ORIGIN, RIGHT, UP, Arrow, Create, FadeIn, FadeOut, GrowArrow, Indicate, LaggedStart, Line, MoveToTarget, ReplacementTransform,
-    SurroundingRectangle, TransformFromCopy, VectorizedPoint, VGroup, Write, config,
+    SurroundingRectangle, TransformFromCopy, Typst, VectorizedPoint, VGroup, Write, config,
 )
 
 from scenes.kit import AttentionScene, Source, TokenRow, beat, flow_arrow, frame_box, label, layout, palette, typography
@@ -30,6 +30,7 @@ class TeacherForcingLayout:
     panel_zoom: float = 1.2  #: the last beat's two step inputs, a notch larger than the table's (before fitting)
     panel_gap: float = 2.0  #: between the last beat's two panels, so they read as two modes
     short_arrow_length: float = 0.5  #: the step row's arrow in a narrow frame, each step's tag over its row
+    floor_margin: float = 1.04  #: a wrapped table is built so its smallest text reads this much above the floor
 
 
 L = TeacherForcingLayout()
@@ -49,10 +50,10 @@ class ShortStrip:
 
     group: VGroup
     tag: VGroup
-    first: VGroup
-    gap: VGroup
-    last: VGroup
-    arrows: VGroup
+    first: VGroup | None  # None: a frame too narrow for first … last, the strip is "encoder → s"
+    gap: VGroup | None
+    last: VGroup | None
+    arrows: VGroup | None
     into_s: VGroup
     summary: VGroup
 
@@ -79,6 +80,8 @@ class StepTable:
 
     header: VGroup
     rows: list[StepRow]
+    window: Region | None = None  # where the rows show when the table is taller than the stage (they scroll up)
+    scrolled_out: set = field(default_factory=set)  # ids of the row groups scrolled out of the window
 
 
 @dataclass(frozen=True)
@@ -143,12 +146,16 @@ class TeacherForcingScene(AttentionScene):
         self.say("Whatever the mode, the decoder gets this s plus French history, one word at a time.")
         if big:  # the top band holds the strip only shortened: its first word … its last word ⇒ s
             short = self._short_strip(english)
-            targets = (VGroup(short.tag, short.first, short.gap), VGroup(short.last, short.arrows),
-                       VGroup(short.into_s, short.summary))
+            if short.first is not None:
+                targets = (VGroup(short.tag, short.first, short.gap), VGroup(short.last, short.arrows),
+                           VGroup(short.into_s, short.summary))
+                sources = (VGroup(tag, words[0], arrows[0]), VGroup(*words[1:], *arrows[1:]),
+                           VGroup(into_s, summary))
+            else:  # a frame too narrow even for first … last: the words fold into the arrow "encoder → s"
+                targets = (short.tag, short.into_s, short.summary)
+                sources = (tag, VGroup(words, arrows, into_s), summary)
             self.play(*camera.move_camera(self, camera.rest_shot(), pinned=[]),
-                      ReplacementTransform(VGroup(tag, words[0], arrows[0]), targets[0]),
-                      ReplacementTransform(VGroup(*words[1:], *arrows[1:]), targets[1]),
-                      ReplacementTransform(VGroup(into_s, summary), targets[2]), run_time=1.0)
+                      *(ReplacementTransform(a, b) for a, b in zip(sources, targets)), run_time=1.0)
             self.remove(*targets)  # the same mobjects, as the one strip later beats keep on screen
             self.add(short.group)
             self.wait(1.0)
@@ -172,11 +179,20 @@ class TeacherForcingScene(AttentionScene):
         rows = self._step_rows(self.src.get("generating"), training=False)
         table = VGroup(*(r.group for r in rows))
         VGroup(header, table).arrange(DOWN, buff=layout.APART, aligned_edge=LEFT)
-        self._place_on_stage(VGroup(header, table), encoder)
+        window = None
+        if not layout.fits_legibly(VGroup(header, table), self._stage(encoder), typography.SMALL_SIZE):
+            width = self._wrap_width(encoder)  # a narrow frame: each row wrapped under its tag, the rows stacked
+            header = self._mode_header("Generating", "English only: no reference French", width=width)
+            rows = self._wrapped_rows(self.src.get("generating"), training=False, width=width)
+            VGroup(header, *(r.group for r in rows)).arrange(DOWN, buff=layout.GAP, aligned_edge=LEFT)
+            window = self._place_wrapped(VGroup(header, *(r.group for r in rows)), rows, encoder)
+        else:
+            self._place_on_stage(VGroup(header, table), encoder)
+        generating = StepTable(header, rows, window)
         self.play(FadeIn(header, shift=DOWN * layout.NUDGE), run_time=0.6)
-        self._show_row(encoder, rows[0])
+        self._show_row(encoder, rows[0], table=generating)
         self.wait(1.5)
-        return StepTable(header, rows)
+        return generating
 
     @beat
     def generating_error_stays(self, encoder: Encoder, generating: StepTable) -> None:
@@ -189,8 +205,8 @@ class TeacherForcingScene(AttentionScene):
                  narration=f"There is no teacher to correct it, so “{wrong}” is fed back in: it stays in the "
                            f"input history of step {steps[1].step} and of every step after it.")
         for prev, row in zip(rows[:-1], rows[1:]):
-            self._show_row(encoder, row, fed_from=prev.pred, prev_row=prev)
-        trail = VGroup(*(row.given_tokens[0] for row in rows[1:]))
+            self._show_row(encoder, row, fed_from=prev.pred, prev_row=prev, table=generating)
+        trail = VGroup(*(row.given_tokens[0] for row in rows[1:] if self._in_view(row, generating)))
         self.play(LaggedStart(*(Indicate(t[1], color=palette.WRONG, scale_factor=1.4) for t in trail),
                               lag_ratio=0.4), run_time=1.4)
         self.wait(2.0)
@@ -203,25 +219,36 @@ class TeacherForcingScene(AttentionScene):
         self.say(f"Training: the reference is {' '.join(reference[:-1])}. Step {step.step} still predicts "
                  f"“{step.predicted}”; the loss scores it against “{step.target}”.")
         self.play(FadeOut(generating.header), *(FadeOut(r.group) for r in generating.rows), run_time=0.6)
-        header, rows, ref_tag, ref_words = self._training_picture(encoder, compact=False)
-        for narrow in (False, True):  # a long reference: rows packed closer; a narrow frame: tags over the rows
-            if layout.fits_legibly(VGroup(header, ref_tag, ref_words, *(r.group for r in rows)),
-                                   self._stage(encoder), typography.SMALL_SIZE):
+        stage = self._stage(encoder)
+        for options in ({"compact": False}, {"compact": True}, {"compact": True, "narrow": True}):
+            # a long reference: rows packed closer; a narrow frame: tags over the rows
+            header, rows, ref_tag, ref_words = self._training_picture(encoder, **options)
+            picture = VGroup(header, ref_tag, ref_words, *(r.group for r in rows))
+            if layout.fits_legibly(picture, stage, typography.SMALL_SIZE):
                 break
-            header, rows, ref_tag, ref_words = self._training_picture(encoder, compact=True, narrow=narrow)
-        self._place_on_stage(VGroup(header, ref_tag, ref_words, *(r.group for r in rows)), encoder)
+        loss_note, window = None, None
+        if layout.fits_legibly(picture, stage, typography.SMALL_SIZE):
+            self._place_on_stage(picture, encoder)
+        else:  # narrower still: each row wrapped under its tag, the rows scrolling up when they outgrow the stage
+            header, rows, ref_tag, ref_words, loss_note, window = self._wrapped_training_picture(encoder)
+        training = StepTable(header, rows, window)
         self.play(FadeIn(header, shift=DOWN * layout.NUDGE), FadeIn(ref_tag), FadeIn(ref_words), run_time=0.8)
         first = rows[0]
-        self._show_row(encoder, first)
+        self._show_row(encoder, first, table=training)
         target = ref_words[reference.index(step.target)]
-        loss = Arrow(first.pred.get_top(), target.get_bottom(), buff=layout.HAIRLINE, color=palette.WRONG,
-                     stroke_width=3, max_tip_length_to_length_ratio=0.3)
-        loss_word = label("loss", font_size=typography.SMALL_SIZE, color=palette.WRONG)
-        loss_word.next_to(loss, LEFT, buff=layout.TIGHT)
-        self.play(GrowArrow(loss), FadeIn(loss_word), Indicate(target[1], color=palette.WRONG, scale_factor=1.3),
-                  run_time=1.0)
+        if loss_note is not None:  # wrapped rows: the target word comes down under the prediction it scores
+            loss_word, loss_target = loss_note
+            self.play(TransformFromCopy(target, loss_target), FadeIn(loss_word),
+                      Indicate(target[1], color=palette.WRONG, scale_factor=1.3), run_time=1.0)
+        else:
+            loss = Arrow(first.pred.get_top(), target.get_bottom(), buff=layout.HAIRLINE, color=palette.WRONG,
+                         stroke_width=3, max_tip_length_to_length_ratio=0.3)
+            loss_word = label("loss", font_size=typography.SMALL_SIZE, color=palette.WRONG)
+            loss_word.next_to(loss, LEFT, buff=layout.TIGHT)
+            self.play(GrowArrow(loss), FadeIn(loss_word), Indicate(target[1], color=palette.WRONG, scale_factor=1.3),
+                      run_time=1.0)
         self.wait(1.8)
-        return TrainingTable(StepTable(header, rows), ref_words, ref_tag)
+        return TrainingTable(training, ref_words, ref_tag)
 
     @beat
     def training_feeds_reference(self, encoder: Encoder, training: TrainingTable) -> None:
@@ -237,8 +264,11 @@ class TeacherForcingScene(AttentionScene):
         blocked = Line(first.pred.get_corner(DOWN + LEFT), first.pred.get_corner(UP + RIGHT),
                        color=palette.WRONG, stroke_width=4)
         self.play(Create(blocked), first.pred.animate.set_opacity(0.6), run_time=0.6)
+        if training.table.window is not None:  # the strike scrolls with its row
+            first.group.add(blocked)
         self.wait(0.8)
-        self._show_row(encoder, rows[1], fed_from=training.reference[reference.index(steps[0].fed_forward)])
+        self._show_row(encoder, rows[1], fed_from=training.reference[reference.index(steps[0].fed_forward)],
+                       table=training.table)
         self.wait(0.6)
         if len(rows) > 2:
             self.say(f"Every later step gets the reference history: {', '.join(reference[:-1])}.")
@@ -246,7 +276,7 @@ class TeacherForcingScene(AttentionScene):
             self.say(f"Every step after the first gets the reference history: {', '.join(reference[:-1])}.")
         for prev, prev_row, row in zip(steps[1:-1], rows[1:-1], rows[2:]):
             self._show_row(encoder, row, fed_from=training.reference[reference.index(prev.fed_forward)],
-                           prev_row=prev_row)
+                           prev_row=prev_row, table=training.table)
         self.wait(2.0)
 
     @beat
@@ -260,27 +290,20 @@ class TeacherForcingScene(AttentionScene):
                            f"is given “{train.given[0]}”.")
         keep = set(map(id, encoder.strip.get_family()))
         self.play(*(FadeOut(m) for m in self.mobjects if id(m) not in keep), run_time=0.6)
-        panels, heads, givens, notes = VGroup(), [], [], []
-        for mode, step in (("Generating", gen), ("Training", train)):
-            head = label(f"{mode}, step {step.step}", font_size=typography.BODY_SIZE, bold=True)
-            given = self._given_group(step, training=mode == "Training").scale(L.panel_zoom)
-            same = label("same s", font_size=typography.SMALL_SIZE, color=palette.CONTEXT)
-            same.next_to(given.s_box, DOWN, buff=layout.GAP)
-            box = frame_box(given.given_tokens[0], color=palette.ACCENT, buff=layout.TIGHT)
-            history = label("history", font_size=typography.SMALL_SIZE, color=palette.ACCENT)
-            history.next_to(box, DOWN, buff=layout.NEAR)
-            panel = VGroup(head, VGroup(given, same, box, history)).arrange(DOWN, buff=layout.APART)
-            panels.add(panel)
-            heads.append(head)
-            givens.append(given)
-            notes.append((same, box, history))
+        moral_text = "Same model, same English. Only the French history changed."
+        panels, heads, givens, notes = self._panels(gen, train)
         stage_width = self._stage(encoder).width
         panels.arrange(RIGHT, buff=L.panel_gap, aligned_edge=UP)
         if panels.width > stage_width:  # a narrower frame: the two modes closer
             panels.arrange(RIGHT, buff=layout.APART, aligned_edge=UP)
-        moral = wrapped("Same model, same English. Only the French history changed.", stage_width,
-                        font_size=typography.BODY_SIZE)
+        moral = wrapped(moral_text, stage_width, font_size=typography.BODY_SIZE)
         stage = VGroup(panels, moral).arrange(DOWN, buff=layout.FAR)
+        if not layout.fits_legibly(stage, self._stage(encoder), typography.SMALL_SIZE):
+            width = self._wrap_width(encoder)  # narrower still: the two modes stacked, each input wrapped
+            panels, heads, givens, notes = self._panels(gen, train, width=width)
+            panels.arrange(DOWN, buff=layout.APART, aligned_edge=LEFT)
+            moral = wrapped(moral_text, width, font_size=typography.BODY_SIZE)
+            stage = VGroup(panels, moral).arrange(DOWN, buff=layout.APART)
         layout.fit_into(stage, self._stage(encoder))
         self.play(*(FadeIn(h) for h in heads), run_time=0.6)
         self.play(*(TransformFromCopy(encoder.summary, g.s_box) for g in givens),
@@ -294,6 +317,176 @@ class TeacherForcingScene(AttentionScene):
 
     # --- building blocks --------------------------------------------------------------------------------------
 
+    def _panels(self, gen, train, *, width: float | None = None) -> tuple[VGroup, list, list, list]:
+        """The last beat's two panels (a mode's step: its heading, s + the history it is given, "same s" and
+        "history" under them), not yet arranged; `width` (a narrow frame) wraps the heading and the input and
+        builds it at the table's size."""
+        panels, heads, givens, notes = VGroup(), [], [], []
+        for mode, step in (("Generating", gen), ("Training", train)):
+            text = f"{mode}, step {step.step}"
+            head = (label(text, font_size=typography.BODY_SIZE, bold=True) if width is None
+                    else wrapped(text, width, font_size=typography.BODY_SIZE, bold=True))
+            given = self._given_group(step, training=mode == "Training")
+            if width is None:
+                given.scale(L.panel_zoom)
+            else:
+                self._wrap_given(given, width)
+            same = label("same s", font_size=typography.SMALL_SIZE, color=palette.CONTEXT)
+            below_s = [m for m in given if m.get_top()[1] < given.s_box.get_bottom()[1]]
+            if below_s:  # the input wrapped under s: the note beside it
+                same.next_to(given.s_box, RIGHT, buff=layout.GAP)
+            else:
+                same.next_to(given.s_box, DOWN, buff=layout.GAP)
+            box = frame_box(given.given_tokens[0], color=palette.ACCENT, buff=layout.TIGHT)
+            history = label("history", font_size=typography.SMALL_SIZE, color=palette.ACCENT)
+            history.next_to(box, DOWN, buff=layout.NEAR)
+            inner = VGroup(given, same, box, history)
+            if width is None:
+                panel = VGroup(head, inner).arrange(DOWN, buff=layout.APART)
+            else:
+                panel = VGroup(head, inner).arrange(DOWN, buff=layout.GAP, aligned_edge=LEFT)
+            panels.add(panel)
+            heads.append(head)
+            givens.append(given)
+            notes.append((same, box, history))
+        return panels, heads, givens, notes
+
+    @staticmethod
+    def _flow(units, width: float, *, gap: float = layout.NEAR, own_line=()) -> VGroup:
+        """`units` left to right in lines at most `width` wide (a unit wider than that keeps a line of its own),
+        the lines stacked, left-aligned; a unit in `own_line` starts a new line."""
+        starts = set(map(id, own_line))
+        lines: list[list] = [[]]
+        for unit in units:
+            used = sum(m.width for m in lines[-1]) + gap * len(lines[-1])
+            if lines[-1] and (id(unit) in starts or used + unit.width > width):
+                lines.append([])
+            lines[-1].append(unit)
+        return VGroup(*(VGroup(*line).arrange(RIGHT, buff=gap) for line in lines)).arrange(
+            DOWN, buff=layout.NEAR, aligned_edge=LEFT)
+
+    def _given_units(self, given: VGroup) -> list:
+        """s, then each history word (with the "+" before it, or the first one's in a compact input): the pieces a
+        wrapped input breaks between."""
+        parts = list(given.submobjects)
+        if len(parts) == 2 * len(given.given_tokens) + 1:  # s + w1 + w2 …
+            return [parts[0], *(VGroup(plus, word) for plus, word in zip(parts[1::2], parts[2::2]))]
+        return [parts[0], VGroup(parts[1], parts[2]), *parts[3:]]  # compact: s + w1 w2 …
+
+    def _wrap_given(self, given: VGroup, width: float) -> VGroup:
+        return self._flow(self._given_units(given), width)
+
+    @staticmethod
+    def _wrap_scale() -> float:
+        """The scale a wrapped table is built at: its smallest text (the step tags) just above the floor."""
+        return typography.MIN_FONT_SIZE * L.floor_margin / typography.SMALL_SIZE
+
+    def _wrap_width(self, encoder: Encoder) -> float:
+        """How wide (before the wrap scale) a wrapped row may be, so it spans the stage once built."""
+        return self._stage(encoder).width / self._wrap_scale()
+
+    def _wrapped_rows(self, steps, *, training: bool, width: float, first_note: VGroup | None = None) -> list[StepRow]:
+        """One block per step for a frame too narrow for a row: its tag, then s + history → prediction ✓/✗
+        wrapped into lines `width` wide; the predictions flush right, in one column. `first_note` goes on a line
+        of its own under the first prediction."""
+        rows, tails = [], []
+        for step in steps:
+            tag = label(f"step {step.step}", font_size=typography.SMALL_SIZE, color=palette.MUTED)
+            given = self._given_group(step, training=training, compact=True)
+            arrow = Arrow(ORIGIN, RIGHT * L.short_arrow_length, buff=0, color=palette.MUTED, stroke_width=3,
+                          max_tip_length_to_length_ratio=0.25)
+            color = palette.MUTED if not step.predicted_known else (palette.WRONG if step.wrong else palette.FRENCH)
+            pred = self._token(step.predicted, color)
+            verdict = None
+            if step.wrong is not None:
+                verdict = label("✗" if step.wrong else "✓", font_size=typography.BODY_SIZE,
+                                color=palette.WRONG if step.wrong else palette.RIGHT)
+            tail = VGroup(arrow, pred, *([verdict] if verdict is not None else [])).arrange(RIGHT, buff=layout.GAP)
+            note = first_note if not rows else None
+            extra = [note] if note is not None else []
+            content = self._flow([*self._given_units(given), tail, *extra], width, own_line=extra)
+            tag.next_to(content, UP, buff=layout.TIGHT, aligned_edge=LEFT)
+            rows.append(StepRow(tag, given, arrow, pred, verdict,
+                                VGroup(tag, given, arrow, pred, *([verdict] if verdict is not None else []), *extra)))
+            tails.append([tail, *extra])
+        VGroup(*(r.group for r in rows)).arrange(DOWN, buff=layout.GAP, aligned_edge=LEFT)
+        right = max(r.group.get_right()[0] for r in rows)
+        for ends in tails:
+            for end in ends:
+                end.shift(RIGHT * (right - end.get_right()[0]))
+        return rows
+
+    def _wrapped_training_picture(self, encoder: Encoder):
+        """The training picture for a narrow frame: header, the reference words wrapped, the wrapped rows (with
+        room for "loss" and the scored reference word under the first prediction); placed on the stage."""
+        width = self._wrap_width(encoder)
+        steps, reference = self.src.get("training"), self.src.get("reference")
+        header = self._mode_header("Training", "English + the reference French", width=width)
+        loss_word = label("loss", font_size=typography.SMALL_SIZE, color=palette.WRONG)
+        loss_target = self._token(steps[0].target, palette.FRENCH)
+        note = VGroup(loss_word, loss_target).arrange(RIGHT, buff=layout.GAP)
+        rows = self._wrapped_rows(steps, training=True, width=width, first_note=note)
+        ref_words = self._row(reference, palette.FRENCH, gap=layout.NEAR)
+        ref_tag = label("reference", font_size=typography.SMALL_SIZE, color=palette.MUTED)
+        ref_block = self._flow([ref_tag, *ref_words.tokens], width)
+        composition = VGroup(header, ref_block, *(r.group for r in rows)).arrange(DOWN, buff=layout.GAP,
+                                                                                  aligned_edge=LEFT)
+        window = self._place_wrapped(composition, rows, encoder)
+        return header, rows, ref_tag, ref_words, (loss_word, loss_target), window
+
+    def _place_wrapped(self, composition: VGroup, rows: list[StepRow], encoder: Encoder) -> Region | None:
+        """Fit a wrapped table into the stage when it fits legibly (None); else build it at the wrap scale,
+        hung from the stage's top, and return the window its rows show in (later rows scroll up into it)."""
+        stage = self._stage(encoder)
+        if layout.fits_legibly(composition, stage, typography.SMALL_SIZE):
+            layout.fit_into(composition, stage)
+            composition.align_to(stage.top_edge(), UP)
+            return None
+        composition.scale(min(self._wrap_scale(), stage.width / composition.width))
+        composition.move_to(stage.center).align_to(stage.top_edge(), UP)
+        return Region(stage.left, stage.right, stage.bottom, rows[0].group.get_top()[1])
+
+    @staticmethod
+    def _in_view(row: StepRow, table: StepTable | None) -> bool:
+        return table is None or id(row.group) not in table.scrolled_out
+
+    def _scroll_into_view(self, table: StepTable, row: StepRow) -> None:
+        """Scroll the table's rows up until `row` fits the window; the rows that leave its top fade out."""
+        window = table.window
+        if row.group.get_bottom()[1] >= window.bottom - layout.HAIRLINE:
+            return
+        index = next(i for i, r in enumerate(table.rows) if r is row)
+        shown = [r for r in table.rows[:index] if self._in_view(r, table)]
+        rise = window.top - row.group.get_top()[1]  # whole rows leave: the first one kept comes to the top
+        for kept in shown[1:]:
+            if row.group.get_bottom()[1] + window.top - kept.group.get_top()[1] >= window.bottom - layout.HAIRLINE:
+                rise = window.top - kept.group.get_top()[1]
+                break
+        on_screen = set(map(id, self.get_mobject_family_members()))
+        moves = []
+        for other in table.rows:
+            leaving = self._in_view(other, table) and other.group.get_top()[1] + rise > window.top + layout.HAIRLINE
+            if leaving:
+                table.scrolled_out.add(id(other.group))
+            shown, still = [], []
+            self._split_on_screen(other.group, on_screen, shown, still)
+            for part in still:
+                part.shift(UP * rise)
+            moves += [FadeOut(part, shift=UP * rise) if leaving else part.animate.shift(UP * rise) for part in shown]
+        if moves:
+            self.play(*moves, run_time=0.6)
+
+    @classmethod
+    def _split_on_screen(cls, mob, on_screen: set, shown: list, still: list) -> None:
+        """The outermost parts of `mob` on screen (`shown`), and the rest not on screen at all (`still`)."""
+        if id(mob) in on_screen:
+            shown.append(mob)
+        elif not any(id(m) in on_screen for m in mob.get_family()):
+            still.append(mob)
+        else:
+            for sub in mob.submobjects:
+                cls._split_on_screen(sub, on_screen, shown, still)
+
     def _short_strip(self, english) -> "ShortStrip":
         """encoder  first → … → last ⇒ s, fitted into the top band: the strip of a sentence too long to stay there
         whole at a legible size (the reading beat showed every word)."""
@@ -303,6 +496,11 @@ class TeacherForcingScene(AttentionScene):
         last = self._token(english[-1], palette.ENGLISH)
         summary = self._token("s", palette.CONTEXT)
         group = VGroup(tag, first, gap, last, summary).arrange(RIGHT, buff=layout.APART)
+        if not layout.fits_legibly(group, layout.top_band(), typography.SMALL_SIZE):  # a narrow frame
+            group = VGroup(tag, summary).arrange(RIGHT, buff=layout.FAR)
+            layout.fit_into(group, layout.top_band(), grow=False)
+            into_s = flow_arrow(tag, summary, color=palette.CONTEXT, buff=layout.NEAR)
+            return ShortStrip(VGroup(tag, summary, into_s), tag, None, None, None, None, into_s, summary)
         layout.fit_into(group, layout.top_band())
         arrows = VGroup(flow_arrow(first, gap, buff=layout.HAIRLINE), flow_arrow(gap, last, buff=layout.HAIRLINE))
         into_s = flow_arrow(last, summary, color=palette.CONTEXT, buff=layout.HAIRLINE)
@@ -350,10 +548,18 @@ class TeacherForcingScene(AttentionScene):
     def _verdict_word(step) -> str:
         return "wrong" if step.wrong else "right"
 
-    def _mode_header(self, mode: str, detail: str) -> VGroup:
+    def _mode_header(self, mode: str, detail: str, *, width: float | None = None) -> VGroup:
+        """The mode's name and what it is given, side by side; stacked (the detail wrapped) when that is wider
+        than `width`."""
         head = VGroup(label(mode, font_size=typography.BODY_SIZE, bold=True),
                       label(detail, font_size=typography.SMALL_SIZE, color=palette.MUTED))
-        return head.arrange(RIGHT, buff=layout.GAP, aligned_edge=DOWN)
+        head.arrange(RIGHT, buff=layout.GAP, aligned_edge=DOWN)
+        if width is not None and head.width > width:
+            lines = wrapped(detail, width, font_size=typography.SMALL_SIZE, color=palette.MUTED)
+            if len(lines.submobjects) > 1 and not isinstance(lines, Typst):
+                lines.arrange(DOWN, buff=layout.TIGHT, aligned_edge=LEFT)
+            head = VGroup(head[0], lines).arrange(DOWN, buff=layout.TIGHT, aligned_edge=LEFT)
+        return head
 
     def _token(self, word: str, color) -> VGroup:
         """A token box stretched to the common height, so rows of words and low glyphs ("…", "s") line up."""
@@ -421,9 +627,12 @@ class TeacherForcingScene(AttentionScene):
                 row.tag.next_to(row.given, UP, buff=layout.TIGHT, aligned_edge=LEFT)
         return rows
 
-    def _show_row(self, encoder: Encoder, row: StepRow, fed_from=None, prev_row: StepRow | None = None) -> None:
+    def _show_row(self, encoder: Encoder, row: StepRow, fed_from=None, prev_row: StepRow | None = None,
+                  table: StepTable | None = None) -> None:
         """Bring a step row in: s copied from the encoder, the newest history word from where it was fed from,
-        older history words from the previous row."""
+        older history words from the previous row (a table taller than the stage scrolls up to make room)."""
+        if table is not None and table.window is not None:
+            self._scroll_into_view(table, row)
         copies = [TransformFromCopy(encoder.summary, row.given.s_box)]
         moved = {id(row.given.s_box)}
         if fed_from is not None:

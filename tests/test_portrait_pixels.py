@@ -15,7 +15,7 @@ from conftest import ROOT, per_scene
 from scenes.kit.inspection import inspect_scene
 
 CONTROL_DIR = ROOT / "tests" / "control_data" / "portrait"
-PORTRAIT_SCENES = ["bottleneck", "causal_triangle", "coffee_cafe", "dropout_weights", "head_split", "learned_alignment", "learned_heads", "qkv_scale", "soft_formula", "summary", "weight_free"]
+PORTRAIT_SCENES = ["bottleneck", "causal_triangle", "coffee_cafe", "dropout_weights", "head_split", "learned_alignment", "learned_heads", "qkv_scale", "soft_formula", "summary", "teacher_forcing", "weight_free"]
 #: The scenes laid out for the square frame (1:1, 480×480): their layout and number gates are checked here.
 SQUARE_SCENES = ["bottleneck", "causal_triangle", "coffee_cafe", "dropout_weights", "head_split", "learned_alignment", "learned_heads", "qkv_scale", "soft_formula", "summary", "teacher_forcing", "weight_free"]
 
