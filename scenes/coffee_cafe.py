@@ -24,7 +24,7 @@ from scenes.kit import camera, close_up, framed, layout, legible, motion
 from scenes.kit.claims import leader
 from scenes.kit.products import encoder_scoring
 from scenes.kit.claims import count_word, tied_at_top, top_index, words_list
-from scenes.kit.score_bars import ScoreBars
+from scenes.kit.score_bars import ScoreBars, ScoreRows, bars_or_rows
 from scenes.kit.text import wrapped
 
 
@@ -36,6 +36,7 @@ class CoffeeCafeLayout:
     decoder_height: float = 1.1
     decoder_corner: float = 0.15
     weights_bar_height: float = 2.6  #: tallest possible bar (weight 1) when the weights have the body to themselves
+    weights_bar_length: float = 1.2  #: the same for bars lying down, a row per word (many words, a narrow frame)
     compare_bar_height: float = 2.4  #: the same in the computed-vs-illustrative panels side by side
     flat_bar_height: float = 1.2  #: and in those panels stacked one above the other (long sentences)
     narrow_bar_height: float = 0.8  #: and in those stacked in a portrait frame, each heading above its bars
@@ -76,10 +77,22 @@ def _query_and_encoder(q_row, purpose, role, encoder) -> VGroup:
     the frame), q and its job on the left and the encoder vectors beside them, as tall as the frame."""
     column = VGroup(q_row, purpose, role, encoder).arrange(DOWN, buff=layout.GAP)
     role.next_to(encoder, UP, buff=layout.NEAR)
-    if not layout.fits_legibly(column, layout.frame(), close_up.smallest_font(column)):
-        VGroup(VGroup(q_row, purpose).arrange(DOWN, buff=layout.GAP),
-               VGroup(role, encoder).arrange(DOWN, buff=layout.NEAR)).arrange(RIGHT, buff=layout.FAR, aligned_edge=UP)
+    if layout.fits_legibly(column, layout.frame(), close_up.smallest_font(column)):
+        return column
+    tall = legible.fill_factor(column, layout.frame())
+    VGroup(VGroup(q_row, purpose).arrange(DOWN, buff=layout.GAP),
+           VGroup(role, encoder).arrange(DOWN, buff=layout.NEAR)).arrange(RIGHT, buff=layout.FAR, aligned_edge=UP)
+    if legible.fill_factor(column, layout.frame()) < tall:  # a narrow frame: the column reads larger (the camera
+        column.arrange(DOWN, buff=layout.GAP)                #  pans down it)
+        role.next_to(encoder, UP, buff=layout.NEAR)
     return column
+
+
+def _in_lines(items: list, count: int) -> None:
+    """Arrange `items` (token boxes) in `count` lines, as many on each as the first holds, one under the other."""
+    per = -(-len(items) // count)
+    VGroup(*(VGroup(*items[i:i + per]).arrange(RIGHT, buff=layout.NEAR)
+             for i in range(0, len(items), per))).arrange(DOWN, buff=layout.NEAR)
 
 
 def _chain(parts: VGroup, *, stacked: bool) -> VGroup:
@@ -144,7 +157,22 @@ class CoffeeCafeScene(AttentionScene):
                                        > legible.fill_factor(_chain(parts.copy(), stacked=False), layout.body()))
         _chain(parts, stacked=stacked)
         chain = VGroup(sentence, decoder, state)
-        layout.fit_into(VGroup(chain, sentence_title, state_name, kinds), layout.body())
+        whole, region = VGroup(chain, sentence_title, state_name, kinds), layout.body()
+        if stacked and not legible.fits_at_floor(whole, region):
+            # too small stacked (wide's five French words across a portrait frame): the whole frame (no formula on
+            # top here), the French in as few lines as read at the floor
+            region, items = layout.frame(), [*words.tokens, blank]
+            state = vector(src, "s_decoder", orientation="column", cell_size=legible.row_heights()[1])  # compact
+            parts = VGroup(sentence_title, sentence, kinds, decoder, state_name, state)
+            chain = VGroup(sentence, decoder, state)
+            whole = VGroup(chain, sentence_title, state_name, kinds)
+            _chain(parts, stacked=True)
+            for count in range(2, len(items) + 1):
+                if legible.fits_at_floor(whole, region):
+                    break
+                _in_lines(items, count)
+                _chain(parts, stacked=True)
+        layout.fit_into(whole, region)
         to_decoder = flow_arrow(VGroup(sentence, kinds[0]) if stacked else sentence, decoder, down=stacked)
         to_state = flow_arrow(decoder, state, down=stacked)
 
@@ -229,6 +257,11 @@ class CoffeeCafeScene(AttentionScene):
                            for i in range(n)))
         encoder_group = VGroup(encoder, h_names)
         column = _query_and_encoder(q_row, purpose, role, encoder_group)
+        smallest = close_up.smallest_font(column)
+        if not layout.fits_legibly(column, layout.frame(), smallest) and (  # built at the floor (below), q's row
+                q_row.width * typography.MIN_FONT_SIZE * close_up.BUILD_MARGIN / smallest > width):  # too wide:
+            q_row = _named_row("q", vector(src, "q", orientation="column", color=palette.QUERY), palette.QUERY)
+            column = _query_and_encoder(q_row, purpose, role, encoder_group)                   # q in a column
         big = close_up.build_legible(column, layout.frame())
         if big:  # taller than the frame at a legible size: hang it from the top; the camera pans down to the rest
             column.shift(UP * (layout.frame().top - column.get_top()[1]))
@@ -256,12 +289,12 @@ class CoffeeCafeScene(AttentionScene):
                  narration=f"Meanwhile the encoder kept one vector per English word, {count_word(n)} in all: "
                            f"{_vector_names(n)}. They are what the query will be scored against.")
         if big:  # the rows below the frame enter hidden (shaded), then the camera pans down over them
-            close_up.apply_shot_state(camera.rest_shot(), encoder_group, layout.frame())
+            close_up.apply_shot_state(camera.rest_shot(), VGroup(encoder_group, role), layout.frame())
         self.play(FadeIn(encoder_group, lag_ratio=0.3), FadeIn(role), run_time=1.5)
         if big:
             lower = VGroup(*(encoder.row(i) for i in range(n // 2, n)), h_names[n // 2:])
             shot = camera.shot_on(lower, layout.frame(), max_zoom=1.0)
-            framed.move_to_shot(self, shot, VGroup(column, role), [], run_time=2.0, region=layout.frame())
+            framed.move_to_shot(self, shot, column, [], run_time=2.0, region=layout.frame())  # role is in column
         self.wait(1.5)
 
     @beat
@@ -318,7 +351,9 @@ class CoffeeCafeScene(AttentionScene):
         formula = math("{{ alpha_i : alpha }} = exp(e_i) / (sum_j exp(e_j))", font_size=typography.BODY_SIZE + 2)
         formula.select("alpha").set_color(palette.WEIGHT)
         formula.to_edge(UP, buff=layout.MARGIN)
-        panel = ScoreBars(src, "weights", tokens, scores="scores", max_height=L.weights_bar_height, arrow=True)
+        # a column per word, or (too many words across a narrow frame to read) a row per word
+        panel = bars_or_rows(src, "weights", tokens, layout.body(), scores="scores", max_height=L.weights_bar_height,
+                             max_length=L.weights_bar_length, arrow=True)
         layout.fit_into(panel, layout.body())
         bars = panel.bars
 
@@ -327,7 +362,8 @@ class CoffeeCafeScene(AttentionScene):
         self.play(FadeIn(panel.scores_group, lag_ratio=0.2), Write(formula), run_time=1.5)
         self.play(FadeIn(panel.arrow), run_time=0.7)
         self.play(Create(bars.baseline), FadeIn(bars.labels), run_time=0.5)
-        self.play(*(GrowFromEdge(bar, DOWN) for bar in bars.bars), FadeIn(panel.weight_name), run_time=1.2)
+        self.play(*(GrowFromEdge(bar, panel.grow_edge) for bar in bars.bars), FadeIn(panel.weight_name),
+                  run_time=1.2)
         # each score travels down to its bar and becomes the weight written over it
         scores = [panel.scores.cell(i)[1] for i in range(len(tokens))]
         self.play(motion.lagged(motion.scores_to_weights(scores, list(bars.values))), run_time=1.0)
@@ -392,22 +428,32 @@ class CoffeeCafeScene(AttentionScene):
         add_rows(self, comp, with_sum=[FadeIn(names[-1])])  # add_rows fades in the brackets
         if largest is not None:
             self.play(Indicate(comp.products.row(largest), color=palette.CONTEXT), run_time=0.8)
-        if big:  # end on c, its numbers legible
-            framed.frame_part(self, VGroup(names[-1], comp.result), whole, [formula])
+        if big:  # end on c, its numbers legible (in pieces where the row is too long for the frame)
+            framed.frame_along(self, names[-1], comp.result, whole, [formula])
         self.play(Indicate(comp.result, color=palette.CONTEXT), run_time=0.8)
         self.wait(1.5)
 
     def _weights_panel(self, path: str, heading: str, note: str, context: str, flat: bool,
-                       short: bool = False) -> VGroup:
+                       short: bool = False, rows: bool = False) -> VGroup:
         """One set of weights with its heading and the context it gives; `flat` puts the heading to the left of the
         bars (for panels stacked one above the other) instead of above them; `short` keeps the heading above
-        low bars (panels stacked in a portrait frame, too narrow for the heading beside them)."""
+        low bars (panels stacked in a portrait frame, too narrow for the heading beside them); `rows` lays a bar
+        per word along a row and c in a column beside them, under the heading (many words in a narrow frame)."""
         src, tokens = self.src, self.tokens
         height = L.narrow_bar_height if short else L.flat_bar_height if flat else L.compare_bar_height
-        bars = ScoreBars(src, path, tokens, max_height=height)
+        bars = ScoreRows(src, path, tokens, max_length=L.weights_bar_length) if rows else \
+            ScoreBars(src, path, tokens, max_height=height)
         title = VGroup(label(heading, bold=True),
                        wrapped(note, layout.frame().width, font_size=typography.SMALL_SIZE,
                                color=palette.MUTED)).arrange(DOWN, buff=layout.TIGHT)
+        if rows:
+            c = VGroup(math("c", font_size=typography.BODY_SIZE, color=palette.CONTEXT),
+                       vector(src, context, decimals=3, orientation="column", color=palette.CONTEXT)).arrange(
+                DOWN, buff=layout.NEAR)
+            panel = VGroup(title, VGroup(bars, c).arrange(RIGHT, buff=layout.APART, aligned_edge=UP)).arrange(
+                DOWN, buff=layout.GAP)
+            panel.bars = bars.bars
+            return panel
         c = _named_row("c", vector(src, context, decimals=3, color=palette.CONTEXT), palette.CONTEXT)
         if flat:
             panel = VGroup(title, VGroup(bars, c).arrange(DOWN, buff=layout.GAP)).arrange(RIGHT, buff=layout.APART)
@@ -424,9 +470,11 @@ class CoffeeCafeScene(AttentionScene):
         illustrative = src.get("illustrative_weights")
         closing = f"The decoder then predicts the next French word, here “{next_word}”, from its state plus c."
         computed_args = ("weights", "Computed", "softmax of these toy scores", "context")
-        if illustrative is None:
-            computed = self._weights_panel(*computed_args, flat=False)
-            layout.fit_best([computed], layout.frame())
+        if illustrative is None:  # a column per word, or (many words in a narrow frame) a row per word
+            computed = legible.first_legible([lambda rows=rows: self._weights_panel(*computed_args, flat=False,
+                                                                                    rows=rows)
+                                              for rows in (False, True)], layout.frame())
+            layout.fit_into(computed, layout.frame())
             self.say(f"Honest numbers: these toy scores give α ≈ {_caption_list(src, 'weights')}."
                      if len(tokens) <= L.listed else "Honest numbers: these are the weights the toy scores give.",
                      narration=f"An honest word about these numbers: the softmax of our toy scores gives "

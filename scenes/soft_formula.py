@@ -23,7 +23,7 @@ from scenes.kit import camera, close_up, framed, layout, motion, legible
 from scenes.kit.claims import leader
 from scenes.kit.products import encoder_scoring
 from scenes.kit.claims import count_word, words_list
-from scenes.kit.score_bars import ScoreBars
+from scenes.kit.score_bars import ScoreBars, bars_or_rows
 from scenes.kit.text import wrapped
 
 #: The formula's three terms (score, softmax, context), on one line in a wide frame, one under the other in a narrow one.
@@ -41,6 +41,8 @@ class SoftFormulaLayout:
     """The scene's own sizes (everything else follows from the content and scenes.kit.layout)."""
 
     weights_bar_height: float = 2.2  #: tallest possible bar (weight 1) under the formula
+    weights_bar_length: float = 1.2  #: the same for bars lying down, a row per word (many words, a narrow frame)
+    panel_bar_length: float = 1.2  #: and in a dot-vs-additive panel with a row per word
     panel_bar_height: float = 2.4  #: the same in the dot-vs-additive panels side by side
     flat_bar_height: float = 1.2  #: and in those panels stacked one above the other (long sentences)
     step_pad: float = 0.3  #: room inside the frame of each closing step word
@@ -175,8 +177,11 @@ def _score_panel(src: Source, tokens: list[str], title: str, expression: str, sc
     width = layout.frame().width
     heading = wrapped(title, width, bold=True)
     formula = _panel_formula(expression)
-    bars = ScoreBars(src, weights, tokens, scores=scores,
-                     max_height=L.flat_bar_height if flat else L.panel_bar_height)
+    if flat:
+        bars = ScoreBars(src, weights, tokens, scores=scores, max_height=L.flat_bar_height)
+    else:  # a column per word, or a row per word where the columns would not read across the frame
+        bars = bars_or_rows(src, weights, tokens, layout.frame(), scores=scores, max_height=L.panel_bar_height,
+                            max_length=L.panel_bar_length)
     remark = wrapped(note or "", width, font_size=typography.SMALL_SIZE, color=palette.MUTED)
     if flat:
         words = VGroup(heading, formula, remark).arrange(DOWN, buff=layout.NEAR)
@@ -297,9 +302,11 @@ class SoftFormulaScene(AttentionScene):
         src, tokens, comp = self.src, self.tokens, scoring.comp
         self.say("Normalise: exponentiate each score and divide by the sum, so the weights sum to one.")
         framed_up = not camera.at_rest(self)  # the scores were framed up close (the camera comes back to rest)
-        panel = ScoreBars(src, "weights", tokens, scores="scores", max_height=L.weights_bar_height, arrow=True,
-                          score_name="e_(t,i)", weight_name="alpha_(t,i)")
         under = _under_at_rest() if framed_up else _under(lit.eq)
+        # a column per word, or (too many words across a narrow frame to read) a row per word
+        panel = bars_or_rows(src, "weights", tokens, under, scores="scores", max_height=L.weights_bar_height,
+                             max_length=L.weights_bar_length, arrow=True, score_name="e_(t,i)",
+                             weight_name="alpha_(t,i)")
         layout.fit_into(panel, under)
         bars = panel.bars
         leftovers = VGroup(scoring.words, scoring.names, *(part for part in comp if part is not comp.result))
@@ -315,7 +322,8 @@ class SoftFormulaScene(AttentionScene):
             box = frame_box(lit.eq.select("softmax"), color=palette.WEIGHT)
             self.play(ReplacementTransform(lit.box, box), *into_panel, run_time=1.2)
         self.play(FadeIn(panel.arrow), Create(bars.baseline), FadeIn(bars.labels), run_time=0.8)
-        self.play(*(GrowFromEdge(bar, DOWN) for bar in bars.bars), FadeIn(panel.weight_name), run_time=1.2)
+        self.play(*(GrowFromEdge(bar, panel.grow_edge) for bar in bars.bars), FadeIn(panel.weight_name),
+                  run_time=1.2)
         # each score travels down to its bar and becomes the weight written over it
         scores = [panel.scores.cell(i)[1] for i in range(len(tokens))]
         self.play(motion.lagged(motion.scores_to_weights(scores, list(bars.values))), run_time=1.0)
@@ -379,8 +387,8 @@ class SoftFormulaScene(AttentionScene):
         c_text = ", ".join(format_value(v, 2) for v in src.get("context").tolist())
         self.say(f"c_t = ({c_text}): the context the decoder uses for this step.",
                  narration=f"The result, c_t = ({c_text}), is the context the decoder uses for this step.")
-        if big:  # end on c_t, its numbers legible
-            framed.frame_part(self, VGroup(names[-1], comp.result), whole, [lit.eq, box], region=under)
+        if big:  # end on c_t, its numbers legible (in pieces where the row is too long for the frame)
+            framed.frame_along(self, names[-1], comp.result, whole, [lit.eq, box], region=under)
         self.play(Indicate(comp.result, color=palette.CONTEXT), run_time=1.0)
         self.wait(1.5)
 

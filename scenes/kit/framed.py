@@ -157,4 +157,27 @@ def frame_part(scene: Scene, part: Mobject, whole: Mobject, pinned: Sequence[Mob
     return shot
 
 
-__all__ = ["CLOSE_ROWS", "cover_top_band", "keep_in_front", "move_to_shot", "show_whole", "dot_every_row", "scale_every_row", "frame_part"]
+def frame_along(scene: Scene, name: Mobject, grid, whole: Mobject, pinned: Sequence[Mobject], *,
+                run_time: float = 1.0, region: layout.Region | None = None) -> camera.Shot:
+    """`frame_part` on a named row vector (`name` and `grid`'s cells): at once where it fits the body at the frame's
+    own scale, else in pieces from left to right, each as wide as fits (a row too long for a narrow frame at a
+    legible size: six entries in a portrait frame), so that every number is seen legible once; returns the last
+    shot."""
+    body = region or layout.body()
+    room = body.width - 2 * camera.FRAMING_MARGIN
+    pieces, piece = [], [name]
+    for cell in (grid.cell(0, c) for c in range(grid.cols)):
+        if len(piece) > 1 and VGroup(*piece, cell).width > room:
+            pieces.append(VGroup(*piece))
+            piece = []
+        piece.append(cell)
+    pieces.append(VGroup(*piece))
+    if VGroup(name, grid).width <= room:
+        pieces = [VGroup(name, grid)]
+    shot = None
+    for part in pieces:
+        shot = frame_part(scene, part, whole, pinned, run_time=run_time, region=region)
+    return shot
+
+
+__all__ = ["CLOSE_ROWS", "frame_along", "cover_top_band", "keep_in_front", "move_to_shot", "show_whole", "dot_every_row", "scale_every_row", "frame_part"]

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from manim import DOWN, LEFT, RIGHT, UP, Arrow, Line, VGroup
+from manim import DOWN, LEFT, RIGHT, UP, Arrow, Line, Rectangle, VGroup
 
 from . import layout, palette, typography
 from .numbers import Source
 from .text import label, math
 from .attention_map import upright_label
+from .legible import fill_factor, fits_at_floor, smallest_text
 from .widgets import SoftmaxBars, heatmap
 
 #: Bar width when the words under the bars are short.
@@ -54,8 +55,10 @@ class ScoreBars(VGroup):
     Parts: `.bars` (SoftmaxBars: `.bars`, `.values`, `.labels`, `.baseline`), `.weight_name` (α_i, left of the
     bars), and when `scores` is given `.scores` (TensorGrid row), `.score_name` (e_i) and `.arrow` (a "softmax"
     arrow from the scores down to the bars, when `arrow=True`; else an empty VGroup). `.scores_group` and
-    `.weights_group` collect each half with its name.
+    `.weights_group` collect each half with its name. `.grow_edge` is the edge the bars grow from (DOWN).
     """
+
+    grow_edge = DOWN
 
     def __init__(self, source: Source, weights: str, tokens: Sequence[str], *, scores: str | None = None,
                  max_height: float = 2.4, bar_width: float = BAR_WIDTH, arrow: bool = False,
@@ -99,5 +102,110 @@ class ScoreBars(VGroup):
                            .next_to(self.arrow[0], RIGHT, buff=layout.NEAR))
         self.add(self.scores_group, self.arrow)
 
+#: How much of a row's height a bar takes in ScoreRows (the rest keeps neighbouring bars apart).
+ROW_BAR_SHARE = 0.6
 
-__all__ = ["ScoreBars", "bar_pitch", "BAR_WIDTH", "stand_labels_upright"]
+
+class ScoreRows(VGroup):
+    """ScoreBars turned a quarter, for a tall narrow frame where a column per word would set the numbers below the
+    floor (eight words across a portrait frame): one row per token, its word, its score cell (when `scores` is
+    given) and its weight bar growing rightwards from a common baseline, the traced weight at the bar's end.
+
+    The same parts as ScoreBars (`.bars` with `.bars`, `.values`, `.labels`, `.baseline`; `.weight_name`,
+    `.scores`, `.score_name`, `.arrow`, `.scores_group`, `.weights_group`), the names over their columns and the
+    "softmax" arrow between them on that line; `.grow_edge` is the edge the bars grow from (LEFT; ScoreBars': DOWN).
+    `max_length` is a bar's length at weight 1; `row_gap` the room between one row's text and the next's;
+    `words_over` puts each word on a line of its own over its row (a word as long as "internationalization").
+    """
+
+    grow_edge = LEFT
+
+    def __init__(self, source: Source, weights: str, tokens: Sequence[str], *, scores: str | None = None,
+                 max_length: float = 1.2, bar_thickness: float | None = None, row_gap: float = layout.TIGHT,
+                 arrow: bool = False, words_over: bool = False,
+                 score_name: str = "e_i", weight_name: str = "alpha_i", bar_color=palette.WEIGHT):
+        super().__init__()
+        n = len(tokens)
+        values = source.get(weights)
+        if tuple(values.shape) != (n,):
+            raise ValueError(f"ScoreRows needs one token per weight: {n} tokens for shape {tuple(values.shape)}")
+        pitch = label("Ag", font_size=typography.SMALL_SIZE).height + row_gap  # a line of text and a little
+        bar_thickness = bar_thickness or pitch * ROW_BAR_SHARE
+        bars = VGroup()
+        bars.bars, bars.values, bars.labels = VGroup(), VGroup(), VGroup()
+        lines = 2 if words_over else 1  # text lines per row
+        row_y = [-(lines * i + lines - 1) * pitch for i in range(n)]
+        for i, y in enumerate(row_y):
+            length = max(source.value(weights, i) * max_length, 0.02)
+            bar = Rectangle(width=length, height=bar_thickness, stroke_width=0, fill_color=bar_color,
+                            fill_opacity=0.9)
+            bar.move_to([length / 2, y, 0])
+            number = source.number(weights, i, decimals=2, font_size=typography.SMALL_SIZE)
+            number.next_to(bar, RIGHT, buff=layout.TIGHT)
+            bars.bars.add(bar)
+            bars.values.add(number)
+        top, bottom = pitch / 2, row_y[-1] - pitch / 2
+        bars.baseline = Line([0, top, 0], [0, bottom, 0], stroke_color=palette.MUTED)
+        bars.add(bars.baseline, bars.bars, bars.values)
+        self.bars = bars
+        self.weight_name = math(weight_name, font_size=typography.BODY_SIZE, color=palette.WEIGHT)
+        self.weight_name.next_to([0, top, 0], UP, buff=layout.TIGHT).align_to(bars.baseline, LEFT)
+        self.weights_group = VGroup(bars, self.weight_name)
+        self.add(self.weights_group)
+        self.arrow = VGroup()
+        left = bars.baseline.get_left()[0]
+        if scores is None:
+            self.scores_group = VGroup()
+        else:
+            self.scores = heatmap(source, scores, weights=False, orientation="column", cell_size=pitch,
+                                  font_size=typography.SMALL_SIZE)
+            self.score_name = math(score_name, font_size=typography.BODY_SIZE)
+            gap = layout.APART if arrow else layout.GAP  # room for the arrow on the names' line (its tag over it)
+            self.scores.shift([left - gap - self.scores.get_right()[0], top - self.scores.get_top()[1], 0])
+            for i, y in enumerate(row_y):
+                self.scores.cell(i).set_y(y)
+            self.score_name.next_to(self.scores, UP, buff=layout.TIGHT).match_y(self.weight_name)
+            self.scores_group = VGroup(self.scores, self.score_name)
+            if arrow:
+                y = self.weight_name.get_center()[1]
+                start, end = self.score_name.get_right()[0] + layout.TIGHT, self.weight_name.get_left()[0] - layout.TIGHT
+                self.arrow = VGroup(Arrow([start, y, 0], [end, y, 0], buff=0, color=palette.MUTED, stroke_width=3,
+                                          max_tip_length_to_length_ratio=0.25))
+                self.arrow.add(label("softmax", font_size=typography.SMALL_SIZE, color=palette.WEIGHT)
+                               .next_to(self.arrow[0], UP, buff=layout.TIGHT))
+            left = self.scores.get_left()[0]
+            self.add(self.scores_group, self.arrow)
+        for i, (token, y) in enumerate(zip(tokens, row_y)):
+            word = label(token, font_size=typography.SMALL_SIZE, color=palette.ENGLISH)
+            if words_over:
+                word.move_to([0, y + pitch, 0]).align_to([left, 0, 0], LEFT)
+            else:
+                word.next_to([left, y, 0], LEFT, buff=layout.NEAR)
+            bars.labels.add(word)
+        bars.add(bars.labels)
+
+
+def bars_or_rows(source: Source, weights: str, tokens: Sequence[str], region: layout.Region, *,
+                 max_height: float = 2.4, max_length: float = 1.2, **kwargs) -> ScoreBars | ScoreRows:
+    """ScoreBars (a column per word) where they fit `region` with their text at or above the floor, else the rows
+    (ScoreRows, a row per word: eight words across a portrait frame) or the columns with bars half as tall (a long
+    word standing under a bar), the first that fits, else whichever reads largest there. Not fitted; `kwargs`
+    (scores, arrow, names, colour) go to every form."""
+    columns = ScoreBars(source, weights, tokens, max_height=max_height, **kwargs)
+    if fits_at_floor(columns, region):
+        return columns
+    shown = lambda mob: fill_factor(mob, region) * smallest_text(mob)  # noqa: E731
+    best = columns
+    forms = ((layout.TIGHT, False), (layout.HAIRLINE, False), (layout.TIGHT, True))
+    for gap, over in forms:  # rows set closer where eleven words are too tall, a long word over its row
+        rows = ScoreRows(source, weights, tokens, max_length=max_length, row_gap=gap, words_over=over, **kwargs)
+        if fits_at_floor(rows, region):
+            return rows
+        best = rows if shown(rows) > shown(best) else best
+    low = ScoreBars(source, weights, tokens, max_height=max_height / 2, **kwargs)  # a word as long as
+    if fits_at_floor(low, region):  # "internationalization" standing under each bar: the columns, their bars lower
+        return low
+    return low if shown(low) > shown(best) else best
+
+
+__all__ = ["ScoreBars", "ScoreRows", "bars_or_rows", "bar_pitch", "BAR_WIDTH", "stand_labels_upright"]
