@@ -371,7 +371,8 @@ class TeacherForcingScene(AttentionScene):
         parts = list(given.submobjects)
         if len(parts) == 2 * len(given.given_tokens) + 1:  # s + w1 + w2 …
             return [parts[0], *(VGroup(plus, word) for plus, word in zip(parts[1::2], parts[2::2]))]
-        return [parts[0], VGroup(parts[1], parts[2]), *parts[3:]]  # compact: s + w1 w2 …
+        s_box, plus, first, *rest = parts  # compact: s + w1 w2 …
+        return [s_box, VGroup(plus, first), *rest]
 
     def _wrap_given(self, given: VGroup, width: float) -> VGroup:
         return self._flow(self._given_units(given), width)
@@ -463,18 +464,26 @@ class TeacherForcingScene(AttentionScene):
                 rise = window.top - kept.group.get_top()[1]
                 break
         on_screen = set(map(id, self.get_mobject_family_members()))
-        moves = []
+        fades, gone, moves = [], [], []
         for other in table.rows:
             leaving = self._in_view(other, table) and other.group.get_top()[1] + rise > window.top + layout.HAIRLINE
             if leaving:
                 table.scrolled_out.add(id(other.group))
-            shown, still = [], []
-            self._split_on_screen(other.group, on_screen, shown, still)
+            visible, still = [], []
+            self._split_on_screen(other.group, on_screen, visible, still)
             for part in still:
                 part.shift(UP * rise)
-            moves += [FadeOut(part, shift=UP * rise) if leaving else part.animate.shift(UP * rise) for part in shown]
+            if leaving:  # faded where they are, so nothing slides over the header or the reference
+                fades += [FadeOut(part) for part in visible]
+                gone += visible
+            else:
+                moves += [part.animate.shift(UP * rise) for part in visible]
+        if fades:
+            self.play(*fades, run_time=0.3)
+        for part in gone:
+            part.shift(UP * rise)
         if moves:
-            self.play(*moves, run_time=0.6)
+            self.play(*moves, run_time=0.5)
 
     @classmethod
     def _split_on_screen(cls, mob, on_screen: set, shown: list, still: list) -> None:
