@@ -170,19 +170,24 @@ def _additive_expression() -> str | tuple[str, ...]:
 
 
 def _score_panel(src: Source, tokens: list[str], title: str, expression: str, scores: str, weights: str,
-                 flat: bool, note: str | None = None) -> VGroup:
+                 flat: bool, note: str | None = None, room: bool = False) -> VGroup:
     """One score function: its name, its formula, the scores it gives (shaded) over their softmax bars, and an
     optional muted note. `flat` puts the words left of the bars (for panels stacked one above the other), else
-    above them with the note underneath."""
+    above them with the note underneath; `room` chooses the bars' form for the room the words leave them in the
+    frame (not the whole frame: a long word standing under each bar leaves too little)."""
     width = layout.frame().width
     heading = wrapped(title, width, bold=True)
     formula = _panel_formula(expression)
+    remark = wrapped(note or "", width, font_size=typography.SMALL_SIZE, color=palette.MUTED)
+    region = layout.frame()
+    if room:
+        words = VGroup(heading, formula, remark).arrange(DOWN, buff=layout.GAP)
+        region = layout.Region(region.left, region.right, region.bottom, region.top - words.height - layout.GAP)
     if flat:
         bars = ScoreBars(src, weights, tokens, scores=scores, max_height=L.flat_bar_height)
     else:  # a column per word, or a row per word where the columns would not read across the frame
-        bars = bars_or_rows(src, weights, tokens, layout.frame(), scores=scores, max_height=L.panel_bar_height,
+        bars = bars_or_rows(src, weights, tokens, region, scores=scores, max_height=L.panel_bar_height,
                             max_length=L.panel_bar_length)
-    remark = wrapped(note or "", width, font_size=typography.SMALL_SIZE, color=palette.MUTED)
     if flat:
         words = VGroup(heading, formula, remark).arrange(DOWN, buff=layout.NEAR)
         panel = VGroup(words, bars).arrange(RIGHT, buff=layout.APART)
@@ -415,6 +420,9 @@ class SoftFormulaScene(AttentionScene):
                     UP * (pair[0].bars.get_bottom()[1] - pair[1].bars.get_bottom()[1]))
             candidates.append(pair)
             pairs_legible |= layout.fits_legibly(pair, layout.frame(), close_up.smallest_font(pair))
+        if not pairs_legible and not all(layout.fits_legibly(p, layout.frame(), close_up.smallest_font(p))
+                                         for p in alone):  # bars for the room the words leave them
+            alone = [_score_panel(src, tokens, *kind[:-1], flat=False, note=kind[-1], room=True) for kind in kinds]
         if all(layout.fits_legibly(p, layout.frame(), close_up.smallest_font(p)) for p in alone) and (
                 not pairs_legible or min(map(_shown_size, alone)) > max(map(_shown_size, candidates))
                 < typography.WORKED_NUMBER_SIZE):
