@@ -35,6 +35,8 @@ class LearnedHeadsLayout:
     arrow_lift: float = 0.1  #: the task arrows start and end this far above the digit boxes
     card_pad_width: float = 0.8  #: a result card's frame is this much wider than its words
     card_pad_height: float = 0.6  #: ... and this much taller
+    balance_step: float = 0.95  #: a wrapped text tries widths this much narrower each time (as often as
+    balance_tries: int = 6  #: this), while its lines stay as few: lines of even length, no lone last word
 
 
 L = LearnedHeadsLayout()
@@ -49,6 +51,23 @@ def _head_name(h: int) -> str:
     return f"head {h + 1}"
 
 
+#: A relation between two words ("t ≥ k") is never broken: no line starts or ends with it.
+GLUED = frozenset({"≥", "≤", "=", "<", ">"})
+
+
+def _glued(units: list) -> list:
+    """`units` (words, and traced numbers as mobjects) with every relation word joined to the words either side of
+    it, so "positions t ≥ k" never leaves "k" alone on a line."""
+    joined: list = []
+    for unit in units:
+        if joined and isinstance(unit, str) and isinstance(joined[-1], str) and (
+                unit in GLUED or joined[-1].split(" ")[-1] in GLUED):
+            joined[-1] += " " + unit
+        else:
+            joined.append(unit)
+    return joined
+
+
 def _flowed(parts, width: float, *, gap: float = layout.NEAR, line_gap: float = layout.TIGHT, **style) -> VGroup:
     """`parts` (words as str, traced numbers as mobjects) side by side when that is at most `width` wide, as a
     landscape frame has them; else their words and numbers packed greedily into centred lines no wider than
@@ -58,7 +77,7 @@ def _flowed(parts, width: float, *, gap: float = layout.NEAR, line_gap: float = 
     row = VGroup(*pieces).arrange(RIGHT, buff=gap)
     if row.width <= width:
         return row
-    units = [w for p in parts for w in (p.split() if isinstance(p, str) else [p])]
+    units = _glued([w for p in parts for w in (p.split() if isinstance(p, str) else [p])])
 
     def line_of(chunk) -> VGroup:
         merged = []  # runs of words joined into one label, numbers as they are
@@ -69,14 +88,24 @@ def _flowed(parts, width: float, *, gap: float = layout.NEAR, line_gap: float = 
                 merged.append(unit)
         return VGroup(*(label(m, **style) if isinstance(m, str) else m for m in merged)).arrange(RIGHT, buff=gap)
 
-    lines, current = [], []
-    for unit in units:
-        if current and line_of([*current, unit]).width > width:
-            lines.append(line_of(current))
-            current = []
-        current.append(unit)
-    lines.append(line_of(current))
-    return VGroup(*lines).arrange(DOWN, buff=line_gap)
+    def packed(room: float) -> list[list]:
+        chunks, current = [], []
+        for unit in units:
+            if current and line_of([*current, unit]).width > room:
+                chunks.append(current)
+                current = []
+            current.append(unit)
+        return [*chunks, current]
+
+    # as many lines as the width needs, but balanced: the narrowest width that needs no more of them, so the last
+    # line is not a lone word ("back.")
+    chunks = packed(width)
+    for _ in range(L.balance_tries):
+        narrower = packed(width * L.balance_step)
+        if len(narrower) > len(chunks):
+            break
+        width, chunks = width * L.balance_step, narrower
+    return VGroup(*(line_of(chunk) for chunk in chunks)).arrange(DOWN, buff=line_gap)
 
 
 class LearnedHeadsScene(AttentionScene):
@@ -183,7 +212,8 @@ class LearnedHeadsScene(AttentionScene):
         sentence_lines = ("At every position t ≥ k, output two digits:", "the previous one and the one k back.")
         tall = layout.is_tall()  # portrait: the sentence wraps over the picture, the sequence over two lines
         if tall:
-            sentence = wrapped(" ".join(sentence_lines), layout.frame().width, font_size=typography.BODY_SIZE)
+            sentence = _flowed([" ".join(sentence_lines)], layout.frame().width, gap=layout.TIGHT,
+                               font_size=typography.BODY_SIZE)
         else:
             sentence = VGroup(*(label(line, font_size=typography.BODY_SIZE) for line in sentence_lines)).arrange(
                 DOWN, buff=layout.TIGHT)
@@ -308,10 +338,17 @@ class LearnedHeadsScene(AttentionScene):
                                   color=palette.MUTED, stroke_width=2) for m in maps))
         self.say("Rows above the dashed line have no target, so nothing trains them; the measurement below "
                  "skips them.")
-        if big:  # both heads' cuts at once: the whole, its small labels hidden (the shades still show the rows)
-            framed.move_to_shot(self, camera.shot_on_all(whole, frame), whole, [], region=frame)
-        self.play(Create(cut), run_time=0.8)
-        self.wait(5.5)
+        if big:  # head by head, each cut where its digits and name read: the head in the shot, then the other
+            shown_now = self.far_head
+            others = [h for h in range(self.n_heads) if h != shown_now]
+            self.play(Create(cut[shown_now]), run_time=0.8)
+            self.wait(2.0)
+            for h in others:
+                look_at(maps[h], Create(cut[h]), run_time=1.2)
+            self.wait(2.5)
+        else:
+            self.play(Create(cut), run_time=0.8)
+            self.wait(5.5)
 
     @beat
     def measured_masses(self):
