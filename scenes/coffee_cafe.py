@@ -269,6 +269,8 @@ class CoffeeCafeScene(AttentionScene):
         differs = math("!=", font_size=typography.HEADING_SIZE, color=palette.WRONG)
         word = token_box(next_word, palette.FRENCH, font_size=typography.HEADING_SIZE)
         claim = layout.flow(q_row, differs, word, gap=layout.APART)
+        if claim.width > width:  # q's row and the word side by side are wider than the frame (wide's six, square)
+            claim.arrange(DOWN, buff=layout.APART)
         claim.shift(UP * (settled[1] - q_row.get_center()[1]))
         not_word = wrapped(f"not the word “{next_word}”, not a guess of it", width,
                            font_size=typography.SMALL_SIZE, color=palette.WRONG).next_to(claim, DOWN, buff=layout.GAP)
