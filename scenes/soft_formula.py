@@ -170,11 +170,12 @@ def _additive_expression() -> str | tuple[str, ...]:
 
 
 def _score_panel(src: Source, tokens: list[str], title: str, expression: str, scores: str, weights: str,
-                 flat: bool, note: str | None = None, room: bool = False) -> VGroup:
+                 flat: bool, note: str | None = None, room: bool = False, reserve: float = 0.0) -> VGroup:
     """One score function: its name, its formula, the scores it gives (shaded) over their softmax bars, and an
     optional muted note. `flat` puts the words left of the bars (for panels stacked one above the other), else
     above them with the note underneath; `room` chooses the bars' form for the room the words leave them in the
-    frame (not the whole frame: a long word standing under each bar leaves too little)."""
+    frame (not the whole frame: a long word standing under each bar leaves too little), `reserve` of its height
+    kept for what goes under the panel."""
     width = layout.frame().width
     heading = wrapped(title, width, bold=True)
     formula = _panel_formula(expression)
@@ -182,7 +183,8 @@ def _score_panel(src: Source, tokens: list[str], title: str, expression: str, sc
     region = layout.frame()
     if room:
         words = VGroup(heading, formula, remark).arrange(DOWN, buff=layout.GAP)
-        region = layout.Region(region.left, region.right, region.bottom, region.top - words.height - layout.GAP)
+        region = layout.Region(region.left, region.right, region.bottom + reserve,
+                               region.top - words.height - layout.GAP)
     if flat:
         bars = ScoreBars(src, weights, tokens, scores=scores, max_height=L.flat_bar_height)
     else:  # a column per word, or a row per word where the columns would not read across the frame
@@ -420,10 +422,11 @@ class SoftFormulaScene(AttentionScene):
                     UP * (pair[0].bars.get_bottom()[1] - pair[1].bars.get_bottom()[1]))
             candidates.append(pair)
             pairs_legible |= layout.fits_legibly(pair, layout.frame(), close_up.smallest_font(pair))
-        if not pairs_legible and not all(layout.fits_legibly(p, layout.frame(), close_up.smallest_font(p))
-                                         for p in alone):  # bars for the room the words leave them
-            alone = [_score_panel(src, tokens, *kind[:-1], flat=False, note=kind[-1], room=True) for kind in kinds]
-        if all(layout.fits_legibly(p, layout.frame(), close_up.smallest_font(p)) for p in alone) and (
+        if not pairs_legible and not self._reads_alone(*alone):  # bars for the room the words leave them
+            reserve = self._reminder().height + layout.NEAR  # under the MLP's panel: the dot product's verdict
+            alone = [_score_panel(src, tokens, *kind[:-1], flat=False, note=kind[-1], room=True,
+                                  reserve=reserve if kind is kinds[-1] else 0.0) for kind in kinds]
+        if self._reads_alone(*alone) and (
                 not pairs_legible or min(map(_shown_size, alone)) > max(map(_shown_size, candidates))
                 < typography.WORKED_NUMBER_SIZE):
             # too many words for two panels legibly, or for their numbers to read at the worked size when one
@@ -471,6 +474,18 @@ class SoftFormulaScene(AttentionScene):
         self.play(FadeIn(mlp.remark), Indicate(mlp.bars.bars.bars, color=palette.WEIGHT), run_time=1.2)
         self.wait(1.5)
 
+    def _reminder(self) -> VGroup:
+        """The dot product's top word, named under the MLP's panel when the panels come one at a time."""
+        dot_text = _leader(self.src, "weights", self.said)[1]
+        return wrapped(f"dot product: {dot_text} first", layout.frame().width,  # a long word: on two lines
+                       font_size=typography.LABEL_SIZE, color=palette.MUTED)
+
+    def _reads_alone(self, dot: VGroup, mlp: VGroup) -> bool:
+        """Whether each panel alone (the MLP's with the reminder under it) fits the frame legibly."""
+        shown = VGroup(mlp.copy(), self._reminder())
+        shown[1].next_to(shown[0], DOWN, buff=layout.NEAR)
+        return all(layout.fits_legibly(p, layout.frame(), close_up.smallest_font(p)) for p in (dot, shown))
+
     def _one_panel_at_a_time(self, dot: VGroup, mlp: VGroup) -> None:
         """The dot-product panel, then the additive one in its place (each alone fills the frame legibly); the
         dot product's top word stays named under the MLP's panel so the verdict can be read off the screen."""
@@ -481,7 +496,7 @@ class SoftFormulaScene(AttentionScene):
             verdict = f"both put {self.said[dot_lead]} first."
         else:
             verdict = f"the dot product puts {dot_text} first, the MLP {mlp_text}."
-        reminder = label(f"dot product: {dot_text} first", font_size=typography.LABEL_SIZE, color=palette.MUTED)
+        reminder = self._reminder()
         for panel in (dot, mlp):
             layout.fit_into(panel, layout.frame())
         room = layout.frame()
