@@ -17,8 +17,8 @@ from scenes.kit import (
     AttentionMap, AttentionScene, Source, baseline_y, beat, format_value, frame_box, label, layout, math,
     motion, palette, typography,
 )
-from scenes.kit import legible
-from scenes.kit.attention_map import share_columns
+from scenes.kit import camera, close_up, framed, legible
+from scenes.kit.attention_map import CELL_PAD, UPRIGHT_PAD, share_columns
 from scenes.kit.claims import count_word, words_list
 from scenes.kit.products import settle
 from scenes.kit.spread_claims import past_rows_phrase
@@ -26,6 +26,7 @@ from scenes.kit.spread_claims import past_rows_phrase
 CHECK, CROSS = "✓", "✗"
 FONT = typography.SMALL_SIZE  # every map and sum column of the clip: one size, so maps swap cell for cell
 EQUATION = typography.BODY_SIZE + 2
+ONE_TO_ONE = 1  # the camera's zoom while it follows a stage taller than the body: pans only
 
 
 def room_factor(mob, region: layout.Region) -> float:
@@ -48,6 +49,13 @@ class MainStage:
     weights: AttentionMap
     sums: VGroup  # header, then one traced sum per row
     names: VGroup = VGroup()  # stacked form only: "query i" and the query words, under the map (see RowNames)
+    shaded: bool = False  # the cells' numbers too small to read: shaded cells stand in for them (close_up)
+    follow: bool = False  # taller than the body: the camera follows the row being worked (region: under the band)
+    region: layout.Region | None = None
+
+    @property
+    def whole(self) -> VGroup:
+        return VGroup(self.scores, self.masked, self.weights, self.sums, self.names)
 
 
 @dataclass(frozen=True)
@@ -71,6 +79,18 @@ class OrderStage:
     wrong_sums: VGroup
     right_sums: VGroup
     names: VGroup = VGroup()  # stacked form only: the query words the sums stand beside
+    shaded: bool = False  # as in MainStage
+    follow: bool = False
+    region: layout.Region | None = None
+
+    @property
+    def whole(self) -> VGroup:
+        return VGroup(self.unmasked, self.zeroed, self.right, self.wrong_sums, self.right_sums, self.names)
+
+    @property
+    def table(self) -> VGroup:
+        """What the camera frames for the sums: the map's last row over the names and sums under it."""
+        return VGroup(self.zeroed.row(self.zeroed.rows - 1), self.names, self.wrong_sums, self.right_sums)
 
 
 def sums_column(src: Source, path: str, amap: AttentionMap, header: str | tuple[str, ...], color) -> VGroup:
@@ -161,17 +181,44 @@ class CausalTriangleScene(AttentionScene):
 
     # --- compositions --------------------------------------------------------------------------------------------
     def _map(self, path: str, *, weights: bool, causal: bool, dense: bool = False,
-             named_rows: bool = True) -> AttentionMap:
+             named_rows: bool = True, shaded: bool = False) -> AttentionMap:
         """A map of the clip; `dense` stands the key words upright and packs the rows to one line each, for an
         example whose map would not stay legible laid out flat; `named_rows=False` leaves the query words (and
-        "query i") to a table under the map (the stacked form)."""
+        "query i") to a table under the map (the stacked form); `shaded` sets the cells' numbers only as large as
+        the key words' columns hold (see _shaded_number_size): their shades stand in for them."""
+        sized = {"number_size": self._shaded_number_size()} if shaded else {}
         if not named_rows:
             return AttentionMap(self.src, path, self.tokens, weights=weights, causal=causal, font_size=FONT,
                                 query_label=None, key_label="key j", upright_keys=dense, label_rows=False,
-                                cell_size=compact_row(FONT) if dense else None)
+                                cell_size=compact_row(FONT) if dense else None, **sized)
         return AttentionMap(self.src, path, self.tokens, weights=weights, causal=causal, font_size=FONT,
                             query_label="query i", key_label="key j", upright_keys=dense,
-                            cell_size=compact_row(FONT) if dense else None)
+                            cell_size=compact_row(FONT) if dense else None, **sized)
+
+    def _shaded_number_size(self) -> float:
+        """Where even the densest map cannot show its numbers legibly (eight words in a narrow frame), the cells'
+        numbers are set as large as lets the upright key words, not the numbers, set the columns' width: the map
+        then fits with its words at a legible size, and its cells' shades stand in for the numbers (hidden by
+        close_up where they read below the floor)."""
+        if getattr(self, "_number_size", None) is None:
+            probes = [self._map(path, weights=w, causal=c, dense=True, named_rows=False)
+                      for path, w, c in (("scores", False, False), ("masked_scores", False, True),
+                                         ("weights", True, True))]
+            widest = max(number.width for amap in probes for number in amap.grid.numbers())
+            column = max(word.width for word in probes[0].column_labels) + UPRIGHT_PAD
+            self._number_size = min(FONT, FONT * (column - 2 * CELL_PAD) / widest)
+        return self._number_size
+
+    def _hide_small(self, stage) -> None:
+        """A shaded stage enters with its texts as the camera at rest shows them: numbers below the floor (and,
+        in a stage taller than the body, the parts under the frame) hidden, their cells' shades standing in."""
+        if stage.shaded:
+            close_up.apply_shot_state(camera.rest_shot(), stage.whole, stage.region)
+
+    def _follow(self, stage, part, pinned, *animations) -> None:
+        """The camera on `part` of a stage taller than the body, at the frame's own scale (the formula still)."""
+        framed.move_to_shot(self, camera.shot_on(part, stage.region, max_zoom=ONE_TO_ONE), stage.whole, pinned,
+                            *animations, run_time=0.6, region=stage.region)
 
     @staticmethod
     def _legible(plan, region: layout.Region, font_size: float) -> bool:
@@ -191,19 +238,38 @@ class CausalTriangleScene(AttentionScene):
                 table.cell(i, j).add(mark.move_to(table.cell(i, j)[0]))
         if not dense and not self._legible(table, layout.body(), size):
             return self._check_table(dense=True)
-        return table.scale(room_factor(table, layout.body())).move_to(layout.body().center)
+        body = layout.body()
+        table.follow = dense and not self._legible(table, body, size)
+        if table.follow:  # too many words to read whole: built at the floor, its left part in the frame at rest,
+            table.scale(typography.MIN_FONT_SIZE * close_up.BUILD_MARGIN / size)  # the camera pans to the rest
+            return table.shift(RIGHT * (body.left - table.get_left()[0]) + UP * (body.top - table.get_top()[1]))
+        return table.scale(room_factor(table, body)).move_to(body.center)
 
-    def _main_stage(self, dense: bool = False) -> MainStage:
-        """Scores, masked scores and weights share one place: built alike, so one fit puts them on top of each other."""
-        scores, masked, weights = share_columns(self._map("scores", weights=False, causal=False, dense=dense),
-                                                self._map("masked_scores", weights=False, causal=True, dense=dense),
-                                                self._map("weights", weights=True, causal=True, dense=dense))
+    @staticmethod
+    def _right_part(table: AttentionMap) -> VGroup:
+        """The last columns of a table too wide for the frame, with their words: as many as the body holds."""
+        room = layout.body().width - 2 * camera.FRAMING_MARGIN
+        edge = table.body.get_right()[0] - room
+        return VGroup(*(VGroup(table.column(j), table.column_labels[j]) for j in range(table.cols)
+                        if table.column(j).get_left()[0] >= edge))
+
+    def _main_stage(self, dense: bool = False, shaded: bool = False) -> MainStage:
+        """Scores, masked scores and weights share one place: built alike, so one fit puts them on top of each other.
+        Where no form shows the numbers legibly, the shaded form (see _shaded_number_size)."""
+        scores, masked, weights = share_columns(
+            self._map("scores", weights=False, causal=False, dense=dense, shaded=shaded),
+            self._map("masked_scores", weights=False, causal=True, dense=dense, shaded=shaded),
+            self._map("weights", weights=True, causal=True, dense=dense, shaded=shaded))
         sums = sums_column(self.src, "right_order_row_sums", weights, "row sum", palette.RIGHT)
         plan = VGroup(weights, sums)
         if not dense and not self._legible(plan, layout.body(), FONT):
-            return self._main_stage(dense=True)
+            return self._main_stage(dense=True, shaded=shaded)
         if dense and not self._legible(plan, layout.body(), FONT):
-            stacked, stacked_factor = self._stacked_main_stage()
+            stacked, stacked_factor = self._stacked_main_stage(shaded)
+            if not shaded and max(stacked_factor, room_factor(plan, layout.body())) * FONT < \
+                    typography.MIN_FONT_SIZE:
+                self.band = layout.top_band()
+                return self._main_stage(dense=True, shaded=True)
             if stacked_factor > room_factor(plan, layout.body()):  # its numbers come out larger
                 return stacked
             self.band = layout.top_band()
@@ -212,26 +278,29 @@ class CausalTriangleScene(AttentionScene):
         for amap in (scores, masked):
             amap.scale(factor)
             amap.shift(weights.body.get_center() - amap.body.get_center())
-        return MainStage(scores, masked, weights, sums)
+        return MainStage(scores, masked, weights, sums, shaded=shaded, region=layout.body())
 
-    def _stacked_main_stage(self) -> tuple[MainStage, float]:
+    def _stacked_main_stage(self, shaded: bool = False) -> tuple[MainStage, float]:
         """The stacked form, for a frame too narrow for the query words and the sums beside the map (portrait): the
         map alone across the frame, its rows named in a table under it, each row's sum beside its word."""
         scores, masked, weights = share_columns(
-            *(self._map(path, weights=w, causal=c, dense=True, named_rows=False)
+            *(self._map(path, weights=w, causal=c, dense=True, named_rows=False, shaded=shaded)
               for path, w, c in (("scores", False, False), ("masked_scores", False, True), ("weights", True, True))))
         names = row_names(self.tokens, weights)
         sums = sums_beside(self.src, "right_order_row_sums", names, names, "row sum", palette.RIGHT)
         plan = stack_under(weights, VGroup(names, sums))
         formulas = VGroup(masking_cases(), softmax_of_masked()).arrange(DOWN, buff=layout.TIGHT)
-        factor = self._fit_stacked(plan, weights, [scores, masked], formulas)
-        return MainStage(scores, masked, weights, sums, names), factor
+        factor, region, follow = self._fit_stacked(plan, weights, [scores, masked], formulas, may_follow=shaded)
+        return MainStage(scores, masked, weights, sums, names, shaded=shaded, follow=follow, region=region), factor
 
     def _fit_stacked(self, plan: VGroup, fitted: AttentionMap, others: list[AttentionMap],
-                     formulas: VGroup | None = None) -> float:
+                     formulas: VGroup | None = None, may_follow: bool = False) -> tuple[float, layout.Region, bool]:
         """Fit a stacked plan under the formula's place (`self.band`), which keeps the height of the tallest
         `formulas` line (the cases over the softmax: a narrow frame cannot hold them side by side), set as wide as
-        the frame allows; the maps in `others` take the place of `fitted`, cell for cell. Returns the scale."""
+        the frame allows; the maps in `others` take the place of `fitted`, cell for cell. Returns the scale, the
+        region under the formula's place, and whether the plan is taller than that region: where fitting it whole
+        would set its words below the floor (`may_follow`), it is built at the floor, its top at the region's top,
+        and the camera follows the rows down (see _follow)."""
         body, whole = layout.body(), layout.frame()
         top = body.top
         if formulas is not None:
@@ -240,19 +309,24 @@ class CausalTriangleScene(AttentionScene):
         self.band = layout.Region(whole.left, whole.right, top, whole.top)
         region = layout.Region(body.left, body.right, body.bottom, top - layout.TIGHT)
         factor = room_factor(plan, region)
+        follow = may_follow and factor * FONT < typography.MIN_FONT_SIZE
+        if follow:
+            factor = min(typography.MIN_FONT_SIZE * close_up.BUILD_MARGIN / FONT, region.width / plan.width)
         plan.scale(factor).move_to(region.center)
+        if follow:
+            plan.shift(UP * (region.top - layout.TIGHT - plan.get_top()[1]))
         for amap in others:
             amap.scale(factor)
             amap.shift(fitted.body.get_center() - amap.body.get_center())
-        return factor
+        return factor, region, follow
 
-    def _order_stage(self, dense: bool = False) -> OrderStage:
+    def _order_stage(self, dense: bool = False, shaded: bool = False) -> OrderStage:
         """One map and two columns of sums (wrong order red, right order green), fitted into the body together; the
         order's name above them in the top band."""
         unmasked, zeroed, right = share_columns(
-            self._map("wrong_order_unmasked_weights", weights=True, causal=False, dense=dense),
-            self._map("wrong_order_weights", weights=True, causal=True, dense=dense),
-            self._map("weights", weights=True, causal=True, dense=dense))
+            self._map("wrong_order_unmasked_weights", weights=True, causal=False, dense=dense, shaded=shaded),
+            self._map("wrong_order_weights", weights=True, causal=True, dense=dense, shaded=shaded),
+            self._map("weights", weights=True, causal=True, dense=dense, shaded=shaded))
         wrong_sums = sums_column(self.src, "wrong_order_row_sums", zeroed, ("softmax", "→ mask"), palette.WRONG)
         right_sums = sums_column(self.src, "right_order_row_sums", right, ("mask", "→ softmax"), palette.RIGHT)
         right_sums.next_to(wrong_sums, RIGHT, buff=layout.GAP).align_to(wrong_sums, UP)
@@ -262,14 +336,19 @@ class CausalTriangleScene(AttentionScene):
             layout.fit_into(title, layout.top_band(), grow=False)
         plan = VGroup(zeroed, wrong_sums, right_sums)
         if not dense and not self._legible(plan, layout.body(), FONT):
-            return self._order_stage(dense=True)
+            return self._order_stage(dense=True, shaded=shaded)
         if dense and not self._legible(plan, layout.body(), FONT):
-            stacked, stacked_factor = self._stacked_order_stage(title_wrong, title_right)
+            stacked, stacked_factor = self._stacked_order_stage(title_wrong, title_right, shaded)
+            if not shaded and max(stacked_factor, room_factor(plan, layout.body())) * FONT < \
+                    typography.MIN_FONT_SIZE:
+                self.band = layout.top_band()
+                return self._order_stage(dense=True, shaded=True)
             if stacked_factor > room_factor(plan, layout.body()):  # its numbers come out larger
                 return stacked
         if not dense and room_factor(plan, layout.body()) * FONT < typography.WORKED_NUMBER_SIZE:
             packed = self._order_stage(dense=True)  # upright key words, if the numbers then come out larger
-            if packed.wrong_sums[1][0].height > wrong_sums[1][0].height * room_factor(plan, layout.body()):
+            if not packed.shaded and \
+                    packed.wrong_sums[1][0].height > wrong_sums[1][0].height * room_factor(plan, layout.body()):
                 return packed
         factor, center = room_factor(plan, layout.body()), plan.get_center()
         shift = layout.body().center - center
@@ -278,13 +357,14 @@ class CausalTriangleScene(AttentionScene):
         for amap in (unmasked, right):
             amap.scale(factor)
             amap.shift(zeroed.body.get_center() - amap.body.get_center())
-        return OrderStage(unmasked, zeroed, right, VGroup(title_wrong), VGroup(title_right), wrong_sums, right_sums)
+        return OrderStage(unmasked, zeroed, right, VGroup(title_wrong), VGroup(title_right), wrong_sums, right_sums,
+                          shaded=shaded, region=layout.body())
 
-    def _stacked_order_stage(self, title_wrong, title_right) -> tuple[OrderStage, float]:
+    def _stacked_order_stage(self, title_wrong, title_right, shaded: bool = False) -> tuple[OrderStage, float]:
         """The order stage's stacked form (see _stacked_main_stage): the map across the frame, under it the query
         words with the wrong order's sums and the right order's beside them."""
         unmasked, zeroed, right = share_columns(
-            *(self._map(path, weights=True, causal=c, dense=True, named_rows=False)
+            *(self._map(path, weights=True, causal=c, dense=True, named_rows=False, shaded=shaded)
               for path, c in (("wrong_order_unmasked_weights", False), ("wrong_order_weights", True),
                               ("weights", True))))
         names = row_names(self.tokens, zeroed)
@@ -292,9 +372,9 @@ class CausalTriangleScene(AttentionScene):
         right_sums = sums_beside(self.src, "right_order_row_sums", wrong_sums, names, ("mask", "→ softmax"),
                                  palette.RIGHT)
         plan = stack_under(zeroed, VGroup(names, wrong_sums, right_sums))
-        factor = self._fit_stacked(plan, zeroed, [unmasked, right])
+        factor, region, follow = self._fit_stacked(plan, zeroed, [unmasked, right], may_follow=shaded)
         return OrderStage(unmasked, zeroed, right, VGroup(title_wrong), VGroup(title_right), wrong_sums, right_sums,
-                          names), factor
+                          names, shaded=shaded, follow=follow, region=region), factor
 
     def _formula_line(self, *parts) -> VGroup:
         """Formulas one after the other in the formula's place: side by side, or one over the other where that
@@ -317,11 +397,16 @@ class CausalTriangleScene(AttentionScene):
         """The rule before any numbers: query i may use keys j ≤ i, never a later token."""
         self.say("Causal attention: the query at position i may only use keys at positions j ≤ i.")
         table = self._check_table()
+        if table.follow:  # what the frame at rest shows of it: the rest enters hidden, for the camera to reveal
+            close_up.apply_shot_state(camera.rest_shot(), table)
         self.play(FadeIn(table.axes), run_time=1.0)
         self.play(LaggedStart(*(FadeIn(table.row(i), shift=RIGHT * layout.NUDGE) for i in range(self.n)),
                               lag_ratio=0.5), run_time=2.5)
         self.wait(1.0)
         self.say("When generating left to right the later tokens do not exist yet, so training must hide them too.")
+        if table.follow:  # along to the last keys, where the future lies
+            framed.move_to_shot(self, camera.shot_on(self._right_part(table), max_zoom=ONE_TO_ONE), table, [],
+                                run_time=1.0)
         self.play(*(Indicate(cell[1], color=palette.WRONG, scale_factor=1.3) for cell in table.future),
                   run_time=1.5)
         self.wait(3.5)
@@ -335,11 +420,15 @@ class CausalTriangleScene(AttentionScene):
                  narration=f"Start from the scaled scores, ω = Q Kᵀ / √d_k, for {tokens}: one row per query, "
                            "one column per key.")
         self.play(FadeOut(table), run_time=0.8)
+        if not camera.at_rest(self):  # back at rest on the empty stage
+            camera.reset_camera(self)
         stage = self._main_stage()
+        self._hide_small(stage)
         eq = self._fit_formula(math("omega = (Q K^top) / sqrt(d_k)", font_size=EQUATION))
         scores = stage.scores
         self.play(Write(eq), run_time=1.0)
-        self.play(*(FadeIn(part) for part in (scores.axes, stage.names) if len(part)), run_time=0.8)
+        names = stage.names if not stage.follow else VGroup()  # under the frame: they enter when the camera goes down
+        self.play(*(FadeIn(part) for part in (scores.axes, names) if len(part)), run_time=0.8)
         self.play(LaggedStart(*(FadeIn(scores.row(i)) for i in range(self.n)), lag_ratio=0.4), run_time=2.0)
         self.wait(1.5)
         values = self.src.get("scores").flatten().tolist()
@@ -392,10 +481,17 @@ class CausalTriangleScene(AttentionScene):
         self.play(Create(soft_box), run_time=0.5)
         weights, (header, sums) = stage.weights, stage.sums
         self.play(FadeIn(header), run_time=0.5)
+        if stage.follow:  # the stage is taller than the body: the camera goes down with the rows, the formula still
+            framed.cover_top_band(self, stage.region)
         for i in range(self.n):  # each score of the row becomes its weight, then the row's weights add up
             shown = screen.cells[i]
-            self.play(*motion.scores_to_weights(shown, list(weights.row(i))), *(FadeOut(c) for c in shown),
-                      run_time=0.6)
+            becoming = [*motion.scores_to_weights(shown, list(weights.row(i))), *(FadeOut(c) for c in shown)]
+            if stage.follow:
+                entering = [FadeIn(stage.names)] if i == 0 else []
+                self._follow(stage, VGroup(weights.row(i), sums[i]), [screen.cases, arrow_eq, soft_box], *becoming,
+                             *entering)
+            else:
+                self.play(*becoming, run_time=0.6)
             self.play(*motion.collapse(weights.row(i), sums[i]), run_time=0.4)
         self.wait(1.0)
         short, _ = sum_claim(self.src, self.tokens, "right_order_row_sums")
@@ -414,8 +510,10 @@ class CausalTriangleScene(AttentionScene):
                            "then zero the future.")
         self.clear_stage()
         stage = self._order_stage()
+        self._hide_small(stage)
         unmasked, zeroed = stage.unmasked, stage.zeroed
-        self.play(*(FadeIn(part) for part in (unmasked, stage.names) if len(part)), FadeIn(stage.title_wrong),
+        names = stage.names if not stage.follow else VGroup()  # under the frame: they enter when the camera goes down
+        self.play(*(FadeIn(part) for part in (unmasked, names) if len(part)), FadeIn(stage.title_wrong),
                   run_time=1.2)
         self.wait(1.5)
         pairs = [(i, j) for i in range(self.n) for j in range(i + 1, self.n)]
@@ -431,6 +529,9 @@ class CausalTriangleScene(AttentionScene):
         else:
             self.say(f"Here the future held so little weight that every row still shows {kept}; in general the "
                      "rows lose what the future had, and are no longer distributions over the allowed positions.")
+        if stage.follow:  # the sums under the map: the camera goes down to them, the order's name still
+            framed.cover_top_band(self, stage.region)
+            self._follow(stage, stage.table, [stage.title_wrong], FadeIn(stage.names))
         self.play(FadeIn(stage.wrong_sums[0]), run_time=0.4)
         rows = [VGroup(*(unmasked.cell(i, j) if j <= i else zeroed.cell(i, j) for j in range(self.n)))
                 for i in range(self.n)]
@@ -448,8 +549,13 @@ class CausalTriangleScene(AttentionScene):
         cells = [stage.unmasked.cell(i, j) if j <= i else stage.zeroed.cell(i, j)
                  for i in range(self.n) for j in range(self.n)]
         targets = [stage.right.cell(i, j) for i in range(self.n) for j in range(self.n)]
+        if stage.follow:  # back up to the map, then down again to the sums
+            framed.move_to_shot(self, camera.rest_shot(), stage.whole, [stage.title_wrong], run_time=0.6,
+                                region=stage.region)
         self.play(ReplacementTransform(stage.title_wrong, stage.title_right),
                   *(ReplacementTransform(c, t) for c, t in zip(cells, targets)), run_time=1.5)
+        if stage.follow:
+            self._follow(stage, stage.table, [stage.title_right])
         self.play(FadeIn(stage.right_sums[0]), run_time=0.3)
         self.play(motion.lagged([a for i in range(self.n)
                                  for a in motion.collapse(stage.right.row(i), stage.right_sums[1][i])]),

@@ -18,7 +18,7 @@ from scenes.kit import (
     palette, typography,
 )
 from scenes.kit import camera, close_up, framed
-from scenes.kit.attention_map import share_columns
+from scenes.kit.attention_map import CELL_PAD, share_columns
 from scenes.kit.claims import count_word
 from scenes.kit.products import into_product, settle
 
@@ -179,20 +179,36 @@ class DropoutWeightsScene(AttentionScene):
             self.play(*camera.move_camera(self, camera.rest_shot(), pinned=[keep]), run_time=0.6)
 
     # --- maps -------------------------------------------------------------------------------------------------
-    def _map(self, path: str, *, dense: bool = False, **style) -> AttentionMap:
+    def _map(self, path: str, *, dense: bool = False, shaded: bool = False, **style) -> AttentionMap:
         """A map of the clip; `dense` stands the key words upright and packs the rows to one line each, for an
-        example whose map would not stay legible laid out flat."""
+        example whose map would not stay legible laid out flat; `shaded` sets the cells' numbers only as large as
+        the key words' columns hold (see _shaded_number_size): their shades stand in for them."""
+        if shaded:
+            style = {"number_size": self._shaded_number_size(), "label_pad": layout.HAIRLINE, **style}
         return AttentionMap(self.src, path, self.tokens, causal=True, font_size=FONT, upright_keys=dense,
                             cell_size=compact_row(FONT) if dense else None, **style)
+
+    def _shaded_number_size(self) -> float:
+        """Where even the densest map cannot show its numbers legibly (eight words in a narrow frame), the cells'
+        numbers are set as large as lets the upright key words, not the numbers, set the columns' width: the map
+        then fits with its words at a legible size, and its cells' shades stand in for the numbers (hidden by
+        close_up where they read below the floor)."""
+        if getattr(self, "_number_size", None) is None:
+            probes = [self._map(path, dense=True) for path in ("weights", "dropped_weights")]
+            probes.append(self._keep_map(dense=True))
+            widest = max(number.width for amap in probes for number in amap.grid.numbers())
+            column = max(word.width for word in probes[0].column_labels) + layout.HAIRLINE
+            self._number_size = min(FONT, FONT * (column - 2 * CELL_PAD) / widest)
+        return self._number_size
 
     def _mark_dropped(self, amap: AttentionMap) -> AttentionMap:
         for i, j in self.dropped_at:
             amap.cell(i, j)[0].set_fill(palette.DROPPED, opacity=1)
         return amap
 
-    def _keep_map(self, dense: bool) -> AttentionMap:
+    def _keep_map(self, dense: bool, shaded: bool = False) -> AttentionMap:
         """The keep-mask m_ij ∈ {0, 1}: traced zeros and ones; dropped cells dark red, the future dimmed."""
-        amap = self._map("keep_mask", decimals=0, dense=dense)
+        amap = self._map("keep_mask", decimals=0, dense=dense, shaded=shaded)
         keep = self.src.get("keep_mask")
         for i in range(self.n):
             for j in range(i + 1):
@@ -202,12 +218,14 @@ class DropoutWeightsScene(AttentionScene):
                 number.set_color(palette.RIGHT if kept else palette.WRONG)
         return amap
 
-    def _drop_stage(self, dense: bool = False) -> DropStage:
+    def _drop_stage(self, dense: bool = False, shaded: bool = False) -> DropStage:
         """α, α' and m built alike; m beside α when both stay legible, else m takes α's place for one beat; maps
-        that would not stay legible even alone are built dense."""
-        alpha, dropped, keep = share_columns(self._map("weights", dense=dense),
-                                             self._mark_dropped(self._map("dropped_weights", dense=dense)),
-                                             self._keep_map(dense))
+        that would not stay legible even alone are built dense, and where even that leaves the numbers below the
+        floor, shaded (their cells' shades standing in for them)."""
+        alpha, dropped, keep = share_columns(self._map("weights", dense=dense, shaded=shaded),
+                                             self._mark_dropped(self._map("dropped_weights", dense=dense,
+                                                                          shaded=shaded)),
+                                             self._keep_map(dense, shaded))
         alpha_name = named_beside(alpha, math("alpha", font_size=NAME, color=palette.WEIGHT))
         prime_name = named_beside(dropped, math("alpha'", font_size=NAME, color=palette.WEIGHT))
         keep_name = named_beside(keep, math("m", font_size=NAME, color=palette.WRONG))
@@ -215,6 +233,8 @@ class DropoutWeightsScene(AttentionScene):
         left = VGroup(alpha, alpha_name)
         if not dense and not layout.fits_legibly(left, region, FONT):
             return self._drop_stage(dense=True)
+        if dense and not shaded and not layout.fits_legibly(left, region, FONT):
+            return self._drop_stage(dense=True, shaded=True)
         beside = layout.flow(left, VGroup(keep, keep_name), gap=layout.FAR)
         in_place = not fits_worked(beside, region)  # side by side only while the numbers read large
         plan = left if in_place else beside
@@ -223,7 +243,10 @@ class DropoutWeightsScene(AttentionScene):
             if in_place or amap is dropped:
                 VGroup(amap, name).scale(alpha.body.width / amap.body.width)
                 VGroup(amap, name).shift(alpha.body.get_center() - amap.body.get_center())
-        return DropStage(alpha, keep, dropped, VGroup(alpha_name), VGroup(keep_name), VGroup(prime_name), in_place)
+        stage = DropStage(alpha, keep, dropped, VGroup(alpha_name), VGroup(keep_name), VGroup(prime_name), in_place)
+        if shaded:  # they enter with their numbers hidden where those read below the floor
+            close_up.apply_shot_state(camera.rest_shot(), VGroup(alpha, keep, dropped), region)
+        return stage
 
     # --- beats ------------------------------------------------------------------------------------------------
     @beat
@@ -380,8 +403,8 @@ class DropoutWeightsScene(AttentionScene):
             framed.cover_top_band(self)
         for row in rows:
             if visited:
-                framed.move_to_shot(self, camera.shot_on(row, maps_region()), rows, [pipe], number_floor=WORKED,
-                                    region=maps_region())
+                framed.move_to_shot(self, camera.shot_on(row, maps_region()), rows, [pipe],
+                                    number_floor=self.mix_floor, region=maps_region())
             self.play(FadeIn(row.mode), FadeIn(row.weights), run_time=0.8)
             if row.times_values.submobjects:
                 self.play(FadeIn(row.times_values), run_time=0.6)
@@ -390,8 +413,8 @@ class DropoutWeightsScene(AttentionScene):
             if visited:
                 framed.keep_in_front(self, [pipe])
         if visited:  # both rows together: their numbers as shades
-            framed.move_to_shot(self, camera.shot_on_all(rows, maps_region()), rows, [pipe], number_floor=WORKED,
-                                region=maps_region())
+            framed.move_to_shot(self, camera.shot_on_all(rows, maps_region()), rows, [pipe],
+                                number_floor=self.mix_floor, region=maps_region())
         self.wait(1.0)
         self.say(self._train_eval_verdict())
         self.play(Indicate(rows[0].out, color=palette.WRONG, scale_factor=1.05),
@@ -420,6 +443,7 @@ class DropoutWeightsScene(AttentionScene):
         fits the body alone; else fitted if legible, else "[mode] α' V = [output]" side by side: the weights were
         just shown, and V is the same for both."""
         region = layout.body()
+        self.mix_floor = WORKED  # the size the camera shows the rows' numbers at (shaded below it)
         rows = self._full_rows()
         if fits_worked(rows, region):
             return layout.fit_into(rows, region), False
@@ -431,6 +455,14 @@ class DropoutWeightsScene(AttentionScene):
         if not layout.fits_legibly(rows, region, FONT):
             rows = layout.flow(self._short_row("training", "output_train", True),
                                self._short_row("eval", "output_eval", False), gap=layout.FAR)
+            if not layout.fits_legibly(rows, region, FONT):  # the outputs too tall to read both: the camera's turn
+                for size in (WORKED, typography.MIN_FONT_SIZE):  # the worked size, else the floor
+                    close = layout.flow(self._short_row("training", "output_train", True, over=True),
+                                        self._short_row("eval", "output_eval", False, over=True), gap=layout.FAR)
+                    close.scale(size * close_up.BUILD_MARGIN / FONT).move_to(region.center)
+                    if all(row.width <= region.width and row.height <= room[1] for row in close):
+                        self.mix_floor = size
+                        return close, True
         return layout.fit_into(rows, region), False
 
     def _full_rows(self) -> VGroup:
@@ -452,10 +484,15 @@ class DropoutWeightsScene(AttentionScene):
         row.mode.next_to(rest, UP, buff=layout.NEAR).align_to(rest, LEFT)  # above: the row stays narrow
         return row
 
-    def _short_row(self, mode: str, output_path: str, dropped: bool) -> VGroup:
+    def _short_row(self, mode: str, output_path: str, dropped: bool, over: bool = False) -> VGroup:
         """One row of the comparison with the weights and V named, not drawn; the mode's name above it."""
         product = math("alpha' V" if dropped else "alpha V", font_size=NAME, color=palette.WEIGHT)
-        row = self._row(mode, product, VGroup(), output_path, dropped, cell_size=compact_row(FONT))
+        row = self._row(mode, product, VGroup(), output_path, dropped, cell_size=compact_row(FONT),
+                        mode_size=NAME if over else typography.LABEL_SIZE)  # over: read from afar too
+        if over:  # "mode α' V =" over the output, so the row is only as wide as the output (a close-up of each)
+            head = VGroup(row.mode, row.weights, row.equals).arrange(RIGHT, buff=layout.NEAR)
+            head.next_to(row.out, UP, buff=layout.GAP).match_x(row.out)
+            return row
         rest = VGroup(*row.submobjects[1:])
         row.mode.next_to(rest, UP, buff=layout.GAP).match_x(rest)
         return row
