@@ -23,7 +23,7 @@ from scenes.kit import (
     matrix, motion, palette, subscript, top_token, typography,
 )
 from scenes.kit.text import wrapped
-from scenes.kit import camera, framed, layout, legible
+from scenes.kit import camera, close_up, framed, layout, legible
 from scenes.kit.named_matrix import shape_text
 from scenes.kit.products import shared_cell_width
 from scenes.kit.view import current_view
@@ -81,12 +81,27 @@ def labelled(cells: Cells) -> Cells:
     return cells if cells.values else Cells(False, max(cells.height, line_height()), cells.width)
 
 
+#: Whether grids name their rows with the tokens (off while `compose` rebuilds a composition without them).
+ROW_NAMES = {"on": True}
+
+
 def compose(build: Callable[[Cells], Mobject], region: layout.Region, min_cell_width: float = 0) -> Mobject:
     """The composition with numbers if it fits legibly, else shaded square cells shrunk until its labels fit (never
-    narrower than `min_cell_width`: room for the names over a head's slice)."""
-    return layout.numbers_or_shades(
-        lambda side: build(valued_cells() if side is None else Cells(False, side, max(side, min_cell_width))),
-        region, font_size=typography.SMALL_SIZE, shaded_cell=L.shaded_cell, tries=L.shrink_tries)
+    narrower than `min_cell_width`: room for the names over a head's slice). Where rows a line high for their words
+    keep it below the floor even so (eleven words down a portrait frame), it is built again with unnamed rows."""
+    def shaded_or_valued() -> Mobject:
+        return layout.numbers_or_shades(
+            lambda side: build(valued_cells() if side is None else Cells(False, side, max(side, min_cell_width))),
+            region, font_size=typography.SMALL_SIZE, shaded_cell=L.shaded_cell, tries=L.shrink_tries)
+
+    mob = shaded_or_valued()
+    if legible.smallest_text(mob) >= typography.MIN_FONT_SIZE or not ROW_NAMES["on"]:
+        return mob
+    ROW_NAMES["on"] = False
+    try:
+        return shaded_or_valued()
+    finally:
+        ROW_NAMES["on"] = True
 
 
 
@@ -101,6 +116,12 @@ def fits_framed(part: Mobject) -> bool:
     body = layout.body()
     return (part.width <= body.width - 2 * camera.FRAMING_MARGIN
             and part.height <= body.height - 2 * camera.FRAMING_MARGIN)
+
+
+def fits_at_rest(part: Mobject) -> bool:
+    """Whether the camera, at rest size, shows `part` whole inside the frame's margins and under the top band
+    (closer than `fits_framed`: no framing margin)."""
+    return part.width <= layout.frame().width and part.height <= layout.body().height
 
 
 def staged(build: Callable[[Cells], Mobject], parts: Callable[[Mobject], list[Mobject]],
@@ -246,10 +267,22 @@ class HeadSplitScene(AttentionScene):
 
     def _named(self, path: str, name: str, color, cells: Cells, axes: tuple[str, ...] | None = None, *,
                rows: bool = False, batch: bool = False, shape: bool = True) -> NamedMatrix:
+        rows = rows and ROW_NAMES["on"]
         grid = self._grid(path, color, labelled(cells) if rows else cells)
         if rows:
             grid.add_row_labels(self.tokens, color=palette.ENGLISH)
-        return NamedMatrix(grid, name, color=color, shape=shape, axes=axes, batch=self.batch if batch else None)
+        else:
+            grid.row_labels = VGroup()  # unnamed: an empty group, for the fades that name the rows
+        named = NamedMatrix(grid, name, color=color, shape=shape, axes=axes, batch=self.batch if batch else None)
+        if not ROW_NAMES["on"] and named.shape_label is not None and layout.is_tall():
+            # a composition too large for a narrow frame: the shape on two lines, "(B, T, d_out)" over "= (1, 11, 4)"
+            symbolic, actual = named.shape_text.split(" = ", 1)
+            style = dict(font_size=typography.SMALL_SIZE, color=palette.MUTED, mono=True)
+            two = VGroup(label(symbolic, **style), label(f"= {actual}", **style)).arrange(DOWN, buff=layout.TIGHT)
+            named.remove(named.shape_label)
+            named.shape_label = two.next_to(grid, DOWN, buff=layout.NEAR).match_x(grid.body)
+            named.add(two)
+        return named
 
     def _head_columns(self, grid: TensorGrid, h: int) -> VGroup:
         """The cells of head h's slice of a wide grid: columns h·head_dim … (h+1)·head_dim − 1."""
@@ -329,7 +362,7 @@ class HeadSplitScene(AttentionScene):
         left matrix (with its word), column 0 of the right one (with its name), cell (0, 0) of the result; only
         the row, the column and the cell where that does not fit."""
         labels = getattr(left.grid, "row_labels", None)
-        named = VGroup(left.grid.row(0), *([labels[0]] if labels is not None else []), right.grid.column(0),
+        named = VGroup(left.grid.row(0), *([labels[0]] if labels is not None and len(labels) else []), right.grid.column(0),
                        right.name, result.grid.cell(0, 0))
         bare = VGroup(left.grid.row(0), right.grid.column(0), result.grid.cell(0, 0))
         return named if fits_framed(named) else bare
@@ -366,7 +399,7 @@ class HeadSplitScene(AttentionScene):
             self.add(*(result.cell(i, j) for i, j in stand_ins))
 
         if pinned is not None:
-            names = [m for m in (getattr(left, "row_labels", None),) if m is not None]
+            names = [m for m in (getattr(left, "row_labels", None),) if m is not None and len(m)]
             first = VGroup(left.row(0), *(n[0] for n in names), right, result.row(0))
             if not fits_framed(first):
                 first = self._first_entry(*whole[0])
@@ -415,6 +448,8 @@ class HeadSplitScene(AttentionScene):
                      f"{self.head_dim} each.",
                      narration=f"W_Q has d_out = {self.d_out} columns: room for {self.n_heads} heads, each "
                                f"{self.head_dim} columns wide. That width is the head_dim.")
+        if follow:  # seen from afar, the heads' names written again for this view, as large as at rest, so they read
+            heads = self._slice_names(tints, UP, scale=1 / current_view(self).zoom)
         self.play(FadeIn(tints), FadeIn(heads), run_time=0.8)
         self.wait(2.8)
         return q, VGroup(x, w.grid, w.name, formula, tints, heads)
@@ -570,6 +605,13 @@ class HeadSplitScene(AttentionScene):
         return None
 
     @staticmethod
+    def _names_read(maps: VGroup) -> camera.Shot | None:
+        """The shot on all the heads' maps where their names read there; None where they would not: the beat then
+        ends on the last head, its name and words legible, rather than on shades no reader can tell apart."""
+        shot = camera.shot_on_all(maps)
+        return shot if all(close_up.legible_in(name, shot) for _, _, name in maps) else None
+
+    @staticmethod
     def _head_formula() -> Mobject:
         """head_h = CausalAttn(X W_Q^(h), X W_K^(h), X W_V^(h)) in the top band, Q/K/V in their colours; broken after
         "CausalAttn(" where two lines read larger (a portrait frame's narrow band)."""
@@ -631,8 +673,10 @@ class HeadSplitScene(AttentionScene):
             by_rows = all(fits_framed(query_row(m[0], last)) for m in valued)
         # heads one under another, too many to shade legibly at once: the camera takes them head by head (the top
         # band's cover hides the heads above the one in the shot)
-        head_by_head = False
-        if tall and not by_rows:
+        head_by_head, fitted = False, None
+        if not tall and not by_rows and not follow:  # the heads side by side, shaded and fitted, if their words read
+            fitted = compose(build, layout.body())
+        if not by_rows and (tall or (fitted is not None and legible.smallest_text(fitted) < typography.MIN_FONT_SIZE)):
             shaded = self._maps_head_by_head(build)
             if shaded is not None:
                 valued, by_rows, head_by_head = shaded, True, True
@@ -642,7 +686,7 @@ class HeadSplitScene(AttentionScene):
             for text in texts_in(maps):
                 text.set_opacity(0)
         elif not by_rows:
-            maps = compose(build, layout.body())
+            maps = fitted if fitted is not None else compose(build, layout.body())
         self.play(Write(eq), run_time=1.2)
         if follow:  # out to all four heads; the formula, in the top band, stays as it is on screen
             self.pull_back(whole=maps, run_time=0.6)
@@ -679,11 +723,15 @@ class HeadSplitScene(AttentionScene):
             for (amap, _, _), mark in zip(maps, marks):
                 # in a tall body the whole map where it fits the shot: the row's weights under their key words
                 whole = VGroup(amap, amap.column_labels)
-                part = whole if tall and (head_by_head or fits_framed(whole)) else query_row(amap, last)
+                # (or at rest, reaching into the framing margin: a narrow frame's map, its words to the edge)
+                part = whole if head_by_head or (tall and (fits_framed(whole) or fits_at_rest(whole))) else \
+                    query_row(amap, last)
                 self._shoot(camera.shot_on(part), maps, [eq], run_time=1.0, number_floor=floor)
                 self.play(mark, run_time=1.2)
                 self.wait(0.8)
-            self._shoot(camera.shot_on_all(maps), maps, [eq], run_time=1.0)
+            end = self._names_read(maps)
+            if end is not None:
+                self._shoot(end, maps, [eq], run_time=1.0)
             self.wait(1.0)
             return
         if not follow:
@@ -694,7 +742,11 @@ class HeadSplitScene(AttentionScene):
             self.frame_on(maps[h], *shown(maps[h], True), *(shown(maps[h - 1], False) if h else []), run_time=1.0)
             self.play(mark, run_time=1.2)
             self.wait(0.8)
-        self.pull_back(*shown(maps[-1], False), whole=maps, run_time=1.0)
+        end = self._names_read(maps)
+        if end is not None:  # all heads again: their names (and what else reads there) in, the rest out
+            self.play(*camera.move_camera(self, end),
+                      *(text.animate.set_opacity(1 if close_up.legible_in(text, end) else 0)
+                        for m in maps for text in texts_in(m)), run_time=1.0)
         self.wait(1.0)
 
     @beat
@@ -714,8 +766,8 @@ class HeadSplitScene(AttentionScene):
         self.wait(2.0)
 
         def build(cells: Cells) -> VGroup:
-            concat = self._named("concat", "op(\"concat\")", palette.CONTEXT, cells, shape=False)
-            concat.grid.add_row_labels(self.tokens, color=palette.ENGLISH)
+            # its rows a line high where shaded, so the words down its left never run into each other
+            concat = self._named("concat", "op(\"concat\")", palette.CONTEXT, cells, rows=True, shape=False)
             tints = self._head_tints(concat.grid)
             return VGroup(concat, tints, self._slice_names(tints, DOWN))
 
@@ -871,12 +923,12 @@ class HeadSplitScene(AttentionScene):
                            f"difference between them is {quoted}" + (", exactly zero." if diff == 0 else "."))
         self.clear_stage()
 
-        def build(cells: Cells, downwards: bool = False) -> VGroup:
+        def build(cells: Cells, downwards: bool = False, rows: bool = True) -> VGroup:
             # one above the other, the names may take two lines each: the column is as narrow as the matrices
             width = layout.body().width if downwards else layout.frame().width
             split = self._named("output", wrapped("one wide matmul, then split", width,
                                                   font_size=typography.LABEL_SIZE),
-                                palette.CONTEXT, cells, rows=True, shape=False)
+                                palette.CONTEXT, cells, rows=rows, shape=False)
             stacked = self._named("stacked_output", wrapped("stacked single-head modules", width,
                                                             font_size=typography.LABEL_SIZE),
                                   palette.CONTEXT, cells, shape=False)
@@ -891,9 +943,18 @@ class HeadSplitScene(AttentionScene):
                                          color=palette.RIGHT)).arrange(RIGHT, buff=layout.NEAR)
             return VGroup(pair, gap.next_to(pair, DOWN, buff=layout.GAP if downwards else layout.APART))
 
-        # side by side, or one above the other where that reads larger (portrait, square)
-        downwards = max((False, True), key=lambda d: legible.fill_factor(build(valued_cells(), d), layout.body()))
-        (split, equal, stacked), gap = compose(lambda cells: build(cells, downwards), layout.body())
+        def arranged(rows: bool) -> Mobject:
+            """Side by side, or one above the other where that reads larger (portrait, square); fitted."""
+            downwards = max((False, True),
+                            key=lambda d: legible.fill_factor(build(valued_cells(), d, rows), layout.body()))
+            return compose(lambda cells: build(cells, downwards, rows), layout.body())
+
+        pair = arranged(True)
+        # many words down the split one's rows keep its shaded rows a line high: where the pair then cannot stay above
+        # the floor (eleven words in a portrait frame), the rows go unnamed (the claim is about the numbers)
+        if legible.smallest_text(pair) < typography.MIN_FONT_SIZE:
+            pair = arranged(False)
+        (split, equal, stacked), gap = pair
         self.play(FadeIn(split), run_time=0.8)
         self.play(FadeIn(stacked), FadeIn(equal), run_time=0.8)
         self.play(FadeIn(gap, shift=UP * layout.NUDGE), run_time=0.8)
