@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from manim import (
-    DOWN, LEFT, RIGHT, UP, Create, FadeIn, FadeOut, FadeTransform, GrowFromEdge, LaggedStart,
-    ReplacementTransform, Transform,
+    DOWN, LEFT, PI, RIGHT, UP, Create, FadeIn, FadeOut, FadeTransform, GrowFromEdge, LaggedStart,
+    ReplacementTransform, Transform, config,
     TransformFromCopy, VGroup, Write,
 )
 
@@ -40,6 +40,7 @@ class WeightFreeLayout:
     bar_height: float = 4.5  #: the height a weight of 1 would reach, before the body limits it
     roles_and_next: tuple[int, int] = (5, 1)  #: last beat: the frame's share for the three roles and the "Next" line
     roles_and_next_narrow: tuple[int, int] = (3, 1)  #: the same where the "Next" line takes two lines (narrow frames)
+    lying_length: float = 1.2  #: a narrow frame's bars lie along their rows: the longest weight's bar
     dimmed: float = 0.35  #: opacity of the steps not running, where the three share the top band
 
 
@@ -114,6 +115,29 @@ def _stacked_product(A, X, Z) -> tuple[VGroup, VGroup]:
     return times, equals
 
 
+def in_lines(words: VGroup, width: float) -> VGroup:
+    """The words left to right, a new line where the next word would pass `width`, the lines centred one under
+    another (a sentence too long for one line in a narrow frame)."""
+    lines, line = VGroup(), VGroup()
+    for word in words:
+        if len(line) and VGroup(*line, word).arrange(RIGHT, buff=layout.GAP).width > width:
+            lines.add(line.arrange(RIGHT, buff=layout.GAP))
+            line = VGroup()
+        line.add(word)
+    lines.add(line.arrange(RIGHT, buff=layout.GAP))
+    return lines.arrange(DOWN, buff=layout.GAP)
+
+
+def first_columns(grid: TensorGrid, width: float) -> list[VGroup]:
+    """The leading columns of `grid` that, with its row labels, stay within `width` (at least the first)."""
+    columns = [grid.column(0)]
+    for c in range(1, grid.cols):
+        if VGroup(grid.row_labels, *columns, grid.column(c)).width > width:
+            break
+        columns.append(grid.column(c))
+    return columns
+
+
 class WeightFreeScene(AttentionScene):
     scene_id = "weight_free"
 
@@ -142,6 +166,18 @@ class WeightFreeScene(AttentionScene):
             grid.add_row_labels(self.tokens, color=palette.ENGLISH, font_size=typography.LABEL_SIZE)
         return grid
 
+
+    @staticmethod
+    def in_frame_at_rest(mob, start=None) -> None:
+        """`mob` came out larger than the body at the floor (an 8 × 8 map in portrait): it stands from the body's
+        left edge (or centred, without `start`), and what the frame does not show whole stays hidden, its cells
+        shaded (for parts not on screen yet: they enter in that state). Nothing changes where it is no larger than
+        the frame."""
+        if mob.width <= config.frame_width and mob.height <= config.frame_height:
+            return
+        if start is not None:
+            mob.shift(RIGHT * (layout.body().left - start.get_left()[0]))
+        close_up.apply_shot_state(camera.rest_shot(), mob)
 
     def map_style(self) -> dict:
         """One arrangement for every map of the clip (so scores turn into weights cell for cell): the first in
@@ -183,7 +219,10 @@ class WeightFreeScene(AttentionScene):
         n = len(self.tokens)
         sentence = VGroup(*(label(t, font_size=typography.HEADING_SIZE, color=palette.ENGLISH) for t in self.tokens))
         sentence.arrange(RIGHT, buff=layout.GAP)
-        layout.fit_into(sentence, layout.body())
+        if fits_at_floor(sentence, layout.body()):
+            layout.fit_into(sentence, layout.body())
+        else:  # a long sentence in a narrow frame: in lines, each as wide as the body at the words' own size
+            layout.fit_into(in_lines(sentence, layout.body().width), layout.body())
         self.say(f"Pretend each word of “{' '.join(self.tokens)}” is already an embedding vector.")
         self.play(LaggedStart(*(FadeIn(w, shift=UP * layout.NUDGE) for w in sentence), lag_ratio=0.2), run_time=1.2)
         self.wait(1.5)
@@ -192,7 +231,13 @@ class WeightFreeScene(AttentionScene):
             return VGroup(grid, math("X", font_size=typography.HEADING_SIZE).next_to(grid.body, UP, buff=layout.GAP))
 
         X, name = first_legible([lambda c=c: named_x(c) for c in legible.row_heights()], layout.body())
-        fit_legibly(VGroup(X, name), layout.body())
+        if not fit_legibly(VGroup(X, name), layout.body()):
+            # wider than the frame at the floor (six-wide vectors in portrait): the words and the first entries in
+            # the frame, the entries beyond it shaded (their numbers come back where they are used)
+            shown = VGroup(X.row_labels, *first_columns(X, layout.body().width - 2 * camera.FRAMING_MARGIN))
+            name.match_x(shown)
+            VGroup(X, name).shift(layout.body().center - shown.get_center())
+            close_up.apply_shot_state(camera.rest_shot(), VGroup(X, name))
         self.say(f"{count_word(n).capitalize()} tokens, {count_word(n)} vectors: stacked as rows they form "
                  "the matrix X.")
         self.play(*(ReplacementTransform(w, lab) for w, lab in zip(sentence, X.row_labels)),
@@ -219,15 +264,28 @@ class WeightFreeScene(AttentionScene):
         # too wide for the floor (six-wide vectors): the products first, then the camera moves on to the sums
         in_two_shots = not fit_legibly(whole, layout.body())
         products_part = VGroup(comp.matrix, comp.times, comp.vector, comp.products, q_name)
-        if in_two_shots:
+        # even the products do not fit (a portrait frame): built legible, the camera shows the whole shaded and
+        # works the first row in close-up (kit.framed), the steps' line still on screen
+        framed_rows = in_two_shots and (products_part.width > layout.frame().width
+                                        or products_part.height > layout.frame().height)
+        if framed_rows:
+            in_two_shots = False
+            close_up.build_legible(whole, layout.body())
+        elif in_two_shots:
             whole.shift(layout.body().center - products_part.get_center())
         self.say(f"Step A: fix the query “{self.tokens[qi]}” (x{subscript(qn)}) and score every word "
                  "by a dot product.")
         waiting = steps.line[1:]
         if not steps.dim:  # the steps to come wait hidden in the band
             self.add(waiting.set_opacity(steps.dim))
-        self.play(FadeOut(X_name), ReplacementTransform(X, comp.matrix), FadeIn(steps.line[0]),
-                  *(FadeIn(waiting, run_time=0.8),) if steps.dim else (), run_time=1.0)
+        if framed_rows:  # X becomes the matrix where the frame shows it, then the camera pulls out to the whole
+            close_up.apply_shot_state(camera.rest_shot(), whole)
+            self.play(FadeOut(X_name), ReplacementTransform(X, comp.matrix), FadeIn(steps.line[0]), run_time=1.0)
+            framed.cover_top_band(self)
+            framed.move_to_shot(self, camera.shot_on_all(whole), whole, [steps.line], run_time=0.8)
+        else:
+            self.play(FadeOut(X_name), ReplacementTransform(X, comp.matrix), FadeIn(steps.line[0]),
+                      *(FadeIn(waiting, run_time=0.8),) if steps.dim else (), run_time=1.0)
         waiting.set_opacity(steps.dim)
         q_box = frame_box(comp.matrix.row(qi), color=palette.QUERY)
         self.play(Create(q_box), TransformFromCopy(comp.matrix.row(qi), comp.vector.body),
@@ -241,7 +299,15 @@ class WeightFreeScene(AttentionScene):
                  narration=f"Multiply x{subscript(qn)} and each xᵢ entry by entry, and add the products: "
                            "that gives one score, ωᵢ, per word.")
         first_products = light.on(steps.a, ["q", "k"], palette.KEY, paint=["k"])
-        if not in_two_shots:
+        if framed_rows:  # the formula's box changes before the camera moves: it moves with the formula
+            self.play(*first_products, run_time=0.5)
+            shown = framed.dot_every_row(self, comp, whole, [steps.line, light.box],
+                                         labels=list(comp.matrix.row_labels), color=palette.KEY)
+            self.play(*light.on(steps.a, ["om"]), run_time=0.5)
+            best = top_index(self.src.get("omega"))
+            framed.frame_part(self, VGroup(comp.result if best is None else comp.result.cell(best), o_name),
+                              whole, [steps.line, light.box])
+        elif not in_two_shots:
             shown = dot_every_row(self, comp, color=palette.KEY, with_first_products=first_products,
                                   with_first_sum=light.on(steps.a, ["om"]))
         else:
@@ -300,12 +366,34 @@ class WeightFreeScene(AttentionScene):
             tag = label("softmax", font_size=typography.SMALL_SIZE, color=palette.WEIGHT)
             return VGroup(target, tag, bars).arrange(DOWN, buff=layout.FAR)
 
-        row = first_legible([lambda c=c: (softmax_column if stacked else softmax_row)(c)
-                             for c in legible.row_heights()], layout.body())
-        target, tag, bars = row
-        fit_legibly(row, layout.body())
-        arrow = flow_arrow(target[0], bars, down=True) if stacked else flow_arrow(target, bars)
+        def softmax_across(cell):
+            """A narrow frame where even the row of scores is too wide: the scores as a column beside their words,
+            each weight a bar lying along its word's row."""
+            target = VGroup(self.omega_column(cell), math("omega", font_size=typography.HEADING_SIZE))
+            target[0].add_row_labels(self.tokens, color=palette.ENGLISH, font_size=typography.SMALL_SIZE)
+            target[1].next_to(target[0].body, UP, buff=layout.NEAR)
+            bars = self.lying_bars(cell)
+            tag = label("softmax", font_size=typography.SMALL_SIZE, color=palette.WEIGHT)
+            VGroup(target, bars).arrange(RIGHT, buff=layout.FAR)
+            bars.shift(UP * (target[0].cell(0).get_center()[1] - bars.bars[0].get_center()[1]))  # row on row
+            tag.next_to(bars, UP, buff=layout.NEAR).align_to(bars, LEFT)
+            return VGroup(target, tag, bars)
+
+        builds = [lambda c=c: (softmax_column if stacked else softmax_row)(c) for c in legible.row_heights()]
         if stacked:
+            builds += [lambda c=c: softmax_across(c) for c in legible.row_heights()]
+        row = first_legible(builds, layout.body())
+        target, tag, bars = row
+        lying = getattr(bars, "lying", False)
+        fit_legibly(row, layout.body())
+        if lying:
+            arrow = flow_arrow(target[0], bars)
+            arrow.match_y(target[0].body)
+        else:
+            arrow = flow_arrow(target[0], bars, down=True) if stacked else flow_arrow(target, bars)
+        if lying:
+            pass
+        elif stacked:
             tag.next_to(arrow, RIGHT, buff=layout.NEAR)
         else:
             arrow.match_y(target[0].body)
@@ -316,7 +404,8 @@ class WeightFreeScene(AttentionScene):
         # after a two-shot step A the camera comes back to rest as the scores move into place
         panned = not camera.at_rest(self)
         if panned:
-            self.play(*camera.move_camera(self, camera.rest_shot()), Transform(omega, target),
+            pinned = [m for m in (steps.line, light.box, getattr(self, "band_cover", None)) if m is not None]
+            self.play(*camera.move_camera(self, camera.rest_shot(), pinned=pinned), Transform(omega, target),
                       *(FadeOut(m) for m in leaving), run_time=1.0)
             leaving = []
         self.play(*(FadeOut(m) for m in leaving), steps.line[0].animate.set_opacity(steps.dim),
@@ -326,7 +415,7 @@ class WeightFreeScene(AttentionScene):
         self.play(*light.on(steps.b, ["sm"], palette.WEIGHT), Create(arrow), FadeIn(tag), run_time=0.8)
         scores = [comp.result.cell(i) for i in range(len(self.tokens))]
         self.play(Create(bars.baseline), FadeIn(bars.labels),
-                  LaggedStart(*(GrowFromEdge(b, DOWN) for b in bars.bars), lag_ratio=0.15),
+                  LaggedStart(*(GrowFromEdge(b, LEFT if lying else DOWN) for b in bars.bars), lag_ratio=0.15),
                   motion.lagged(motion.scores_to_weights(scores, list(bars.values))),
                   *light.on(steps.b, ["al"], palette.WEIGHT), run_time=1.6)
         alpha = self.src.get("alpha")
@@ -368,6 +457,20 @@ class WeightFreeScene(AttentionScene):
         tallest = float(self.src.get("alpha").max())
         return build(min(L.bar_height, (room - labels) / tallest))  # softmax: tallest > 0
 
+    def lying_bars(self, cell: float) -> SoftmaxBars:
+        """The weights as bars lying along the rows of the scores' column (rows `cell` apart), each value at its
+        bar's end; no words (the column beside carries them). Built standing, then turned: only the bars and their
+        line turn, the values stay upright."""
+        bars = SoftmaxBars(self.src, "alpha", self.tokens, max_height=L.lying_length / float(self.src.get("alpha").max()),
+                           bar_width=cell - layout.NEAR, buff=layout.NEAR)
+        bars.remove(bars.labels)
+        bars.labels = VGroup()
+        VGroup(bars.baseline, bars.bars).rotate(-PI / 2, about_point=bars.baseline.get_start())
+        for bar, value in zip(bars.bars, bars.values):
+            value.next_to(bar, RIGHT, buff=layout.TIGHT)
+        bars.lying = True
+        return bars
+
     def bar_width(self) -> float:
         """Wide enough for the widest word under a bar, so neighbouring labels never touch."""
         widest = max(label(t, font_size=typography.SMALL_SIZE).width for t in self.tokens)
@@ -394,21 +497,41 @@ class WeightFreeScene(AttentionScene):
         whole = first_legible([lambda c=c: mixing(c) for c in legible.row_heights()]
                               + [lambda c=c: mixing(c, words=False) for c in legible.row_heights()], layout.body())
         comp, a_name, w_name, z_name = whole
-        fit_legibly(whole, layout.body())
+        # too large to read whole (eight six-wide rows over their products in portrait): built legible, the camera
+        # shows the whole shaded, works the first row in close-up and ends on z (kit.framed)
+        big = not fit_legibly(whole, layout.body())
+        if big:
+            close_up.build_legible(whole, layout.body())
         bars = b.bars
         self.say("Step C: scale each word’s vector by its weight…")
-        self.play(FadeOut(b.omega), FadeOut(b.arrow),
-                  steps.line[1].animate.set_opacity(steps.dim), steps.line[2].animate.set_opacity(1), *light.off(),
-                  *(ReplacementTransform(bars.values[i], comp.weights.cell(i)) for i in range(comp.weights.rows)),
-                  FadeOut(VGroup(bars.bars, bars.baseline, bars.labels)), FadeIn(comp.matrix),
-                  FadeIn(a_name), run_time=1.2)
-        self.play(FadeIn(comp.scaffold()), FadeIn(w_name), *light.on(steps.c, ["al", "v"], palette.VALUE),
-                  run_time=0.6)
-        shown = scale_every_row(self, comp, color=palette.VALUE)
+        entering = [*(ReplacementTransform(bars.values[i], comp.weights.cell(i)) for i in range(comp.weights.rows)),
+                    FadeOut(VGroup(bars.bars, bars.baseline, bars.labels)), FadeIn(comp.matrix), FadeIn(a_name)]
+        if big:
+            self.play(FadeOut(b.omega), FadeOut(b.arrow), steps.line[1].animate.set_opacity(steps.dim),
+                      steps.line[2].animate.set_opacity(1), *light.off(), run_time=0.6)
+            framed.cover_top_band(self)
+            framed.move_to_shot(self, camera.shot_on_all(whole), whole, [steps.line], *entering, run_time=1.2)
+            self.play(*light.on(steps.c, ["al", "v"], palette.VALUE), run_time=0.4)
+            self.play(FadeIn(comp.scaffold()), FadeIn(w_name), run_time=0.6)
+            shown = framed.scale_every_row(self, comp, whole, [steps.line, light.box],
+                                           labels=list(comp.matrix.row_labels) if hasattr(comp.matrix, "row_labels")
+                                           else [], color=palette.VALUE)
+        else:
+            self.play(FadeOut(b.omega), FadeOut(b.arrow),
+                      steps.line[1].animate.set_opacity(steps.dim), steps.line[2].animate.set_opacity(1),
+                      *light.off(), *entering, run_time=1.2)
+            self.play(FadeIn(comp.scaffold()), FadeIn(w_name), *light.on(steps.c, ["al", "v"], palette.VALUE),
+                      run_time=0.6)
+            shown = scale_every_row(self, comp, color=palette.VALUE)
         blend = blend_phrase(self.src.get("alpha"), self.tokens, all_of(len(self.tokens), "words"))
         self.say(f"…and add them up: z{subscript(qn)} is {blend}.")
         self.play(FadeOut(shown[-1].box), run_time=0.3)
-        add_rows(self, comp, with_sum=[FadeIn(z_name), *light.on(steps.c, ["sum", "z"], palette.CONTEXT)])
+        if big:
+            add_rows(self, comp, with_sum=[FadeIn(z_name)])
+            self.play(*light.on(steps.c, ["sum", "z"], palette.CONTEXT), run_time=0.5)
+            framed.frame_part(self, VGroup(comp.result, z_name), whole, [steps.line, light.box])
+        else:
+            add_rows(self, comp, with_sum=[FadeIn(z_name), *light.on(steps.c, ["sum", "z"], palette.CONTEXT)])
         self.wait(2.6)
 
     @beat
@@ -436,7 +559,8 @@ class WeightFreeScene(AttentionScene):
             shown_first = VGroup(X)
         else:  # side by side, the numbers would read below the worked size: the grid alone, named X Xᵀ
             tag.next_to(scores, UP, buff=layout.NEAR)
-            fit_legibly(VGroup(scores, tag), layout.body())
+            if not fit_legibly(VGroup(scores, tag), layout.body()):
+                self.in_frame_at_rest(VGroup(scores, tag), scores)
             arrow = VGroup()
             shown_first = VGroup()
         self.play(FadeIn(eq), FadeIn(shown_first), run_time=1.0)
@@ -497,7 +621,8 @@ class WeightFreeScene(AttentionScene):
             if not fits_at_floor(VGroup(right, tag), layout.body()):  # a narrow frame: no room beside A and α
                 VGroup(a_name, tag).arrange(RIGHT, buff=layout.GAP).next_to(A, UP, buff=layout.GAP)
                 check[1].next_to(check[0], DOWN, buff=layout.NEAR).align_to(check[0], LEFT)
-            fit_legibly(VGroup(right, tag), layout.body())
+            if not fit_legibly(VGroup(right, tag), layout.body()):
+                self.in_frame_at_rest(VGroup(right, tag), A)
             arrow = VGroup()
         self.say("Softmax along each row turns the scores into the weight matrix A; every row sums to one.")
         if side_by_side:
@@ -606,7 +731,8 @@ class WeightFreeScene(AttentionScene):
             return grids, True
         row = first_legible([lambda s=s, c=c: self.product_row(s, **c) for s, c in candidates], layout.body(),
                             whole=lambda r: r.whole)
-        fit_legibly(row.whole, layout.body())
+        if not fit_legibly(row.whole, layout.body()):
+            self.in_frame_at_rest(row.whole)
         return row, False
 
     @beat
@@ -637,16 +763,23 @@ class WeightFreeScene(AttentionScene):
         upper, lower = layout.frame().split_rows(*shares)
         if not fits_at_floor(panels, upper):
             # three copies side by side would shrink below the floor: one X, named three times
-            def one_x(cell):
-                grid = self.x_matrix(labels=False, cell_size=cell)
-                names = layout.flow(*(math(f"{letter} = X", color=color, font_size=typography.HEADING_SIZE)
-                                      for _, color, letter in roles), region=upper, gap=layout.FAR)
+            def one_x(cell, shaded=False):
+                grid = (heatmap(self.src, "X", weights=False, show_values=False, cell_size=cell) if shaded
+                        else self.x_matrix(labels=False, cell_size=cell))
+                names = [math(f"{letter} = X", color=color, font_size=typography.HEADING_SIZE)
+                         for _, color, letter in roles]
+                names = (VGroup(*names).arrange(RIGHT, buff=layout.GAP) if shaded  # the shaded rows are low: the
+                         else layout.flow(*names, region=upper, gap=layout.FAR))  # names on one line above them
                 uses = wrapped("as queries, keys and values", upper.width, font_size=typography.LABEL_SIZE,
                                color=palette.MUTED)
                 return VGroup(VGroup(names, grid, uses).arrange(DOWN, buff=layout.GAP))
 
-            panels = first_legible([lambda c=c: one_x(c) for c in legible.row_heights()], upper)
-        fit_legibly(panels, upper)
+            # too wide for the floor with its numbers (six-wide rows in portrait): X shaded by its values, the
+            # numbers were read in the beats before
+            panels = first_legible([lambda c=c: one_x(c) for c in legible.row_heights()]
+                                   + [lambda c=c: one_x(c, shaded=True) for c in legible.row_heights()[1:]], upper)
+        if not fit_legibly(panels, upper):
+            self.in_frame_at_rest(panels)
         layout.fit_into(nxt, lower)
         self.play(LaggedStart(*(FadeIn(p, shift=UP * layout.NUDGE) for p in panels), lag_ratio=0.3), run_time=1.8)
         self.wait(1.5)
