@@ -426,7 +426,7 @@ class SoftFormulaScene(AttentionScene):
             reserve = self._reminder().height + layout.NEAR  # under the MLP's panel: the dot product's verdict
             alone = [_score_panel(src, tokens, *kind[:-1], flat=False, note=kind[-1], room=True,
                                   reserve=reserve if kind is kinds[-1] else 0.0) for kind in kinds]
-        if self._reads_alone(*alone) and (
+        if all(layout.fits_legibly(p, layout.frame(), close_up.smallest_font(p)) for p in alone) and (
                 not pairs_legible or min(map(_shown_size, alone)) > max(map(_shown_size, candidates))
                 < typography.WORKED_NUMBER_SIZE):
             # too many words for two panels legibly, or for their numbers to read at the worked size when one
