@@ -87,6 +87,24 @@ class Summary:
     notes: VGroup  # the arrows from every word, the brace and "all of the English must fit in here"
 
 
+def _in_lines(parts, width: float, *, gap: float, line_gap: float, room_after: float = 0.0) -> list[list[int]]:
+    """Move `parts` (as built) into left-aligned lines at most `width` wide, greedily, `gap` apart, the lines
+    `line_gap` apart; each line but the last keeps `room_after` free after its last part (for the arrow that carries
+    the reading on to the next line). Returns the parts' indices line by line."""
+    lines, current, used = [], [], 0.0
+    for i, part in enumerate(parts):
+        needed = used + (gap if current else 0.0) + part.width
+        if current and needed + room_after > width:
+            lines.append(current)
+            current, needed = [], part.width
+        current.append(i)
+        used = needed
+    lines.append(current)
+    rows = [VGroup(*(parts[i] for i in line)).arrange(RIGHT, buff=gap) for line in lines]
+    VGroup(*rows).arrange(DOWN, buff=line_gap, aligned_edge=LEFT)
+    return lines
+
+
 class BottleneckScene(AttentionScene):
     scene_id = "bottleneck"
 
@@ -94,6 +112,7 @@ class BottleneckScene(AttentionScene):
         self.src = Source("bottleneck")
         self.french = Source("teacher_forcing")
         self.tokens = list(self.src.get("tokens"))
+        self._crowded = False  # the English in lines (a narrow frame, many words): the pictures at their own size
         self.cell_width = shared_cell_width(self.src, ("hidden_states",), font_size=typography.NUMBER_SIZE)
         self.show_title()
         reading = self.encoder_reads_first_word()
@@ -114,14 +133,18 @@ class BottleneckScene(AttentionScene):
                  narration=f"The encoder reads the English from left to right. All it keeps is one hidden state, "
                            f"a vector of {size} numbers.")
         words = self._word_row()
-        arrows = VGroup(*(flow_arrow(a, b) for a, b in zip(words[:-1], words[1:])))
+        arrows = self._word_arrows(words)
         trail, steps = self._share_trail()
         region = Region(layout.body().left, layout.body().right, trail.get_top()[1] + layout.GAP,
-                        words.get_bottom()[1] - layout.FAR)
+                        words.get_bottom()[1] - (layout.GAP if self._words_in_lines(words) else layout.FAR))
         # a narrow body (portrait, square): the state over its shares, each the body's width
         state_region, shares_region = region.split_rows(1, 1) if _stacked() else region.split_columns(1, 1)
         state, state_title, shares = self._reading_picture(state_region, shares_region)
         picture = VGroup(state_title, state, shares.title, shares.labels, shares.slots, *shares.spacers)
+        block = VGroup(shares.title, shares.labels, shares.slots, *shares.spacers)
+        if _stacked() and VGroup(state_title, state).get_bottom()[1] < block.get_top()[1]:
+            # the rows' halves too low for what they hold (many words): the state right over its shares
+            block.next_to(VGroup(state_title, state), DOWN, buff=layout.APART)
         zoom = layout.fit_factor(picture, region)
         layout.fit_into(picture, region)
         self.play(FadeIn(words[0]), run_time=0.5)
@@ -191,8 +214,10 @@ class BottleneckScene(AttentionScene):
         summary.target.move_to(self._left_of_chain(chain).center)
         self.play(MoveToTarget(summary), run_time=0.9)
         frame = SurroundingRectangle(reading.state, color=palette.CONTEXT, buff=layout.TIGHT, corner_radius=0.05)
-        spread = [(i + 1) / (len(tokens) + 1) for i in range(len(tokens))]
-        funnel = VGroup(*(Arrow(w.get_bottom(), frame.get_corner(UP + LEFT) + RIGHT * frame.width * x,
+        # left to right by where the words stand (in lines, a later word may stand further left)
+        order = sorted(range(len(tokens)), key=lambda i: reading.words[i].get_center()[0])
+        spread = [(order.index(i) + 1) / (len(tokens) + 1) for i in range(len(tokens))]
+        funnel = VGroup(*(Arrow(self._word_foot(reading.words, w), frame.get_corner(UP + LEFT) + RIGHT * frame.width * x,
                                 buff=layout.TIGHT, color=palette.ENGLISH, stroke_width=3,
                                 max_tip_length_to_length_ratio=0.06) for w, x in zip(reading.words, spread)))
         fixed = f"one vector, fixed length: {size} numbers"
@@ -350,11 +375,40 @@ class BottleneckScene(AttentionScene):
         words = f"hidden state after “{self.tokens[t]}”"
         title = (wrapped(words, region.width / zoom, font_size=typography.LABEL_SIZE) if _stacked()
                  else label(words, font_size=typography.LABEL_SIZE)).scale(zoom)
-        layout.fit_into(title, region, center=False)
+        layout.fit_into(title, region, center=False, grow=not self._crowded)  # crowded: room for the shares
         return title.next_to(state, UP, buff=layout.GAP * zoom)
 
     @staticmethod
+    def _words_in_lines(words: TokenRow) -> bool:
+        """Whether the English stands in lines (`_word_lines`) rather than in one row."""
+        return getattr(words, "lines", None) is not None
+
+    @staticmethod
+    def _word_foot(words: TokenRow, word: VGroup):
+        """Where an arrow from a word to s leaves it: its bottom, or (words in lines) under the last line, so an
+        arrow from an upper line does not cross the words below it."""
+        if not BottleneckScene._words_in_lines(words):
+            return word.get_bottom()
+        return [word.get_center()[0], words.get_bottom()[1], 0.0]
+
+    @staticmethod
+    def _word_arrows(words: TokenRow) -> VGroup:
+        """The arrows that carry the state from word to word; at the end of a line (words in lines) it points on
+        out of the line, into the room the line keeps for it."""
+        arrows = VGroup()
+        for t, (a, b) in enumerate(zip(words[:-1], words[1:])):
+            if BottleneckScene._words_in_lines(words) and t + 1 in words.line_starts:
+                arrows.add(Arrow(a.get_right(), a.get_right() + RIGHT * words.gap, buff=layout.HAIRLINE,
+                                 color=palette.MUTED, stroke_width=3, max_tip_length_to_length_ratio=0.15))
+            elif BottleneckScene._words_in_lines(words):  # words in lines stand closer: the arrow spans the gap
+                arrows.add(flow_arrow(a, b, buff=layout.HAIRLINE))
+            else:
+                arrows.add(flow_arrow(a, b))
+        return arrows
+
+    @staticmethod
     def _read_arrow(words: TokenRow, t: int, title: VGroup) -> Arrow:
+        """From the word being read (in lines, the lines below it are not shown yet) to the state's title."""
         return Arrow(words[t].get_bottom(), title.get_top(), buff=layout.NEAR, color=palette.ENGLISH,
                      stroke_width=3, max_tip_length_to_length_ratio=0.12)
 
@@ -423,7 +477,13 @@ class BottleneckScene(AttentionScene):
             number = self.src.number("first_token_share", t, decimals=2, font_size=typography.NUMBER_SIZE)
             steps.append(VGroup(arrow, number).arrange(RIGHT, buff=layout.NEAR))
         trail = VGroup(*steps).arrange(RIGHT, buff=layout.NEAR)
-        layout.fit_into(trail, layout.body())
+        body = layout.body()
+        smallest = close_up.smallest_font(trail)
+        if _stacked() and not layout.fits_legibly(trail, body, smallest):  # many words: the steps in lines
+            scale = typography.MIN_FONT_SIZE * close_up.BUILD_MARGIN / smallest
+            _in_lines(steps, body.width / scale, gap=layout.NEAR, line_gap=layout.TIGHT)
+            trail = VGroup(*steps)
+        layout.fit_into(trail, body)
         trail.to_edge(DOWN, buff=layout.MARGIN + layout.BOTTOM_BAND)
         return trail, steps
 
@@ -488,22 +548,53 @@ class BottleneckScene(AttentionScene):
             spare = band.width / at_floor - sum(w.width for w in words)
             gap = max(min(L.word_gap, spare / (len(words) - 1)), layout.NEAR)
             words = TokenRow(self.tokens, palette.ENGLISH, buff=gap)
+        if _stacked() and not layout.fits_legibly(words, band, smallest) and len(words) > 1:
+            self._crowded = True
+            return self._word_lines(smallest)
         layout.fit_into(words, band)
+        return words
+
+    def _word_lines(self, smallest: float) -> TokenRow:
+        """A narrow frame's many words: in lines at the floor's size from the top of the frame down, as far apart as
+        still keeps them in the top band (else closest, reaching into the body), each line keeping room at its end
+        for the arrow on to the next."""
+        band = layout.top_band()
+        scale = typography.MIN_FONT_SIZE * close_up.BUILD_MARGIN / smallest
+        for gap in (layout.APART, layout.GAP, layout.NEAR):
+            words = TokenRow(self.tokens, palette.ENGLISH, buff=gap)
+            lines = _in_lines(words, band.width / scale, gap=gap, line_gap=layout.TIGHT, room_after=gap)
+            if words.height * scale <= band.height:
+                break
+        words.scale(scale)
+        words.move_to(band.center).align_to(band.top_edge(), UP)
+        words.lines = lines
+        words.line_starts = {line[0] for line in lines[1:]}
+        words.gap = gap * scale
         return words
 
     def _kept_columns(self, shaded: bool) -> list[VGroup]:
         """The kept states of a narrow body, side by side over the decoder's row: word over h_t over its state as a
         column, so a link from a step below reaches each state without crossing another."""
         columns = []
-        for t, word in enumerate(self.tokens):
-            box = token_box(word, palette.ENGLISH)
+        boxes = [token_box(word, palette.ENGLISH) for word in self.tokens]
+        side = max(box.height for box in boxes)  # shaded cells: one side for all, a word box's height
+        for t, box in enumerate(boxes):
             name = math(f"h_{t + 1}", color=palette.TEXT, font_size=typography.BODY_SIZE + 6)
-            state = vector(self.src, f"hidden_states.{t}", shading="diverging", scale_to=self._hidden_scale(),
-                           orientation="column", show_values=not shaded, cell_width=self.cell_width)
+            # shaded: cells a word's height and no wider (their numbers' width would only push the words apart)
+            state = (vector(self.src, f"hidden_states.{t}", shading="diverging", scale_to=self._hidden_scale(),
+                            orientation="column", show_values=False, cell_size=side) if shaded else
+                     vector(self.src, f"hidden_states.{t}", shading="diverging", scale_to=self._hidden_scale(),
+                            orientation="column", cell_width=self.cell_width))
             column = VGroup(box, name, state).arrange(DOWN, buff=layout.NEAR)
             column.word, column.name, column.state = box, name, state
             columns.append(column)
-        VGroup(*columns).arrange(RIGHT, buff=layout.GAP, aligned_edge=UP)
+        VGroup(*columns).arrange(RIGHT, buff=layout.NEAR if shaded else layout.GAP, aligned_edge=UP)
+        # every name and state level, whatever the word's box (a descender) or the name's digit (its height)
+        top = min(column.state.get_top()[1] for column in columns)
+        foot = min(column.name.get_bottom()[1] for column in columns)
+        for column in columns:
+            column.state.shift(UP * (top - column.state.get_top()[1]))
+            column.name.shift(UP * (foot - column.name.get_bottom()[1]))
         return columns
 
     def _chain_room(self, chain: VGroup, rows: VGroup) -> float:
