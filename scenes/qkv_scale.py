@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 import torch
 from manim import (
-    DOWN, LEFT, RIGHT, UP, Create, FadeIn, FadeOut, GrowFromEdge, Indicate, LaggedStart, MathTypst,
-    ReplacementTransform, Transform, TransformFromCopy, VGroup,
+    DOWN, LEFT, PI, RIGHT, UP, Create, FadeIn, FadeOut, GrowFromEdge, Indicate, LaggedStart, MathTypst,
+    ReplacementTransform, Transform, TransformFromCopy, VGroup, config,
 )
 
 from scenes.kit import (
@@ -21,7 +21,7 @@ from scenes.kit import (
     dot_every_row, flow_arrow, format_value, frame_box, group, label, math, matrix, palette, scale_every_row,
     subscript, typography, vector,
 )
-from scenes.kit import layout, motion
+from scenes.kit import camera, framed, layout, motion
 from scenes.kit import legible
 from scenes.kit.legible import first_legible, first_worked, fit_legibly, fits_at_floor, reads_worked
 from scenes.kit.score_bars import stand_labels_upright, upright_words
@@ -39,6 +39,7 @@ class QKVScaleLayout:
 
     bar_width: float = 0.8  #: a softmax bar, wide enough for a two-decimal weight above it
     bar_height: float = 2.6  #: the height a weight of 1 would reach, before the body limits it
+    lying_length: float = 1.2  #: a narrow frame's bars lie along their rows: the longest weight's bar
     chart_gap: float = 0.7  #: between the small saturation charts
     chart_height: float = 1.9  #: a saturation chart's bar for a weight of 1
     chart_bar_width: float = 0.3
@@ -187,6 +188,20 @@ class QKVScaleScene(AttentionScene):
         labels = probe.height - max(b.height for b in probe.bars)
         tallest = float(self.src.get(path).max())  # softmax: tallest > 0
         return build(min(L.bar_height, (room - labels) / tallest))
+
+    def lying_bars(self, path: str, cell: float) -> SoftmaxBars:
+        """The weights at `path` as bars lying along rows `cell` apart (a column of scores beside them), each value
+        at its bar's end; no words (the column carries them). Built standing, then turned: only the bars and their
+        line turn, the values stay upright."""
+        bars = SoftmaxBars(self.src, path, self.tokens, max_height=L.lying_length / float(self.src.get(path).max()),
+                           bar_width=cell - layout.NEAR, buff=layout.NEAR)
+        bars.remove(bars.labels)
+        bars.labels = VGroup()
+        VGroup(bars.baseline, bars.bars).rotate(-PI / 2, about_point=bars.baseline.get_start())
+        for bar, value in zip(bars.bars, bars.values):
+            value.next_to(bar, RIGHT, buff=layout.TIGHT)
+        bars.lying = True
+        return bars
 
     # --- beats ---------------------------------------------------------------------------------------------
     @beat
@@ -349,15 +364,28 @@ class QKVScaleScene(AttentionScene):
             parts = self.score_layout(self.scoring(lower, named=named, stacked=stacked), lower)
         comp, names, scale, scaled, scaled_name, side_by_side = parts
         q_name, k_name, raw_name = names
-        fit_legibly(VGroup(comp, names, scale, scaled, scaled_name), layout.body())
+        whole = VGroup(comp, names, scale, scaled, scaled_name)
+        fits = fit_legibly(whole, layout.body())
+        # larger than the frame at the floor (eight keys of width six in portrait): the camera shows the whole
+        # shaded, works the first key in close-up (kit.framed), and ends on the scaled scores
+        big = not fits and (whole.width > config.frame_width or whole.height > config.frame_height)
         div_arrow = flow_arrow(comp.result, scaled) if side_by_side else VGroup()
         if side_by_side:
             scale.next_to(div_arrow, UP, buff=layout.TIGHT)
-        self.play(FadeIn(comp.matrix), FadeIn(k_name), FadeIn(comp.vector), FadeIn(q_name),
-                  FadeIn(comp.scaffold()), FadeIn(raw_name),
-                  *light.on(eq, ["q", "k"], palette.KEY, paint=["k"]), run_time=0.9)
-        shown = dot_every_row(self, comp, color=palette.KEY, run_time=0.8)
-        self.play(FadeOut(shown[-1].box), run_time=0.3)
+        entering = (FadeIn(comp.matrix), FadeIn(k_name), FadeIn(comp.vector), FadeIn(q_name),
+                    FadeIn(comp.scaffold()), FadeIn(raw_name))
+        if big:
+            self.play(*light.on(eq, ["q", "k"], palette.KEY, paint=["k"]), run_time=0.5)
+            framed.show_whole(self, VGroup(whole, div_arrow), [eq, light.box], *entering, run_time=0.9)
+            labels = list(comp.matrix.row_labels) if hasattr(comp.matrix, "row_labels") else []
+            shown = framed.dot_every_row(self, comp, VGroup(whole, div_arrow), [eq, light.box], labels=labels,
+                                         color=palette.KEY, run_time=0.8)
+            self.play(FadeOut(shown[-1].box), run_time=0.3)
+            framed.frame_part(self, VGroup(scale, scaled, scaled_name), VGroup(whole, div_arrow), [eq, light.box])
+        else:
+            self.play(*entering, *light.on(eq, ["q", "k"], palette.KEY, paint=["k"]), run_time=0.9)
+            shown = dot_every_row(self, comp, color=palette.KEY, run_time=0.8)
+            self.play(FadeOut(shown[-1].box), run_time=0.3)
         self.say(f"Then divide by √d_k = {format_value(self.src.value('query_row.scale'), 2)}: "
                  f"these are the scaled scores ω{subscript(qn)}ⱼ.")
         cells = [scaled.cell(j) for j in range(scaled.rows)]
@@ -442,22 +470,44 @@ class QKVScaleScene(AttentionScene):
             bars = self.bars_for("query_row.weights", layout.body().height - target.height - layout.FAR)
             return VGroup(target, tag, bars).arrange(DOWN, buff=layout.FAR)
 
+        def softmax_across(cell):
+            """A frame where even the row of scores is too wide: the scores as a column beside their words, each
+            weight a bar lying along its key's row."""
+            target = self.scaled_column(cell)
+            target[0].add_row_labels(self.tokens, color=palette.ENGLISH, font_size=typography.SMALL_SIZE)
+            target[1].next_to(target[0].body, UP, buff=layout.NEAR)
+            bars = self.lying_bars("query_row.weights", cell)
+            tag = label("softmax over j", font_size=typography.SMALL_SIZE, color=palette.WEIGHT)
+            VGroup(target, bars).arrange(RIGHT, buff=layout.FAR)
+            bars.shift(UP * (target[0].cell(0).get_center()[1] - bars.bars[0].get_center()[1]))  # row on row
+            tag.next_to(bars, UP, buff=layout.NEAR).align_to(bars, LEFT)
+            return VGroup(target, tag, bars)
+
         stacked = [lambda c=c: softmax_column(c) for c in legible.row_heights()]
-        row = first_legible([lambda c=c: softmax_row(c) for c in legible.row_heights()] + stacked, layout.body())
+        across = [lambda c=c: softmax_across(c) for c in legible.row_heights()]
+        row = first_legible([lambda c=c: softmax_row(c) for c in legible.row_heights()] + stacked + across,
+                            layout.body())
         target, tag, bars = row
+        lying = getattr(bars, "lying", False)
         fit_legibly(row, layout.body())
         down = target.get_bottom()[1] > bars.get_top()[1]
         arrow = flow_arrow(target, bars, down=down)
-        if down:  # the tag between the scores and the bars, the arrow beside it
+        if lying:  # the tag over the bars
+            arrow.match_y(target[0].body)
+        elif down:  # the tag between the scores and the bars, the arrow beside it
             arrow.next_to(tag, LEFT, buff=layout.NEAR)
         else:
             arrow.match_y(target[0].body)
             tag.next_to(arrow, UP, buff=layout.TIGHT)
-        self.play(Transform(column, target), run_time=0.6)
+        if camera.at_rest(self):
+            self.play(Transform(column, target), run_time=0.6)
+        else:  # the step before ended in close-up: the camera comes back to rest as the scores move into place
+            self.play(*camera.move_camera(self, camera.rest_shot(), pinned=[eq, light.box]),
+                      Transform(column, target), run_time=0.8)
         self.play(Create(arrow), FadeIn(tag), *light.on(eq, ["sm", "q", "k", "scale"], palette.WEIGHT,
                                                          paint=["sm"]), run_time=0.8)
         self.play(Create(bars.baseline), FadeIn(bars.labels),
-                  LaggedStart(*(GrowFromEdge(b, DOWN) for b in bars.bars), lag_ratio=0.15),
+                  LaggedStart(*(GrowFromEdge(b, LEFT if lying else DOWN) for b in bars.bars), lag_ratio=0.15),
                   motion.lagged(motion.scores_to_weights([scores.scaled.cell(j) for j in range(len(self.tokens))],
                                                          list(bars.values))), run_time=1.6)
         self.wait(0.6)
@@ -503,22 +553,42 @@ class QKVScaleScene(AttentionScene):
         whole = first_legible([lambda c=c: mixing(c) for c in legible.row_heights()]  # then stacked (a wide example)
                               + [lambda c=c: mixing(c, True) for c in legible.row_heights()], layout.body())
         comp, v_name, a_name, w_name, z_name = whole
-        fit_legibly(whole, layout.body())
+        fits = fit_legibly(whole, layout.body())
+        # larger than the frame at the floor (eight values of width six in portrait): the camera shows the whole
+        # shaded, works the first value in close-up (kit.framed) and ends on z
+        big = not fits and (whole.width > config.frame_width or whole.height > config.frame_height)
         self.say("Step four, mix: scale each value v_j by its weight…")
         self.clear_picture([eq, light.box, bars], light)
-        self.play(*(ReplacementTransform(bars.values[j], comp.weights.cell(j)) for j in range(comp.weights.rows)),
-                  FadeOut(VGroup(bars.bars, bars.baseline, bars.labels)), FadeIn(a_name),
-                  FadeIn(comp.matrix), FadeIn(v_name), *light.on(eq, ["v"], palette.VALUE), run_time=1.2)
-        self.play(FadeIn(comp.scaffold()), FadeIn(w_name), run_time=0.5)
-        shown = scale_every_row(self, comp, color=palette.VALUE, run_time=0.45)
+        entering = [*(ReplacementTransform(bars.values[j], comp.weights.cell(j)) for j in range(comp.weights.rows)),
+                    FadeOut(VGroup(bars.bars, bars.baseline, bars.labels)), FadeIn(a_name),
+                    FadeIn(comp.matrix), FadeIn(v_name)]
+        if big:
+            self.play(*light.on(eq, ["v"], palette.VALUE), run_time=0.5)
+            framed.cover_top_band(self)
+            framed.move_to_shot(self, camera.shot_on_all(whole), whole, [eq, light.box], *entering, run_time=1.2)
+            self.play(FadeIn(comp.scaffold()), FadeIn(w_name), run_time=0.5)
+            labels = list(comp.matrix.row_labels) if hasattr(comp.matrix, "row_labels") else []
+            shown = framed.scale_every_row(self, comp, whole, [eq, light.box], labels=labels, color=palette.VALUE,
+                                           run_time=0.45)
+        else:
+            self.play(*entering, *light.on(eq, ["v"], palette.VALUE), run_time=1.2)
+            self.play(FadeIn(comp.scaffold()), FadeIn(w_name), run_time=0.5)
+            shown = scale_every_row(self, comp, color=palette.VALUE, run_time=0.45)
         self.say(f"…and add: z{subscript(qn)} = Σ α{subscript(qn)}ⱼ vⱼ. Same four steps as soft attention; "
                  "new are the projections and the scale.",
                  narration=f"…and add them up: z{subscript(qn)} is the sum of every vⱼ times its weight. These are "
                            "the same four steps as soft attention; what is new is the projections and the scale.")
         self.play(FadeOut(shown[-1].box), run_time=0.3)
-        add_rows(self, comp, with_sum=[FadeIn(z_name), *light.on(eq, ["sm", "q", "k", "scale", "v"],
-                                                                 palette.CONTEXT, paint=[])])
-        self.wait(3.0)
+        if big:
+            add_rows(self, comp, with_sum=[FadeIn(z_name)])
+            self.play(*light.on(eq, ["sm", "q", "k", "scale", "v"], palette.CONTEXT, paint=[]), run_time=0.5)
+            framed.frame_part(self, VGroup(comp.result, z_name), whole, [eq, light.box])
+            self.wait(3.0)
+            framed.move_to_shot(self, camera.rest_shot(), whole, [eq, light.box], run_time=0.6)  # back at rest
+        else:
+            add_rows(self, comp, with_sum=[FadeIn(z_name), *light.on(eq, ["sm", "q", "k", "scale", "v"],
+                                                                     palette.CONTEXT, paint=[])])
+            self.wait(3.0)
 
     def product_row(self, style: dict, *, a_grid: bool = True, v_grid: bool = True,
                     stacked: bool = False) -> ProductRow:
