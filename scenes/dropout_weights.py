@@ -529,14 +529,21 @@ class DropoutWeightsScene(AttentionScene):
                   soft_box[0].animate.set_stroke(palette.WRONG, 5), run_time=0.4)
         header = label("row sums of the weights", font_size=typography.LABEL_SIZE, color=palette.MUTED)
         tall = layout.is_tall()  # portrait: each order a column of sums, a row per query, under its name
-        wrong = self._sums_line(causal, "wrong_order_row_sums", "softmax, then mask:", palette.WRONG, tall)
-        right = self._sums_line(causal, "right_order_row_sums", "mask, then softmax:", palette.RIGHT, tall)
-        if tall:
-            columns = VGroup(wrong, right).arrange(RIGHT, buff=layout.APART, aligned_edge=UP)
-            for new, old in zip(right.numbers, wrong.numbers):
-                new.match_y(old)
-            table = VGroup(header, columns).arrange(DOWN, buff=layout.APART)
+        if tall:  # the sums a GAP apart, closer where a long column would not fit the body legibly (eleven words)
+            for gap in (layout.GAP, layout.TIGHT):
+                wrong = self._sums_line(causal, "wrong_order_row_sums", "softmax, then mask:", palette.WRONG, tall,
+                                        gap)
+                right = self._sums_line(causal, "right_order_row_sums", "mask, then softmax:", palette.RIGHT, tall,
+                                        gap)
+                columns = VGroup(wrong, right).arrange(RIGHT, buff=layout.APART, aligned_edge=UP)
+                for new, old in zip(right.numbers, wrong.numbers):
+                    new.match_y(old)
+                table = VGroup(header, columns).arrange(DOWN, buff=layout.APART)
+                if layout.fits_legibly(table, layout.body(), typography.LABEL_SIZE):
+                    break
         else:
+            wrong = self._sums_line(causal, "wrong_order_row_sums", "softmax, then mask:", palette.WRONG, tall)
+            right = self._sums_line(causal, "right_order_row_sums", "mask, then softmax:", palette.RIGHT, tall)
             table = VGroup(header, wrong, right).arrange(DOWN, buff=layout.APART)
             right.align_to(wrong, LEFT)
             for new, old in zip(right.numbers, wrong.numbers):
@@ -552,13 +559,14 @@ class DropoutWeightsScene(AttentionScene):
         self.play(FadeIn(right, shift=UP * layout.NUDGE), run_time=0.8)
         self.wait(2.5)
 
-    def _sums_line(self, causal: Source, path: str, text: str, color, tall: bool = False) -> VGroup:
+    def _sums_line(self, causal: Source, path: str, text: str, color, tall: bool = False,
+                   gap: float = layout.GAP) -> VGroup:
         """"<order>: s_1 … s_T" — the traced row sums of one order of operations; `tall` sets them in a column
         under the order's name, broken over two lines."""
         numbers = VGroup(*(causal.number(path, i, decimals=2, font_size=typography.NUMBER_SIZE, color=color)
                            for i in range(self.n)))
         if tall:
-            numbers.arrange(DOWN, buff=layout.GAP)
+            numbers.arrange(DOWN, buff=gap)
             name = VGroup(*(label(part, font_size=typography.LABEL_SIZE, color=color)
                             for part in text.split(" ", 1))).arrange(DOWN, buff=layout.TIGHT)
             line = VGroup(name, numbers).arrange(DOWN, buff=layout.GAP)
