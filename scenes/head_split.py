@@ -925,7 +925,8 @@ class HeadSplitScene(AttentionScene):
 
         def build(cells: Cells, downwards: bool = False, rows: bool = True) -> VGroup:
             # one above the other, the names may take two lines each: the column is as narrow as the matrices
-            width = layout.body().width if downwards else layout.frame().width
+            # side by side, each name no wider than half the body (a square frame breaks it over two lines)
+            width = layout.body().width if downwards else layout.body().width / 2
             split = self._named("output", wrapped("one wide matmul, then split", width,
                                                   font_size=typography.LABEL_SIZE),
                                 palette.CONTEXT, cells, rows=rows, shape=False)
