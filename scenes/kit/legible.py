@@ -42,14 +42,16 @@ def reads_worked(mob: Mobject, region: layout.Region, number_size: float) -> boo
 def first_worked(builds: Iterable[Callable[[], Any]], region: layout.Region, *, number_size: float,
                  whole: Callable[[Any], Mobject] = lambda built: built) -> Any:
     """Of several arrangements, the first whose numbers (built at `number_size`) read at the worked size once
-    fitted into `region`; when none does, `first_legible`'s choice. Not yet fitted: pass it to `fit_legibly`."""
-    builds = list(builds)
+    fitted into `region`; when none does, `first_legible`'s choice among the same arrangements (each built once:
+    building is the costly part). Not yet fitted: pass it to `fit_legibly`."""
+    built_ones = []
     for build in builds:
         built = build()
         mob = whole(built)
         if reads_worked(mob, region, number_size) and fits_at_floor(mob, region):
             return built
-    return first_legible(builds, region, whole=whole)
+        built_ones.append(built)
+    return _most_legible(built_ones, region, whole)
 
 
 def first_legible(builds: Iterable[Callable[[], Any]], region: layout.Region, *,
@@ -57,10 +59,21 @@ def first_legible(builds: Iterable[Callable[[], Any]], region: layout.Region, *,
     """Of several arrangements (each built by a call), the first that fits `region` above the legibility floor,
     else the one whose text comes out largest (the first of equals: a denser arrangement that does not help, as
     compact rows for a composition too wide, is not taken). Not yet fitted: pass it to `fit_legibly`. A build may
-    return a record of parts: `whole(record)` then gives the mobject to measure."""
-    best, best_size = None, 0.0
+    return a record of parts: `whole(record)` then gives the mobject to measure. Arrangements after the first that
+    fits are never built."""
+    built_ones = []
     for build in builds:
         built = build()
+        if fits_at_floor(whole(built), region):
+            return built
+        built_ones.append(built)
+    return _most_legible(built_ones, region, whole)
+
+
+def _most_legible(built_ones: list[Any], region: layout.Region, whole: Callable[[Any], Mobject]) -> Any:
+    """The first arrangement that fits at the floor, else the one whose text comes out largest (first of equals)."""
+    best, best_size = None, 0.0
+    for built in built_ones:
         mob = whole(built)
         if fits_at_floor(mob, region):
             return built

@@ -30,6 +30,7 @@ together with the first row's moves. The last row's box is left on screen and re
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -61,8 +62,14 @@ def shared_cell_width(source: Source, paths: Sequence[str], *, decimals: int = 2
     """
     texts = {format_value(float(v), decimals) for path in paths for v in source.get(path).flatten().tolist()}
     longest = max(len(t) for t in texts)
-    widest = max(math(t, font_size=font_size).width for t in texts if len(t) == longest)
+    widest = max(_typeset_width(t, font_size) for t in texts if len(t) == longest)
     return max(typography.CELL, widest + CELL_PADDING)
+
+
+@functools.cache
+def _typeset_width(text: str, font_size: float) -> float:
+    """The width of `text` set as math at `font_size` (cached: every arrangement of a composition asks again)."""
+    return math(text, font_size=font_size).width
 
 
 def compact_row(font_size: float = NUMBER) -> float:
