@@ -529,6 +529,14 @@ class DropoutWeightsScene(AttentionScene):
                   soft_box[0].animate.set_stroke(palette.WRONG, 5), run_time=0.4)
         header = label("row sums of the weights", font_size=typography.LABEL_SIZE, color=palette.MUTED)
         tall = layout.is_tall()  # portrait: each order a column of sums, a row per query, under its name
+        if not tall:  # a line per order, unless its sums are too many to read in one line (eight words, square)
+            wrong = self._sums_line(causal, "wrong_order_row_sums", "softmax, then mask:", palette.WRONG, tall)
+            right = self._sums_line(causal, "right_order_row_sums", "mask, then softmax:", palette.RIGHT, tall)
+            table = VGroup(header, wrong, right).arrange(DOWN, buff=layout.APART)
+            right.align_to(wrong, LEFT)
+            for new, old in zip(right.numbers, wrong.numbers):
+                new.match_x(old)
+            tall = not layout.fits_legibly(table, layout.body(), typography.LABEL_SIZE)
         if tall:  # the sums a GAP apart, closer where a long column would not fit the body legibly (eleven words)
             for gap in (layout.GAP, layout.TIGHT):
                 wrong = self._sums_line(causal, "wrong_order_row_sums", "softmax, then mask:", palette.WRONG, tall,
@@ -541,13 +549,6 @@ class DropoutWeightsScene(AttentionScene):
                 table = VGroup(header, columns).arrange(DOWN, buff=layout.APART)
                 if layout.fits_legibly(table, layout.body(), typography.LABEL_SIZE):
                     break
-        else:
-            wrong = self._sums_line(causal, "wrong_order_row_sums", "softmax, then mask:", palette.WRONG, tall)
-            right = self._sums_line(causal, "right_order_row_sums", "mask, then softmax:", palette.RIGHT, tall)
-            table = VGroup(header, wrong, right).arrange(DOWN, buff=layout.APART)
-            right.align_to(wrong, LEFT)
-            for new, old in zip(right.numbers, wrong.numbers):
-                new.match_x(old)
         layout.fit_into(table, layout.body())
         self.play(FadeIn(header), FadeIn(wrong, shift=UP * layout.NUDGE), run_time=0.8)
         self.wait(3.5)
