@@ -12,7 +12,8 @@ from manim import DOWN, RIGHT, Rectangle, VGroup
 from scenes.kit import layout
 from scenes.kit.claims import tied_at_top, words_list
 from scenes.kit.numbers import Source
-from scenes.kit.score_bars import ScoreBars
+from scenes.kit.legible import fits_at_floor
+from scenes.kit.score_bars import ScoreBars, ScoreRows, bars_or_rows
 
 TOKENS = ["internationalization", "is", "hard"]
 SCORES = torch.tensor([-0.93, -1.45, 0.40])
@@ -66,3 +67,31 @@ def test_fit_best_keeps_the_arrangement_that_shrinks_least():
     assert layout.fit_best([tall, wide], region) is wide
     chosen = layout.fit_best([VGroup(Rectangle(width=30, height=1)), VGroup(Rectangle(width=15, height=2))], region)
     assert chosen.width <= region.width + 1e-6 and abs(chosen.width - region.width) < 1e-6
+
+
+def test_score_rows_give_each_word_its_row_with_its_score_and_a_bar_as_long_as_its_weight():
+    rows = ScoreRows(tiny_source(), "weights", TOKENS, scores="scores", arrow=True, max_length=2.0)
+    bars, words, values = rows.bars.bars, rows.bars.labels, rows.bars.values
+    for i, weight in enumerate(WEIGHTS.tolist()):
+        assert abs(bars[i].width - weight * 2.0) < 1e-6  # length ∝ weight, from one baseline
+        assert abs(bars[i].get_left()[0] - rows.bars.baseline.get_center()[0]) < 1e-6
+        for part in (words[i], rows.scores.cell(i), values[i]):  # the word, its score and its weight on one line
+            assert abs(part.get_center()[1] - bars[i].get_center()[1]) < 1e-6
+        assert words[i].get_right()[0] < rows.scores.cell(i).get_left()[0] < bars[i].get_left()[0]
+        assert values[i].get_left()[0] > bars[i].get_right()[0]
+    for upper, lower in zip(words, words[1:]):
+        assert upper.get_bottom()[1] > lower.get_top()[1], "neighbouring rows overlap"
+
+
+def test_score_rows_can_put_a_long_word_over_its_row():
+    rows = ScoreRows(tiny_source(), "weights", TOKENS, words_over=True)
+    for word, bar in zip(rows.bars.labels, rows.bars.bars):
+        assert word.get_bottom()[1] > bar.get_top()[1]
+
+
+def test_bars_or_rows_keeps_the_columns_where_they_fit_and_turns_them_into_rows_in_a_narrow_frame():
+    wide = layout.Region(-7, 7, -3, 3)
+    assert type(bars_or_rows(tiny_source(), "weights", TOKENS, wide, scores="scores")) is ScoreBars
+    narrow = layout.Region(-1.6, 1.6, -3, 3)  # three words side by side cannot stay above the floor here
+    chosen = bars_or_rows(tiny_source(), "weights", TOKENS, narrow, scores="scores")
+    assert type(chosen) is ScoreRows and fits_at_floor(chosen, narrow)
