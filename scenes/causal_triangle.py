@@ -269,7 +269,11 @@ class CausalTriangleScene(AttentionScene):
             if not shaded and max(stacked_factor, room_factor(plan, layout.body())) * FONT < \
                     typography.MIN_FONT_SIZE:
                 self.band = layout.top_band()
-                return self._main_stage(dense=True, shaded=True)
+                self.follow_too_wide = False
+                shaded_stage = self._main_stage(dense=True, shaded=True)
+                if not self.follow_too_wide:  # else it would hide its words too: the numbers' form, small
+                    return shaded_stage
+                stacked, stacked_factor = self._stacked_main_stage()
             if stacked_factor > room_factor(plan, layout.body()):  # its numbers come out larger
                 return stacked
             self.band = layout.top_band()
@@ -312,6 +316,7 @@ class CausalTriangleScene(AttentionScene):
         follow = may_follow and factor * FONT < typography.MIN_FONT_SIZE
         if follow:
             factor = min(typography.MIN_FONT_SIZE * close_up.BUILD_MARGIN / FONT, region.width / plan.width)
+            self.follow_too_wide = factor * FONT < typography.MIN_FONT_SIZE  # a word too long even for this
         plan.scale(factor).move_to(region.center)
         if follow:
             plan.shift(UP * (region.top - layout.TIGHT - plan.get_top()[1]))
@@ -342,7 +347,11 @@ class CausalTriangleScene(AttentionScene):
             if not shaded and max(stacked_factor, room_factor(plan, layout.body())) * FONT < \
                     typography.MIN_FONT_SIZE:
                 self.band = layout.top_band()
-                return self._order_stage(dense=True, shaded=True)
+                self.follow_too_wide = False
+                shaded_stage = self._order_stage(dense=True, shaded=True)
+                if not self.follow_too_wide:  # else it would hide its words too: the numbers' form, small
+                    return shaded_stage
+                stacked, stacked_factor = self._stacked_order_stage(title_wrong, title_right)
             if stacked_factor > room_factor(plan, layout.body()):  # its numbers come out larger
                 return stacked
         if not dense and room_factor(plan, layout.body()) * FONT < typography.WORKED_NUMBER_SIZE:
