@@ -19,11 +19,12 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 
-def per_scene(values, scene_id=lambda value: value) -> list:
+def per_scene(values, scene_id=lambda value: value, name=None) -> list:
     """Parameters of one scene each, grouped by scene: under pytest-xdist (`--dist loadgroup`) every test of one scene
     runs in the worker that already holds that scene's cached headless run (`inspect_scene`), and the scenes spread
-    over the workers."""
-    return [pytest.param(value, id=scene_id(value), marks=pytest.mark.xdist_group(f"scene-{scene_id(value)}"))
+    over the workers. `name` gives a parameter's test id (default: its scene id)."""
+    name = name or scene_id
+    return [pytest.param(value, id=name(value), marks=pytest.mark.xdist_group(f"scene-{scene_id(value)}"))
             for value in values]
 
 

@@ -23,6 +23,7 @@ from attention_math import example_spec, examples
 from conftest import ROOT, per_scene
 from scenes.kit.base import BeatRecord
 from scenes.kit.inspection import inspect_scene, metrics_json, typed_claim_problems
+from scenes import frame
 from scenes.registry import SCENES
 
 EDGE_EXAMPLES = ("tiny", "wide", "long-word", "animal")
@@ -56,22 +57,45 @@ def test_the_typed_claim_check_catches_a_caption_typed_for_the_post():
     assert typed_claim_problems("demo", beats, example_spec.post()) == []
 
 
+#: (scene, example, frame) not yet laid out for that frame: the gates report problems there (issue 19 stays open
+#: for them; measured with this test at 1efe415+ce438c8).
+NOT_YET_LAID_OUT = {
+    ("bottleneck", "wide", "portrait"), ("bottleneck", "animal", "portrait"), ("bottleneck", "long-word", "portrait"),
+    ("bottleneck", "animal", "square"),
+    ("learned_alignment", "wide", "portrait"),
+    ("weight_free", "animal", "portrait"), ("weight_free", "wide", "square"), ("weight_free", "animal", "square"),
+    ("qkv_scale", "wide", "portrait"), ("qkv_scale", "animal", "portrait"), ("qkv_scale", "long-word", "portrait"),
+    ("qkv_scale", "wide", "square"), ("qkv_scale", "animal", "square"),
+    ("head_split", "animal", "portrait"), ("head_split", "animal", "square"),
+    ("causal_triangle", "long-word", "portrait"),
+}
+EDGE_CASES = [(scene_id, name, aspect) for scene_id in EXAMPLE_SCENES for name in EDGE_EXAMPLES
+              for aspect in frame.ASPECTS if (scene_id, name, aspect) not in NOT_YET_LAID_OUT]
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("name", EDGE_EXAMPLES)
-@pytest.mark.parametrize("scene_id", per_scene(EXAMPLE_SCENES))
-def test_every_clip_passes_the_quality_gates_for_the_edge_example(scene_id, name, monkeypatch):
+@pytest.mark.parametrize("case", per_scene(EDGE_CASES, scene_id=lambda case: case[0], name="-".join))
+def test_every_clip_passes_the_quality_gates_for_the_edge_example(case, monkeypatch):
     """In the test's own process, beside the scene's other gates (one worker per scene): the Typst texts compiled
-    and parsed for one example are reused by the next."""
+    and parsed for one example are reused by the next. Every frame: a phone's portrait and square clips are laid
+    out for the example too (in portrait the gates hold texts and numbers to the phone's CSS-px floors)."""
+    scene_id, name, aspect = case
     monkeypatch.setenv(example_spec.EXAMPLE_ENV_VAR, str(ROOT / "examples" / f"{name}.toml"))
     assert examples.active_spec().name == name
-    report = inspect_scene(scene_id)
+    report = inspect_scene(scene_id, aspect)
     problems = report.problems()
-    figures = FIGURES_DIR / name / f"{scene_id}.json"
+    figures = figures_path(name, scene_id, aspect)
     figures.parent.mkdir(parents=True, exist_ok=True)
-    figures.write_text(json.dumps(metrics_json(report, name, problems)), encoding="utf-8")
+    figures.write_text(json.dumps(metrics_json(report, name, problems, aspect)), encoding="utf-8")
     assert not problems, "\n".join(problems)
     empty = [m.beat for m in report.metrics if m.fill <= 0]
     assert not empty, f"beats that never showed anything in the camera's view: {empty}"
+
+
+def figures_path(example: str, scene_id: str, aspect: str) -> Path:
+    """tests/_artifacts/legibility/<example>/<scene>.json for landscape, <example>/<aspect>/<scene>.json otherwise."""
+    folder = FIGURES_DIR / example
+    return (folder if aspect == frame.DEFAULT_ASPECT else folder / aspect) / f"{scene_id}.json"
 
 
 WORDS = st.sampled_from(["the", "cat", "sat", "on", "a", "warm", "mat", "internationalization", "and", "slept",
