@@ -18,7 +18,7 @@ from scenes.kit import (
     motion, palette, typography,
 )
 from scenes.kit import camera, close_up, framed, legible
-from scenes.kit.attention_map import CELL_PAD, UPRIGHT_PAD, share_columns
+from scenes.kit.attention_map import UPRIGHT_PAD, shaded_number_size, share_columns
 from scenes.kit.claims import count_word, words_list
 from scenes.kit.products import settle
 from scenes.kit.spread_claims import past_rows_phrase
@@ -204,9 +204,7 @@ class CausalTriangleScene(AttentionScene):
             probes = [self._map(path, weights=w, causal=c, dense=True, named_rows=False)
                       for path, w, c in (("scores", False, False), ("masked_scores", False, True),
                                          ("weights", True, True))]
-            widest = max(number.width for amap in probes for number in amap.grid.numbers())
-            column = max(word.width for word in probes[0].column_labels) + UPRIGHT_PAD
-            self._number_size = min(FONT, FONT * (column - 2 * CELL_PAD) / widest)
+            self._number_size = shaded_number_size(probes, FONT, UPRIGHT_PAD)
         return self._number_size
 
     def _hide_small(self, stage) -> None:

@@ -18,7 +18,7 @@ from scenes.kit import (
     palette, typography,
 )
 from scenes.kit import camera, close_up, framed
-from scenes.kit.attention_map import CELL_PAD, share_columns
+from scenes.kit.attention_map import shaded_number_size, share_columns
 from scenes.kit.claims import count_word
 from scenes.kit.products import into_product, settle
 
@@ -196,9 +196,7 @@ class DropoutWeightsScene(AttentionScene):
         if getattr(self, "_number_size", None) is None:
             probes = [self._map(path, dense=True) for path in ("weights", "dropped_weights")]
             probes.append(self._keep_map(dense=True))
-            widest = max(number.width for amap in probes for number in amap.grid.numbers())
-            column = max(word.width for word in probes[0].column_labels) + layout.HAIRLINE
-            self._number_size = min(FONT, FONT * (column - 2 * CELL_PAD) / widest)
+            self._number_size = shaded_number_size(probes, FONT, layout.HAIRLINE)
         return self._number_size
 
     def _mark_dropped(self, amap: AttentionMap) -> AttentionMap:

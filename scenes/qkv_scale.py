@@ -24,7 +24,7 @@ from scenes.kit import (
 from scenes.kit import camera, framed, layout, motion
 from scenes.kit import legible
 from scenes.kit.legible import first_legible, first_worked, fit_legibly, fits_at_floor, reads_worked
-from scenes.kit.score_bars import stand_labels_upright, upright_words
+from scenes.kit.score_bars import lying_bars, stand_labels_upright, upright_words
 from scenes.kit.text import wrapped
 from scenes.kit.attention_map import AttentionMap
 from scenes.kit.claims import top_index
@@ -39,7 +39,6 @@ class QKVScaleLayout:
 
     bar_width: float = 0.8  #: a softmax bar, wide enough for a two-decimal weight above it
     bar_height: float = 2.6  #: the height a weight of 1 would reach, before the body limits it
-    lying_length: float = 1.2  #: a narrow frame's bars lie along their rows: the longest weight's bar
     chart_gap: float = 0.7  #: between the small saturation charts
     chart_height: float = 1.9  #: a saturation chart's bar for a weight of 1
     chart_bar_width: float = 0.3
@@ -188,20 +187,6 @@ class QKVScaleScene(AttentionScene):
         labels = probe.height - max(b.height for b in probe.bars)
         tallest = float(self.src.get(path).max())  # softmax: tallest > 0
         return build(min(L.bar_height, (room - labels) / tallest))
-
-    def lying_bars(self, path: str, cell: float) -> SoftmaxBars:
-        """The weights at `path` as bars lying along rows `cell` apart (a column of scores beside them), each value
-        at its bar's end; no words (the column carries them). Built standing, then turned: only the bars and their
-        line turn, the values stay upright."""
-        bars = SoftmaxBars(self.src, path, self.tokens, max_height=L.lying_length / float(self.src.get(path).max()),
-                           bar_width=cell - layout.NEAR, buff=layout.NEAR)
-        bars.remove(bars.labels)
-        bars.labels = VGroup()
-        VGroup(bars.baseline, bars.bars).rotate(-PI / 2, about_point=bars.baseline.get_start())
-        for bar, value in zip(bars.bars, bars.values):
-            value.next_to(bar, RIGHT, buff=layout.TIGHT)
-        bars.lying = True
-        return bars
 
     # --- beats ---------------------------------------------------------------------------------------------
     @beat
@@ -476,7 +461,7 @@ class QKVScaleScene(AttentionScene):
             target = self.scaled_column(cell)
             target[0].add_row_labels(self.tokens, color=palette.ENGLISH, font_size=typography.SMALL_SIZE)
             target[1].next_to(target[0].body, UP, buff=layout.NEAR)
-            bars = self.lying_bars("query_row.weights", cell)
+            bars = lying_bars(self.src, "query_row.weights", self.tokens, cell)
             tag = label("softmax over j", font_size=typography.SMALL_SIZE, color=palette.WEIGHT)
             VGroup(target, bars).arrange(RIGHT, buff=layout.FAR)
             bars.shift(UP * (target[0].cell(0).get_center()[1] - bars.bars[0].get_center()[1]))  # row on row

@@ -392,16 +392,8 @@ class TeacherForcingScene(AttentionScene):
         of its own under the first prediction."""
         rows, tails = [], []
         for step in steps:
-            tag = label(f"step {step.step}", font_size=typography.SMALL_SIZE, color=palette.MUTED)
-            given = self._given_group(step, training=training, compact=True)
-            arrow = Arrow(ORIGIN, RIGHT * L.short_arrow_length, buff=0, color=palette.MUTED, stroke_width=3,
-                          max_tip_length_to_length_ratio=0.25)
-            color = palette.MUTED if not step.predicted_known else (palette.WRONG if step.wrong else palette.FRENCH)
-            pred = self._token(step.predicted, color)
-            verdict = None
-            if step.wrong is not None:
-                verdict = label("✗" if step.wrong else "✓", font_size=typography.BODY_SIZE,
-                                color=palette.WRONG if step.wrong else palette.RIGHT)
+            tag, given, arrow, pred, verdict = self._step_parts(step, training=training, compact=True,
+                                                                arrow_length=L.short_arrow_length)
             tail = VGroup(arrow, pred, *([verdict] if verdict is not None else [])).arrange(RIGHT, buff=layout.GAP)
             note = first_note if not rows else None
             extra = [note] if note is not None else []
@@ -605,22 +597,29 @@ class TeacherForcingScene(AttentionScene):
         group.s_box, group.given_tokens, group.words = s_box, tokens, step.given
         return group
 
+    def _step_parts(self, step, *, training: bool, compact: bool, arrow_length: float):
+        """A step's pieces, for a row or a wrapped block: its tag, s + history, the arrow, the prediction (grey
+        while not yet known, red when wrong) and its verdict ✓/✗ (None where nothing is scored)."""
+        tag = label(f"step {step.step}", font_size=typography.SMALL_SIZE, color=palette.MUTED)
+        given = self._given_group(step, training=training, compact=compact)
+        arrow = Arrow(ORIGIN, RIGHT * arrow_length, buff=0, color=palette.MUTED, stroke_width=3,
+                      max_tip_length_to_length_ratio=0.25)
+        color = palette.MUTED if not step.predicted_known else (palette.WRONG if step.wrong else palette.FRENCH)
+        pred = self._token(step.predicted, color)
+        verdict = None
+        if step.wrong is not None:
+            verdict = label("✗" if step.wrong else "✓", font_size=typography.BODY_SIZE,
+                            color=palette.WRONG if step.wrong else palette.RIGHT)
+        return tag, given, arrow, pred, verdict
+
     def _step_rows(self, steps, *, training: bool, compact: bool = False, narrow: bool = False) -> list[StepRow]:
         """One row per step: tag | s + history | → | prediction | verdict, each part in its own column; `narrow`
         (a frame too narrow for that) sets each tag over its row instead, and shortens the arrow."""
         rows, cells = [], []
         for step in steps:
-            tag = label(f"step {step.step}", font_size=typography.SMALL_SIZE, color=palette.MUTED)
-            given = self._given_group(step, training=training, compact=compact)
-            arrow = Arrow(ORIGIN, RIGHT * (L.short_arrow_length if narrow else L.arrow_length), buff=0,
-                          color=palette.MUTED,
-                          stroke_width=3, max_tip_length_to_length_ratio=0.25)
-            color = palette.MUTED if not step.predicted_known else (palette.WRONG if step.wrong else palette.FRENCH)
-            pred = self._token(step.predicted, color)
-            verdict = None
-            if step.wrong is not None:
-                verdict = label("✗" if step.wrong else "✓", font_size=typography.BODY_SIZE,
-                                color=palette.WRONG if step.wrong else palette.RIGHT)
+            tag, given, arrow, pred, verdict = self._step_parts(
+                step, training=training, compact=compact,
+                arrow_length=L.short_arrow_length if narrow else L.arrow_length)
             parts = [tag, given, arrow, pred, verdict if verdict is not None else VectorizedPoint()]
             cells += parts[1:] if narrow else parts
             rows.append(StepRow(tag, given, arrow, pred, verdict,

@@ -26,7 +26,7 @@ from scenes.kit.legible import first_legible, fit_legibly, fits_at_floor, reads_
 from scenes.kit.attention_map import AttentionMap
 from scenes.kit.claims import all_of, bottom_index, count_word, top_index
 from scenes.kit.products import NUMBER, into_product, product_row, row_times_vector, settle, shared_cell_width
-from scenes.kit.score_bars import stand_labels_upright, upright_words
+from scenes.kit.score_bars import lying_bars, stand_labels_upright, upright_words
 from scenes.kit.spotlight import TermLight
 from scenes.kit.spread_claims import blend_phrase
 from scenes.kit.text import wrapped
@@ -40,7 +40,6 @@ class WeightFreeLayout:
     bar_height: float = 4.5  #: the height a weight of 1 would reach, before the body limits it
     roles_and_next: tuple[int, int] = (5, 1)  #: last beat: the frame's share for the three roles and the "Next" line
     roles_and_next_narrow: tuple[int, int] = (3, 1)  #: the same where the "Next" line takes two lines (narrow frames)
-    lying_length: float = 1.2  #: a narrow frame's bars lie along their rows: the longest weight's bar
     dimmed: float = 0.35  #: opacity of the steps not running, where the three share the top band
 
 
@@ -372,7 +371,7 @@ class WeightFreeScene(AttentionScene):
             target = VGroup(self.omega_column(cell), math("omega", font_size=typography.HEADING_SIZE))
             target[0].add_row_labels(self.tokens, color=palette.ENGLISH, font_size=typography.SMALL_SIZE)
             target[1].next_to(target[0].body, UP, buff=layout.NEAR)
-            bars = self.lying_bars(cell)
+            bars = lying_bars(self.src, "alpha", self.tokens, cell)
             tag = label("softmax", font_size=typography.SMALL_SIZE, color=palette.WEIGHT)
             VGroup(target, bars).arrange(RIGHT, buff=layout.FAR)
             bars.shift(UP * (target[0].cell(0).get_center()[1] - bars.bars[0].get_center()[1]))  # row on row
@@ -456,20 +455,6 @@ class WeightFreeScene(AttentionScene):
         labels = probe.height - max(b.height for b in probe.bars)
         tallest = float(self.src.get("alpha").max())
         return build(min(L.bar_height, (room - labels) / tallest))  # softmax: tallest > 0
-
-    def lying_bars(self, cell: float) -> SoftmaxBars:
-        """The weights as bars lying along the rows of the scores' column (rows `cell` apart), each value at its
-        bar's end; no words (the column beside carries them). Built standing, then turned: only the bars and their
-        line turn, the values stay upright."""
-        bars = SoftmaxBars(self.src, "alpha", self.tokens, max_height=L.lying_length / float(self.src.get("alpha").max()),
-                           bar_width=cell - layout.NEAR, buff=layout.NEAR)
-        bars.remove(bars.labels)
-        bars.labels = VGroup()
-        VGroup(bars.baseline, bars.bars).rotate(-PI / 2, about_point=bars.baseline.get_start())
-        for bar, value in zip(bars.bars, bars.values):
-            value.next_to(bar, RIGHT, buff=layout.TIGHT)
-        bars.lying = True
-        return bars
 
     def bar_width(self) -> float:
         """Wide enough for the widest word under a bar, so neighbouring labels never touch."""

@@ -201,6 +201,16 @@ def upright_label(text: str, *, font_size: float, color) -> Typst:
     return Typst(f"{UPRIGHT}[{escape_markup(text)}]", typst_preamble=SANS_PREAMBLE, font_size=font_size, color=color)
 
 
+def shaded_number_size(probes: Sequence["AttentionMap"], font_size: float, word_pad: float) -> float:
+    """The size for a dense map's numbers at which its upright key words (plus `word_pad`), not its numbers, set
+    the columns' width, at most `font_size`: where even the densest map cannot show its numbers legibly (eight
+    words in a narrow frame), the map then fits with its words legible and its cells' shades stand in for the
+    numbers (close_up hides them below the floor). `probes`: the dense maps the scene will show."""
+    widest = max(number.width for amap in probes for number in amap.grid.numbers())
+    column = max(word.width for word in probes[0].column_labels) + word_pad
+    return min(font_size, font_size * (column - 2 * CELL_PAD) / widest)
+
+
 def share_columns(*maps: AttentionMap) -> tuple[AttentionMap, ...]:
     """Give maps over the same keys the same column widths (the widest of each), so they swap cell for cell."""
     widths = [max(m.column_widths[j] for m in maps) for j in range(maps[0].cols)]
@@ -209,4 +219,4 @@ def share_columns(*maps: AttentionMap) -> tuple[AttentionMap, ...]:
     return maps
 
 
-__all__ = ["AttentionMap", "share_columns"]
+__all__ = ["AttentionMap", "shaded_number_size", "share_columns"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from manim import DOWN, LEFT, RIGHT, UP, Arrow, Line, Rectangle, VGroup
+from manim import DOWN, LEFT, PI, RIGHT, UP, Arrow, Line, Rectangle, VGroup
 
 from . import layout, palette, typography
 from .numbers import Source
@@ -208,4 +208,24 @@ def bars_or_rows(source: Source, weights: str, tokens: Sequence[str], region: la
     return low if shown(low) > shown(best) else best
 
 
-__all__ = ["ScoreBars", "ScoreRows", "bars_or_rows", "bar_pitch", "BAR_WIDTH", "stand_labels_upright"]
+#: A lying bar's length at the largest weight shown (a narrow frame's bars lie along their rows).
+LYING_LENGTH = 1.2
+
+
+def lying_bars(source: Source, path: str, tokens: Sequence[str], cell: float,
+               length: float = LYING_LENGTH) -> SoftmaxBars:
+    """The weights at `path` as bars lying along rows `cell` apart (a column of scores beside them carries the
+    words), each value at its bar's end, the largest weight's bar `length` long. Built standing, then turned: only
+    the bars and their line turn, the values stay upright. `.lying` marks the form for the scene's placement."""
+    bars = SoftmaxBars(source, path, tokens, max_height=length / float(source.get(path).max()),
+                       bar_width=cell - layout.NEAR, buff=layout.NEAR)
+    bars.remove(bars.labels)
+    bars.labels = VGroup()
+    VGroup(bars.baseline, bars.bars).rotate(-PI / 2, about_point=bars.baseline.get_start())
+    for bar, value in zip(bars.bars, bars.values):
+        value.next_to(bar, RIGHT, buff=layout.TIGHT)
+    bars.lying = True
+    return bars
+
+
+__all__ = ["ScoreBars", "ScoreRows", "bars_or_rows", "lying_bars", "LYING_LENGTH", "bar_pitch", "BAR_WIDTH", "stand_labels_upright"]
