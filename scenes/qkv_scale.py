@@ -24,7 +24,7 @@ from scenes.kit import (
 from scenes.kit import camera, framed, layout, motion
 from scenes.kit import legible
 from scenes.kit.legible import first_legible, first_worked, fit_legibly, fits_at_floor, reads_worked
-from scenes.kit.score_bars import lying_bars, stand_labels_upright, upright_words
+from scenes.kit.score_bars import lie_beside, lying_bars, stand_labels_upright, upright_words
 from scenes.kit.text import wrapped
 from scenes.kit.attention_map import AttentionMap
 from scenes.kit.claims import top_index
@@ -463,10 +463,7 @@ class QKVScaleScene(AttentionScene):
             target[1].next_to(target[0].body, UP, buff=layout.NEAR)
             bars = lying_bars(self.src, "query_row.weights", self.tokens, cell)
             tag = label("softmax over j", font_size=typography.SMALL_SIZE, color=palette.WEIGHT)
-            VGroup(target, bars).arrange(RIGHT, buff=layout.FAR)
-            bars.shift(UP * (target[0].cell(0).get_center()[1] - bars.bars[0].get_center()[1]))  # row on row
-            tag.next_to(bars, UP, buff=layout.NEAR).align_to(bars, LEFT)
-            return VGroup(target, tag, bars)
+            return lie_beside(target, bars, tag)
 
         stacked = [lambda c=c: softmax_column(c) for c in legible.row_heights()]
         across = [lambda c=c: softmax_across(c) for c in legible.row_heights()]

@@ -26,7 +26,7 @@ from scenes.kit.legible import first_legible, fit_legibly, fits_at_floor, reads_
 from scenes.kit.attention_map import AttentionMap
 from scenes.kit.claims import all_of, bottom_index, count_word, top_index
 from scenes.kit.products import NUMBER, into_product, product_row, row_times_vector, settle, shared_cell_width
-from scenes.kit.score_bars import lying_bars, stand_labels_upright, upright_words
+from scenes.kit.score_bars import lie_beside, lying_bars, stand_labels_upright, upright_words
 from scenes.kit.spotlight import TermLight
 from scenes.kit.spread_claims import blend_phrase
 from scenes.kit.text import wrapped
@@ -373,10 +373,7 @@ class WeightFreeScene(AttentionScene):
             target[1].next_to(target[0].body, UP, buff=layout.NEAR)
             bars = lying_bars(self.src, "alpha", self.tokens, cell)
             tag = label("softmax", font_size=typography.SMALL_SIZE, color=palette.WEIGHT)
-            VGroup(target, bars).arrange(RIGHT, buff=layout.FAR)
-            bars.shift(UP * (target[0].cell(0).get_center()[1] - bars.bars[0].get_center()[1]))  # row on row
-            tag.next_to(bars, UP, buff=layout.NEAR).align_to(bars, LEFT)
-            return VGroup(target, tag, bars)
+            return lie_beside(target, bars, tag)
 
         builds = [lambda c=c: (softmax_column if stacked else softmax_row)(c) for c in legible.row_heights()]
         if stacked:
@@ -385,16 +382,14 @@ class WeightFreeScene(AttentionScene):
         target, tag, bars = row
         lying = getattr(bars, "lying", False)
         fit_legibly(row, layout.body())
-        if lying:
+        if lying:  # the tag already over the bars
             arrow = flow_arrow(target[0], bars)
             arrow.match_y(target[0].body)
-        else:
-            arrow = flow_arrow(target[0], bars, down=True) if stacked else flow_arrow(target, bars)
-        if lying:
-            pass
         elif stacked:
+            arrow = flow_arrow(target[0], bars, down=True)
             tag.next_to(arrow, RIGHT, buff=layout.NEAR)
         else:
+            arrow = flow_arrow(target, bars)
             arrow.match_y(target[0].body)
             tag.next_to(arrow, UP, buff=layout.TIGHT)
         self.say("Step B: softmax turns the scores into weights α that are positive and sum to one.")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from manim import DOWN, LEFT, PI, RIGHT, UP, Arrow, Line, Rectangle, VGroup
+from manim import DOWN, LEFT, PI, RIGHT, UP, Arrow, Line, Mobject, Rectangle, VGroup
 
 from . import layout, palette, typography
 from .numbers import Source
@@ -228,4 +228,14 @@ def lying_bars(source: Source, path: str, tokens: Sequence[str], cell: float,
     return bars
 
 
-__all__ = ["ScoreBars", "ScoreRows", "bars_or_rows", "lying_bars", "LYING_LENGTH", "bar_pitch", "BAR_WIDTH", "stand_labels_upright"]
+
+def lie_beside(column: VGroup, bars: SoftmaxBars, tag: Mobject) -> VGroup:
+    """`lying_bars` to the right of the scores' `column` (a named column grid first, its rows level with the
+    bars), `tag` over the bars: the softmax of a frame too narrow for a row of scores. Returns (column, tag, bars)."""
+    VGroup(column, bars).arrange(RIGHT, buff=layout.FAR)
+    bars.shift(UP * (column[0].cell(0).get_center()[1] - bars.bars[0].get_center()[1]))  # row on row
+    tag.next_to(bars, UP, buff=layout.NEAR).align_to(bars, LEFT)
+    return VGroup(column, tag, bars)
+
+
+__all__ = ["ScoreBars", "ScoreRows", "bars_or_rows", "lie_beside", "lying_bars", "LYING_LENGTH", "bar_pitch", "BAR_WIDTH", "stand_labels_upright"]
