@@ -22,6 +22,7 @@ from manim import Animation, Mobject, Rectangle, Text, Typst
 
 from . import camera, layout, palette, typography
 from .numbers import TracedNumber
+from .view import boundary_box
 from .widgets import TensorGrid
 
 #: Text is shown only when it comes out at least this much above the floor (the gates' own tolerance is below 1).
@@ -75,7 +76,8 @@ def _screen_box(mob: Mobject, shot: camera.Shot) -> tuple[float, float, float, f
     zoom = shot.zoom
     to_x = lambda x: (x - shot.center[0]) * zoom  # noqa: E731
     to_y = lambda y: (y - shot.center[1]) * zoom  # noqa: E731
-    return to_x(mob.get_left()[0]), to_x(mob.get_right()[0]), to_y(mob.get_bottom()[1]), to_y(mob.get_top()[1])
+    left, right, bottom, top = boundary_box(mob)
+    return to_x(left), to_x(right), to_y(bottom), to_y(top)
 
 
 def legible_in(unit: Mobject, shot: camera.Shot, region: layout.Region | None = None, *,

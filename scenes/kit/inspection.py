@@ -149,12 +149,6 @@ def effective_font_size(mob: Mobject) -> float | None:
     return min(sizes) if sizes else None
 
 
-def _box(mob: Mobject) -> tuple[float, float, float, float]:
-    left, right = mob.get_left()[0], mob.get_right()[0]
-    bottom, top = mob.get_bottom()[1], mob.get_top()[1]
-    return left, right, bottom, top
-
-
 def on_screen_font_size(unit: Mobject, view: View) -> float | None:
     """The unit's font size as the viewer sees it: its own size times the camera's zoom."""
     size = effective_font_size(unit)
@@ -173,22 +167,26 @@ def _inside(box, frame) -> str:
     return "in"
 
 
-def visible_text(scene: AttentionScene) -> list[tuple[Mobject, tuple[float, float, float, float]]]:
+def visible_text(scene: AttentionScene, units: list[Mobject] | None = None
+                 ) -> list[tuple[Mobject, tuple[float, float, float, float]]]:
     """Text units in the camera's view, with their boxes in the coordinates of the frame at rest; units wholly
-    outside the view (the camera framed something else) are off screen and not listed."""
+    outside the view (the camera framed something else) are off screen and not listed. `units`: the scene's
+    text_units, when the caller has them already."""
     view = current_view(scene)
     half_w, half_h = config.frame_width / 2, config.frame_height / 2
     frame = (-half_w, half_w, -half_h, half_h)
-    return [(unit, box) for unit in text_units(scene)
+    return [(unit, box) for unit in (text_units(scene) if units is None else units)
             if _inside(box := screen_box(unit, view), frame) != "out"]
 
 
-def layout_problems(scene: AttentionScene) -> list[str]:
+def layout_problems(scene: AttentionScene,
+                    shown: list[tuple[Mobject, tuple[float, float, float, float]]] | None = None) -> list[str]:
+    """`shown`: the scene's visible_text, when the caller has it already."""
     problems: list[str] = []
     view = current_view(scene)
     half_w, half_h = config.frame_width / 2, config.frame_height / 2
     frame = (-half_w, half_w, -half_h, half_h)
-    shown = visible_text(scene)
+    shown = visible_text(scene) if shown is None else shown
     for unit, box in shown:
         if _inside(box, frame) == "cut":
             problems.append(f"outside the frame: {describe(unit)}")
@@ -273,16 +271,17 @@ def _view_key(scene: AttentionScene) -> tuple[float, ...]:
     return tuple(round(v, 4) for v in (view.center_x, view.center_y, view.width))
 
 
-def number_problems(scene: AttentionScene, fresh_records: dict[str, Any] | None = None) -> tuple[list[str], int]:
+def number_problems(scene: AttentionScene, fresh_records: dict[str, Any] | None = None,
+                    units: list[Mobject] | None = None) -> tuple[list[str], int]:
     """Each visible number must equal a fresh attention_math computation at the precision shown.
 
     `fresh_records` caches one `examples.build(name)` per example for the run (built from scratch once, not
-    read from the scenes' cache).
+    read from the scenes' cache); `units`: the scene's text_units, when the caller has them already.
     """
     problems: list[str] = []
     checked = 0
     fresh_records = {} if fresh_records is None else fresh_records
-    for unit in text_units(scene):
+    for unit in text_units(scene) if units is None else units:
         if isinstance(unit, TracedNumber):
             checked += 1
             trace = unit.trace
@@ -299,9 +298,10 @@ def number_problems(scene: AttentionScene, fresh_records: dict[str, Any] | None 
     return problems, checked
 
 
-def shown_numbers(scene: AttentionScene) -> set[str]:
+def shown_numbers(scene: AttentionScene, units: list[Mobject] | None = None) -> set[str]:
     """The text of every traced number visible now, as the reader sees it ("0.28", "-1.30", "-inf")."""
-    return {unit.shown_text for unit in text_units(scene) if isinstance(unit, TracedNumber)}
+    return {unit.shown_text for unit in (text_units(scene) if units is None else units)
+            if isinstance(unit, TracedNumber)}
 
 
 def narrated_decimals(narration: str) -> list[str]:
@@ -433,12 +433,12 @@ def inspect_scene_class(scene: str | type[AttentionScene], scene_id: str,
             open_beat.append(BeatMetrics(scene.current_beat))
         return open_beat[0]
 
-    def measure(scene: AttentionScene) -> None:
+    def measure(scene: AttentionScene, shown: list[tuple[Mobject, tuple[float, float, float, float]]]) -> None:
         metrics = beat_metrics(scene)
         if metrics is None:
             return
         view = current_view(scene)
-        for unit, _ in visible_text(scene):
+        for unit, _ in shown:
             size = on_screen_font_size(unit, view)
             if size is not None:
                 metrics.see_text(size, isinstance(unit, TracedNumber), id(unit))
@@ -452,18 +452,20 @@ def inspect_scene_class(scene: str | type[AttentionScene], scene_id: str,
 
     def after_animation(scene: AttentionScene) -> None:
         report.animations_checked += 1
-        measure(scene)
+        units = text_units(scene)  # once per animation: every check below reads the same texts
+        shown = visible_text(scene, units)
+        measure(scene, shown)
         where = f"{scene_id} / beat {scene.current_beat or '(between beats)'} / animation {report.animations_checked}"
-        for problem in layout_problems(scene) + animated_twice(scene.animations or []):
+        for problem in layout_problems(scene, shown) + animated_twice(scene.animations or []):
             key = problem
             if key not in seen_layout:
                 seen_layout.add(key)
                 report.layout_problems.append(f"{where}: {problem}")
-        problems, checked = number_problems(scene, fresh_records)
+        problems, checked = number_problems(scene, fresh_records, units)
         report.numbers_checked += checked
         report.number_problems.extend(f"{where}: {p}" for p in problems)
         if scene.current_beat is not None:
-            report.shown_numbers.setdefault(scene.current_beat, set()).update(shown_numbers(scene))
+            report.shown_numbers.setdefault(scene.current_beat, set()).update(shown_numbers(scene, units))
 
     def on_beat_end(scene: AttentionScene, record: BeatRecord, frame: np.ndarray) -> None:
         report.beat_frames.append((record.name, frame[..., :3].copy()))

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from manim import Mobject, config
+from manim import Mobject, VMobject, config
 
 
 @dataclass(frozen=True)
@@ -47,9 +47,32 @@ def current_view(scene) -> View:
 
 def screen_box(mob: Mobject, view: View) -> tuple[float, float, float, float]:
     """A mobject's box in the coordinates of the frame at rest."""
-    left, bottom = view.to_screen(mob.get_left()[0], mob.get_bottom()[1])
-    right, top = view.to_screen(mob.get_right()[0], mob.get_top()[1])
+    left, right, bottom, top = boundary_box(mob)
+    (left, bottom), (right, top) = view.to_screen(left, bottom), view.to_screen(right, top)
     return left, right, bottom, top
+
+
+def boundary_box(mob: Mobject) -> tuple[float, float, float, float]:
+    """The box manim's get_left/get_right/get_bottom/get_top give (a VMobject's curve anchors, any other
+    mobject's points; all zeros for no points), from one pass over the family: manim walks the whole family
+    again for each edge, and the gates ask for every text's box after every animation."""
+    if isinstance(mob, VMobject):
+        parts = [_anchors(sub) for sub in mob.get_family()]
+    else:
+        parts = [sub.points for sub in mob.get_family()]
+    parts = [part for part in parts if len(part)]
+    if not parts:
+        return 0.0, 0.0, 0.0, 0.0
+    return points_box(np.concatenate(parts))
+
+
+def _anchors(mob: Mobject) -> np.ndarray:
+    """The start and end anchors of every cubic curve (VMobject.get_anchors, without the interleaving)."""
+    points = mob.points
+    if points.shape[0] == 1:
+        return points
+    n = getattr(mob, "n_points_per_cubic_curve", 4)
+    return np.concatenate([points[::n], points[n - 1::n]])
 
 
 def points_box(points: np.ndarray) -> tuple[float, float, float, float]:

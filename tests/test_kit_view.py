@@ -1,0 +1,38 @@
+"""kit.view.boundary_box gives the box manim's own edge getters give, for every kind of mobject the gates measure."""
+
+from __future__ import annotations
+
+import pytest
+from manim import DOWN, LEFT, RIGHT, UP, Dot, Group, Square, Text, Typst, VGroup
+
+from scenes.kit.view import View, boundary_box, screen_box
+
+
+def manim_box(mob):
+    return mob.get_left()[0], mob.get_right()[0], mob.get_bottom()[1], mob.get_top()[1]
+
+
+def shapes():
+    typst = Typst("$q dot k$", font_size=40).shift(2 * LEFT + UP)
+    return {
+        "typst": typst,
+        "text": Text("coffee", font_size=30).shift(DOWN),
+        "vgroup": VGroup(Square(0.5).shift(3 * RIGHT), Dot(2 * DOWN), typst.copy().rotate(0.3)),
+        "group": Group(Square(1.0).shift(UP), Dot(3 * LEFT)),  # a plain Mobject: every point, handles too
+        "dot": Dot(),
+        "empty": VGroup(),
+    }
+
+
+@pytest.mark.parametrize("name", list(shapes()))
+def test_boundary_box_matches_manims_edges(name):
+    mob = shapes()[name]
+    assert boundary_box(mob) == pytest.approx(manim_box(mob), abs=1e-12)
+
+
+def test_screen_box_maps_through_the_cameras_view():
+    square = Square(1.0).shift(RIGHT)  # x from 0.5 to 1.5, y from -0.5 to 0.5
+    half_width = View(1.0, 0.0, 14.222222222222221 / 2, 4.0)
+    left, right, bottom, top = screen_box(square, half_width)
+    zoom = half_width.zoom
+    assert (left, right, bottom, top) == pytest.approx((-0.5 * zoom, 0.5 * zoom, -0.5 * zoom, 0.5 * zoom))
