@@ -68,6 +68,16 @@ def test_the_copy_shares_no_array_with_the_original_and_keeps_shared_ones_shared
     assert copied[0].submobjects is not original[0].submobjects
 
 
+def test_the_copy_shares_a_glyphs_parsed_path_but_not_its_points(typst_folder):
+    original = MathTypst("0.53")
+    glyph = next(m for m in original.get_family() if hasattr(m, "path_obj"))
+    copied = _copy_with(mobject_copy._deepcopy_mobject, original)
+    copied_glyph = next(m for m in copied.get_family() if hasattr(m, "path_obj"))
+    assert copied_glyph.path_obj is glyph.path_obj  # read once, when the glyph was made: shared, not copied
+    copied.shift(np.array([1.0, 0.0, 0.0]))
+    assert not np.array_equal(copied_glyph.points, glyph.points)
+
+
 def test_typst_compiles_the_same_svg_as_manim(typst_folder):
     code, preamble = "$ sum_i alpha_i h_i $ 0.53 coffee", '#set text(font: "DejaVu Sans")'
     fast = typst_speed.typst_to_svg_file(code, preamble=preamble)

@@ -60,8 +60,7 @@ class TracedNumber(VGroup):
         if math.isinf(value):
             glyph = MathTypst("-infinity" if value < 0 else "infinity", font_size=font_size, color=color)
         else:
-            glyph = DecimalNumber(value, num_decimal_places=trace.decimals, mob_class=MathTypst,
-                                  font_size=font_size, color=color, include_sign=include_sign)
+            glyph = typeset_decimal(value, trace.decimals, font_size, color, include_sign)
         self.glyph = glyph
         self.add(glyph)
 
@@ -69,6 +68,25 @@ class TracedNumber(VGroup):
     def shown_text(self) -> str:
         """The string a reader sees, e.g. "0.73" or "-inf"."""
         return format_value(self.value, self.trace.decimals)
+
+
+#: One typeset DecimalNumber per shown string and style: a matrix of a wide example shows thousands of numbers
+#: over a few dozen strings, and building each anew (a copy per glyph, then arranging and aligning them) cost a
+#: third of a scene's headless run. A copy of the finished number is the same mobject at a fraction of the cost.
+_TYPESET: dict[tuple, DecimalNumber] = {}
+
+
+def typeset_decimal(value: float, decimals: int, font_size: float, color, include_sign: bool) -> DecimalNumber:
+    """A DecimalNumber showing `value` to `decimals` places, copied from the first one built with the same text
+    and style (its `number` is `value` itself)."""
+    probe_text = f"{value:+.{decimals}f}" if include_sign else f"{value:.{decimals}f}"
+    key = (probe_text, decimals, float(font_size), str(color), include_sign)
+    if key not in _TYPESET:
+        _TYPESET[key] = DecimalNumber(value, num_decimal_places=decimals, mob_class=MathTypst,
+                                      font_size=font_size, color=color, include_sign=include_sign)
+    number = _TYPESET[key].copy()
+    number.number = value
+    return number
 
 
 def format_value(value: float, decimals: int) -> str:
