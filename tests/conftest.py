@@ -74,6 +74,25 @@ def pytest_collection_modifyitems(config, items):
     items.sort(key=lambda item: (not item.get_closest_marker("slow"), item.path.name not in LONGEST_MODULES))
 
 
+@pytest.hookimpl(specname="pytest_collection_modifyitems", trylast=True)
+def pytest_keep_load_groups_whole(config, items):
+    """Keep `--dist loadgroup`'s groups whole on pytest 9.
+
+    pytest-xdist 3.8 names a test's group by appending "@<group>" to `item._nodeid`, but pytest 9 reads a node's
+    id from `item._id`, so the suffix never reached the scheduler: the tests of one scene spread over both
+    workers and each ran the scene's headless inspection again. The suffix is added here, the way xdist means to,
+    where xdist's own attempt did not take."""
+    if not getattr(config.option, "loadgroup", False):  # set in the workers of a `--dist loadgroup` run
+        return
+    from _pytest.nodeid import coerce_node_id
+
+    for item in items:
+        names = sorted({str(mark.args[0] if mark.args else mark.kwargs.get("name", "default"))
+                        for mark in item.iter_markers("xdist_group")})
+        if names and "@" not in item.nodeid.rpartition("]")[2]:
+            item._id = coerce_node_id(f"{item.nodeid}@{'_'.join(names)}")
+
+
 def pytest_addoption(parser):
     parser.addoption("--set_test", action="store_true", default=False,
                      help="regenerate the pixel-regression control data instead of comparing")

@@ -40,3 +40,25 @@ def test_a_skip_in_a_worker_fails_the_run_too(tmp_path):
 def test_a_clean_run_passes(tmp_path):
     result = run_pytest_on(tmp_path, "def test_ok(): pass\n")
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+
+def test_the_tests_of_one_group_run_in_one_worker(tmp_path):
+    """`--dist loadgroup` keeps a group in one worker (what lets a scene's gates share its one headless run), and
+    the groups spread over the workers."""
+    seen = tmp_path / "seen"
+    seen.mkdir()
+    result = run_pytest_on(tmp_path, f"""
+        import os, pytest
+        from conftest import per_scene
+
+        @pytest.mark.parametrize("scene", per_scene(["a", "b", "c", "d"] * 4))
+        def test_record_worker(scene):
+            with open({str(seen)!r} + "/" + scene, "a") as out:
+                out.write(os.environ["PYTEST_XDIST_WORKER"] + "\\n")
+    """, "-n", "2", "--dist", "loadgroup")
+    assert result.returncode == 0, result.stdout + result.stderr
+    workers = {path.name: set(path.read_text().split()) for path in seen.iterdir()}
+    assert sorted(workers) == ["a", "b", "c", "d"]
+    assert all(len(names) == 1 for names in workers.values()), workers
+    assert len(set.union(*workers.values())) == 2, workers
