@@ -7,7 +7,10 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 VENV="$ROOT/.venv"
 PY="${PYTHON:-python3}"
 # libreoffice-impress: the test that opens deck.pptx converts it to PDF headless (~85 MB download, 260 MB installed)
-APT_PACKAGES=(pkg-config libcairo2-dev libpango1.0-dev chromium libreoffice-impress openssl)
+# fonts-noto-cjk, fonts-noto-core: glyphs for the scripts users type in their examples (CJK, Hebrew, Arabic, ...);
+#   Typst falls back to them where DejaVu has no glyph, and render.py refuses a word no installed font can draw
+APT_PACKAGES=(pkg-config libcairo2-dev libpango1.0-dev chromium libreoffice-impress openssl fonts-noto-cjk
+              fonts-noto-core)
 TORCH_PIN="torch==2.13.0"
 
 log() { printf '[bootstrap] %s\n' "$*" >&2; }

@@ -29,6 +29,9 @@ def _render(*args: str) -> subprocess.CompletedProcess:
     (TINY.read_text().replace("heads = 1", "heads = 3"), "heads = 3 does not divide d_out = 2"),
     (TINY.read_text().replace('["cats", "sleep"]', '[]'), "self_attention.tokens must be a non-empty sentence"),
     (TINY.read_text().replace('"I", "drink", "tea"', '"I", "adore", "tea"'), "'adore' not in the translator's"),
+    # U+0378 is unassigned: no font draws it (tests/test_font_coverage.py asks fontconfig to be sure)
+    (TINY.read_text().replace('["cats", "sleep"]', '["cats", "sl\u0378eep"]'),
+     "self_attention.tokens[1] = 'sl\\u0378eep' holds '\\u0378' (U+0378), which no installed font can draw"),
 ])
 def test_a_bad_example_exits_2_with_one_line_and_writes_nothing(project, tmp_path, body, expected):
     bad = tmp_path / "bad.toml"

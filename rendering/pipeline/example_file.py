@@ -31,7 +31,10 @@ def choose(path: str | None) -> ChosenExample:
         return ChosenExample(None, POST_EXAMPLE, None)
     from attention_math import example_spec
 
+    from rendering.pipeline.font_coverage import check_covered
+
     spec = example_spec.read(path)
+    check_covered(spec, str(path))  # a character no font draws would be an empty box in every clip
     return ChosenExample(spec, Path(path), Path(path).read_text(encoding="utf-8"))
 
 
