@@ -22,11 +22,11 @@ from scenes.kit import (
 )
 from scenes.kit import camera, close_up, framed, layout
 from scenes.kit import legible
-from scenes.kit.legible import first_legible, fit_legibly, fits_at_floor, reads_worked
+from scenes.kit.legible import first_legible, fit_legibly, fits_at_floor, reads_worked, smallest_text
 from scenes.kit.attention_map import AttentionMap
 from scenes.kit.claims import all_of, bottom_index, count_word, top_index
 from scenes.kit.products import NUMBER, into_product, product_row, row_times_vector, settle, shared_cell_width
-from scenes.kit.score_bars import lie_beside, lying_bars, stand_labels_upright, upright_words
+from scenes.kit.score_bars import LYING_LENGTH, lie_beside, lying_bars, names_arrow, stand_labels_upright, upright_words
 from scenes.kit.spotlight import TermLight
 from scenes.kit.spread_claims import blend_phrase
 from scenes.kit.text import wrapped
@@ -365,24 +365,44 @@ class WeightFreeScene(AttentionScene):
             tag = label("softmax", font_size=typography.SMALL_SIZE, color=palette.WEIGHT)
             return VGroup(target, tag, bars).arrange(DOWN, buff=layout.FAR)
 
-        def softmax_across(cell):
-            """A narrow frame where even the row of scores is too wide: the scores as a column beside their words,
-            each weight a bar lying along its word's row."""
+        def lying_beside(cell, length=LYING_LENGTH, gap=layout.FAR):
             target = VGroup(self.omega_column(cell), math("omega", font_size=typography.HEADING_SIZE))
             target[0].add_row_labels(self.tokens, color=palette.ENGLISH, font_size=typography.SMALL_SIZE)
             target[1].next_to(target[0].body, UP, buff=layout.NEAR)
-            bars = lying_bars(self.src, "alpha", self.tokens, cell)
+            bars = lying_bars(self.src, "alpha", self.tokens, cell, length)
             tag = label("softmax", font_size=typography.SMALL_SIZE, color=palette.WEIGHT)
-            return lie_beside(target, bars, tag)
+            row = lie_beside(target, bars, tag, gap)
+            row.arrow_on_names = gap != layout.FAR  # no room for the arrow between the rows: on the names' line
+            if row.arrow_on_names:
+                tag.match_y(target[1])
+            return row
+
+        def softmax_across(cell):
+            """A narrow frame where even the row of scores is too wide: the scores as a column beside their words,
+            each weight a bar lying along its word's row."""
+            return lying_beside(cell)
+
+        def softmax_close(cell):
+            """The same, the bars closer to the scores (the arrow over them) and as long as the body's width leaves
+            at the floor."""
+            close = lying_beside(cell, gap=layout.GAP)
+            room = layout.body().width * smallest_text(close) / typography.MIN_FONT_SIZE
+            return lying_beside(cell, LYING_LENGTH + min(0, room - close.width), layout.GAP)
 
         builds = [lambda c=c: (softmax_column if stacked else softmax_row)(c) for c in legible.row_heights()]
         if stacked:
             builds += [lambda c=c: softmax_across(c) for c in legible.row_heights()]
         row = first_legible(builds, layout.body())
+        if not fit_legibly(row, layout.body()) and stacked and (row.width > config.frame_width
+                                                                 or row.height > config.frame_height):
+            # even the most legible of them runs off the frame at the floor (eleven words, "because" among them)
+            row = first_legible([lambda c=c: softmax_close(c) for c in legible.row_heights()], layout.body())
+            fit_legibly(row, layout.body())
         target, tag, bars = row
         lying = getattr(bars, "lying", False)
-        fit_legibly(row, layout.body())
-        if lying:  # the tag already over the bars
+        if getattr(row, "arrow_on_names", False):  # built close: from ω to the tag over the bars
+            arrow = names_arrow(target, tag)
+        elif lying:  # the tag already over the bars
             arrow = flow_arrow(target[0], bars)
             arrow.match_y(target[0].body)
         elif stacked:

@@ -229,13 +229,25 @@ def lying_bars(source: Source, path: str, tokens: Sequence[str], cell: float,
 
 
 
-def lie_beside(column: VGroup, bars: SoftmaxBars, tag: Mobject) -> VGroup:
+def lie_beside(column: VGroup, bars: SoftmaxBars, tag: Mobject, gap: float = layout.FAR) -> VGroup:
     """`lying_bars` to the right of the scores' `column` (a named column grid first, its rows level with the
-    bars), `tag` over the bars: the softmax of a frame too narrow for a row of scores. Returns (column, tag, bars)."""
-    VGroup(column, bars).arrange(RIGHT, buff=layout.FAR)
+    bars), `tag` over the bars: the softmax of a frame too narrow for a row of scores. Returns (column, tag, bars).
+    `gap` between column and bars: FAR leaves room for an arrow between them; a closer one (eleven words in
+    portrait) leaves the arrow to the names' line (`names_arrow`)."""
+    VGroup(column, bars).arrange(RIGHT, buff=gap)
     bars.shift(UP * (column[0].cell(0).get_center()[1] - bars.bars[0].get_center()[1]))  # row on row
     tag.next_to(bars, UP, buff=layout.NEAR).align_to(bars, LEFT)
     return VGroup(column, tag, bars)
 
 
-__all__ = ["ScoreBars", "ScoreRows", "bars_or_rows", "lie_beside", "lying_bars", "LYING_LENGTH", "bar_pitch", "BAR_WIDTH", "stand_labels_upright"]
+def names_arrow(column: VGroup, tag: Mobject) -> Arrow:
+    """The "softmax" arrow of a `lie_beside` built close: on the names' line, from the column's name (`column[1]`)
+    to the `tag` over the bars, where the rows leave no room for it between the two."""
+    name = column[1]
+    y = name.get_center()[1]
+    start, end = name.get_right()[0] + layout.TIGHT, tag.get_left()[0] - layout.TIGHT
+    return Arrow([start, y, 0], [end, y, 0], buff=0, color=palette.MUTED, stroke_width=3,
+                 max_tip_length_to_length_ratio=0.25)
+
+
+__all__ = ["ScoreBars", "ScoreRows", "bars_or_rows", "lie_beside", "names_arrow", "lying_bars", "LYING_LENGTH", "bar_pitch", "BAR_WIDTH", "stand_labels_upright"]
