@@ -8,6 +8,7 @@ Every grid is an AttentionMap sized from the example's tokens and numbers; every
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable, Union
 
 from manim import (
     DOWN, LEFT, RIGHT, UP, Create, FadeIn, FadeOut, Indicate, LaggedStart, ReplacementTransform, VGroup, Write,
@@ -163,6 +164,10 @@ def sum_claim(src: Source, tokens, path: str) -> tuple[list[int], int]:
     return short, least
 
 
+#: Either stage: both are chosen between their forms by CausalTriangleScene._other_form.
+Stage = Union[MainStage, OrderStage]
+
+
 class CausalTriangleScene(AttentionScene):
     scene_id = "causal_triangle"
 
@@ -260,27 +265,38 @@ class CausalTriangleScene(AttentionScene):
             self._map("weights", weights=True, causal=True, dense=dense, shaded=shaded))
         sums = sums_column(self.src, "right_order_row_sums", weights, "row sum", palette.RIGHT)
         plan = VGroup(weights, sums)
-        if not dense and not self._legible(plan, layout.body(), FONT):
-            return self._main_stage(dense=True, shaded=shaded)
-        if dense and not self._legible(plan, layout.body(), FONT):
-            stacked, stacked_factor = self._stacked_main_stage(shaded)
-            if not shaded and max(stacked_factor, room_factor(plan, layout.body())) * FONT < \
-                    typography.MIN_FONT_SIZE:
-                self.band = layout.top_band()
-                self.follow_too_wide = False
-                shaded_stage = self._main_stage(dense=True, shaded=True)
-                if not self.follow_too_wide:  # else it would hide its words too: the numbers' form, small
-                    return shaded_stage
-                stacked, stacked_factor = self._stacked_main_stage()
-            if stacked_factor > room_factor(plan, layout.body()):  # its numbers come out larger
-                return stacked
-            self.band = layout.top_band()
+        other_form = self._other_form(plan, dense, shaded, self._main_stage, self._stacked_main_stage)
+        if other_form is not None:
+            return other_form
         factor = room_factor(plan, layout.body())
         plan.scale(factor).move_to(layout.body().center)
         for amap in (scores, masked):
             amap.scale(factor)
             amap.shift(weights.body.get_center() - amap.body.get_center())
         return MainStage(scores, masked, weights, sums, shaded=shaded, region=layout.body())
+
+    def _other_form(self, plan: VGroup, dense: bool, shaded: bool, rebuild: Callable[..., Stage],
+                    stacked: Callable[..., tuple[Stage, float]]) -> Stage | None:
+        """The form a stage takes where its `plan` (built `dense`, `shaded`) does not read at FONT in the body: the
+        dense form first; then the stacked form (`stacked(shaded)`) where its numbers come out larger; where
+        neither reaches the floor, the shaded form, unless that would hide its words too (then the numbers' form,
+        small). None: `plan` is the form to fit. `rebuild(dense=, shaded=)` builds the stage again."""
+        if self._legible(plan, layout.body(), FONT):
+            return None
+        if not dense:
+            return rebuild(dense=True, shaded=shaded)
+        form, factor = stacked(shaded)
+        if not shaded and max(factor, room_factor(plan, layout.body())) * FONT < typography.MIN_FONT_SIZE:
+            self.band = layout.top_band()
+            self.follow_too_wide = False
+            shaded_stage = rebuild(dense=True, shaded=True)
+            if not self.follow_too_wide:  # else it would hide its words too: the numbers' form, small
+                return shaded_stage
+            form, factor = stacked()
+        if factor > room_factor(plan, layout.body()):  # its numbers come out larger
+            return form
+        self.band = layout.top_band()  # the plan as it is: the formula's place as the stacked form did not leave it
+        return None
 
     def _stacked_main_stage(self, shaded: bool = False) -> tuple[MainStage, float]:
         """The stacked form, for a frame too narrow for the query words and the sums beside the map (portrait): the
@@ -338,20 +354,10 @@ class CausalTriangleScene(AttentionScene):
         for title in (title_wrong, title_right):  # the step's name in the top band, the map under it
             layout.fit_into(title, layout.top_band(), grow=False)
         plan = VGroup(zeroed, wrong_sums, right_sums)
-        if not dense and not self._legible(plan, layout.body(), FONT):
-            return self._order_stage(dense=True, shaded=shaded)
-        if dense and not self._legible(plan, layout.body(), FONT):
-            stacked, stacked_factor = self._stacked_order_stage(title_wrong, title_right, shaded)
-            if not shaded and max(stacked_factor, room_factor(plan, layout.body())) * FONT < \
-                    typography.MIN_FONT_SIZE:
-                self.band = layout.top_band()
-                self.follow_too_wide = False
-                shaded_stage = self._order_stage(dense=True, shaded=True)
-                if not self.follow_too_wide:  # else it would hide its words too: the numbers' form, small
-                    return shaded_stage
-                stacked, stacked_factor = self._stacked_order_stage(title_wrong, title_right)
-            if stacked_factor > room_factor(plan, layout.body()):  # its numbers come out larger
-                return stacked
+        other_form = self._other_form(plan, dense, shaded, self._order_stage,
+                                      lambda shaded=False: self._stacked_order_stage(title_wrong, title_right, shaded))
+        if other_form is not None:
+            return other_form
         if not dense and room_factor(plan, layout.body()) * FONT < typography.WORKED_NUMBER_SIZE:
             packed = self._order_stage(dense=True)  # upright key words, if the numbers then come out larger
             if not packed.shaded and \
