@@ -50,6 +50,7 @@ class HeadSplitLayout:
     move_time: float = 0.9  #: one camera move from part to part
     first_row_lag: float = 0.5  #: the first row's entries arrive one after another (the eye follows each)
     row_lag: float = 0.3  #: the other rows, quicker
+    cell_shrink_slack: float = 0.99  #: shrinking the cells alone to a room, a hair further (the sizes are measured)
 
 
 L = HeadSplitLayout()
@@ -602,6 +603,20 @@ class HeadSplitScene(AttentionScene):
             if widest <= room_w and tallest <= room_h:
                 return maps
             side *= min(room_w / widest, room_h / tallest)
+        # the words and the name do not shrink with the cells, so shrinking the side by the whole map's ratio may
+        # approach the room without reaching it (eleven upright words over a square frame's map): the excess is
+        # taken off the cells alone, which are all that shrink
+        side = L.shaded_cell
+        for _ in range(L.shrink_tries):
+            maps = at_size(build(Cells(False, side, side)), typography.MIN_FONT_SIZE)
+            widest, tallest = max(m.width for m in maps), max(m.height for m in maps)
+            if widest <= room_w and tallest <= room_h:
+                return maps
+            cells = maps[0][0].grid.body
+            shrink = min(1 - max(0.0, widest - room_w) / cells.width, 1 - max(0.0, tallest - room_h) / cells.height)
+            if shrink <= 0:
+                return None
+            side *= shrink * L.cell_shrink_slack
         return None
 
     @staticmethod
@@ -639,15 +654,16 @@ class HeadSplitScene(AttentionScene):
 
         tall = layout.is_tall()
 
-        def build(cells: Cells, upright: bool = False) -> VGroup:
+        def build(cells: Cells, upright: bool = False, rows: bool = True) -> VGroup:
             maps = VGroup()
             for h in range(self.n_heads):
                 # the rows are the same words in every map: name them once, on the left; words wider than a
-                # shaded cell stand upright over their column
+                # shaded cell stand upright over their column. Unnamed rows (`rows=False`) need not be a line high
                 amap = AttentionMap(self.src, f"weights.{h}", self.tokens, causal=True, show_values=cells.values,
-                                    font_size=typography.SMALL_SIZE, cell_size=labelled(cells).height,
+                                    font_size=typography.SMALL_SIZE,
+                                    cell_size=labelled(cells).height if rows else cells.height,
                                     cell_width=cells.width,
-                                    upright_keys=upright or not cells.values, label_rows=h == 0 or tall,
+                                    upright_keys=upright or not cells.values, label_rows=rows and (h == 0 or tall),
                                     query_label=None, key_label=None)
                 frame = tint_behind(amap.body, palette.HEAD_TINTS[h], fill=False)
                 name = self._head_name(h).next_to(amap.column_labels, UP, buff=layout.NEAR).match_x(amap.body)
@@ -678,6 +694,11 @@ class HeadSplitScene(AttentionScene):
             fitted = compose(build, layout.body())
         if not by_rows and (tall or (fitted is not None and legible.smallest_text(fitted) < typography.MIN_FONT_SIZE)):
             shaded = self._maps_head_by_head(build)
+            if shaded is None and tall:
+                # the words down the left and over the columns too wide together for a narrow frame (eleven words):
+                # the rows go unnamed, the key words over the columns name them (row i ends on column i, the
+                # causal diagonal), so a map still fits the frame whole with its words legible
+                shaded = self._maps_head_by_head(lambda cells: build(cells, rows=False))
             if shaded is not None:
                 valued, by_rows, head_by_head = shaded, True, True
         if follow or by_rows:
@@ -720,9 +741,11 @@ class HeadSplitScene(AttentionScene):
             # a portrait frame's row cannot be zoomed in on (it spans the frame's width): its weights, read rather
             # than worked, show at the floor's size
             floor = typography.MIN_FONT_SIZE if tall else typography.WORKED_NUMBER_SIZE
-            for (amap, _, _), mark in zip(maps, marks):
+            for (amap, frame, name), mark in zip(maps, marks):
                 # in a tall body the whole map where it fits the shot: the row's weights under their key words
                 whole = VGroup(amap, amap.column_labels)
+                if head_by_head and not tall and fits_framed(VGroup(amap, frame, name)):
+                    whole = VGroup(amap, frame, name)  # a wide body's head seen alone: its name read with it
                 # (or at rest, reaching into the framing margin: a narrow frame's map, its words to the edge)
                 part = whole if head_by_head or (tall and (fits_framed(whole) or fits_at_rest(whole))) else \
                     query_row(amap, last)
