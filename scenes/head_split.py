@@ -22,7 +22,7 @@ from scenes.kit import (
     AttentionMap, AttentionScene, NamedMatrix, Source, align_baselines, beat, format_value, heatmap, label, math,
     matrix, motion, palette, subscript, top_token, typography,
 )
-from scenes.kit.text import wrapped
+from scenes.kit.text import baseline_y, wrapped
 from scenes.kit import camera, close_up, framed, layout, legible
 from scenes.kit.named_matrix import shape_text
 from scenes.kit.products import shared_cell_width
@@ -227,8 +227,12 @@ def chain(*items: Mobject) -> VGroup:
 
 
 def line_up_names(named: list[NamedMatrix]) -> None:
-    """Names on one baseline above the tallest grid, shapes on one baseline below the lowest."""
-    align_baselines([m.name for m in named], y=max(m.name.get_bottom()[1] for m in named))
+    """Names on one baseline above the tallest grid, shapes on one baseline below the lowest. A name `wrapped` over
+    lines sits on its last line's baseline (its first line's would push the rest down onto the grid)."""
+    y = max(m.name.get_bottom()[1] for m in named)
+    for m in named:
+        last = m.name[-1] if type(m.name) is VGroup else m.name  # a wrapped name's lines; else one text
+        m.name.shift(UP * (y - baseline_y(last)))
     shapes = [m.shape_label for m in named if m.shape_label is not None]
     if shapes:
         align_baselines(shapes, y=min(s.get_bottom()[1] for s in shapes))
