@@ -347,7 +347,7 @@ class WeightFreeScene(AttentionScene):
         comp = a.comp
         omega = VGroup(comp.result, a.omega_name)
 
-        stacked = layout.is_tall()  # portrait: the scores as a row over the bars, the arrow pointing down
+        stacked = layout.is_tall()  # portrait: the scores as a row over the bars (arrow_down), or lying bars
 
         def softmax_row(cell):
             target = VGroup(self.omega_column(cell), math("omega", font_size=typography.HEADING_SIZE))  # full size
@@ -363,7 +363,9 @@ class WeightFreeScene(AttentionScene):
             target[1].next_to(target[0], LEFT, buff=layout.NEAR)
             bars = self.softmax_bars(layout.body().height - target.height - 2 * layout.FAR)
             tag = label("softmax", font_size=typography.SMALL_SIZE, color=palette.WEIGHT)
-            return VGroup(target, tag, bars).arrange(DOWN, buff=layout.FAR)
+            column = VGroup(target, tag, bars).arrange(DOWN, buff=layout.FAR)
+            column.arrow_down = True  # the arrow points down from the scores to the bars
+            return column
 
         def lying_beside(cell, length=LYING_LENGTH, gap=layout.FAR):
             target = VGroup(self.omega_column(cell), math("omega", font_size=typography.HEADING_SIZE))
@@ -393,10 +395,13 @@ class WeightFreeScene(AttentionScene):
         if stacked:
             builds += [lambda c=c: softmax_across(c) for c in legible.row_heights()]
         row = first_legible(builds, layout.body())
-        if not fit_legibly(row, layout.body()) and stacked and (row.width > config.frame_width
-                                                                 or row.height > config.frame_height):
-            # even the most legible of them runs off the frame at the floor (eleven words, "because" among them)
-            row = first_legible([lambda c=c: softmax_close(c) for c in legible.row_heights()], layout.body())
+        if not fit_legibly(row, layout.body()) and (row.width > config.frame_width
+                                                    or row.height > config.frame_height):
+            # even the most legible of them runs off the frame at the floor (eight or eleven words in a square
+            # frame, eleven in portrait, "because" among them): the other arrangements, and the lying bars close
+            others = [] if stacked else [softmax_column, softmax_across]
+            row = first_legible([lambda c=c, f=f: f(c) for f in (*others, softmax_close)
+                                 for c in legible.row_heights()], layout.body())
             fit_legibly(row, layout.body())
         target, tag, bars = row
         lying = getattr(bars, "lying", False)
@@ -405,7 +410,7 @@ class WeightFreeScene(AttentionScene):
         elif lying:  # the tag already over the bars
             arrow = flow_arrow(target[0], bars)
             arrow.match_y(target[0].body)
-        elif stacked:
+        elif getattr(row, "arrow_down", False):
             arrow = flow_arrow(target[0], bars, down=True)
             tag.next_to(arrow, RIGHT, buff=layout.NEAR)
         else:

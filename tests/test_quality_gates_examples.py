@@ -63,7 +63,6 @@ NOT_YET_LAID_OUT = {
     ("bottleneck", "wide", "portrait"), ("bottleneck", "animal", "portrait"), ("bottleneck", "long-word", "portrait"),
     ("bottleneck", "animal", "square"),
     ("learned_alignment", "wide", "portrait"),
-    ("weight_free", "wide", "square"), ("weight_free", "animal", "square"),
     ("qkv_scale", "wide", "portrait"), ("qkv_scale", "animal", "portrait"), ("qkv_scale", "long-word", "portrait"),
     ("qkv_scale", "wide", "square"), ("qkv_scale", "animal", "square"),
     ("causal_triangle", "long-word", "portrait"),
