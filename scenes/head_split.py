@@ -600,10 +600,14 @@ class HeadSplitScene(AttentionScene):
         it (the key words standing upright set the narrowest column)."""
         room_w = layout.frame().width + layout.MARGIN
         room_h = layout.body().height - 2 * camera.FRAMING_MARGIN
+
+        def built(side: float) -> tuple[Mobject, float, float]:
+            maps = at_size(build(Cells(False, side, side)), typography.MIN_FONT_SIZE)
+            return maps, max(m.width for m in maps), max(m.height for m in maps)
+
         side = L.shaded_cell
         for _ in range(L.shrink_tries):
-            maps = at_size(build(Cells(False, side, side)), typography.MIN_FONT_SIZE)
-            widest, tallest = max(m.width for m in maps), max(m.height for m in maps)
+            maps, widest, tallest = built(side)
             if widest <= room_w and tallest <= room_h:
                 return maps
             side *= min(room_w / widest, room_h / tallest)
@@ -612,8 +616,7 @@ class HeadSplitScene(AttentionScene):
         # taken off the cells alone, which are all that shrink
         side = L.shaded_cell
         for _ in range(L.shrink_tries):
-            maps = at_size(build(Cells(False, side, side)), typography.MIN_FONT_SIZE)
-            widest, tallest = max(m.width for m in maps), max(m.height for m in maps)
+            maps, widest, tallest = built(side)
             if widest <= room_w and tallest <= room_h:
                 return maps
             cells = maps[0][0].grid.body
