@@ -367,7 +367,9 @@ class WeightFreeScene(AttentionScene):
             column.arrow_down = True  # the arrow points down from the scores to the bars
             return column
 
-        def lying_beside(cell, length=LYING_LENGTH, gap=layout.FAR):
+        def softmax_across(cell, length=LYING_LENGTH, gap=layout.FAR):
+            """A narrow frame where even the row of scores is too wide: the scores as a column beside their words,
+            each weight a bar lying along its word's row (`length` long, `gap` from the scores)."""
             target = VGroup(self.omega_column(cell), math("omega", font_size=typography.HEADING_SIZE))
             target[0].add_row_labels(self.tokens, color=palette.ENGLISH, font_size=typography.SMALL_SIZE)
             target[1].next_to(target[0].body, UP, buff=layout.NEAR)
@@ -379,17 +381,12 @@ class WeightFreeScene(AttentionScene):
                 tag.match_y(target[1])
             return row
 
-        def softmax_across(cell):
-            """A narrow frame where even the row of scores is too wide: the scores as a column beside their words,
-            each weight a bar lying along its word's row."""
-            return lying_beside(cell)
-
         def softmax_close(cell):
             """The same, the bars closer to the scores (the arrow over them) and as long as the body's width leaves
             at the floor."""
-            close = lying_beside(cell, gap=layout.GAP)
+            close = softmax_across(cell, gap=layout.GAP)
             room = layout.body().width * smallest_text(close) / typography.MIN_FONT_SIZE
-            return lying_beside(cell, LYING_LENGTH + min(0, room - close.width), layout.GAP)
+            return softmax_across(cell, LYING_LENGTH + min(0, room - close.width), layout.GAP)
 
         builds = [lambda c=c: (softmax_column if stacked else softmax_row)(c) for c in legible.row_heights()]
         if stacked:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from manim import DOWN, LEFT, RIGHT, UP, Dot, Group, Square, Text, Typst, VGroup
+from manim import DOWN, LEFT, RIGHT, UP, Dot, Group, Square, Text, Typst, VGroup, config
 
 from scenes.kit.view import View, boundary_box, screen_box
 
@@ -32,7 +32,7 @@ def test_boundary_box_matches_manims_edges(name):
 
 def test_screen_box_maps_through_the_cameras_view():
     square = Square(1.0).shift(RIGHT)  # x from 0.5 to 1.5, y from -0.5 to 0.5
-    half_width = View(1.0, 0.0, 14.222222222222221 / 2, 4.0)
+    half_width = View(1.0, 0.0, config.frame_width / 2, config.frame_height / 2)
     left, right, bottom, top = screen_box(square, half_width)
     zoom = half_width.zoom
     assert (left, right, bottom, top) == pytest.approx((-0.5 * zoom, 0.5 * zoom, -0.5 * zoom, 0.5 * zoom))
