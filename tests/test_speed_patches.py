@@ -30,8 +30,15 @@ def _graph(mobject: Mobject) -> list:
             return {key: value(item) for key, item in v.items()}
         return repr(v) if type(v).__repr__ is object.__repr__ else v
 
-    return [(type(m).__name__, {k: value(v) for k, v in vars(m).items() if k not in ("original_id", "path_obj")})
+    return [(type(m).__name__, {k: value(_selectable(m, v) if k == "id_to_vgroup_dict" else v)
+                                 for k, v in vars(m).items() if k not in ("original_id", "path_obj")})
             for m in family]
+
+
+def _selectable(text: Mobject, groups: dict) -> dict:
+    """The groups `select(label)` reads, by manim's own list of them; the rest of the SVG's groups a copy leaves out."""
+    labelled = {key for keys in getattr(text, "_label_aliases", {}).values() for key in keys}
+    return {key: group for key, group in groups.items() if key in labelled}
 
 
 @pytest.fixture
@@ -55,6 +62,22 @@ def test_the_copy_is_manims_copy(typst_folder):
     stock = _copy_with(mobject_copy._stock_deepcopy, shape)
     fast = _copy_with(mobject_copy._deepcopy_mobject, shape)
     assert _graph(fast) == _graph(stock) == _graph(shape)
+
+
+def test_a_copied_text_selects_its_own_parts():
+    text = MathTypst("{{ q : query }} dot {{ k : key }} = 0.53")
+    copied = _copy_with(mobject_copy._deepcopy_mobject, text)
+    own, original = {id(m) for m in copied.get_family()}, {id(m) for m in text.get_family()}
+    for label in ("query", "key"):
+        parts = copied.select(label)
+        assert len(parts) and all(id(m) in own and id(m) not in original for m in parts.get_family()[1:])
+        assert np.array_equal(parts.get_all_points(), text.select(label).get_all_points())
+
+
+def test_a_copied_text_keeps_only_the_groups_a_label_names():
+    text = MathTypst("{{ q : query }} dot k = 0.53")
+    copied = _copy_with(mobject_copy._deepcopy_mobject, text)
+    assert set(copied.id_to_vgroup_dict) == {"query"} < set(text.id_to_vgroup_dict)
 
 
 def test_the_copy_shares_no_array_with_the_original_and_keeps_shared_ones_shared(typst_folder):

@@ -7,7 +7,15 @@ headless run that skips the animations: copying was 40% of a headless run, 2.9 m
 copied inline: immutable values are shared (deepcopy returns them as they are), arrays are copied once each (the
 memo keeps two attributes that shared an array sharing its copy), lists and dicts are rebuilt item by item
 through the same memo. Anything else goes to `copy.deepcopy` as before, so the copy is the same object graph as
-manim's, but for the glyphs' parsed SVG paths, shared (see _SHARED).
+manim's, but for the glyphs' parsed SVG paths, shared (see _SHARED), and a Typst text's internal SVG groups, left
+out (see _label_groups).
+
+A mobject moved with `.animate` keeps the copy manim made of it as its `target` (`generate_target`), and every
+later copy of the mobject copied that stale target too: here it is dropped once the animation is over (nothing
+reads it after: the animation built it for itself).
+
+No copied value is kept alive in the memo, as `copy.deepcopy` does for what it memoises: every value copied here is
+held by the mobject being copied until the copy ends, so no id in the memo can be reused meanwhile.
 """
 
 from __future__ import annotations
@@ -19,6 +27,8 @@ import pathlib
 import numpy as np
 import svgelements
 from manim import ManimColor, Mobject
+from manim.animation.transform import _MethodAnimation
+from manim.mobject.text.typst_mobject import _INTERNAL_TYPST_ID_RE, Typst
 
 #: Values a deep copy may share: immutable ones (deepcopy returns them as they are), and ManimColor, which manim
 #: treats as a value (nothing in manim or in our scenes sets a colour's components after it is made). And the
@@ -46,30 +56,28 @@ def _copy_value(value, memo: dict):
             return _deepcopy(value, memo)
         result = value.copy()
         memo[id(value)] = result
-        _keep_alive(value, memo)
         return result
     if kind is list:
         result = []
         memo[id(value)] = result
-        _keep_alive(value, memo)
         result.extend([_copy_value(item, memo) for item in value])
         return result
     if kind is dict:
         result = {}
         memo[id(value)] = result
-        _keep_alive(value, memo)
         for key, item in value.items():
             result[_copy_value(key, memo)] = _copy_value(item, memo)
         return result
     return _deepcopy(value, memo)
 
 
-def _keep_alive(value, memo: dict) -> None:
-    """What copy.deepcopy does for every memoised object: hold it until the copy ends, so no id is reused."""
-    try:
-        memo[id(memo)].append(value)
-    except KeyError:
-        memo[id(memo)] = [value]
+def _label_groups(groups: dict) -> dict:
+    """The groups of a Typst text's `id_to_vgroup_dict` that `select(label)` can name: its user labels. Manim keeps
+    every group of the SVG there ("root", "numbered_group_3", one per glyph use), three to four times as many
+    mobjects as the text draws, and reads only the labelled ones (`Typst._rebuild_label_aliases` skips the same
+    keys); copying the rest was most of the cost of copying a typeset number."""
+    return {key: group for key, group in groups.items()
+            if key != "root" and not key.startswith("numbered_group_") and not _INTERNAL_TYPST_ID_RE.fullmatch(key)}
 
 
 def _deepcopy_mobject(self: Mobject, memo: dict) -> Mobject:
@@ -77,11 +85,24 @@ def _deepcopy_mobject(self: Mobject, memo: dict) -> Mobject:
     result = cls.__new__(cls)
     memo[id(self)] = result
     shared = _SHARED
+    state = self.__dict__
+    if isinstance(self, Typst) and state.get("id_to_vgroup_dict"):
+        state = {**state, "id_to_vgroup_dict": _label_groups(state["id_to_vgroup_dict"])}
     result.__dict__.update({key: value if type(value) in shared else _copy_value(value, memo)
-                            for key, value in self.__dict__.items()})  # Mobject defines no __setattr__
+                            for key, value in state.items()})  # Mobject defines no __setattr__
     result.original_id = str(id(self))
     return result
 
 
+_clean_up_method_animation = _MethodAnimation.clean_up_from_scene
+
+
+def _clean_up_dropping_the_target(self: _MethodAnimation, scene) -> None:
+    _clean_up_method_animation(self, scene)
+    if getattr(self.mobject, "target", None) is self.target_mobject:
+        self.mobject.target = None
+
+
 def install() -> None:
     Mobject.__deepcopy__ = _deepcopy_mobject
+    _MethodAnimation.clean_up_from_scene = _clean_up_dropping_the_target

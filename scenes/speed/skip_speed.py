@@ -8,7 +8,10 @@ render), it still does everything but write the frame:
   it started: a FadeOut puts its mobject back as it was and takes it out of the scene, a FadeIn ends on its
   mobject as it was, in the scene.
 That was a third of a headless run. Here, while skipping, nothing is drawn; and a play of fades alone, on separate
-mobjects, becomes what it amounts to: each mobject added or removed, left as it is, the run time kept. (A play of
+mobjects, becomes what it amounts to: each mobject added or removed, left as it is, the run time kept. A skipped
+transform along a straight path, whose rate reaches exactly 1, makes no copy of where it starts: at alpha 1 manim's
+interpolation weighs the start by 0 (`(1 - 1) * start + 1 * end`, colours copied from the target), so the end state
+is the same whatever it started from; and an `.animate` transform aligns its own private target, not a copy of it. (A play of
 anything else takes manim's path: how animations of one play interact is manim's to say.) Whatever needs a picture
 draws its own: the next played animation its background, a still image at the scene's end, the headless runner
 every beat's end. Drawing nothing also fixes the headless picture of a beat that ends in a wait: the background
@@ -18,12 +21,18 @@ frame shows.
 
 from __future__ import annotations
 
-from manim import Animation, FadeIn, FadeOut, Scene
+from manim import Animation, ApplyMethod, FadeIn, FadeOut, MoveToTarget, ReplacementTransform, Scene, Transform
+from manim.animation.transform import _MethodAnimation
 from manim.renderer.cairo_renderer import CairoRenderer
+from manim.utils.bezier import interpolate
 
 _save_static_frame_data = CairoRenderer.save_static_frame_data
 _render = CairoRenderer.render
 _compile_animations = Scene.compile_animations
+_transform_begin = Transform.begin
+
+#: The transforms whose end state is their target's, through Transform's own interpolation (no override of it).
+_ENDING_ON_TARGET = (Transform, ReplacementTransform, MoveToTarget, _MethodAnimation, ApplyMethod)
 
 
 class _SkippedFade(Animation):
@@ -55,9 +64,44 @@ def _only_separate_fades(animations: list[Animation]) -> bool:
 
 def _compile_animations_skipping_fades(self: Scene, *args, **kwargs) -> list[Animation]:
     animations = _compile_animations(self, *args, **kwargs)
-    if not self.renderer.skip_animations or not _only_separate_fades(animations):
+    if not self.renderer.skip_animations:
+        return animations
+    if not _only_separate_fades(animations):
+        _mark_skipped(animations)
         return animations
     return [_SkippedFade(a) for a in animations]
+
+
+def _mark_skipped(animations) -> None:
+    """Tell each animation of a skipped play, groups' members included, that only its end state is wanted."""
+    for animation in animations:
+        animation.skipped_to_its_end = True
+        _mark_skipped(getattr(animation, "animations", ()))
+
+
+def _ends_on_its_target_whatever_the_start(transform: Transform) -> bool:
+    return (getattr(transform, "skipped_to_its_end", False) and type(transform) in _ENDING_ON_TARGET
+            and transform.path_func is interpolate
+            and transform.rate_func(0.0) == 0 and transform.rate_func(1.0) == 1)
+
+
+def _has_updaters(mobject) -> bool:
+    return any(member.updaters for member in mobject.get_family())
+
+
+def _begin_without_a_starting_copy(self: Transform) -> None:
+    """Transform.begin then Animation.begin, for a skipped transform that ends on its target: the mobject stands
+    for its own start (Animation.get_all_mobjects_to_update leaves it out, so no updater runs twice)."""
+    if not _ends_on_its_target_whatever_the_start(self):
+        return _transform_begin(self)
+    self.target_mobject = self.create_target()
+    private = type(self) is _MethodAnimation and not _has_updaters(self.target_mobject)
+    self.target_copy = self.target_mobject if private else self.target_mobject.copy()
+    self.mobject.align_data(self.target_copy)
+    self.starting_mobject = self.mobject
+    if self.suspend_mobject_updating:
+        self.mobject.suspend_updating()
+    self.interpolate(0)
 
 
 def _save_static_frame_data_unless_skipping(self: CairoRenderer, scene, static_mobjects):
@@ -77,3 +121,4 @@ def install() -> None:
     CairoRenderer.save_static_frame_data = _save_static_frame_data_unless_skipping
     CairoRenderer.render = _render_unless_skipping
     Scene.compile_animations = _compile_animations_skipping_fades
+    Transform.begin = _begin_without_a_starting_copy
