@@ -82,3 +82,13 @@ def test_frames_are_pixel_for_pixel_stock_manims_across_frames_that_move_points(
     assert not np.array_equal(stock[1], stock[2])  # the last frame really differs
     for expected, got in zip(stock, fast):
         assert np.array_equal(expected, got)
+
+
+def test_a_mobject_inside_itself_gets_manims_family(stock_then_fast):
+    def family():
+        loop = VGroup(Square(), VGroup(Circle()))
+        loop[1].submobjects.append(loop)  # a cycle: manim's walk skips the mobject where it is inside itself
+        return [type(m).__name__ for m in loop.get_family()], len(loop[1].get_family())
+
+    stock, fast = stock_then_fast(family)
+    assert fast == stock

@@ -5,6 +5,7 @@ scene, and a scene that does not use the kit (the test fixtures) costs no import
 
 - `copy_speed`: copies of Typst glyphs share their parsed SVG path (copying is most of a scene's build time).
 - `draw_speed`: the Cairo camera finds what to draw and builds its paths with less Python per frame.
+- `bounds_speed`: a vectorized mobject's bounds (every position and size the layout asks) found by slicing.
 - `mobject_copy`: a mobject's deep copy without a `copy.deepcopy` call per number, string and array.
 - `typst_speed`: Typst compiles with one font book per process, and writes its SVG cache files atomically.
 - `skip_speed`: a skipped animation draws no picture nothing reads, and a skipped fade only adds or removes.
@@ -16,7 +17,7 @@ the pixel tests (scenes/kit/headless.py). So the tests draw with exactly what us
 
 from __future__ import annotations
 
-from . import copy_speed, draw_speed, mobject_copy, skip_speed, typst_speed
+from . import bounds_speed, copy_speed, draw_speed, mobject_copy, skip_speed, typst_speed
 
 
 def install_speed_patches() -> None:
@@ -26,3 +27,4 @@ def install_speed_patches() -> None:
     draw_speed.install()
     typst_speed.install()
     skip_speed.install()
+    bounds_speed.install()
