@@ -4,6 +4,8 @@ Each is turned into its JSON-able dict (`to_dict`) and read back (`from_dict`) h
 - `WorkerJob`: what the runner (local processes or a Dask task) asks a render worker to do (job.json);
 - `ChunkResult`: what a worker hands back for a chunk of a clip or a measuring pass (its "done" event);
 - `Beat`: one beat of a clip as a span of whole frames (encode/beats.py), in the results and the manifest;
+- `ClipResult` (with its `MadeFile`s): a finished clip in its work folder, made whole by a worker or joined from
+  chunks (encode/assemble.py), that the installer moves into media/;
 - `ClipEntry`: one clip in manifest.json, the schema the page, the film and the slides read.
 """
 
@@ -161,6 +163,60 @@ class ChunkResult:
                    tuple((int(frames), int(static)) for frames, static in data["timeline"]),
                    tuple((start, end, text) for start, end, text in data["cues"]), tuple(data["play_seconds"]),
                    tuple(Beat.from_dict(beat) for beat in data.get("beats", [])))
+
+
+@dataclass(frozen=True)
+class MadeFile:
+    """One file of a finished clip, still in the work folder: where it is, its size and its hash."""
+
+    tmp: str
+    bytes: int
+    sha256: str
+
+    def to_dict(self) -> dict:
+        return {"tmp": self.tmp, "bytes": self.bytes, "sha256": self.sha256}
+
+    @classmethod
+    def from_dict(cls, data: Mapping) -> MadeFile:
+        return cls(str(data["tmp"]), int(data["bytes"]), str(data["sha256"]))
+
+
+@dataclass(frozen=True)
+class ClipResult:
+    """A finished clip in its work folder (a whole render's "done" event, or the chunks joined): its video facts,
+    its files, and what the manifest entry records of it (timeline, beats; a narrated clip's audio and text)."""
+
+    width: int
+    height: int
+    fps: float
+    frames: int
+    duration: float
+    files: Mapping[str, MadeFile]  # "mp4"|"webm"|"gif"|"png"|"vtt"
+    timeline: tuple[tuple[int, int], ...] = ()  # (frames, 1 if a static wait else 0) per animation
+    beats: tuple[Beat, ...] = ()
+    chunks: int = 1  # how many chunks it was joined from
+    audio: Mapping | None = None  # a narrated clip's soundtrack facts
+    transcript: tuple[Mapping, ...] | None = None  # a narrated clip's text, beat by beat: {"beat", "text"}
+
+    def to_dict(self) -> dict:
+        data = {"width": self.width, "height": self.height, "fps": self.fps, "frames": self.frames,
+                "duration": self.duration, "files": {ext: made.to_dict() for ext, made in self.files.items()},
+                "timeline": [list(step) for step in self.timeline], "chunks": self.chunks,
+                "beats": [beat.to_dict() for beat in self.beats]}
+        if self.audio is not None:
+            data["audio"] = dict(self.audio)
+        if self.transcript is not None:
+            data["transcript"] = [dict(line) for line in self.transcript]
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Mapping) -> ClipResult:
+        transcript = data.get("transcript")
+        return cls(int(data["width"]), int(data["height"]), data["fps"], int(data["frames"]), data["duration"],
+                   {ext: MadeFile.from_dict(info) for ext, info in data["files"].items()},
+                   tuple((int(frames), int(static)) for frames, static in data.get("timeline", [])),
+                   tuple(Beat.from_dict(beat) for beat in data.get("beats", [])), int(data.get("chunks", 1)),
+                   data.get("audio"), None if transcript is None else tuple(transcript))
 
 
 @dataclass(frozen=True)

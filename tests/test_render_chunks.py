@@ -68,7 +68,7 @@ def test_chunks_join_into_the_unsplit_clip(tmp_path, module, class_name):
                       {"start": start, "stop": stop, "run_to_end": stop is None})
               for k, (start, stop) in enumerate(zip(starts, stops))]
     assert [chunk["frames"] for chunk in chunks] == [b - a for a, b in zip(starts, [*edges, whole["frames"]])]
-    joined = assemble([ChunkResult.from_dict(c) for c in chunks], list(FORMATS), tmp_path / "joined")
+    joined = assemble([ChunkResult.from_dict(c) for c in chunks], list(FORMATS), tmp_path / "joined").to_dict()
 
     assert joined["frames"] == whole["frames"] and joined["timeline"] == whole["timeline"]
     for fmt in ("mp4", "webm"):
@@ -156,6 +156,6 @@ def test_a_lead_chunk_renders_up_to_its_cut(tmp_path):
     assert lead["frames"] == 37 and "clip_frames" not in lead
     rest = _render(tmp_path, "rest", "held_end", "HeldEndScene", {"start": 37, "stop": None, "run_to_end": True})
     whole = _render(tmp_path, "whole", "held_end", "HeldEndScene")
-    joined = assemble([ChunkResult.from_dict(c) for c in (lead, rest)], list(FORMATS), tmp_path / "joined")
+    joined = assemble([ChunkResult.from_dict(c) for c in (lead, rest)], list(FORMATS), tmp_path / "joined").to_dict()
     assert joined["frames"] == whole["frames"]
     _assert_same_pictures(joined["files"]["mp4"]["tmp"], whole["files"]["mp4"]["tmp"])

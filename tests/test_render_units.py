@@ -18,6 +18,7 @@ from rendering.pipeline.jobs import Job
 from rendering.pipeline.manifest import Manifest
 from rendering.outdir import check_writable
 from rendering.qualities import QUALITIES
+from rendering.records import Beat, ClipResult, MadeFile
 from scenes.registry import SceneSpec
 
 LOW, HIGH = QUALITIES["low"], QUALITIES["high"]
@@ -130,14 +131,14 @@ def _job(scene_id="one", input_hash="h1", quality=LOW) -> Job:
     return Job(SceneSpec(scene_id, scene_id.title(), "S", f"scenes.{scene_id}", "X", 1), quality, ["mp4"], input_hash)
 
 
-def _result(work: Path, exts=("mp4", "png"), payload=b"data") -> dict:
+def _result(work: Path, exts=("mp4", "png"), payload=b"data") -> ClipResult:
     work.mkdir(parents=True, exist_ok=True)
     files = {}
     for ext in exts:
         path = work / f"clip.{ext}"
         path.write_bytes(payload + ext.encode())
-        files[ext] = {"tmp": str(path), "bytes": path.stat().st_size, "sha256": "x"}
-    return {"width": 854, "height": 480, "fps": 15.0, "frames": 30, "duration": 2.0, "files": files}
+        files[ext] = MadeFile(str(path), path.stat().st_size, "x")
+    return ClipResult(854, 480, 15.0, 30, 2.0, files)
 
 
 def test_installing_moves_files_in_and_records_them(tmp_path):
@@ -228,3 +229,28 @@ def test_atomic_writes_are_readable_by_a_web_server(tmp_path):
     finally:
         os.umask(old)
     assert (tmp_path / "index.html").stat().st_mode & 0o777 == 0o644
+
+
+def test_a_clip_result_crosses_the_wire_unchanged():
+    """What a worker's "done" event carries (JSON) reads back as the same record, narrated fields included."""
+    beat = Beat("scores", 0, "a caption", ("a caption",), "said", 15, 0.0, 1.0)
+    result = ClipResult(480, 854, 15.0, 30, 2.0, {"mp4": MadeFile("/w/out/clip.mp4", 10, "ab")},
+                        timeline=((15, 0), (15, 1)), beats=(beat,), chunks=2,
+                        audio={"codecs": ["aac"], "loudness_lufs": -16.0},
+                        transcript=({"beat": "scores", "text": "said", "speech": []},))
+    assert ClipResult.from_dict(json.loads(json.dumps(result.to_dict()))) == result
+    silent = ClipResult(854, 480, 15.0, 30, 2.0, {})
+    assert "audio" not in silent.to_dict() and ClipResult.from_dict(silent.to_dict()) == silent
+
+
+def test_a_narrated_clip_entry_records_its_audio_and_transcript(tmp_path):
+    out = tmp_path / "media"
+    job = Job(SceneSpec("one", "One", "S", "scenes.one", "X", 1), QUALITIES["low"], ["mp4"], "h", narration={"voice": None})
+    made = _result(tmp_path / "w", exts=("mp4",))
+    narrated = ClipResult(made.width, made.height, made.fps, made.frames, made.duration, made.files,
+                          timeline=((30, 0),), audio={"loudness_lufs": -16.0},
+                          transcript=({"beat": "b", "text": "t", "speech": []},))
+    Installer(out, Manifest(out), None)(job, narrated)
+    [entry] = json.loads((out / "manifest.json").read_text())["clips"]
+    assert entry["narrated"] is True and entry["audio"] == {"loudness_lufs": -16.0}
+    assert entry["transcript"] == [{"beat": "b", "text": "t", "speech": []}] and entry["timeline"] == [[30, 0]]

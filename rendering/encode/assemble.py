@@ -14,12 +14,12 @@ from pathlib import Path
 from rendering.encode.captions import Cue
 from rendering.encode.film import join_videos
 from rendering.encode.media import finish_clip, gif_from_video, probe
-from rendering.records import ChunkResult
+from rendering.records import ChunkResult, ClipResult
 
 VIDEO_FORMATS = ("mp4", "webm")
 
 
-def assemble(chunks: list[ChunkResult], formats: list[str], out: Path) -> dict:
+def assemble(chunks: list[ChunkResult], formats: list[str], out: Path) -> ClipResult:
     """`chunks`: the chunk results in clip order. Returns a whole clip's result."""
     out.mkdir(parents=True, exist_ok=True)
     final = chunks[-1]
@@ -50,5 +50,4 @@ def assemble(chunks: list[ChunkResult], formats: list[str], out: Path) -> dict:
             raise RuntimeError("no frame to make a poster from")
         shutil.copyfile(poster, out / "clip.png")
     cues = [Cue(start, end, text) for start, end, text in final.cues]
-    return {**finish_clip(out, formats, facts, cues), "timeline": [list(step) for step in final.timeline],
-            "chunks": len(chunks), "beats": [beat.to_dict() for beat in final.beats]}
+    return finish_clip(out, formats, facts, cues, timeline=final.timeline, beats=final.beats, chunks=len(chunks))

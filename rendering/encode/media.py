@@ -14,6 +14,7 @@ from PIL import Image
 from rendering.encode.captions import Cue, to_webvtt
 from rendering.encode.framesink import BITEXACT
 from rendering.qualities import GIF_MAX_FPS
+from rendering.records import ClipResult, MadeFile
 
 
 @dataclass(frozen=True)
@@ -41,9 +42,10 @@ def probe(path: Path) -> VideoFacts:
         return VideoFacts(stream.codec_context.width, stream.codec_context.height, float(rate), frames, duration)
 
 
-def finish_clip(out: Path, formats: list[str], facts: VideoFacts, cues: list[Cue]) -> dict:
+def finish_clip(out: Path, formats: list[str], facts: VideoFacts, cues: list[Cue], **recorded) -> ClipResult:
     """The last steps of every clip, rendered whole or joined from chunks: write its captions, drop the mp4 if it
-    was only made to read the clip's facts (and the gif) from, and list each file in `out` with size and hash."""
+    was only made to read the clip's facts (and the gif) from, and list each file in `out` with size and hash.
+    `recorded`: the rest of the ClipResult (timeline, beats, chunks, a narrated clip's audio and transcript)."""
     if cues:
         (out / "clip.vtt").write_text(to_webvtt(cues), encoding="utf-8")
     if "mp4" not in formats:
@@ -52,9 +54,8 @@ def finish_clip(out: Path, formats: list[str], facts: VideoFacts, cues: list[Cue
     for ext in (*formats, "vtt"):
         path = out / f"clip.{ext}"
         if path.is_file():
-            files[ext] = {"tmp": str(path), "bytes": path.stat().st_size, "sha256": sha256(path)}
-    return {"width": facts.width, "height": facts.height, "fps": facts.fps, "frames": facts.frames,
-            "duration": facts.duration, "files": files}
+            files[ext] = MadeFile(str(path), path.stat().st_size, sha256(path))
+    return ClipResult(facts.width, facts.height, facts.fps, facts.frames, facts.duration, files, **recorded)
 
 
 def sha256(path: Path) -> str:

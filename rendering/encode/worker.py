@@ -100,8 +100,8 @@ def _timeline(windowed) -> list[list[int]]:
 
 
 def render(job: WorkerJob, events: Events) -> dict:
-    """The whole clip (every format, captions, poster, soundtrack), or with job.window one chunk of it (then a
-    ChunkResult's dict)."""
+    """The whole clip (every format, captions, poster, soundtrack: a ClipResult's dict), or with job.window one
+    chunk of it (then a ChunkResult's dict)."""
     out = Path(job.work_dir) / "out"
     out.mkdir(parents=True, exist_ok=True)
     # A chunk encodes the mp4 (and the webm) of its frames; the parent joins them. A whole clip always makes the
@@ -161,7 +161,8 @@ def _draw(job: WorkerJob, events: Events, videos: dict):
 
 
 def _whole_clip(job: WorkerJob, scene, windowed, sink, drawn: dict, videos: dict, cues: list, beats: list) -> dict:
-    """A whole clip's files (the soundtrack muxed in, the gif and poster made) and the result the parent installs."""
+    """A whole clip's files (the soundtrack muxed in, the gif and poster made) and the result the parent installs
+    (a ClipResult's dict: the "done" event's fields)."""
     from rendering.encode.media import finish_clip, gif_from_video, probe, save_poster
 
     out = Path(job.work_dir) / "out"
@@ -175,7 +176,7 @@ def _whole_clip(job: WorkerJob, scene, windowed, sink, drawn: dict, videos: dict
         # A plain manim Scene (no beats, nothing said) gets a silent track; an AttentionScene's beats all speak.
         spoken = getattr(scene, "spoken", [])
         narrated["audio"] = add_soundtrack(spoken, drawn, videos, frames=sink.frames, fps=job.quality.fps)
-        narrated["transcript"] = transcript(getattr(scene, "beat_log", []), spoken)
+        narrated["transcript"] = tuple(transcript(getattr(scene, "beat_log", []), spoken))
     mp4 = videos["mp4"]
     facts = probe(mp4)
     if facts.frames != sink.frames:
@@ -187,8 +188,8 @@ def _whole_clip(job: WorkerJob, scene, windowed, sink, drawn: dict, videos: dict
         if poster is None:
             raise RuntimeError("no frame to make a poster from")
         save_poster(poster, out / "clip.png")
-    return {**finish_clip(out, list(job.formats), facts, cues), "timeline": _timeline(windowed),
-            "beats": [beat.to_dict() for beat in beats], **narrated}
+    return finish_clip(out, list(job.formats), facts, cues, timeline=tuple(map(tuple, _timeline(windowed))),
+                       beats=tuple(beats), **narrated).to_dict()
 
 
 def _beats(scene, fps: int, frames: int) -> list:

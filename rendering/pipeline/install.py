@@ -14,20 +14,19 @@ from rendering import atomic
 from rendering.pipeline.jobs import RENDERED, Job, Outcome
 from rendering.pipeline.manifest import Manifest
 from rendering.outdir import clip_file, relative
-from rendering.records import Beat, ClipEntry
+from rendering.records import ClipEntry, ClipResult
 
 
-def clip_entry(job: Job, result: dict, files: dict) -> dict:
-    """The manifest entry (records.ClipEntry) of a clip made from `job`, with the worker's `result` and `files`."""
+def clip_entry(job: Job, result: ClipResult, files: dict) -> dict:
+    """The manifest entry (records.ClipEntry) of a clip made from `job`, with the worker's `result`, its files as
+    installed (`files`: ext -> {"path", "bytes", "sha256"})."""
     spec = job.spec
-    fps = int(result["fps"]) if float(result["fps"]).is_integer() else result["fps"]
+    fps = int(result.fps) if float(result.fps).is_integer() else result.fps
     # Each beat's caption, narration and span, for Step mode and the slides; () for a scene without beats.
-    beats = tuple(Beat.from_dict(beat) for beat in result.get("beats", []))
-    return ClipEntry(spec.id, spec.title, spec.section, spec.order, job.quality.name,
-                     (result["width"], result["height"]), fps, round(result["duration"], 6), result["frames"],
-                     job.input_hash, files, "", job.narrated, result.get("timeline"), beats,
-                     result["audio"] if job.narrated else None,
-                     result["transcript"] if job.narrated else None, job.quality.aspect).to_dict()
+    return ClipEntry(spec.id, spec.title, spec.section, spec.order, job.quality.name, (result.width, result.height),
+                     fps, round(result.duration, 6), result.frames, job.input_hash, files, "", job.narrated,
+                     result.timeline, result.beats, result.audio if job.narrated else None,
+                     result.transcript if job.narrated else None, job.quality.aspect).to_dict()
 
 
 def embed_or_empty(embed: Callable[[dict], str], entry: dict) -> str:
@@ -46,17 +45,16 @@ class Installer:
         self.manifest = manifest
         self.embed = embed
 
-    def __call__(self, job: Job, result: dict) -> Outcome:
+    def __call__(self, job: Job, result: ClipResult) -> Outcome:
         scene_id, quality, aspect = job.spec.id, job.quality.name, job.quality.aspect
         old = self.manifest.drop(scene_id, quality, job.narrated, aspect)
         if old is not None:
             self.manifest.write()
         files = {}
-        for ext, info in result["files"].items():
+        for ext, made in result.files.items():
             destination = clip_file(self.out_dir, quality, scene_id, ext, job.narrated, aspect)
-            atomic.install(Path(info["tmp"]), destination)
-            files[ext] = {"path": relative(self.out_dir, destination), "bytes": info["bytes"],
-                          "sha256": info["sha256"]}
+            atomic.install(Path(made.tmp), destination)
+            files[ext] = {"path": relative(self.out_dir, destination), "bytes": made.bytes, "sha256": made.sha256}
         for ext, info in (old or {}).get("files", {}).items():
             if ext in files:
                 continue

@@ -26,7 +26,7 @@ from rendering.pipeline.jobs import FAILED, INTERRUPTED, NOT_STARTED, Job, Outco
 from rendering.pipeline.local import LocalProcesses
 from rendering.pipeline.signals import deferred_interrupts, sigterm_as_interrupt
 from rendering.pipeline.tasks import CHUNK, CUT_FILE, LEAD, MEASURE, Cut, Finished, Task, initial_tasks, piece_task
-from rendering.records import ChunkResult
+from rendering.records import ChunkResult, ClipResult
 
 
 @dataclass
@@ -155,7 +155,7 @@ class Runner:
                 return [], self._outcome(job, FAILED, seconds,
                                          error=f"joining the chunks failed: {type(error).__name__}: {error}"), False
         else:
-            result = event.result
+            result = ClipResult.from_dict(event.result)
         interrupted: list[int] = []
         try:
             with deferred_interrupts() as interrupted:
