@@ -65,6 +65,9 @@ class EncoderDecoderSpec:
     W_q: Rows  # (d, d), q = W_q s
     encoder_states: Rows  # (T, d), one row per English word
     illustrative_weights: tuple[float, ...] | None  # the post's invented trained weights, or None
+    # The languages the clips name: the sentence read (`english`) and the one written (`french_so_far`, next_word)
+    source_language: str = "English"
+    target_language: str = "French"
 
     @property
     def french_reference(self) -> tuple[str, ...]:
@@ -109,7 +112,8 @@ class ExampleSpec:
 _KEYS = {
     "": {"name", "description", "encoder_decoder", "self_attention", "translator"},
     "encoder_decoder": {"english", "french_so_far", "next_word", "wrong_first_word", "decoder_state", "W_q",
-                        "encoder_states", "illustrative_weights", "width", "seed"},
+                        "encoder_states", "illustrative_weights", "width", "seed", "source_language",
+                        "target_language"},
     "self_attention": {"tokens", "embeddings", "width", "seed", "query", "d_k", "projection_seed", "heads", "d_out",
                        "head_seed", "dropout", "dropout_seed"},
     "translator": {"english", "second"},
@@ -274,7 +278,12 @@ def _encoder_decoder(origin: str, data: Any) -> EncoderDecoderSpec:
     if wrong == french[0]:
         raise f.error(f"encoder_decoder.wrong_first_word {wrong!r} equals the first French word; "
                       "it must be a different word")
-    return EncoderDecoderSpec(english, french, next_word, wrong, decoder_state, W_q, states, weights)
+    source, target = (f.word(key) if f.has(key) else default
+                      for key, default in (("source_language", "English"), ("target_language", "French")))
+    if source == target:
+        raise f.error(f"encoder_decoder.source_language and target_language are both {source!r}; "
+                      "name the two languages the sentences are in")
+    return EncoderDecoderSpec(english, french, next_word, wrong, decoder_state, W_q, states, weights, source, target)
 
 
 def _a_wrong_guess(english: tuple[str, ...], french: tuple[str, ...]) -> str:

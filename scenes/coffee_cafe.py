@@ -25,6 +25,7 @@ from scenes.kit.claims import leader
 from scenes.kit.products import encoder_scoring
 from scenes.kit.claims import count_word, tied_at_top, top_index, words_list
 from scenes.kit.score_bars import ScoreBars, ScoreRows, bars_or_rows
+from scenes.kit.languages import source_language, target_language
 from scenes.kit.text import wrapped
 
 
@@ -141,7 +142,7 @@ class CoffeeCafeScene(AttentionScene):
         words = TokenRow(french, palette.FRENCH, buff=layout.NEAR)
         blank = token_box("?", palette.MUTED)
         sentence = VGroup(words, blank).arrange(RIGHT, buff=layout.NEAR)
-        sentence_title = label("French so far", font_size=typography.SMALL_SIZE, color=palette.MUTED)
+        sentence_title = label(f"{target_language()} so far", font_size=typography.SMALL_SIZE, color=palette.MUTED)
         decoder = VGroup(
             RoundedRectangle(corner_radius=L.decoder_corner, width=L.decoder_width, height=L.decoder_height,
                              stroke_color=palette.MUTED, fill_color=palette.BACKGROUND, fill_opacity=1),
@@ -176,12 +177,13 @@ class CoffeeCafeScene(AttentionScene):
         to_decoder = flow_arrow(VGroup(sentence, kinds[0]) if stacked else sentence, decoder, down=stacked)
         to_state = flow_arrow(decoder, state, down=stacked)
 
-        self.say(f"French so far: “{' '.join(french)}”. We are about to predict the next word.")
+        self.say(f"{target_language()} so far: “{' '.join(french)}”. We are about to predict the next word.")
         self.play(FadeIn(sentence_title), FadeIn(words, lag_ratio=0.3), FadeIn(blank), run_time=1.5)
         self.wait(0.8)
-        self.say("The decoder reads that French and keeps a hidden state: s_decoder, a vector of numbers.",
-                 narration="The decoder reads that French and sums it up in a hidden state, s_decoder: not words "
-                           "any more, just a vector of numbers.")
+        language = target_language()
+        self.say(f"The decoder reads that {language} and keeps a hidden state: s_decoder, a vector of numbers.",
+                 narration=f"The decoder reads that {language} and sums it up in a hidden state, s_decoder: not "
+                           "words any more, just a vector of numbers.")
         self.play(Create(to_decoder), FadeIn(decoder), run_time=1.0)
         self.play(Create(to_state), FadeIn(state), FadeIn(state_name), run_time=1.2)
         self.play(FadeIn(kinds), run_time=0.8)
@@ -286,10 +288,10 @@ class CoffeeCafeScene(AttentionScene):
         self.play(q_row.animate.move_to(settled), run_time=0.6)
         self.play(FadeIn(purpose), run_time=0.8)
         self.wait(1.0)
-        self.say(f"The encoder kept {count_word(n)} vectors, one per English word: {_vector_names(n)}. "
+        self.say(f"The encoder kept {count_word(n)} vectors, one per {source_language()} word: {_vector_names(n)}. "
                  "They play the key/value role.",
-                 narration=f"Meanwhile the encoder kept one vector per English word, {count_word(n)} in all: "
-                           f"{_vector_names(n)}. They are what the query will be scored against.")
+                 narration=f"Meanwhile the encoder kept one vector per {source_language()} word, "
+                           f"{count_word(n)} in all: {_vector_names(n)}. They are what the query will be scored against.")
         if big:  # the rows below the frame enter hidden (shaded), then the camera pans down over them
             close_up.apply_shot_state(camera.rest_shot(), VGroup(encoder_group, role), layout.frame())
         self.play(FadeIn(encoder_group, lag_ratio=0.3), FadeIn(role), run_time=1.5)
@@ -316,8 +318,9 @@ class CoffeeCafeScene(AttentionScene):
                 word.next_to(comp.result, RIGHT, buff=layout.NEAR).match_y(comp.result.cell(i))
         close_up.build_legible(scoring.group, layout.body())
 
-        self.say("Score each English position with a dot product: e_i = q · h_i.",
-                 narration="Now score each English position with a dot product: the score e_i is q dotted with h_i.")
+        self.say(f"Score each {source_language()} position with a dot product: e_i = q · h_i.",
+                 narration=f"Now score each {source_language()} position with a dot product: the score e_i is q "
+                           "dotted with h_i.")
         self.clear_stage()
         parts = (FadeIn(words, lag_ratio=0.2), FadeIn(comp.matrix), FadeIn(comp.vector), FadeIn(names))
         if big:
@@ -470,7 +473,8 @@ class CoffeeCafeScene(AttentionScene):
         src, tokens = self.src, self.tokens
         next_word = src.get("next_word")
         illustrative = src.get("illustrative_weights")
-        closing = f"The decoder then predicts the next French word, here “{next_word}”, from its state plus c."
+        closing = (f"The decoder then predicts the next {target_language()} word, here “{next_word}”, from its "
+                   "state plus c.")
         computed_args = ("weights", "Computed", "softmax of these toy scores", "context")
         if illustrative is None:  # a column per word, or (many words in a narrow frame) a row per word
             computed = legible.first_legible([lambda rows=rows: self._weights_panel(*computed_args, flat=False,

@@ -19,7 +19,23 @@ from manim import (
 from scenes.kit import AttentionScene, Source, TokenRow, beat, flow_arrow, frame_box, label, layout, palette, typography
 from scenes.kit import camera, close_up
 from scenes.kit.layout import Region
+from scenes.kit.languages import source_language, target_language
 from scenes.kit.text import wrapped
+
+
+def generating_note() -> str:
+    """The generating mode's header note: only the source sentence is known."""
+    return f"{source_language()} only: no reference {target_language()}"
+
+
+def training_note() -> str:
+    """The training mode's header note: the source sentence and the reference translation are both given."""
+    return f"{source_language()} + the reference {target_language()}"
+
+
+def divergence_moral() -> str:
+    """The divergence beat's moral: the model and its input are the same, only the history fed to it differs."""
+    return f"Same model, same {source_language()}. Only the {target_language()} history changed."
 
 
 @dataclass(frozen=True)
@@ -143,7 +159,7 @@ class TeacherForcingScene(AttentionScene):
             reader = moved
         self.play(GrowArrow(into_s), FadeIn(summary, scale=1.3), FadeOut(reader), *follow(summary), run_time=0.8)
         self.wait(0.8)
-        self.say("Whatever the mode, the decoder gets this s plus French history, one word at a time.")
+        self.say(f"Whatever the mode, the decoder gets this s plus {target_language()} history, one word at a time.")
         if big:  # the top band holds the strip only shortened: its first word … its last word ⇒ s
             short = self._short_strip(english)
             if short.first is not None:
@@ -170,19 +186,19 @@ class TeacherForcingScene(AttentionScene):
     def generating_first_step(self, encoder: Encoder) -> StepTable:
         """Generating, step 1: the model's first word is wrong."""
         step = self.src.get("generating")[0]
-        self.say(f"Generating (English only). Step {step.step}: given s + {step.given[0]}, "
+        self.say(f"Generating ({source_language()} only). Step {step.step}: given s + {step.given[0]}, "
                  f"the model predicts “{step.predicted}”: {self._verdict_word(step)}.",
-                 narration=f"First, generating, where we only have the English. At step {step.step} the decoder is "
-                           f"given s and the {step.given[0]} token, and it predicts “{step.predicted}”: "
+                 narration=f"First, generating, where we only have the {source_language()}. At step {step.step} "
+                           f"the decoder is given s and the {step.given[0]} token, and it predicts “{step.predicted}”: "
                            f"{'a wrong' if step.wrong else 'the right'} first word.")
-        header = self._mode_header("Generating", "English only: no reference French")
+        header = self._mode_header("Generating", generating_note())
         rows = self._step_rows(self.src.get("generating"), training=False)
         table = VGroup(*(r.group for r in rows))
         VGroup(header, table).arrange(DOWN, buff=layout.APART, aligned_edge=LEFT)
         window = None
         if not layout.fits_legibly(VGroup(header, table), self._stage(encoder), typography.SMALL_SIZE):
             width = self._wrap_width(encoder)  # a narrow frame: each row wrapped under its tag, the rows stacked
-            header = self._mode_header("Generating", "English only: no reference French", width=width)
+            header = self._mode_header("Generating", generating_note(), width=width)
             rows = self._wrapped_rows(self.src.get("generating"), training=False, width=width)
             VGroup(header, *(r.group for r in rows)).arrange(DOWN, buff=layout.GAP, aligned_edge=LEFT)
             window = self._place_wrapped(VGroup(header, *(r.group for r in rows)), rows, encoder)
@@ -290,7 +306,7 @@ class TeacherForcingScene(AttentionScene):
                            f"is given “{train.given[0]}”.")
         keep = set(map(id, encoder.strip.get_family()))
         self.play(*(FadeOut(m) for m in self.mobjects if id(m) not in keep), run_time=0.6)
-        moral_text = "Same model, same English. Only the French history changed."
+        moral_text = divergence_moral()
         panels, heads, givens, notes = self._panels(gen, train)
         stage_width = self._stage(encoder).width
         panels.arrange(RIGHT, buff=L.panel_gap, aligned_edge=UP)
@@ -311,7 +327,7 @@ class TeacherForcingScene(AttentionScene):
         self.play(*(FadeIn(same) for same, _, _ in notes), run_time=0.5)
         self.play(*(Create(box) for _, box, _ in notes), *(FadeIn(history) for _, _, history in notes), run_time=0.8)
         self.wait(1.5)
-        self.say("Same model, same English. Only the French history changed.")
+        self.say(divergence_moral())
         self.play(Write(moral), run_time=1.4)
         self.wait(2.5)
 
@@ -414,7 +430,7 @@ class TeacherForcingScene(AttentionScene):
         room for "loss" and the scored reference word under the first prediction); placed on the stage."""
         width = self._wrap_width(encoder)
         steps, reference = self.src.get("training"), self.src.get("reference")
-        header = self._mode_header("Training", "English + the reference French", width=width)
+        header = self._mode_header("Training", training_note(), width=width)
         loss_word = label("loss", font_size=typography.SMALL_SIZE, color=palette.WRONG)
         loss_target = self._token(steps[0].target, palette.FRENCH)
         note = VGroup(loss_word, loss_target).arrange(RIGHT, buff=layout.GAP)
@@ -521,7 +537,7 @@ class TeacherForcingScene(AttentionScene):
         end), and the training steps. `compact` (a long reference) packs the rows closer and drops the "+" between
         history words."""
         reference = self.src.get("reference")
-        header = self._mode_header("Training", "English + the reference French")
+        header = self._mode_header("Training", training_note())
         rows = self._step_rows(self.src.get("training"), training=True, compact=compact, narrow=narrow)
         table = VGroup(*(r.group for r in rows))
         ref_words = self._row(reference, palette.FRENCH, gap=layout.NEAR)

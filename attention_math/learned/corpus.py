@@ -7,6 +7,8 @@ from pathlib import Path
 
 CORPUS_PATH = Path(__file__).with_name("data") / "en_fr.tsv"
 PAD, START, END = "<pad>", "<start>", "<end>"
+#: The languages of the shipped corpus's two columns: what the trained translator reads and writes.
+SOURCE_LANGUAGE, TARGET_LANGUAGE = "English", "French"
 
 
 def corpus_bytes(path: Path = CORPUS_PATH) -> bytes:

@@ -33,6 +33,7 @@ import numpy as np
 from manim import DecimalNumber, Mobject, Text, Typst, Wait, config
 
 from attention_math import example_spec, examples
+from attention_math.learned import corpus
 from scenes import frame, registry
 
 from . import layout, phone, typography
@@ -359,10 +360,35 @@ def replayed_words(scene_id: str, beat_name: str) -> set[str]:
     return set(learned.snapshot_english).union(*learned.snapshot_french)
 
 
+#: The language names a caption typed for the post's example would use (its encoder-decoder sentences' languages).
+POST_LANGUAGES = ("English", "French")
+#: Scenes that show the trained translator: they name its corpus's languages, whatever the example.
+TRAINED_TRANSLATOR_SCENES = {"learned_alignment"}
+
+
+def spoken_languages(scene_id: str, spec: example_spec.ExampleSpec) -> set[str]:
+    """The languages a scene may name: the example's two, and the trained corpus's for a scene that shows it."""
+    named = {spec.encoder_decoder.source_language, spec.encoder_decoder.target_language}
+    trained = {corpus.SOURCE_LANGUAGE, corpus.TARGET_LANGUAGE}
+    return named | (trained if scene_id in TRAINED_TRANSLATOR_SCENES else set())
+
+
+def language_problems(scene_id: str, beats: list[BeatRecord], spec: example_spec.ExampleSpec) -> list[str]:
+    """Captions naming one of the post's languages where the example's sentences are in others: typed, not read
+    from the example."""
+    foreign = [name for name in POST_LANGUAGES if name not in spoken_languages(scene_id, spec)]
+    if not foreign:
+        return []
+    pattern = re.compile(r"(?<!\w)(" + "|".join(foreign) + r")(?!\w)")
+    return [f"{scene_id} / beat {record.name}: the caption names {match.group(1)!r}, but the example's sentences "
+            f"are {spec.encoder_decoder.source_language} and {spec.encoder_decoder.target_language}: {text[:80]!r}"
+            for record in beats for text in record.captions + record.narration if (match := pattern.search(text))]
+
+
 def typed_claim_problems(scene_id: str, beats: list[BeatRecord], spec: example_spec.ExampleSpec) -> list[str]:
-    """Captions that name a post-only word while another example is active, or describe the weights ("spreads",
-    "almost all") where the example's weights say otherwise: typed for the post, not computed."""
-    problems = descriptive_claim_problems(scene_id, beats, spec)
+    """Captions that name a post-only word or language while another example is active, or describe the weights
+    ("spreads", "almost all") where the example's weights say otherwise: typed for the post, not computed."""
+    problems = descriptive_claim_problems(scene_id, beats, spec) + language_problems(scene_id, beats, spec)
     if spec == example_spec.post():
         return problems
     for record in beats:
