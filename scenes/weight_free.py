@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from manim import (
     DOWN, LEFT, PI, RIGHT, UP, Create, FadeIn, FadeOut, FadeTransform, GrowFromEdge, LaggedStart,
-    ReplacementTransform, Transform, config,
+    ReplacementTransform, Transform, VMobject, config,
     TransformFromCopy, VGroup, Write,
 )
 
@@ -71,6 +71,24 @@ class StepB:
     omega: VGroup  # the scores column, with its name
     arrow: VGroup  # arrow and "softmax" tag
     bars: SoftmaxBars
+
+
+#: How Step B's arrow runs from the scores to the bars: across (side by side), downwards (the scores over the
+#: bars), or on the names' line (lying bars built close to the scores).
+ACROSS, DOWNWARDS, ON_THE_NAMES = "across", "downwards", "on the names"
+
+
+@dataclass(frozen=True)
+class SoftmaxPicture:
+    """Step B's arrangement, (ω, "softmax", bars), and how its arrow runs (which builder made it)."""
+
+    row: VGroup
+    arrow: str
+
+    @property
+    def lying(self) -> bool:
+        """The bars lie along their words' rows (ScoreBars.lying)."""
+        return getattr(self.row[2], "lying", False)
 
 
 @dataclass(frozen=True)
@@ -135,6 +153,17 @@ def first_columns(grid: TensorGrid, width: float) -> list[VGroup]:
             break
         columns.append(grid.column(c))
     return columns
+
+
+def distribution_caption(src: Source, tokens: list[str], position: int) -> str:
+    """Step B's reading of the bars: where the most and the least weight go (or the tie, when there is one)."""
+    alpha = src.get("alpha")
+    hi, lo = top_index(alpha), bottom_index(alpha)
+    most = (f"most on “{tokens[hi]}” ({format_value(src.value('alpha', hi), 2)})" if hi is not None
+            else f"the largest weights tie at {format_value(float(alpha.max()), 2)}")
+    least = (f"least on “{tokens[lo]}” ({format_value(src.value('alpha', lo), 2)})" if lo is not None
+             else f"the smallest tie at {format_value(float(alpha.min()), 2)}")
+    return f"This is the attention distribution for position {position}: {most}, {least}."
 
 
 class WeightFreeScene(AttentionScene):
@@ -346,78 +375,31 @@ class WeightFreeScene(AttentionScene):
         """Step B: softmax turns the scores into weights that sum to 1 (bars)."""
         comp = a.comp
         omega = VGroup(comp.result, a.omega_name)
-
-        stacked = layout.is_tall()  # portrait: the scores as a row over the bars (arrow_down), or lying bars
-
-        def softmax_row(cell):
-            target = VGroup(self.omega_column(cell), math("omega", font_size=typography.HEADING_SIZE))  # full size
-            target[1].next_to(target[0], UP, buff=layout.NEAR)
-            bars = self.softmax_bars(layout.body().height)
-            tag = label("softmax", font_size=typography.SMALL_SIZE, color=palette.WEIGHT)
-            many = upright_words(self.tokens, L.bar_width)  # a long sentence: the row packs closer
-            return VGroup(target, tag, bars).arrange(RIGHT, buff=layout.GAP if many else layout.FAR)
-
-        def softmax_column(cell):
-            target = VGroup(self.omega_column(cell, orientation="row"),
-                            math("omega", font_size=typography.HEADING_SIZE))
-            target[1].next_to(target[0], LEFT, buff=layout.NEAR)
-            bars = self.softmax_bars(layout.body().height - target.height - 2 * layout.FAR)
-            tag = label("softmax", font_size=typography.SMALL_SIZE, color=palette.WEIGHT)
-            column = VGroup(target, tag, bars).arrange(DOWN, buff=layout.FAR)
-            column.arrow_down = True  # the arrow points down from the scores to the bars
-            return column
-
-        def softmax_across(cell, length=LYING_LENGTH, gap=layout.FAR):
-            """A narrow frame where even the row of scores is too wide: the scores as a column beside their words,
-            each weight a bar lying along its word's row (`length` long, `gap` from the scores)."""
-            target = VGroup(self.omega_column(cell), math("omega", font_size=typography.HEADING_SIZE))
-            target[0].add_row_labels(self.tokens, color=palette.ENGLISH, font_size=typography.SMALL_SIZE)
-            target[1].next_to(target[0].body, UP, buff=layout.NEAR)
-            bars = lying_bars(self.src, "alpha", self.tokens, cell, length)
-            tag = label("softmax", font_size=typography.SMALL_SIZE, color=palette.WEIGHT)
-            row = lie_beside(target, bars, tag, gap)
-            row.arrow_on_names = gap != layout.FAR  # no room for the arrow between the rows: on the names' line
-            if row.arrow_on_names:
-                tag.match_y(target[1])
-            return row
-
-        def softmax_close(cell):
-            """The same, the bars closer to the scores (the arrow over them) and as long as the body's width leaves
-            at the floor."""
-            close = softmax_across(cell, gap=layout.GAP)
-            room = layout.body().width * smallest_text(close) / typography.MIN_FONT_SIZE
-            return softmax_across(cell, LYING_LENGTH + min(0, room - close.width), layout.GAP)
-
-        builds = [lambda c=c: (softmax_column if stacked else softmax_row)(c) for c in legible.row_heights()]
-        if stacked:
-            builds += [lambda c=c: softmax_across(c) for c in legible.row_heights()]
-        row = first_legible(builds, layout.body())
-        if not fit_legibly(row, layout.body()) and (row.width > config.frame_width
-                                                    or row.height > config.frame_height):
-            # even the most legible of them runs off the frame at the floor (eight or eleven words in a square
-            # frame, eleven in portrait, "because" among them): the other arrangements, and the lying bars close
-            others = [] if stacked else [softmax_column, softmax_across]
-            row = first_legible([lambda c=c, f=f: f(c) for f in (*others, softmax_close)
-                                 for c in legible.row_heights()], layout.body())
-            fit_legibly(row, layout.body())
-        target, tag, bars = row
-        lying = getattr(bars, "lying", False)
-        if getattr(row, "arrow_on_names", False):  # built close: from ω to the tag over the bars
-            arrow = names_arrow(target, tag)
-        elif lying:  # the tag already over the bars
-            arrow = flow_arrow(target[0], bars)
-            arrow.match_y(target[0].body)
-        elif getattr(row, "arrow_down", False):
-            arrow = flow_arrow(target[0], bars, down=True)
-            tag.next_to(arrow, RIGHT, buff=layout.NEAR)
-        else:
-            arrow = flow_arrow(target, bars)
-            arrow.match_y(target[0].body)
-            tag.next_to(arrow, UP, buff=layout.TIGHT)
+        picture = self._softmax_picture()
+        target, tag, bars = picture.row
+        arrow = self._softmax_arrow(picture)
         self.say("Step B: softmax turns the scores into weights α that are positive and sum to one.")
+        self._scores_into_place(a, steps, light, omega, target)
+        self.play(*light.on(steps.b, ["sm"], palette.WEIGHT), Create(arrow), FadeIn(tag), run_time=0.8)
+        scores = [comp.result.cell(i) for i in range(len(self.tokens))]
+        self.play(Create(bars.baseline), FadeIn(bars.labels),
+                  LaggedStart(*(GrowFromEdge(b, LEFT if picture.lying else DOWN) for b in bars.bars),
+                              lag_ratio=0.15),
+                  motion.lagged(motion.scores_to_weights(scores, list(bars.values))),
+                  *light.on(steps.b, ["al"], palette.WEIGHT), run_time=1.6)
+        self.say(distribution_caption(self.src, self.tokens, self.qn))
+        hi = top_index(self.src.get("alpha"))
+        if hi is not None:
+            self.play(bars.bars[hi].animate.set_fill(palette.QUERY), run_time=0.6)
+        self.wait(3.0)
+        return StepB(omega, VGroup(arrow, tag), bars)
+
+    def _scores_into_place(self, a: StepA, steps: Steps, light: TermLight, omega: VGroup, target: VGroup) -> None:
+        """Step A's working leaves, the step line moves on to B, and the scores ω move to where softmax reads them
+        (after a two-shot step A, while the camera comes back to rest)."""
+        comp = a.comp
         leaving = [m for m in (comp.matrix, comp.vector, comp.products, comp.times, comp.sum_sign, a.query_box,
                                a.query_name) if self.shows(m)]
-        # after a two-shot step A the camera comes back to rest as the scores move into place
         panned = not camera.at_rest(self)
         if panned:
             pinned = [m for m in (steps.line, light.box, getattr(self, "band_cover", None)) if m is not None]
@@ -428,23 +410,82 @@ class WeightFreeScene(AttentionScene):
                   steps.line[1].animate.set_opacity(1), *light.off(), run_time=0.7)
         if not panned:
             self.play(Transform(omega, target), run_time=0.6)
-        self.play(*light.on(steps.b, ["sm"], palette.WEIGHT), Create(arrow), FadeIn(tag), run_time=0.8)
-        scores = [comp.result.cell(i) for i in range(len(self.tokens))]
-        self.play(Create(bars.baseline), FadeIn(bars.labels),
-                  LaggedStart(*(GrowFromEdge(b, LEFT if lying else DOWN) for b in bars.bars), lag_ratio=0.15),
-                  motion.lagged(motion.scores_to_weights(scores, list(bars.values))),
-                  *light.on(steps.b, ["al"], palette.WEIGHT), run_time=1.6)
-        alpha = self.src.get("alpha")
-        hi, lo = top_index(alpha), bottom_index(alpha)
-        most = (f"most on “{self.tokens[hi]}” ({format_value(self.src.value('alpha', hi), 2)})" if hi is not None
-                else f"the largest weights tie at {format_value(float(alpha.max()), 2)}")
-        least = (f"least on “{self.tokens[lo]}” ({format_value(self.src.value('alpha', lo), 2)})" if lo is not None
-                 else f"the smallest tie at {format_value(float(alpha.min()), 2)}")
-        self.say(f"This is the attention distribution for position {self.qn}: {most}, {least}.")
-        if hi is not None:
-            self.play(bars.bars[hi].animate.set_fill(palette.QUERY), run_time=0.6)
-        self.wait(3.0)
-        return StepB(omega, VGroup(arrow, tag), bars)
+
+    def _softmax_picture(self) -> SoftmaxPicture:
+        """Scores → softmax → bars, in the first arrangement that reads at the floor: a row (landscape), a column
+        (portrait), or the bars lying along the words' rows; where even the most legible runs off the frame (eight
+        or eleven words in a square frame, eleven in portrait), the others and the lying bars close to the scores."""
+        stacked = layout.is_tall()
+        builds = [lambda c=c: (self._softmax_column if stacked else self._softmax_row)(c)
+                  for c in legible.row_heights()]
+        if stacked:
+            builds += [lambda c=c: self._softmax_across(c) for c in legible.row_heights()]
+        whole = lambda picture: picture.row  # noqa: E731
+        picture = first_legible(builds, layout.body(), whole=whole)
+        if not fit_legibly(picture.row, layout.body()) and (picture.row.width > config.frame_width
+                                                            or picture.row.height > config.frame_height):
+            others = [] if stacked else [self._softmax_column, self._softmax_across]
+            picture = first_legible([lambda c=c, f=f: f(c) for f in (*others, self._softmax_close)
+                                     for c in legible.row_heights()], layout.body(), whole=whole)
+            fit_legibly(picture.row, layout.body())
+        return picture
+
+    def _softmax_row(self, cell: float) -> SoftmaxPicture:
+        """ω, "softmax" and the bars side by side (full size; a long sentence packs the row closer)."""
+        target = VGroup(self.omega_column(cell), math("omega", font_size=typography.HEADING_SIZE))
+        target[1].next_to(target[0], UP, buff=layout.NEAR)
+        bars = self.softmax_bars(layout.body().height)
+        tag = label("softmax", font_size=typography.SMALL_SIZE, color=palette.WEIGHT)
+        many = upright_words(self.tokens, L.bar_width)
+        return SoftmaxPicture(VGroup(target, tag, bars).arrange(RIGHT, buff=layout.GAP if many else layout.FAR),
+                              ACROSS)
+
+    def _softmax_column(self, cell: float) -> SoftmaxPicture:
+        """The scores as a row over the bars, the arrow pointing down from one to the other."""
+        target = VGroup(self.omega_column(cell, orientation="row"), math("omega", font_size=typography.HEADING_SIZE))
+        target[1].next_to(target[0], LEFT, buff=layout.NEAR)
+        bars = self.softmax_bars(layout.body().height - target.height - 2 * layout.FAR)
+        tag = label("softmax", font_size=typography.SMALL_SIZE, color=palette.WEIGHT)
+        return SoftmaxPicture(VGroup(target, tag, bars).arrange(DOWN, buff=layout.FAR), DOWNWARDS)
+
+    def _softmax_across(self, cell: float, length: float = LYING_LENGTH, gap: float = layout.FAR) -> SoftmaxPicture:
+        """A narrow frame where even the row of scores is too wide: the scores as a column beside their words,
+        each weight a bar lying along its word's row (`length` long, `gap` from the scores). Built close (a gap
+        under FAR), the arrow has no room between the rows and runs on the names' line."""
+        target = VGroup(self.omega_column(cell), math("omega", font_size=typography.HEADING_SIZE))
+        target[0].add_row_labels(self.tokens, color=palette.ENGLISH, font_size=typography.SMALL_SIZE)
+        target[1].next_to(target[0].body, UP, buff=layout.NEAR)
+        bars = lying_bars(self.src, "alpha", self.tokens, cell, length)
+        tag = label("softmax", font_size=typography.SMALL_SIZE, color=palette.WEIGHT)
+        row = lie_beside(target, bars, tag, gap)
+        if gap != layout.FAR:
+            tag.match_y(target[1])
+            return SoftmaxPicture(row, ON_THE_NAMES)
+        return SoftmaxPicture(row, ACROSS)
+
+    def _softmax_close(self, cell: float) -> SoftmaxPicture:
+        """The lying bars closer to the scores (the arrow over them), as long as the body's width leaves at the
+        floor."""
+        close = self._softmax_across(cell, gap=layout.GAP).row
+        room = layout.body().width * smallest_text(close) / typography.MIN_FONT_SIZE
+        return self._softmax_across(cell, LYING_LENGTH + min(0, room - close.width), layout.GAP)
+
+    @staticmethod
+    def _softmax_arrow(picture: SoftmaxPicture) -> VMobject:
+        """The arrow from the scores to the bars, where the arrangement leaves room for it (and the tag beside
+        it where the arrangement did not place the tag already)."""
+        target, tag, bars = picture.row
+        if picture.arrow == ON_THE_NAMES:  # built close: from ω to the tag over the bars
+            return names_arrow(target, tag)
+        if picture.lying:  # the tag already over the bars
+            return flow_arrow(target[0], bars).match_y(target[0].body)
+        if picture.arrow == DOWNWARDS:
+            arrow = flow_arrow(target[0], bars, down=True)
+            tag.next_to(arrow, RIGHT, buff=layout.NEAR)
+            return arrow
+        arrow = flow_arrow(target, bars).match_y(target[0].body)
+        tag.next_to(arrow, UP, buff=layout.TIGHT)
+        return arrow
 
     def shows(self, mob) -> bool:
         """Whether `mob` is on screen now (a part the camera's first shot already faded is not)."""

@@ -1,0 +1,36 @@
+"""Step B's caption of weight_free reads the weights: the most and the least weighted word, or the tie."""
+
+from __future__ import annotations
+
+import torch
+
+from attention_math import examples
+from scenes.weight_free import distribution_caption
+
+
+class _Weights:
+    """A stand-in Source holding only `alpha` (the caption reads nothing else)."""
+
+    def __init__(self, alpha):
+        self.alpha = torch.tensor(alpha)
+
+    def get(self, path):
+        return self.alpha
+
+    def value(self, path, index):
+        return float(self.alpha[index])
+
+
+def test_the_post_caption_names_the_largest_and_smallest_softmax_weight():
+    rain = examples.build("rain")
+    scores = rain.X[rain.query_index] @ rain.X.T  # the post's weight-free scores, recomputed here
+    alpha = torch.softmax(scores, dim=0)
+    hi, lo = int(alpha.argmax()), int(alpha.argmin())
+    caption = distribution_caption(_Weights(alpha.tolist()), list(rain.tokens), 3)
+    assert f"most on “{rain.tokens[hi]}” ({alpha[hi]:.2f})" in caption
+    assert f"least on “{rain.tokens[lo]}” ({alpha[lo]:.2f})" in caption and "position 3" in caption
+
+
+def test_tied_weights_are_said_to_tie_rather_than_one_word_named():
+    caption = distribution_caption(_Weights([0.4, 0.4, 0.2]), ["a", "b", "c"], 1)
+    assert "the largest weights tie at 0.40" in caption and "least on “c” (0.20)" in caption
