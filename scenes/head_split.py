@@ -238,6 +238,43 @@ def line_up_names(named: list[NamedMatrix]) -> None:
         align_baselines(shapes, y=min(s.get_bottom()[1] for s in shapes))
 
 
+@dataclass(frozen=True)
+class PatternMaps:
+    """The per-head maps of the patterns beat, and how the camera reads them (see `_pattern_maps`)."""
+
+    maps: VGroup
+    follow: bool  # larger than the frame, legible: the camera visits head by head
+    by_rows: bool  # the camera reads each head's last row (or each head, shaded)
+    head_by_head: bool  # shaded maps, shown one head at a time
+
+
+def patterns_intro(one_head: bool) -> tuple[str, str | None]:
+    """The patterns beat's opening caption (and its narration, where fuller)."""
+    if one_head:
+        return ("The head scores with its slices of W_Q and W_K: here one head, so one causal pattern.",
+                "The head scores with its own slices of W_Q and W_K. With one head there is a single causal "
+                "pattern.")
+    return "Each head scores with its own slices of W_Q and W_K, so each has its own causal pattern.", None
+
+
+def last_word_patterns(word: str, count: int, tops: list[tuple[str | None, float]], valued: list[bool]
+                       ) -> tuple[str, str]:
+    """Where the last word (which sees every word) looks in each head: `tops[h]` is head h's top word and its
+    weight (None: it spreads over all `count` words); `valued[h]`: head h's map shows its numbers, so the caption
+    says the weight."""
+    claims = []
+    for h, ((top, peak), numbers) in enumerate(zip(tops, valued)):
+        if top is None:
+            claims.append(f"head {h + 1} spreads “{word}” over all {count} words")
+        elif numbers:
+            claims.append(f"head {h + 1} gives “{top}” {format_value(peak, 2)} of “{word}”'s weight")
+        else:
+            claims.append(f"in head {h + 1}, “{word}” looks most at “{top}”")
+    sentence = "; ".join(claims)
+    return (sentence[0].upper() + sentence[1:] + ".",
+            f"Look at the last word, “{word}”, which may look at every word: " + sentence + ".")
+
+
 class HeadSplitScene(AttentionScene):
     scene_id = "head_split"
 
@@ -650,52 +687,73 @@ class HeadSplitScene(AttentionScene):
     @beat
     def per_head_patterns(self) -> None:
         """Real per-head causal weights, side by side: different slices, different patterns."""
-        if self.one_head:
-            self.say("The head scores with its slices of W_Q and W_K: here one head, so one causal pattern.",
-                     narration="The head scores with its own slices of W_Q and W_K. With one head there is a "
-                               "single causal pattern.")
-        else:
-            self.say("Each head scores with its own slices of W_Q and W_K, so each has its own causal pattern.")
+        self.say(*patterns_intro(self.one_head))
         self.clear_stage()
         eq = self._head_formula()
+        plan = self._pattern_maps()
+        maps = plan.maps
+        self.play(Write(eq), run_time=1.2)
+        if plan.follow:  # out to all four heads; the formula, in the top band, stays as it is on screen
+            self.pull_back(whole=maps, run_time=0.6)
+        if plan.by_rows:
+            self._shoot(camera.shot_on_all(maps), maps, [eq], run_time=0.6)
+        for amap, frame, name in maps:
+            self.play(FadeIn(name), FadeIn(amap.row_labels), FadeIn(amap.column_labels), Create(frame),
+                      LaggedStart(*(FadeIn(amap.row(i)) for i in range(self.T)), lag_ratio=0.3), run_time=1.6)
+        self.wait(1.0)
+        word = self.tokens[-1]
+        tops = [self._pattern_claim(h) for h in range(self.n_heads)]
+        valued = [bool(maps[h][0].grid.numbers()) for h in range(self.n_heads)]
+        self.say(*last_word_patterns(word, self.T, tops, valued))
+        marks = self._pattern_marks(maps, tops)
+        if plan.by_rows:
+            self._read_last_rows(plan, marks, eq)
+        elif not plan.follow:
+            self.play(*marks, run_time=1.8)
+            self.wait(5.0)
+        else:
+            self._visit_heads(maps, marks)
 
+    def _head_maps(self, cells: Cells, upright: bool = False, rows: bool = True) -> VGroup:
+        """Every head's causal map, framed in its tint and named: one under another in a tall body, else side by
+        side on one baseline. The rows are the same words in every map: named once, on the left (in a tall body
+        each map names its own); words wider than a shaded cell stand upright over their column. Unnamed rows
+        (`rows=False`) need not be a line high."""
         tall = layout.is_tall()
+        maps = VGroup()
+        for h in range(self.n_heads):
+            amap = AttentionMap(self.src, f"weights.{h}", self.tokens, causal=True, show_values=cells.values,
+                                font_size=typography.SMALL_SIZE,
+                                cell_size=labelled(cells).height if rows else cells.height,
+                                cell_width=cells.width,
+                                upright_keys=upright or not cells.values, label_rows=rows and (h == 0 or tall),
+                                query_label=None, key_label=None)
+            frame = tint_behind(amap.body, palette.HEAD_TINTS[h], fill=False)
+            name = self._head_name(h).next_to(amap.column_labels, UP, buff=layout.NEAR).match_x(amap.body)
+            maps.add(VGroup(amap, frame, name))
+        if tall:
+            return maps.arrange(DOWN, buff=layout.APART)
+        maps.arrange(RIGHT, buff=layout.APART, aligned_edge=DOWN)
+        align_baselines(VGroup(*(m[2] for m in maps)), y=max(m[2].get_bottom()[1] for m in maps))
+        return maps
 
-        def build(cells: Cells, upright: bool = False, rows: bool = True) -> VGroup:
-            maps = VGroup()
-            for h in range(self.n_heads):
-                # the rows are the same words in every map: name them once, on the left; words wider than a
-                # shaded cell stand upright over their column. Unnamed rows (`rows=False`) need not be a line high
-                amap = AttentionMap(self.src, f"weights.{h}", self.tokens, causal=True, show_values=cells.values,
-                                    font_size=typography.SMALL_SIZE,
-                                    cell_size=labelled(cells).height if rows else cells.height,
-                                    cell_width=cells.width,
-                                    upright_keys=upright or not cells.values, label_rows=rows and (h == 0 or tall),
-                                    query_label=None, key_label=None)
-                frame = tint_behind(amap.body, palette.HEAD_TINTS[h], fill=False)
-                name = self._head_name(h).next_to(amap.column_labels, UP, buff=layout.NEAR).match_x(amap.body)
-                maps.add(VGroup(amap, frame, name))
-            if tall:  # the heads one under another, each map with its words
-                return maps.arrange(DOWN, buff=layout.APART)
-            maps.arrange(RIGHT, buff=layout.APART, aligned_edge=DOWN)
-            align_baselines(VGroup(*(m[2] for m in maps)), y=max(m[2].get_bottom()[1] for m in maps))
-            return maps
-
-        # four heads of eight tokens do not fit side by side with their numbers: built at a legible size, wider
-        # than the frame, for the camera to visit head by head (the whole then shows the shades alone)
+    def _pattern_maps(self) -> PatternMaps:
+        """The maps and how the camera reads them: whole and fitted where their words read; built legible and
+        larger than the frame for the camera to visit head by head (`follow`: four heads of eight tokens with their
+        numbers); or, a map too large to read whole even alone (eleven words), read by its last query's row
+        (`by_rows`), or head by head shaded (a tall body of many heads: the top band's cover hides the heads above
+        the one in the shot)."""
+        tall = layout.is_tall()
+        build = self._head_maps
         valued = build(valued_cells()).scale(typography.MIN_FONT_SIZE / typography.SMALL_SIZE * L.floor_margin)
         body = layout.body()
         room_w, room_h = body.width - 2 * camera.FRAMING_MARGIN, body.height - 2 * camera.FRAMING_MARGIN
         one_fits = all(m.width <= room_w and m.height <= room_h for m in valued)  # each head alone, legibly
         follow = one_fits and (valued.width > body.width or valued.height > body.height)
-        last = self.T - 1
-        # a map too large to read whole even alone (eleven words): the camera reads its last query's row instead
         by_rows = False
         if not one_fits:  # key words upright, so a row is as wide as its numbers
             valued = at_size(build(valued_cells(), upright=True), typography.MIN_FONT_SIZE)
-            by_rows = all(fits_framed(query_row(m[0], last)) for m in valued)
-        # heads one under another, too many to shade legibly at once: the camera takes them head by head (the top
-        # band's cover hides the heads above the one in the shot)
+            by_rows = all(fits_framed(query_row(m[0], self.T - 1)) for m in valued)
         head_by_head, fitted = False, None
         if not tall and not by_rows and not follow:  # the heads side by side, shaded and fitted, if their words read
             fitted = compose(build, layout.body())
@@ -715,65 +773,50 @@ class HeadSplitScene(AttentionScene):
                 text.set_opacity(0)
         elif not by_rows:
             maps = fitted if fitted is not None else compose(build, layout.body())
-        self.play(Write(eq), run_time=1.2)
-        if follow:  # out to all four heads; the formula, in the top band, stays as it is on screen
-            self.pull_back(whole=maps, run_time=0.6)
-        if by_rows:
-            self._shoot(camera.shot_on_all(maps), maps, [eq], run_time=0.6)
-        for amap, frame, name in maps:
-            self.play(FadeIn(name), FadeIn(amap.row_labels), FadeIn(amap.column_labels), Create(frame),
-                      LaggedStart(*(FadeIn(amap.row(i)) for i in range(self.T)), lag_ratio=0.3), run_time=1.6)
-        self.wait(1.0)
+        return PatternMaps(maps, follow, by_rows, head_by_head)
 
-        word = self.tokens[last]
-        claims, marks = [], []
-        for h in range(self.n_heads):
-            amap = maps[h][0]
-            top, peak = self._pattern_claim(h)
-            tint = palette.HEAD_TINTS[h]
+    def _pattern_marks(self, maps: VGroup, tops: list[tuple[str | None, float]]) -> list:
+        """Each head's mark on its last row: the cell of the word it looks at most, or the whole row (spread)."""
+        last, marks = self.T - 1, []
+        for h, (top, _) in enumerate(tops):
+            amap, tint = maps[h][0], palette.HEAD_TINTS[h]
             if top is None:
-                claims.append(f"head {h + 1} spreads “{word}” over all {self.T} words")
                 marks.append(Indicate(amap.row(last), color=tint, scale_factor=1.05))
             else:
-                if amap.grid.numbers():
-                    claims.append(f"head {h + 1} gives “{top}” {format_value(peak, 2)} of “{word}”'s weight")
-                else:
-                    claims.append(f"in head {h + 1}, “{word}” looks most at “{top}”")
                 marks.append(Indicate(amap.cell(last, self.tokens.index(top)), color=tint, scale_factor=1.15))
-        sentence = "; ".join(claims)
-        self.say(sentence[0].upper() + sentence[1:] + ".",
-                 narration=f"Look at the last word, “{word}”, which may look at every word: "
-                           + sentence + ".")
-        if by_rows:  # the camera reads each head's row for the last word, numbers in, then all heads again
-            # a portrait frame's row cannot be zoomed in on (it spans the frame's width): its weights, read rather
-            # than worked, show at the floor's size
-            floor = typography.MIN_FONT_SIZE if tall else typography.WORKED_NUMBER_SIZE
-            for (amap, frame, name), mark in zip(maps, marks):
-                # in a tall body the whole map where it fits the shot: the row's weights under their key words
-                whole = VGroup(amap, amap.column_labels)
-                if head_by_head and not tall and fits_framed(VGroup(amap, frame, name)):
-                    whole = VGroup(amap, frame, name)  # a wide body's head seen alone: its name read with it
-                # (or at rest, reaching into the framing margin: a narrow frame's map, its words to the edge)
-                part = whole if head_by_head or (tall and (fits_framed(whole) or fits_at_rest(whole))) else \
-                    query_row(amap, last)
-                self._shoot(camera.shot_on(part), maps, [eq], run_time=1.0, number_floor=floor)
-                self.play(mark, run_time=1.2)
-                self.wait(0.8)
-            end = self._names_read(maps)
-            if end is not None:
-                self._shoot(end, maps, [eq], run_time=1.0)
-            self.wait(1.0)
-            return
-        if not follow:
-            self.play(*marks, run_time=1.8)
-            self.wait(5.0)
-            return
-        for h, mark in enumerate(marks):  # the camera visits each head: its numbers in, the previous head's out
+        return marks
+
+    def _read_last_rows(self, plan: PatternMaps, marks: list, eq: Mobject) -> None:
+        """The camera reads each head's row for the last word, numbers in, then all heads again. A portrait frame's
+        row cannot be zoomed in on (it spans the frame's width): its weights, read rather than worked, show at the
+        floor's size."""
+        maps, tall = plan.maps, layout.is_tall()
+        floor = typography.MIN_FONT_SIZE if tall else typography.WORKED_NUMBER_SIZE
+        for (amap, frame, name), mark in zip(maps, marks):
+            # in a tall body the whole map where it fits the shot: the row's weights under their key words
+            whole = VGroup(amap, amap.column_labels)
+            if plan.head_by_head and not tall and fits_framed(VGroup(amap, frame, name)):
+                whole = VGroup(amap, frame, name)  # a wide body's head seen alone: its name read with it
+            # (or at rest, reaching into the framing margin: a narrow frame's map, its words to the edge)
+            part = whole if plan.head_by_head or (tall and (fits_framed(whole) or fits_at_rest(whole))) else \
+                query_row(amap, self.T - 1)
+            self._shoot(camera.shot_on(part), maps, [eq], run_time=1.0, number_floor=floor)
+            self.play(mark, run_time=1.2)
+            self.wait(0.8)
+        end = self._names_read(maps)
+        if end is not None:
+            self._shoot(end, maps, [eq], run_time=1.0)
+        self.wait(1.0)
+
+    def _visit_heads(self, maps: VGroup, marks: list) -> None:
+        """The camera visits each head: its numbers in, the previous head's out; then all heads again, their names
+        (and what else reads there) in, the rest out."""
+        for h, mark in enumerate(marks):
             self.frame_on(maps[h], *shown(maps[h], True), *(shown(maps[h - 1], False) if h else []), run_time=1.0)
             self.play(mark, run_time=1.2)
             self.wait(0.8)
         end = self._names_read(maps)
-        if end is not None:  # all heads again: their names (and what else reads there) in, the rest out
+        if end is not None:
             self.play(*camera.move_camera(self, end),
                       *(text.animate.set_opacity(1 if close_up.legible_in(text, end) else 0)
                         for m in maps for text in texts_in(m)), run_time=1.0)
