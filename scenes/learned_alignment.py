@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from manim import (
     DOWN, LEFT, RIGHT, UP, Arrow, Create, FadeIn, FadeOut, FadeTransform, Line, Mobject, ReplacementTransform, VGroup,
+    config,
 )
 
 from scenes.kit import (
@@ -122,13 +123,18 @@ def _fitted_alignment(source: Source, path: str, french, english) -> tuple[Atten
     return amap, names
 
 
+def _pans(amap: AttentionMap) -> bool:
+    """Whether `amap` is wider than the frame itself (one a little wider than the body still shows whole, centred)."""
+    return amap.width > config.frame_width
+
+
 def _from_the_left(amap: AttentionMap, about) -> bool:
-    """Whether `amap` (fitted at the floor) is wider than the body: then it is set a little above the floor (as
+    """Whether `amap` (fitted at the floor) is wider than the frame (_pans): then it is set a little above the floor (as
     close_up builds what the camera follows; grown from its edge `about`, away from its neighbour) and starts at the
     body's left edge, its row words and first columns in the frame at rest; the camera pans to the others
     (_pan_shot)."""
     body = layout.body()
-    if amap.width <= body.width:
+    if not _pans(amap):
         return False
     amap.scale(close_up.BUILD_MARGIN, about_edge=about)
     amap.shift(RIGHT * (body.left - amap.get_left()[0]))
@@ -523,7 +529,7 @@ class LearnedAlignmentScene(AttentionScene):
             # that none is left half in view), then back out to the links crossing; a map wider than the frame
             # is panned to those weights instead
             aside = (FadeOut(diagram), FadeOut(links), Create(boxes))
-            if picture.width > layout.body().width:
+            if _pans(picture):
                 self._look_at(picture, [(r, tops[r]) for r in crossing], VGroup(), *aside, region=layout.frame())
             else:
                 self.frame_on(picture, *aside, run_time=1.2)
@@ -531,7 +537,7 @@ class LearnedAlignmentScene(AttentionScene):
         if crossing is not None:
             self.say("The links cross: softmax can weight any English position. No order rule, no dictionary: "
                      "just weights that lowered the loss.")
-            if picture.width > layout.body().width:
+            if _pans(picture):
                 framed.move_to_shot(self, camera.rest_shot(), picture, [], FadeIn(diagram), FadeIn(links),
                                     run_time=1.2, region=layout.frame())
             else:
@@ -542,17 +548,17 @@ class LearnedAlignmentScene(AttentionScene):
         self.wait(7.0)
 
     def _enter_at_rest(self, picture: AttentionMap, region: layout.Region | None = None) -> None:
-        """A map wider than the body (see _from_the_left) enters as the frame at rest shows it: the texts beyond the
+        """A map wider than the frame (see _from_the_left) enters as the frame at rest shows it: the texts beyond the
         frame's edge (or above `region`, default the body) hidden, for the camera to reveal."""
-        if picture.width > layout.body().width:
+        if _pans(picture):
             close_up.apply_shot_state(camera.rest_shot(), picture, region)
 
     def _look_at(self, picture: AttentionMap, cells, pinned: Mobject, *animations,
                  region: layout.Region | None = None) -> None:
-        """Where a map is wider than the body, pan (at the frame's own scale) until the cells a caption reads (with
-        their key words) are in view, `pinned` (the legend) still on screen; `animations` play along. A map that
-        fits stays as it is (the animations play alone, if any)."""
-        if picture.width <= layout.body().width:
+        """Where a map is wider than the frame (_pans), pan (at the frame's own scale) until the cells a caption
+        reads (with their key words) are in view, `pinned` (the legend) still on screen; `animations` play along.
+        A map that fits stays as it is (the animations play alone, if any)."""
+        if not _pans(picture):
             if animations:
                 self.play(*animations, run_time=1.2)
             return
