@@ -147,7 +147,7 @@ def _two_largest(row) -> list[int]:
 
 
 def _pan_shot(amap: AttentionMap, part: Mobject) -> camera.Shot:
-    """The shot at the frame's own scale and height that brings `part` of a map wider than the body into view,
+    """The shot at the frame's own scale and height that brings `part` of a map wider than the frame into view,
     moved sideways from the frame at rest as little as that takes (never past the map's right edge)."""
     body, rest = layout.body(), camera.rest_shot()
     past = max(0.0, min(part.get_right()[0], amap.get_right()[0]) - body.right)
@@ -237,8 +237,8 @@ class LearnedAlignmentScene(AttentionScene):
         focus_box = frame_box(picture.row(focus), color=palette.FRENCH)
         boxes = VGroup(focus_box)
         self.say(f"Writing {focus_word}, {claims.weight_phrase(weights[focus], cols)}.")
-        self._look_at(picture, [(focus, c) for c in ([focus_top] if focus_top is not None else _two_largest(
-            weights[focus]))], legend)
+        read = [focus_top] if focus_top is not None else _two_largest(weights[focus])  # the weights it reads
+        self._look_at(picture, [(focus, c) for c in read], legend)
         self.play(Create(focus_box), run_time=0.6)
         if focus_top is not None:  # a row split evenly has no cell to box
             boxes.add(frame_box(picture.cell(focus, focus_top), color=palette.WEIGHT))
