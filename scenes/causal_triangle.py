@@ -83,6 +83,7 @@ class OrderStage:
     shaded: bool = False  # as in MainStage
     follow: bool = False
     region: layout.Region | None = None
+    pans: bool = False  # the names and both sums too wide for the frame at the floor: the camera pans between them
 
     @property
     def whole(self) -> VGroup:
@@ -92,6 +93,20 @@ class OrderStage:
     def table(self) -> VGroup:
         """What the camera frames for the sums: the map's last row over the names and sums under it."""
         return VGroup(self.zeroed.row(self.zeroed.rows - 1), self.names, self.wrong_sums, self.right_sums)
+
+    @property
+    def wrong_table(self) -> VGroup:
+        """What the camera frames for the wrong order's sums: the table, or (where it pans) the names and those sums."""
+        if not self.pans:
+            return self.table
+        return VGroup(self.zeroed.row(self.zeroed.rows - 1), self.names, self.wrong_sums)
+
+    @property
+    def right_table(self) -> VGroup:
+        """... and for the right order's: the table, or (where it pans) both orders' sums side by side."""
+        if not self.pans:
+            return self.table
+        return VGroup(self.zeroed.row(self.zeroed.rows - 1), self.wrong_sums, self.right_sums)
 
 
 def sums_column(src: Source, path: str, amap: AttentionMap, header: str | tuple[str, ...], color) -> VGroup:
@@ -312,13 +327,16 @@ class CausalTriangleScene(AttentionScene):
         return MainStage(scores, masked, weights, sums, names, shaded=shaded, follow=follow, region=region), factor
 
     def _fit_stacked(self, plan: VGroup, fitted: AttentionMap, others: list[AttentionMap],
-                     formulas: VGroup | None = None, may_follow: bool = False) -> tuple[float, layout.Region, bool]:
+                     formulas: VGroup | None = None, may_follow: bool = False,
+                     pan_part: VGroup | None = None) -> tuple[float, layout.Region, bool]:
         """Fit a stacked plan under the formula's place (`self.band`), which keeps the height of the tallest
         `formulas` line (the cases over the softmax: a narrow frame cannot hold them side by side), set as wide as
         the frame allows; the maps in `others` take the place of `fitted`, cell for cell. Returns the scale, the
         region under the formula's place, and whether the plan is taller than that region: where fitting it whole
         would set its words below the floor (`may_follow`), it is built at the floor, its top at the region's top,
-        and the camera follows the rows down (see _follow)."""
+        and the camera follows the rows down (see _follow). `pan_part`: the part of a plan too wide for the frame at
+        the floor that the camera frames first (the names and the first sums); where it alone fits at the floor, the
+        plan is built so that it does, wider than the frame, and the camera pans (self.pans)."""
         body, whole = layout.body(), layout.frame()
         top = body.top
         if formulas is not None:
@@ -328,9 +346,15 @@ class CausalTriangleScene(AttentionScene):
         region = layout.Region(body.left, body.right, body.bottom, top - layout.TIGHT)
         factor = room_factor(plan, region)
         follow = may_follow and factor * FONT < typography.MIN_FONT_SIZE
+        self.pans = False
         if follow:
             factor = min(typography.MIN_FONT_SIZE * close_up.BUILD_MARGIN / FONT, region.width / plan.width)
             self.follow_too_wide = factor * FONT < typography.MIN_FONT_SIZE  # a word too long even for this
+            if self.follow_too_wide and pan_part is not None:
+                pan_factor = min(typography.MIN_FONT_SIZE * close_up.BUILD_MARGIN / FONT,
+                                 (region.width - layout.HAIRLINE) / pan_part.width)
+                if pan_factor * FONT >= typography.MIN_FONT_SIZE:  # the part fits: the camera pans to the rest
+                    factor, self.follow_too_wide, self.pans = pan_factor, False, True
         plan.scale(factor).move_to(region.center)
         if follow:
             plan.shift(UP * (region.top - layout.TIGHT - plan.get_top()[1]))
@@ -385,9 +409,11 @@ class CausalTriangleScene(AttentionScene):
         right_sums = sums_beside(self.src, "right_order_row_sums", wrong_sums, names, ("mask", "→ softmax"),
                                  palette.RIGHT)
         plan = stack_under(zeroed, VGroup(names, wrong_sums, right_sums))
-        factor, region, follow = self._fit_stacked(plan, zeroed, [unmasked, right], may_follow=shaded)
+        factor, region, follow = self._fit_stacked(plan, zeroed, [unmasked, right], may_follow=shaded,
+                                                   pan_part=VGroup(names, wrong_sums))
         return OrderStage(unmasked, zeroed, right, VGroup(title_wrong), VGroup(title_right), wrong_sums, right_sums,
-                          names, shaded=shaded, follow=follow, region=region), factor
+                          names, shaded=shaded, follow=follow, region=region,
+                          pans=self.pans), factor
 
     def _formula_line(self, *parts) -> VGroup:
         """Formulas one after the other in the formula's place: side by side, or one over the other where that
@@ -544,7 +570,7 @@ class CausalTriangleScene(AttentionScene):
                      "rows lose what the future had, and are no longer distributions over the allowed positions.")
         if stage.follow:  # the sums under the map: the camera goes down to them, the order's name still
             framed.cover_top_band(self, stage.region)
-            self._follow(stage, stage.table, [stage.title_wrong], FadeIn(stage.names))
+            self._follow(stage, stage.wrong_table, [stage.title_wrong], FadeIn(stage.names))
         self.play(FadeIn(stage.wrong_sums[0]), run_time=0.4)
         rows = [VGroup(*(unmasked.cell(i, j) if j <= i else zeroed.cell(i, j) for j in range(self.n)))
                 for i in range(self.n)]
@@ -568,7 +594,7 @@ class CausalTriangleScene(AttentionScene):
         self.play(ReplacementTransform(stage.title_wrong, stage.title_right),
                   *(ReplacementTransform(c, t) for c, t in zip(cells, targets)), run_time=1.5)
         if stage.follow:
-            self._follow(stage, stage.table, [stage.title_right])
+            self._follow(stage, stage.right_table, [stage.title_right])
         self.play(FadeIn(stage.right_sums[0]), run_time=0.3)
         self.play(motion.lagged([a for i in range(self.n)
                                  for a in motion.collapse(stage.right.row(i), stage.right_sums[1][i])]),

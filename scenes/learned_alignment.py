@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from manim import (
     DOWN, LEFT, RIGHT, UP, Arrow, Create, FadeIn, FadeOut, FadeTransform, Line, Mobject, ReplacementTransform, VGroup,
+    config,
 )
 
 from scenes.kit import (
@@ -22,7 +23,7 @@ from scenes.kit import (
 )
 from scenes.kit.text import align_baselines, wrapped
 from scenes.kit import alignment_claims as claims
-from scenes.kit import legible, motion
+from scenes.kit import camera, close_up, framed, legible, motion
 from scenes.kit.attention_map import AttentionMap, upright_label
 from scenes.kit.claims import top_index
 from scenes.kit.widgets import TensorGrid
@@ -118,7 +119,39 @@ def _fitted_alignment(source: Source, path: str, french, english) -> tuple[Atten
                                     legend.copy()) for style in legible.map_styles()]
     amap, names = legible.first_legible(builds, layout.body(), whole=lambda built: _stacked(*built))
     legible.fit_legibly(_stacked(amap, names), layout.body())
+    _from_the_left(amap, UP)  # the legend over it
     return amap, names
+
+
+def _pans(amap: AttentionMap) -> bool:
+    """Whether `amap` is wider than the frame itself (one a little wider than the body still shows whole, centred)."""
+    return amap.width > config.frame_width
+
+
+def _from_the_left(amap: AttentionMap, about) -> bool:
+    """Whether `amap` (fitted at the floor) is wider than the frame (_pans): then it is set a little above the floor (as
+    close_up builds what the camera follows; grown from its edge `about`, away from its neighbour) and starts at the
+    body's left edge, its row words and first columns in the frame at rest; the camera pans to the others
+    (_pan_shot)."""
+    body = layout.body()
+    if not _pans(amap):
+        return False
+    amap.scale(close_up.BUILD_MARGIN, about_edge=about)
+    amap.shift(RIGHT * (body.left - amap.get_left()[0]))
+    return True
+
+
+def _two_largest(row) -> list[int]:
+    """The columns of a row's two largest weights (the ones claims.top_two and a tie's weight_phrase read)."""
+    return sorted(range(len(row)), key=lambda c: float(row[c]), reverse=True)[:2]
+
+
+def _pan_shot(amap: AttentionMap, part: Mobject) -> camera.Shot:
+    """The shot at the frame's own scale and height that brings `part` of a map wider than the frame into view,
+    moved sideways from the frame at rest as little as that takes (never past the map's right edge)."""
+    body, rest = layout.body(), camera.rest_shot()
+    past = max(0.0, min(part.get_right()[0], amap.get_right()[0]) - body.right)
+    return camera.Shot(rest.center + RIGHT * past, rest.width)
 
 
 def _stacked(amap: AttentionMap, names: VGroup) -> VGroup:
@@ -194,6 +227,7 @@ class LearnedAlignmentScene(AttentionScene):
 
         self.say(f"Each row is one decoder step: the weights its query puts on {self._english_words(cols)}.")
         self.clear_stage()
+        self._enter_at_rest(picture)
         self.play(FadeIn(picture.axes), *(FadeIn(legend),) if len(legend) else (), run_time=0.8)
         for r in range(len(rows)):
             self.play(FadeIn(picture.row(r), lag_ratio=0.2), run_time=0.7)
@@ -203,6 +237,8 @@ class LearnedAlignmentScene(AttentionScene):
         focus_box = frame_box(picture.row(focus), color=palette.FRENCH)
         boxes = VGroup(focus_box)
         self.say(f"Writing {focus_word}, {claims.weight_phrase(weights[focus], cols)}.")
+        read = [focus_top] if focus_top is not None else _two_largest(weights[focus])  # the weights it reads
+        self._look_at(picture, [(focus, c) for c in read], legend)
         self.play(Create(focus_box), run_time=0.6)
         if focus_top is not None:  # a row split evenly has no cell to box
             boxes.add(frame_box(picture.cell(focus, focus_top), color=palette.WEIGHT))
@@ -215,6 +251,7 @@ class LearnedAlignmentScene(AttentionScene):
                              for r, c in enumerate(tops) if c is not None))
         caption, narration = self._order_claim(weights, rows, cols, "largest weight, boxed")
         self.say(caption, narration=narration)
+        self._look_at(picture, [(r, tops[r]) for r in claims.first_crossing(weights) or ()], legend)
         self.play(Create(top_boxes, lag_ratio=0.2), run_time=1.0)
         self.wait(3.0)
 
@@ -225,6 +262,7 @@ class LearnedAlignmentScene(AttentionScene):
             self.wait(3.0)
         else:
             spread_box = frame_box(picture.row(spread), color=palette.MUTED)
+            self._look_at(picture, [(spread, c) for c in _two_largest(weights[spread])], legend)
             self.say(f"{rows[spread]} spreads its weight: {claims.top_two(weights[spread], cols)}.",
                      narration=f"{rows[spread]} has no single English word: it spreads its weight, "
                                f"{claims.top_two(weights[spread], cols)}.")
@@ -472,6 +510,7 @@ class LearnedAlignmentScene(AttentionScene):
                  narration=f"Word order need not match. Take a second sentence: “{_words(english)}” becomes "
                            f"“{_words(french)}”.")
         self.clear_stage()
+        self._enter_at_rest(picture, layout.frame())  # nothing in the top band: the key words may stand in it
         self.play(FadeIn(picture), run_time=1.2)
         self.play(FadeIn(top), FadeIn(bottom), run_time=0.8)
         # each weight becomes its link: a stroke as thick as the weight leaves the foot of its cell and travels to
@@ -487,17 +526,46 @@ class LearnedAlignmentScene(AttentionScene):
             tops = claims.strongest_links(weights)
             boxes = VGroup(*(frame_box(picture.cell(r, tops[r]), color=palette.WEIGHT) for r in crossing))
             # the camera moves in on the map, where the caption reads its two weights (the links step aside, so
-            # that none is left half in view), then back out to the links crossing
-            self.frame_on(picture, FadeOut(diagram), FadeOut(links), Create(boxes), run_time=1.2)
+            # that none is left half in view), then back out to the links crossing; a map wider than the frame
+            # is panned to those weights instead
+            aside = (FadeOut(diagram), FadeOut(links), Create(boxes))
+            if _pans(picture):
+                self._look_at(picture, [(r, tops[r]) for r in crossing], VGroup(), *aside, region=layout.frame())
+            else:
+                self.frame_on(picture, *aside, run_time=1.2)
         self.wait(4.3)
         if crossing is not None:
             self.say("The links cross: softmax can weight any English position. No order rule, no dictionary: "
                      "just weights that lowered the loss.")
-            self.pull_back(FadeIn(diagram), FadeIn(links), run_time=1.2)
+            if _pans(picture):
+                framed.move_to_shot(self, camera.rest_shot(), picture, [], FadeIn(diagram), FadeIn(links),
+                                    run_time=1.2, region=layout.frame())
+            else:
+                self.pull_back(FadeIn(diagram), FadeIn(links), run_time=1.2)
         else:
             self.say("Softmax could weight any English position; for this pair the weights keep the order. No order "
                      "rule, no dictionary: just weights that lowered the loss.")
         self.wait(7.0)
+
+    def _enter_at_rest(self, picture: AttentionMap, region: layout.Region | None = None) -> None:
+        """A map wider than the frame (see _from_the_left) enters as the frame at rest shows it: the texts beyond the
+        frame's edge (or above `region`, default the body) hidden, for the camera to reveal."""
+        if _pans(picture):
+            close_up.apply_shot_state(camera.rest_shot(), picture, region)
+
+    def _look_at(self, picture: AttentionMap, cells, pinned: Mobject, *animations,
+                 region: layout.Region | None = None) -> None:
+        """Where a map is wider than the frame (_pans), pan (at the frame's own scale) until the cells a caption
+        reads (with their key words) are in view, `pinned` (the legend) still on screen; `animations` play along.
+        A map that fits stays as it is (the animations play alone, if any)."""
+        if not _pans(picture):
+            if animations:
+                self.play(*animations, run_time=1.2)
+            return
+        part = VGroup(*(VGroup(picture.cell(r, c), picture.column_labels[c]) for r, c in cells if c is not None))
+        shot = _pan_shot(picture, part) if len(part) else camera.rest_shot()
+        framed.move_to_shot(self, shot, picture, [pinned] if len(pinned) else [], *animations, run_time=1.2,
+                            region=region)
 
     def _upright_reorder(self, english, french) -> tuple[AttentionMap, VGroup]:
         """The second sentence for a narrow frame, fitted: its map (keys upright if need be, legible.map_styles)
@@ -517,6 +585,7 @@ class LearnedAlignmentScene(AttentionScene):
                                         whole=lambda amap: VGroup(amap, diagram.copy()).arrange(DOWN,
                                                                                                 buff=layout.APART))
         legible.fit_legibly(VGroup(picture, diagram).arrange(DOWN, buff=layout.APART), layout.body())
+        _from_the_left(picture, DOWN)  # the links under it
         return picture, diagram
 
     # --- claims ----------------------------------------------------------------------------------------------

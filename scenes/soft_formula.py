@@ -87,6 +87,13 @@ def _leader(src: Source, path: str, tokens: list[str]) -> tuple[int | None, str]
     return leader(tokens, src.get(path).tolist())
 
 
+def _reads_whole(part, region: layout.Region) -> bool:
+    """Whether the camera, framing `part` (the column of scores with its words) in `region`, shows every text of it
+    legible: then the beat ends on all the scores, which the caption lists, rather than on the top one alone."""
+    shot = camera.shot_on(part, region)
+    return all(close_up.legible_in(unit, shot, region) for unit in close_up.text_units(part))
+
+
 def _spread(src: Source, path: str) -> float:
     values = src.get(path)
     return float(values.max() - values.min())
@@ -288,11 +295,15 @@ class SoftFormulaScene(AttentionScene):
             self.play(FadeIn(comp.scaffold()), FadeIn(names[-1]), run_time=0.5)
             shown = dot_every_row(self, comp, color=palette.KEY)
         best, leader = _leader(src, "scores", self.said)
+        listed = len(tokens) <= L.listed
         if big and best is not None:  # a tall frame has the width for every score with its word: the caption lists them
-            part = VGroup(comp.result, words) if layout.is_tall() else VGroup(comp.result.cell(best), words[best])
+            column = VGroup(comp.result, words)  # ... and so has a wider one, where the column reads framed whole
+            whole = layout.is_tall() or (listed and _reads_whole(column, under))
+            part = column if whole else VGroup(comp.result.cell(best), words[best])
             framed.frame_part(self, part, scoring.group, [eq, box], region=under)
+            listed = listed and whole  # the caption lists only scores the close-up shows
         verdict = f"{leader} highest" if best is not None else f"no single word highest: {leader}"
-        if len(tokens) <= L.listed:
+        if listed:
             self.say(f"With the dot product, this example gives e = {_caption_list(src, 'scores')}: {verdict}.",
                      narration=f"With the dot product, this example scores {_spoken_list(src, 'scores')}: "
                                f"{verdict}.")
