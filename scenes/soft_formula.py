@@ -24,6 +24,7 @@ from scenes.kit.claims import leader
 from scenes.kit.products import encoder_scoring
 from scenes.kit.claims import count_word, words_list
 from scenes.kit.score_bars import ScoreBars, bars_or_rows
+from scenes.kit.languages import source_language
 from scenes.kit.text import wrapped
 
 #: The formula's three terms (score, softmax, context), on one line in a wide frame, one under the other in a narrow one.
@@ -246,12 +247,13 @@ class SoftFormulaScene(AttentionScene):
         self.say(f"Given encoder states h_1 … h_T and a decoder query q_t, soft attention is {form}.")
         self.play(Write(formula), run_time=2.0)
         self.wait(0.8)
-        self.say("Three parts: score every English position, normalise the scores, take a weighted sum.")
+        self.say(f"Three parts: score every {source_language()} position, normalise the scores, take a weighted sum.")
         self.play(FadeIn(braces, lag_ratio=0.4), run_time=1.5)
         self.wait(1.0)
-        self.say(f"t is the decoder step (here: about to predict “{next_word}”); i runs over the English words.",
+        over = f"{source_language()} words"
+        self.say(f"t is the decoder step (here: about to predict “{next_word}”); i runs over the {over}.",
                  narration=f"The index t is the decoder step, here the step about to predict {next_word}, and i "
-                           "runs over the English words.")
+                           f"runs over the {over}.")
         self.wait(2.5)
 
     def _name_stacked_terms(self, eq: StackedFormula) -> StackedFormula:
@@ -280,9 +282,9 @@ class SoftFormulaScene(AttentionScene):
                 word.next_to(comp.result, RIGHT, buff=layout.NEAR).match_y(comp.result.cell(i))
         close_up.build_legible(scoring.group, _under(eq))
 
-        self.say("score(q_t, h_i) compares the query with each encoder vector: one number per English word.",
-                 narration="The score compares the query q_t with each encoder vector h_i, giving one number per "
-                           "English word.")
+        per_word = f"one number per {source_language()} word"
+        self.say(f"score(q_t, h_i) compares the query with each encoder vector: {per_word}.",
+                 narration=f"The score compares the query q_t with each encoder vector h_i, giving {per_word}.")
         self.play(Create(box), run_time=0.8)
         parts = (FadeIn(words, lag_ratio=0.2), FadeIn(comp.matrix), FadeIn(comp.vector), FadeIn(names[:2]))
         if big:
