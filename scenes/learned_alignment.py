@@ -17,6 +17,7 @@ from manim import (
     config,
 )
 
+from attention_math.learned import corpus
 from scenes.kit import (
     AttentionScene, Source, TokenRow, beat, flow_arrow, format_value, frame_box, heatmap, label, layout, palette,
     typography,
@@ -27,6 +28,9 @@ from scenes.kit import camera, close_up, framed, legible, motion
 from scenes.kit.attention_map import AttentionMap, upright_label
 from scenes.kit.claims import top_index
 from scenes.kit.widgets import TensorGrid
+
+#: The trained translator's languages: its corpus's two columns (attention_math.learned.corpus), whatever the example.
+SOURCE, TARGET = corpus.SOURCE_LANGUAGE, corpus.TARGET_LANGUAGE
 
 
 @dataclass(frozen=True)
@@ -93,14 +97,14 @@ def _alignment_map(source: Source, path: str, french, english, *, names: bool = 
     the words (default: the words' size). `style`: a narrow frame's arrangement (legible.map_styles)."""
     amap = AttentionMap(source, path, french, key_tokens=english, query_color=palette.FRENCH,
                         key_color=palette.ENGLISH, font_size=font_size, number_size=number_size,
-                        query_label="French step" if names else None,
+                        query_label=f"{TARGET} step" if names else None,
                         key_label=KEY_NAME if names else None, **style)
     amap.query_name.set_color(palette.MUTED)
     amap.key_name.set_color(palette.MUTED)
     return amap
 
 
-KEY_NAME = "English words (encoder vectors h_i)"
+KEY_NAME = f"{SOURCE} words (encoder vectors h_i)"
 
 
 def _fitted_alignment(source: Source, path: str, french, english) -> tuple[AttentionMap, VGroup]:
@@ -111,7 +115,7 @@ def _fitted_alignment(source: Source, path: str, french, english) -> tuple[Atten
     whole = _alignment_map(source, path, french, english)
     if whole.fits_legibly(layout.body()):
         return whole.fit_into(layout.body()), VGroup()
-    legend = wrapped(f"rows: French steps; columns: {KEY_NAME}", layout.body().width,
+    legend = wrapped(f"rows: {TARGET} steps; columns: {KEY_NAME}", layout.body().width,
                      font_size=typography.SMALL_SIZE, color=palette.MUTED)
     builds = [lambda style=style: (_alignment_map(source, path, french, english, **style), VGroup())
               for style in legible.map_styles()]
@@ -193,7 +197,7 @@ class LearnedAlignmentScene(AttentionScene):
                     _in_lines(row, width)
             chain.arrange(DOWN, buff=layout.APART)  # long sentences: English above the model, French below
         n_pairs = src.number("n_pairs", decimals=0, font_size=typography.BODY_SIZE, color=palette.ACCENT)
-        before, after = "trained on the CPU on", "English–French sentence pairs"
+        before, after = "trained on the CPU on", f"{SOURCE}–{TARGET} sentence pairs"
         corpus = VGroup(label(before, font_size=typography.BODY_SIZE), n_pairs,
                         label(after, font_size=typography.BODY_SIZE)).arrange(RIGHT, buff=layout.TIGHT)
         if corpus.width > width:  # a narrow frame: the line's words (and the count) flow into lines
@@ -206,7 +210,7 @@ class LearnedAlignmentScene(AttentionScene):
         n_text = format_value(src.value("n_pairs"), 0)
 
         self.say(f"A real, trained model: a small GRU encoder–decoder with soft attention, trained on {n_text} "
-                 "English–French pairs.")
+                 f"{SOURCE}–{TARGET} pairs.")
         self.play(FadeIn(model), run_time=0.8)
         self.play(FadeIn(corpus, shift=UP * layout.NUDGE), run_time=1.0)
         self.wait(3.5)
@@ -258,13 +262,13 @@ class LearnedAlignmentScene(AttentionScene):
         spread = claims.least_concentrated_row(weights)
         self.play(FadeOut(top_boxes), run_time=0.4)
         if claims.is_sharp(weights[spread]):
-            self.say("Every row is sharp: each French word puts almost all its weight on one English word.")
+            self.say(f"Every row is sharp: each {TARGET} word puts almost all its weight on one {SOURCE} word.")
             self.wait(3.0)
         else:
             spread_box = frame_box(picture.row(spread), color=palette.MUTED)
             self._look_at(picture, [(spread, c) for c in _two_largest(weights[spread])], legend)
             self.say(f"{rows[spread]} spreads its weight: {claims.top_two(weights[spread], cols)}.",
-                     narration=f"{rows[spread]} has no single English word: it spreads its weight, "
+                     narration=f"{rows[spread]} has no single {SOURCE} word: it spreads its weight, "
                                f"{claims.top_two(weights[spread], cols)}.")
             self.play(Create(spread_box), run_time=0.6)
             self.wait(4.0)
@@ -410,7 +414,7 @@ class LearnedAlignmentScene(AttentionScene):
         widest = max(range(n_snapshots), key=lambda s: (lines(all_says[s]), all_says[s].width))
         says_slot = all_says[widest].copy()  # sizes the line for the longest thing the model ever says
         says_line = VGroup(says_name, says_slot).arrange(DOWN, buff=layout.TIGHT, aligned_edge=LEFT)
-        fed = wrapped("rows: the corpus French fed in, as in training (teacher forcing)", layout.body().width,
+        fed = wrapped(f"rows: the corpus {TARGET} fed in, as in training (teacher forcing)", layout.body().width,
                       font_size=typography.SMALL_SIZE, color=palette.MUTED)
         names = VGroup(label("training step"), label("loss")).arrange(DOWN, buff=layout.APART, aligned_edge=LEFT)
         readout_slot = readout_at(n_snapshots - 1)  # the last step has the most digits: the slot is wide enough
@@ -535,7 +539,7 @@ class LearnedAlignmentScene(AttentionScene):
                 self.frame_on(picture, *aside, run_time=1.2)
         self.wait(4.3)
         if crossing is not None:
-            self.say("The links cross: softmax can weight any English position. No order rule, no dictionary: "
+            self.say(f"The links cross: softmax can weight any {SOURCE} position. No order rule, no dictionary: "
                      "just weights that lowered the loss.")
             if _pans(picture):
                 framed.move_to_shot(self, camera.rest_shot(), picture, [], FadeIn(diagram), FadeIn(links),
@@ -543,7 +547,7 @@ class LearnedAlignmentScene(AttentionScene):
             else:
                 self.pull_back(FadeIn(diagram), FadeIn(links), run_time=1.2)
         else:
-            self.say("Softmax could weight any English position; for this pair the weights keep the order. No order "
+            self.say(f"Softmax could weight any {SOURCE} position; for this pair the weights keep the order. No order "
                      "rule, no dictionary: just weights that lowered the loss.")
         self.wait(7.0)
 
@@ -600,14 +604,14 @@ class LearnedAlignmentScene(AttentionScene):
 
     @staticmethod
     def _english_words(cols) -> str:
-        return claims.listing_or_count(cols, "English words")
+        return claims.listing_or_count(cols, f"{SOURCE} words")
 
     @staticmethod
     def _order_claim(weights, rows, cols, what: str) -> tuple[str, str]:
         """Caption and narration for whether the rows' strongest links keep the English order or cross."""
         crossing = claims.first_crossing(weights)
         if crossing is None:
-            text = (f"Each French word's {what}: they step through the English in order, so the two sentences "
+            text = (f"Each {TARGET} word's {what}: they step through the {SOURCE} in order, so the two sentences "
                     "keep the same order here.")
             return text, text
         r1, r2 = crossing
@@ -615,9 +619,9 @@ class LearnedAlignmentScene(AttentionScene):
         w1 = format_value(float(weights[r1, tops[r1]]), 2)
         w2 = format_value(float(weights[r2, tops[r2]]), 2)
         caption = (f"The order changes: {rows[r1]} looks at {cols[tops[r1]]} ({w1}), then {rows[r2]} at "
-                   f"{cols[tops[r2]]} ({w2}), a word that comes earlier in the English.")
+                   f"{cols[tops[r2]]} ({w2}), a word that comes earlier in the {SOURCE}.")
         narration = (f"The order changes: {rows[r1]} looks at {cols[tops[r1]]}, with {w1}, and then {rows[r2]} "
-                     f"looks back at {cols[tops[r2]]}, with {w2}, a word that comes earlier in the English.")
+                     f"looks back at {cols[tops[r2]]}, with {w2}, a word that comes earlier in the {SOURCE}.")
         return caption, narration
 
     def _compared_with_post(self, ours, toy) -> str:
