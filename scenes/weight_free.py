@@ -76,6 +76,8 @@ class StepB:
 #: How Step B's arrow runs from the scores to the bars: across (side by side), downwards (the scores over the
 #: bars), or on the names' line (lying bars built close to the scores).
 ACROSS, DOWNWARDS, ON_THE_NAMES = "across", "downwards", "on the names"
+#: How Step A's scoring is shown: whole, in two shots (products, then sums), or framed row by row.
+WHOLE, TWO_SHOTS, FRAMED_ROWS = "whole", "two shots", "framed rows"
 
 
 @dataclass(frozen=True)
@@ -153,6 +155,18 @@ def first_columns(grid: TensorGrid, width: float) -> list[VGroup]:
             break
         columns.append(grid.column(c))
     return columns
+
+
+def top_score_caption(src: Source, tokens: list[str], query: int) -> str:
+    """Step A's reading of the scores: the highest-scoring word (said against the query itself), or the tie."""
+    omega = src.get("omega")
+    best = top_index(omega)
+    if best is None:
+        top = format_value(float(omega.max()), 2)
+        return f"Two words tie for the highest score, ω = {top}: the dot product alone cannot pick one."
+    against = "against itself" if best == query else f"even above “{tokens[query]}” itself"
+    return (f"“{tokens[best]}” scores highest {against}: "
+            f"ω{subscript(best + 1)} = {format_value(src.value('omega', best), 2)}.")
 
 
 def distribution_caption(src: Source, tokens: list[str], position: int) -> str:
@@ -278,35 +292,63 @@ class WeightFreeScene(AttentionScene):
     def step_a_scores(self, X_named: VGroup, steps: Steps, light: TermLight) -> StepA:
         """Step A: the query x₃ dotted with every x_i, product by product, gives the scores ω."""
         X, X_name = X_named
-        qi, qn = self.qi, self.qn
+        whole, shots = self._scoring_picture()
+        comp, q_name, o_name = whole
+        self.say(f"Step A: fix the query “{self.tokens[self.qi]}” (x{subscript(self.qn)}) and score every word "
+                 "by a dot product.")
+        self._scoring_enters(X, X_name, whole, steps, shots)
+        q_box = frame_box(comp.matrix.row(self.qi), color=palette.QUERY)
+        self.play(Create(q_box), TransformFromCopy(comp.matrix.row(self.qi), comp.vector.body),
+                  FadeIn(comp.vector.brackets), FadeIn(q_name), *light.on(steps.a, ["q"], palette.QUERY),
+                  run_time=1.2)
+        in_two_shots = shots == TWO_SHOTS
+        self.play(FadeIn(comp.scaffold() if not in_two_shots else VGroup(comp.times, comp.products.brackets)),
+                  FadeIn(o_name if not in_two_shots else VGroup()), run_time=0.5)
+        self.wait(0.8)
+        qn = subscript(self.qn)
+        self.say(f"Multiply x{qn} and xᵢ entry by entry, add the products: one score ωᵢ per word.",
+                 narration=f"Multiply x{qn} and each xᵢ entry by entry, and add the products: "
+                           "that gives one score, ωᵢ, per word.")
+        last_box = self._work_the_scores(whole, steps, light, shots, q_box)
+        if in_two_shots:
+            q_box, q_name = VGroup(), VGroup()
+        best = top_index(self.src.get("omega"))
+        self.say(top_score_caption(self.src, self.tokens, self.qi))
+        self.play(FadeOut(last_box), *([] if best is None else [comp.result.cell(best).animate.set_color(
+            palette.QUERY)]), run_time=0.6)
+        self.wait(1.6)
+        return StepA(comp, q_box, q_name, o_name)
 
+    def _scoring_picture(self) -> tuple[VGroup, str]:
+        """X times the query, its products and the scores ω, fitted legibly, and how the camera shows them: whole;
+        in two shots where the whole is too wide for the floor (six-wide vectors: the products first, then the
+        sums); or, where even the products do not fit (a portrait frame), built legible and framed row by row."""
         def scoring(cell):
             comp = DotProducts(self.src, matrix="X", vector="query", products="omega_terms", result="omega",
                                row_labels=self.tokens, cell_size=cell, label_size=typography.LABEL_SIZE)
-            q_name = math(f"x_{qn}", color=palette.QUERY).next_to(comp.vector, LEFT, buff=layout.NEAR)
+            q_name = math(f"x_{self.qn}", color=palette.QUERY).next_to(comp.vector, LEFT, buff=layout.NEAR)
             o_name = math("omega", font_size=typography.HEADING_SIZE).next_to(comp.result, UP, buff=layout.NEAR)
             return VGroup(comp, q_name, o_name)
 
         whole = first_legible([lambda c=c: scoring(c) for c in legible.row_heights()], layout.body())
-        comp, q_name, o_name = whole
-        # too wide for the floor (six-wide vectors): the products first, then the camera moves on to the sums
-        in_two_shots = not fit_legibly(whole, layout.body())
+        comp, q_name, _ = whole
+        if fit_legibly(whole, layout.body()):
+            return whole, WHOLE
         products_part = VGroup(comp.matrix, comp.times, comp.vector, comp.products, q_name)
-        # even the products do not fit (a portrait frame): built legible, the camera shows the whole shaded and
-        # works the first row in close-up (kit.framed), the steps' line still on screen
-        framed_rows = in_two_shots and (products_part.width > layout.frame().width
-                                        or products_part.height > layout.frame().height)
-        if framed_rows:
-            in_two_shots = False
+        if products_part.width > layout.frame().width or products_part.height > layout.frame().height:
             close_up.build_legible(whole, layout.body())
-        elif in_two_shots:
-            whole.shift(layout.body().center - products_part.get_center())
-        self.say(f"Step A: fix the query “{self.tokens[qi]}” (x{subscript(qn)}) and score every word "
-                 "by a dot product.")
+            return whole, FRAMED_ROWS
+        whole.shift(layout.body().center - products_part.get_center())
+        return whole, TWO_SHOTS
+
+    def _scoring_enters(self, X: VGroup, X_name: VGroup, whole: VGroup, steps: Steps, shots: str) -> None:
+        """X becomes the product's matrix and the step line's first step shows (the steps to come wait hidden in
+        the band); framed row by row, where the frame shows it, then the camera pulls out to the whole."""
+        comp = whole[0]
         waiting = steps.line[1:]
-        if not steps.dim:  # the steps to come wait hidden in the band
+        if not steps.dim:
             self.add(waiting.set_opacity(steps.dim))
-        if framed_rows:  # X becomes the matrix where the frame shows it, then the camera pulls out to the whole
+        if shots == FRAMED_ROWS:
             close_up.apply_shot_state(camera.rest_shot(), whole)
             self.play(FadeOut(X_name), ReplacementTransform(X, comp.matrix), FadeIn(steps.line[0]), run_time=1.0)
             framed.cover_top_band(self)
@@ -315,19 +357,12 @@ class WeightFreeScene(AttentionScene):
             self.play(FadeOut(X_name), ReplacementTransform(X, comp.matrix), FadeIn(steps.line[0]),
                       *(FadeIn(waiting, run_time=0.8),) if steps.dim else (), run_time=1.0)
         waiting.set_opacity(steps.dim)
-        q_box = frame_box(comp.matrix.row(qi), color=palette.QUERY)
-        self.play(Create(q_box), TransformFromCopy(comp.matrix.row(qi), comp.vector.body),
-                  FadeIn(comp.vector.brackets), FadeIn(q_name), *light.on(steps.a, ["q"], palette.QUERY),
-                  run_time=1.2)
-        sums_part = VGroup(comp.sum_sign, comp.result.brackets, o_name)
-        self.play(FadeIn(comp.scaffold() if not in_two_shots else VGroup(comp.times, comp.products.brackets)),
-                  FadeIn(o_name if not in_two_shots else VGroup()), run_time=0.5)
-        self.wait(0.8)
-        self.say(f"Multiply x{subscript(qn)} and xᵢ entry by entry, add the products: one score ωᵢ per word.",
-                 narration=f"Multiply x{subscript(qn)} and each xᵢ entry by entry, and add the products: "
-                           "that gives one score, ωᵢ, per word.")
+
+    def _work_the_scores(self, whole: VGroup, steps: Steps, light: TermLight, shots: str, q_box) -> VMobject:
+        """Every row of X times the query, its products collapsing into its score; returns the last row's box."""
+        comp, q_name, o_name = whole
         first_products = light.on(steps.a, ["q", "k"], palette.KEY, paint=["k"])
-        if framed_rows:  # the formula's box changes before the camera moves: it moves with the formula
+        if shots == FRAMED_ROWS:  # the formula's box changes before the camera moves: it moves with the formula
             self.play(*first_products, run_time=0.5)
             shown = framed.dot_every_row(self, comp, whole, [steps.line, light.box],
                                          labels=list(comp.matrix.row_labels), color=palette.KEY)
@@ -335,40 +370,28 @@ class WeightFreeScene(AttentionScene):
             best = top_index(self.src.get("omega"))
             framed.frame_part(self, VGroup(comp.result if best is None else comp.result.cell(best), o_name),
                               whole, [steps.line, light.box])
-        elif not in_two_shots:
+            return shown[-1].box
+        if shots == WHOLE:
             shown = dot_every_row(self, comp, color=palette.KEY, with_first_products=first_products,
                                   with_first_sum=light.on(steps.a, ["om"]))
-        else:
-            shown = []
-            for i in range(comp.matrix.rows):
-                row, products, _ = comp.row(i)
-                shown.append(row_times_vector(self, row, comp.vector.body, products, None, color=palette.KEY,
-                                              box=shown[-1].box if shown else None,
-                                              with_products=first_products if i == 0 else (), run_time=0.7))
-            settle(self, [comp.products], [s.products for s in shown])
-            # X has done its part: the camera moves on to the products and their sums
-            self.frame_on(VGroup(comp.vector, comp.products, sums_part), FadeOut(comp.matrix), FadeOut(q_box),
-                          FadeOut(q_name), FadeOut(comp.times), FadeOut(shown[-1].box))
-            q_box, q_name = VGroup(), VGroup()
-            self.play(FadeIn(sums_part), run_time=0.5)
-            sums = [anim for i in range(comp.matrix.rows)
-                    for anim in motion.collapse(comp.products.row(i), comp.result.cell(i))]
-            self.play(motion.lagged(sums), *light.on(steps.a, ["om"]), run_time=1.6)
-            settle(self, [comp.result], [comp.result.cell(i) for i in range(comp.matrix.rows)])
-            shown[-1] = type(shown[-1])(VGroup(), shown[-1].products, None)
-        omega = self.src.get("omega")
-        best = top_index(omega)
-        if best is None:
-            top = format_value(float(omega.max()), 2)
-            self.say(f"Two words tie for the highest score, ω = {top}: the dot product alone cannot pick one.")
-            self.play(FadeOut(shown[-1].box), run_time=0.6)
-        else:
-            against = "against itself" if best == qi else f"even above “{self.tokens[qi]}” itself"
-            self.say(f"“{self.tokens[best]}” scores highest {against}: "
-                     f"ω{subscript(best + 1)} = {format_value(self.src.value('omega', best), 2)}.")
-            self.play(FadeOut(shown[-1].box), comp.result.cell(best).animate.set_color(palette.QUERY), run_time=0.6)
-        self.wait(1.6)
-        return StepA(comp, q_box, q_name, o_name)
+            return shown[-1].box
+        shown = []
+        for i in range(comp.matrix.rows):
+            row, products, _ = comp.row(i)
+            shown.append(row_times_vector(self, row, comp.vector.body, products, None, color=palette.KEY,
+                                          box=shown[-1].box if shown else None,
+                                          with_products=first_products if i == 0 else (), run_time=0.7))
+        settle(self, [comp.products], [s.products for s in shown])
+        # X has done its part: the camera moves on to the products and their sums
+        sums_part = VGroup(comp.sum_sign, comp.result.brackets, o_name)
+        self.frame_on(VGroup(comp.vector, comp.products, sums_part), FadeOut(comp.matrix), FadeOut(q_box),
+                      FadeOut(q_name), FadeOut(comp.times), FadeOut(shown[-1].box))
+        self.play(FadeIn(sums_part), run_time=0.5)
+        sums = [anim for i in range(comp.matrix.rows)
+                for anim in motion.collapse(comp.products.row(i), comp.result.cell(i))]
+        self.play(motion.lagged(sums), *light.on(steps.a, ["om"]), run_time=1.6)
+        settle(self, [comp.result], [comp.result.cell(i) for i in range(comp.matrix.rows)])
+        return VGroup()
 
     @beat
     def step_b_softmax(self, a: StepA, steps: Steps, light: TermLight) -> StepB:

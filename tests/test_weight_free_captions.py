@@ -34,3 +34,20 @@ def test_the_post_caption_names_the_largest_and_smallest_softmax_weight():
 def test_tied_weights_are_said_to_tie_rather_than_one_word_named():
     caption = distribution_caption(_Weights([0.4, 0.4, 0.2]), ["a", "b", "c"], 1)
     assert "the largest weights tie at 0.40" in caption and "least on “c” (0.20)" in caption
+
+
+class _Scores(_Weights):
+    def get(self, path):
+        return self.alpha
+
+
+def test_the_top_score_is_named_against_the_query_or_the_tie_said():
+    from scenes.weight_free import top_score_caption
+
+    rain = examples.build("rain")
+    omega = rain.X[rain.query_index] @ rain.X.T  # recomputed here: x_q · x_j
+    best = int(omega.argmax())
+    caption = top_score_caption(_Scores(omega.tolist()), list(rain.tokens), rain.query_index)
+    assert caption.startswith(f"“{rain.tokens[best]}” scores highest") and f"{omega[best]:.2f}" in caption
+    assert ("against itself" in caption) == (best == rain.query_index)
+    assert top_score_caption(_Scores([0.5, 0.5, 0.1]), ["a", "b", "c"], 2).startswith("Two words tie")
