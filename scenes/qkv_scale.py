@@ -24,7 +24,7 @@ from scenes.kit import (
 from scenes.kit import camera, framed, layout, motion
 from scenes.kit import legible
 from scenes.kit.legible import first_legible, first_worked, fit_legibly, fits_at_floor, reads_worked
-from scenes.kit.score_bars import lie_beside, lying_bars, stand_labels_upright, upright_words
+from scenes.kit.score_bars import LYING_LENGTH, lie_beside, lying_bars, names_arrow, stand_labels_upright, upright_words
 from scenes.kit.text import wrapped
 from scenes.kit.attention_map import AttentionMap
 from scenes.kit.claims import top_index
@@ -154,6 +154,13 @@ class QKVScaleScene(AttentionScene):
         return matrix(self.src, path, color=color, font_size=NUMBER, cell_width=width, cell_size=cell)
 
 
+    @staticmethod
+    def off_the_frame(mob, eq=None) -> bool:
+        """Whether `mob` (fitted at the floor, larger than the body) runs off the frame or up into the formula `eq`."""
+        half_w, half_h = config.frame_width / 2, config.frame_height / 2
+        return (mob.width > 2 * half_w or mob.get_bottom()[1] < -half_h
+                or mob.get_top()[1] > (half_h if eq is None else eq.get_bottom()[1]))
+
     def clear_picture(self, keep, light: TermLight) -> None:
         """Fade everything except `keep` (the equation and what the next step reuses)."""
         kept = {id(part) for k in keep if k is not None for part in k.get_family()}
@@ -200,9 +207,14 @@ class QKVScaleScene(AttentionScene):
             parts = first_worked([lambda c=c, s=s: self.projections_one_at_a_time(c, stacked=s)
                                   for s in (False, True) for c in legible.row_heights()],
                                  layout.body(), number_size=NUMBER, whole=lambda p: p.whole)
-        fit_legibly(parts.whole, layout.body())
+        # larger than the body at the floor, off the frame or under the formula: the camera follows the work
+        big = not fit_legibly(parts.whole, layout.body()) and self.off_the_frame(parts.whole, eq)
         self.say("The weight-free version used X for every role. Real self-attention learns three linear maps.")
-        self.play(FadeIn(eq), FadeIn(parts.X), FadeIn(parts.x_name), run_time=1.0)
+        if big:
+            self.play(FadeIn(eq), run_time=0.5)
+            self.shoot_projections(parts, eq, light, FadeIn(parts.X), FadeIn(parts.x_name), whole=True)
+        else:
+            self.play(FadeIn(eq), FadeIn(parts.X), FadeIn(parts.x_name), run_time=1.0)
         self.wait(2.0)
         captions = ("Queries Q = X W_Q: the vectors that do the scoring.",
                     "Keys K = X W_K: the vectors that get scored.",
@@ -213,11 +225,17 @@ class QKVScaleScene(AttentionScene):
             if i and not together:
                 self.play(FadeOut(VGroup(parts.weights[i - 1], parts.outs[i - 1], parts.w_names[i - 1],
                                          parts.o_names[i - 1])), run_time=0.4)
-            self.play(FadeIn(W), FadeIn(w_name), FadeIn(parts.signs if not together and i == 0 else VGroup()),
-                      *light.on(eq, [r.lower(), "w" + r.lower()], color), run_time=0.7)
+            entering = [FadeIn(W), FadeIn(w_name), FadeIn(parts.signs if not together and i == 0 else VGroup())]
+            if big:  # W enters on the whole, shaded; the product arrives there, then the camera moves in on it
+                self.shoot_projections(parts, eq, light, *entering, whole=True)
+                self.play(*light.on(eq, [r.lower(), "w" + r.lower()], color), run_time=0.5)
+            else:
+                self.play(*entering, *light.on(eq, [r.lower(), "w" + r.lower()], color), run_time=0.7)
             entries = into_product(parts.X, W, out)
             self.play(motion.lagged(entries), FadeIn(out.brackets), FadeIn(o_name), run_time=1.5)
             settle(self, [out], cells_of(out))
+            if big:
+                self.shoot_projections(parts, eq, light, on=VGroup(out, o_name))
             self.wait(0.6)
         Q, K, V = (self.src.get(p) for p in ("Q", "K", "V"))
         differ = not (torch.equal(Q, K) or torch.equal(K, V) or torch.equal(Q, V))
@@ -225,6 +243,15 @@ class QKVScaleScene(AttentionScene):
                  + (", and they differ." if differ else "; here two of them happen to coincide."))
         self.play(*light.off(), run_time=0.4)
         self.wait(2.4)
+
+    def shoot_projections(self, parts: "Projections", eq: VGroup, light: TermLight, *animations,
+                          whole: bool = False, on=None) -> None:
+        """The camera on all of an oversized composition (`whole`: its numbers shaded) or in on the part `on` (its
+        numbers legible), the formula and its highlight still in the top band; `animations` play along."""
+        shot = camera.shot_on_all(parts.whole) if whole else camera.shot_on(on)
+        framed.cover_top_band(self)
+        framed.move_to_shot(self, shot, parts.whole, [m for m in (eq, light.box) if m is not None], *animations,
+                            run_time=1.0)
 
     @staticmethod
     def projections_equation() -> MathTypst:
@@ -315,19 +342,30 @@ class QKVScaleScene(AttentionScene):
                               + [lambda c=c: projection(c, True, True) for c in legible.row_heights()],
                               layout.body())
         comp, x_name, x_word, W_name, q_name = whole
-        fit_legibly(whole, layout.body())
-        self.play(FadeIn(eq), FadeIn(comp.weights), FadeIn(x_name), FadeIn(x_word), FadeIn(comp.matrix),
-                  FadeIn(W_name), run_time=1.0)
-        self.play(FadeIn(comp.scaffold()), run_time=0.4)
-        shown = scale_every_row(self, comp, color=palette.QUERY, run_time=0.5)
+        big = not fit_legibly(whole, layout.body()) and self.off_the_frame(whole, eq)  # the camera follows
+        entering = (FadeIn(comp.weights), FadeIn(x_name), FadeIn(x_word), FadeIn(comp.matrix), FadeIn(W_name))
+        if big:  # the whole shaded, the first row worked in close-up (kit.framed), ending on q
+            self.play(FadeIn(eq), run_time=0.5)
+            framed.cover_top_band(self)
+            framed.move_to_shot(self, camera.shot_on_all(whole), whole, [eq], *entering, run_time=1.0)
+            self.play(FadeIn(comp.scaffold()), run_time=0.4)
+            shown = framed.scale_every_row(self, comp, whole, [eq], color=palette.QUERY, run_time=0.5)
+        else:
+            self.play(FadeIn(eq), *entering, run_time=1.0)
+            self.play(FadeIn(comp.scaffold()), run_time=0.4)
+            shown = scale_every_row(self, comp, color=palette.QUERY, run_time=0.5)
         self.say(f"Each entry of x{subscript(qn)} scales one row of W_Q; adding the rows gives the query.")
         self.play(FadeOut(shown[-1].box), run_time=0.3)
         add_rows(self, comp, with_sum=[FadeIn(q_name), *light.on(eq, ["q"], palette.QUERY)])
+        if big:
+            framed.frame_part(self, VGroup(comp.result, q_name), whole, [eq, light.box])
         self.wait(1.2)
         self.say("The keys k_j = x_j W_K and values v_j = x_j W_V are the rows of K and V we already have.",
                  narration="Keys and values are made the same way, k_j from x_j times W_K and v_j from x_j times "
                            "W_V: they are the rows of K and V we already have.")
         self.wait(3.0)
+        if big:  # back at rest, the oversized picture gone (the next step keeps only the formula)
+            framed.move_to_shot(self, camera.rest_shot(), whole, [eq, light.box], FadeOut(whole), run_time=0.6)
         return eq
 
     @beat
@@ -455,26 +493,46 @@ class QKVScaleScene(AttentionScene):
             bars = self.bars_for("query_row.weights", layout.body().height - target.height - layout.FAR)
             return VGroup(target, tag, bars).arrange(DOWN, buff=layout.FAR)
 
-        def softmax_across(cell):
+        def softmax_across(cell, length=LYING_LENGTH, gap=layout.FAR):
             """A frame where even the row of scores is too wide: the scores as a column beside their words, each
-            weight a bar lying along its key's row."""
+            weight a bar lying along its key's row (`length` long, `gap` from the scores)."""
             target = self.scaled_column(cell)
             target[0].add_row_labels(self.tokens, color=palette.ENGLISH, font_size=typography.SMALL_SIZE)
             target[1].next_to(target[0].body, UP, buff=layout.NEAR)
-            bars = lying_bars(self.src, "query_row.weights", self.tokens, cell)
+            bars = lying_bars(self.src, "query_row.weights", self.tokens, cell, length)
             tag = label("softmax over j", font_size=typography.SMALL_SIZE, color=palette.WEIGHT)
-            return lie_beside(target, bars, tag)
+            words = max(label(w, font_size=typography.SMALL_SIZE).width for w in "softmax over j".split())
+            if words <= bars.width and not fits_at_floor(lie_beside(target, bars, tag, gap), layout.body()):
+                tag = wrapped("softmax over j", bars.width, font_size=typography.SMALL_SIZE, color=palette.WEIGHT)
+            row = lie_beside(target, bars, tag, gap)
+            row.arrow_on_names = gap != layout.FAR  # no room for the arrow between the rows: on the names' line
+            if row.arrow_on_names:
+                tag.match_y(target[1])
+            return row
+
+        def softmax_close(cell):
+            """The same, the bars closer to the scores (the arrow on the names' line) and as long as the body's width
+            leaves at the floor (eleven words in portrait)."""
+            close = softmax_across(cell, gap=layout.GAP)
+            room = layout.body().width * legible.smallest_text(close) / typography.MIN_FONT_SIZE
+            return softmax_across(cell, LYING_LENGTH + min(0, room - close.width), layout.GAP)
 
         stacked = [lambda c=c: softmax_column(c) for c in legible.row_heights()]
         across = [lambda c=c: softmax_across(c) for c in legible.row_heights()]
         row = first_legible([lambda c=c: softmax_row(c) for c in legible.row_heights()] + stacked + across,
                             layout.body())
+        if not fit_legibly(row, layout.body()) and self.off_the_frame(row, eq):  # eleven words in portrait: closer
+            close = first_legible([lambda c=c: softmax_close(c) for c in legible.row_heights()], layout.body())
+            if fits_at_floor(close, layout.body()):  # else the roomier form, which at least keeps the arrow between
+                row = close
+            fit_legibly(row, layout.body())
         target, tag, bars = row
         lying = getattr(bars, "lying", False)
-        fit_legibly(row, layout.body())
         down = target.get_bottom()[1] > bars.get_top()[1]
         arrow = flow_arrow(target, bars, down=down)
-        if lying:  # the tag over the bars
+        if getattr(row, "arrow_on_names", False):  # built close: from ω to the tag over the bars
+            arrow = names_arrow(target, tag)
+        elif lying:  # the tag over the bars
             arrow.match_y(target[0].body)
         elif down:  # the tag between the scores and the bars, the arrow beside it
             arrow.next_to(tag, LEFT, buff=layout.NEAR)
@@ -611,8 +669,12 @@ class QKVScaleScene(AttentionScene):
         candidates += [(s, dict(c, stacked=True)) for s, c in candidates]
         row = first_legible([lambda s=s, c=c: self.product_row(s, **c) for s, c in candidates], layout.body(),
                             whole=lambda r: r.whole)
-        fit_legibly(row.whole, layout.body())
+        big = not fit_legibly(row.whole, layout.body()) and self.off_the_frame(row.whole, eq)  # camera follows
         A, V, Z = row.A, row.V, row.Z
+        pinned = [eq, light.box] if light.box is not None else [eq]
+        if big:  # the whole from afar, its numbers shaded
+            framed.cover_top_band(self)
+            framed.move_to_shot(self, camera.shot_on_all(row.whole), row.whole, pinned, run_time=0.6)
         if isinstance(A, AttentionMap):
             a_rows = [A.row(i) for i in range(Z.rows)]
             self.play(LaggedStart(*(FadeIn(r, shift=RIGHT * layout.NUDGE) for r in a_rows), lag_ratio=0.15),
@@ -627,6 +689,8 @@ class QKVScaleScene(AttentionScene):
         boxes = [frame_box(Z.row(qi), color=palette.QUERY)]
         if isinstance(A, AttentionMap):
             boxes.append(frame_box(A.row(qi), color=palette.QUERY))
+        if big:  # Z's numbers legible again
+            framed.frame_part(self, VGroup(Z, row.names[-1]), row.whole, pinned)
         self.play(*(Create(b) for b in boxes), run_time=0.6)
         self.wait(1.6)
 
