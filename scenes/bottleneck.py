@@ -139,7 +139,7 @@ class BottleneckScene(AttentionScene):
                         words.get_bottom()[1] - (layout.GAP if self._words_in_lines(words) else layout.FAR))
         # a narrow body (portrait, square): the state over its shares, each the body's width
         state_region, shares_region = region.split_rows(1, 1) if _stacked() else region.split_columns(1, 1)
-        state, state_title, shares = self._reading_picture(state_region, shares_region)
+        state, state_title, shares = self._reading_picture(state_region, shares_region, region)
         picture = VGroup(state_title, state, shares.title, shares.labels, shares.slots, *shares.spacers)
         block = VGroup(shares.title, shares.labels, shares.slots, *shares.spacers)
         if _stacked() and VGroup(state_title, state).get_bottom()[1] < block.get_top()[1]:
@@ -147,6 +147,8 @@ class BottleneckScene(AttentionScene):
             block.next_to(VGroup(state_title, state), DOWN, buff=layout.APART)
         zoom = layout.fit_factor(picture, region)
         layout.fit_into(picture, region)
+        if _stacked():
+            state_title = self._legible_reading(state_title, state, shares, state_region, region, zoom)
         self.play(FadeIn(words[0]), run_time=0.5)
         reader = self._reader(words, 0)
         read_arrow = self._read_arrow(words, 0, state_title)
@@ -260,6 +262,8 @@ class BottleneckScene(AttentionScene):
         from_s = VGroup(*(Arrow(ends[0](), ends[1](w), buff=layout.TIGHT,
                                 color=palette.CONTEXT, stroke_width=3, max_tip_length_to_length_ratio=0.07)
                           for w in steps))
+        if getattr(chain, "in_lines", False):  # the steps in lines: arrows to a lower line pass behind the upper one
+            self.bring_to_back(*from_s)
         self.play(LaggedStart(*(GrowArrow(a) for a in from_s), lag_ratio=0.3), run_time=1.5)
         self.wait(2.0)
         self.say(f"Whatever it writes, the decoder sees “{first}” only through s, mixed with every word after it.",
@@ -306,6 +310,8 @@ class BottleneckScene(AttentionScene):
                 links[w] = VGroup(*(Line(step.get_left() + LEFT * layout.TIGHT,
                                          row.state.get_right() + RIGHT * layout.TIGHT,
                                          color=palette.WEIGHT, stroke_width=3) for row in kept))
+            if getattr(chain, "in_lines", False):  # links to a lower line pass behind the boxes of the upper one
+                self.bring_to_back(*links[w])
             self.play(Indicate(step[1], color=palette.FRENCH, scale_factor=1.3),
                       LaggedStart(*(Create(line) for line in links[w]), lag_ratio=0.2), run_time=1.1)
             self.wait(0.5)
@@ -347,16 +353,40 @@ class BottleneckScene(AttentionScene):
 
     # --- building blocks --------------------------------------------------------------------------------------
 
-    def _reading_picture(self, state_region: Region, shares_region: Region) -> tuple[VGroup, VGroup, Shares]:
+    def _reading_picture(self, state_region: Region, shares_region: Region,
+                         whole: Region | None = None) -> tuple[VGroup, VGroup, Shares]:
         """The hidden state after the first word (title over vector) in the left column and the share bars in the
         right one, their tops level with the vector's so an arrow from a word to the title passes over the bars."""
         state = self._state_vector(0)
         title = self._state_title(0, state_region, state, 1.0)
         VGroup(title, state).move_to(state_region.center)
-        shares = self._shares(shares_region)
+        shares = self._shares(shares_region, whole)
         if not _stacked():  # side by side: level tops; stacked, each keeps its own row
             VGroup(shares.title, shares.labels, shares.slots, *shares.spacers).align_to(state, UP)
         return state, title, shares
+
+    def _legible_reading(self, title, state: VGroup, shares: Shares, state_region: Region, region: Region,
+                         zoom: float):
+        """A narrow body's reading picture, fitted whole, may set its title and shares below the floor where only the
+        vector is as wide as the body (a long word): the title is built again at the floor, the shares grow back
+        towards it as far as the region's width and the room under them allow. Returns the title."""
+        if close_up.smallest_font(title) < typography.MIN_FONT_SIZE:
+            title = self._state_title(0, state_region, state, zoom)
+        block = VGroup(shares.title, shares.labels, shares.slots, *shares.spacers)
+        if close_up.smallest_font(block) >= typography.MIN_FONT_SIZE:
+            return title
+        block.next_to(state, DOWN, buff=layout.APART * zoom)  # right under the state: the room below is for growing
+        grow = min(typography.MIN_FONT_SIZE * close_up.BUILD_MARGIN / close_up.smallest_font(block),
+                   (block.get_top()[1] - region.bottom) / block.height)
+        if grow > 1:
+            block.scale(grow, about_edge=UP)
+            excess = block.width - region.width
+            if excess > 0:  # what a share of 1 spans gives up the width the words and numbers grew by
+                for slot, spacer in zip(shares.slots, shares.spacers):
+                    slot.stretch_to_fit_width(slot.width - excess, about_edge=LEFT)
+                    spacer.shift(LEFT * excess)
+            block.set_x(region.center[0])
+        return title
 
     @staticmethod
     def _reader(words: TokenRow, t: int) -> SurroundingRectangle:
@@ -372,7 +402,10 @@ class BottleneckScene(AttentionScene):
                       cell_width=self.cell_width)
 
     def _state_title(self, t: int, region: Region, state: VGroup, zoom: float) -> VGroup:
+        """"hidden state after “word”" over `state`, scaled by `zoom` (in a narrow body, no further than the floor)."""
         words = f"hidden state after “{self.tokens[t]}”"
+        if _stacked():  # never scaled below the floor: wrapped to the width it then may take
+            zoom = max(zoom, typography.MIN_FONT_SIZE / typography.LABEL_SIZE)
         title = (wrapped(words, region.width / zoom, font_size=typography.LABEL_SIZE) if _stacked()
                  else label(words, font_size=typography.LABEL_SIZE)).scale(zoom)
         layout.fit_into(title, region, center=False, grow=not self._crowded)  # crowded: room for the shares
@@ -412,23 +445,36 @@ class BottleneckScene(AttentionScene):
         return Arrow(words[t].get_bottom(), title.get_top(), buff=layout.NEAR, color=palette.ENGLISH,
                      stroke_width=3, max_tip_length_to_length_ratio=0.12)
 
-    def _shares(self, region: Region) -> Shares:
-        """The shares block in one column of words, or in two when one column would not stay legible (many words)."""
-        for columns in (1, 2):
-            shares = self._shares_in(region, columns)
+    def _shares(self, region: Region, whole: Region | None = None) -> Shares:
+        """The shares block in one column of words, or in two when one column would not stay legible (many words);
+        in a narrow body, when neither does, each word over its bar (a word too long to stand beside one): the
+        first arrangement that stays legible, else the one whose text comes out largest in `whole` (the region of the
+        whole picture: stacked, the block moves up under the state when it needs the height)."""
+        arrangements = [(1, False), (2, False)] + ([(1, True), (2, True)] if _stacked() else [])
+        best, best_size = None, 0.0
+        for columns, over in arrangements:
+            shares = self._shares_in(region, columns, over=over)
             block = VGroup(shares.title, shares.labels, shares.slots, *shares.spacers)
-            if layout.fits_legibly(block, region, close_up.smallest_font(block)):
-                break
-        return shares
+            smallest = close_up.smallest_font(block)
+            if layout.fits_legibly(block, region, smallest):
+                return shares
+            size = smallest * layout.fit_factor(block, whole or region)
+            # none legible: two columns side by side, unless words over their bars come out larger
+            if not over or size > best_size:
+                best, best_size = shares, size
+        return best
 
-    def _shares_in(self, region: Region, columns: int) -> Shares:
+    def _shares_in(self, region: Region, columns: int, *, over: bool = False) -> Shares:
         """Word labels right-aligned, each beside an empty slot as long as a share of 1 may be (the region's width
         less the labels and the widest number), under one title; the whole block fitted into `region`. With two
-        columns the words run down the left one, then the right one."""
+        columns the words run down the left one, then the right one. `over`: each word over its slot instead."""
         labels = [label(w, font_size=typography.LABEL_SIZE, color=palette.ENGLISH) for w in self.tokens]
         widest_number = self.src.number("first_token_share", 0, decimals=2, font_size=typography.NUMBER_SIZE).width
         width = (region.width - layout.APART * (columns - 1)) / columns
         after = layout.APART if columns > 1 else 0.0  # two columns: room between a number and the next word
+        if over:
+            return self._shares_over(region, columns, labels, width - widest_number - after - layout.NEAR,
+                                     widest_number + after)
         unit = width - max(m.width for m in labels) - widest_number - after - layout.NEAR * 2
         slots = [Rectangle(width=max(unit, layout.FAR), height=L.bar_height, stroke_width=0, fill_opacity=0)
                  for _ in labels]
@@ -447,6 +493,25 @@ class BottleneckScene(AttentionScene):
                                        buff=(layout.NEAR, row_gap))
         block = VGroup(title, VGroup(*cells)).arrange(DOWN, buff=layout.GAP, aligned_edge=LEFT)
         block.move_to(region.center)
+        return Shares(title, VGroup(*labels), VGroup(*slots), spacers)
+
+    def _shares_over(self, region: Region, columns: int, labels: list, unit: float, spare: float) -> Shares:
+        """The shares block with each word over its slot (`unit` long, `spare` after it for the number), the words
+        down one column, then the next, under the wrapped title."""
+        slots = [Rectangle(width=max(unit, layout.FAR), height=L.bar_height, stroke_width=0, fill_opacity=0)
+                 for _ in labels]
+        spacers = [Rectangle(width=spare, height=L.bar_height, stroke_width=0, fill_opacity=0) for _ in labels]
+        units = [VGroup(name, VGroup(slot, spacer).arrange(RIGHT, buff=0)).arrange(DOWN, buff=layout.TIGHT,
+                                                                                   aligned_edge=LEFT)
+                 for name, slot, spacer in zip(labels, slots, spacers)]
+        rows = -(-len(units) // columns)
+        units += [VGroup() for _ in range(rows * columns - len(units))]
+        cells = [units[c * rows + r] for r in range(rows) for c in range(columns)]
+        VGroup(*cells).arrange_in_grid(rows=rows, cols=columns, col_alignments="l" * columns,
+                                       buff=(layout.NEAR, layout.NEAR))
+        title = wrapped("how much of each word the state still carries", region.width,
+                        font_size=typography.SMALL_SIZE, color=palette.MUTED)
+        VGroup(title, VGroup(*cells)).arrange(DOWN, buff=layout.GAP, aligned_edge=LEFT).move_to(region.center)
         return Shares(title, VGroup(*labels), VGroup(*slots), spacers)
 
     def _share_bars(self, t: int, shares: Shares) -> VGroup:
@@ -481,9 +546,17 @@ class BottleneckScene(AttentionScene):
         smallest = close_up.smallest_font(trail)
         if _stacked() and not layout.fits_legibly(trail, body, smallest):  # many words: the steps in lines
             scale = typography.MIN_FONT_SIZE * close_up.BUILD_MARGIN / smallest
+            if steps[0].width > body.width / scale:  # a long first word: its head on lines of its own, number after
+                head = wrapped(f"“{self.tokens[0]}” share:", body.width / scale, font_size=typography.LABEL_SIZE,
+                               color=palette.MUTED, line_gap=layout.TIGHT)
+                last = head[-1] if isinstance(head, VGroup) else head
+                first.next_to(last, RIGHT, buff=layout.NEAR)
+                steps[0] = VGroup(head, first)
             _in_lines(steps, body.width / scale, gap=layout.NEAR, line_gap=layout.TIGHT)
             trail = VGroup(*steps)
-        layout.fit_into(trail, body)
+            layout.fit_into(trail, body, grow=False)  # at the floor's size: the room above it is the picture's
+        else:
+            layout.fit_into(trail, body)
         trail.to_edge(DOWN, buff=layout.MARGIN + layout.BOTTOM_BAND)
         return trail, steps
 
@@ -514,20 +587,39 @@ class BottleneckScene(AttentionScene):
         return chain
 
     def _decoder_row(self) -> VGroup:
-        """The decoder's steps left to right along the bottom of a narrow body, "decoder" over them."""
+        """The decoder's steps left to right along the bottom of a narrow body, "decoder" under them; in lines at the
+        floor's size when one row would not stay legible (many or long French words), `chain.in_lines` then set."""
         boxes = [token_box(w, palette.FRENCH) for w in self._decoder_words()]
         row = VGroup(*boxes).arrange(RIGHT, buff=layout.GAP)
-        links = [Line(a.get_right(), b.get_left(), buff=layout.HAIRLINE, color=palette.MUTED, stroke_width=2)
-                 for a, b in zip(boxes[:-1], boxes[1:])]
+        body = layout.body()
         head = label("decoder", font_size=typography.SMALL_SIZE, color=palette.MUTED)
+        smallest = close_up.smallest_font(VGroup(row, head))
+        in_lines = not layout.fits_legibly(VGroup(row, head), body, smallest) and len(boxes) > 1
+        scale = typography.MIN_FONT_SIZE * close_up.BUILD_MARGIN / smallest
+        lines = (_in_lines(boxes, body.width / scale, gap=layout.GAP, line_gap=layout.GAP, room_after=layout.GAP)
+                 if in_lines else [list(range(len(boxes)))])
+        links = [self._decoder_link(boxes, t, lines) for t in range(len(boxes) - 1)]
         head.next_to(row, DOWN, buff=layout.TIGHT).align_to(row, LEFT)  # under it: the links come from above
         chain = VGroup(head, *[m for pair in zip(boxes, links + [VGroup()]) for m in pair])
-        body = layout.body()
-        layout.fit_into(chain, body, grow=False)
+        if in_lines:
+            chain.scale(scale)
+            chain.move_to(body.center)
+        else:
+            layout.fit_into(chain, body, grow=False)
         chain.to_edge(DOWN, buff=layout.MARGIN + layout.BOTTOM_BAND)
         by_word = dict(zip(self._decoder_words(), boxes))
         chain.step = lambda w: by_word[w]
+        chain.in_lines = in_lines
         return chain
+
+    @staticmethod
+    def _decoder_link(boxes: list, t: int, lines: list[list[int]]) -> Line:
+        """The link from step t to step t + 1: between them in one line, else out of the end of step t's line."""
+        a, b = boxes[t], boxes[t + 1]
+        if any(t + 1 == line[0] for line in lines[1:]):
+            return Line(a.get_right(), a.get_right() + RIGHT * layout.GAP, buff=layout.HAIRLINE, color=palette.MUTED,
+                        stroke_width=2)
+        return Line(a.get_right(), b.get_left(), buff=layout.HAIRLINE, color=palette.MUTED, stroke_width=2)
 
     @staticmethod
     def _left_of_chain(chain: VGroup) -> Region:
