@@ -450,10 +450,12 @@ class BottleneckScene(AttentionScene):
         in a narrow body, when neither does, each word over its bar (a word too long to stand beside one): the
         first arrangement that stays legible, else the one whose text comes out largest in `whole` (the region of the
         whole picture: stacked, the block moves up under the state when it needs the height)."""
-        arrangements = [(1, False), (2, False)] + ([(1, True), (2, True)] if _stacked() else [])
         best, best_size = None, 0.0
-        for columns, over in arrangements:
+        for columns, over in [(1, False), (2, False), (1, True), (2, True)]:
+            if over and not (_stacked() and single.slots[0].width <= layout.FAR):
+                break  # words over bars only where a word leaves a bar beside it in one column no room (a long word)
             shares = self._shares_in(region, columns, over=over)
+            single = shares if best is None else single
             block = VGroup(shares.title, shares.labels, shares.slots, *shares.spacers)
             smallest = close_up.smallest_font(block)
             if layout.fits_legibly(block, region, smallest):
