@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 
 from manim import (
     DOWN, LEFT, ORIGIN, RIGHT, UP, Arrow, Brace, Create, FadeIn, FadeOut, GrowArrow, GrowFromEdge, Group, Indicate, LaggedStart,
-    Line, MoveToTarget, Rectangle, ReplacementTransform, SurroundingRectangle, VGroup,
+    Line, MoveToTarget, Rectangle, ReplacementTransform, SurroundingRectangle, VGroup, config,
 )
 
 from scenes.kit import camera, close_up, framed
@@ -75,7 +75,8 @@ class Reading:
     shares: Shares
     bars: VGroup  # the bars and numbers of the state now: .bars, .numbers
     trail: VGroup  # "“I” share: 1.00 → 0.25 → …", every step laid out; shown a step at a time
-    trail_steps: list[VGroup]  # trail[0] is the head and first share; step t is "→ share_t"
+    trail_steps: list[VGroup]  # trail[0] is the head and first share; step t is "→ share_t" (none: not shown)
+    shots: tuple | None = None  # the picture below the frame: (the shot on the words and state, the one on the shares)
 
 
 @dataclass(frozen=True)
@@ -134,21 +135,13 @@ class BottleneckScene(AttentionScene):
                            f"a vector of {size} numbers.")
         words = self._word_row()
         arrows = self._word_arrows(words)
-        trail, steps = self._share_trail()
-        region = Region(layout.body().left, layout.body().right, trail.get_top()[1] + layout.GAP,
-                        words.get_bottom()[1] - (layout.GAP if self._words_in_lines(words) else layout.FAR))
-        # a narrow body (portrait, square): the state over its shares, each the body's width
-        state_region, shares_region = region.split_rows(1, 1) if _stacked() else region.split_columns(1, 1)
-        state, state_title, shares = self._reading_picture(state_region, shares_region, region)
-        picture = VGroup(state_title, state, shares.title, shares.labels, shares.slots, *shares.spacers)
-        block = VGroup(shares.title, shares.labels, shares.slots, *shares.spacers)
-        if _stacked() and VGroup(state_title, state).get_bottom()[1] < block.get_top()[1]:
-            # the rows' halves too low for what they hold (many words): the state right over its shares
-            block.next_to(VGroup(state_title, state), DOWN, buff=layout.APART)
-        zoom = layout.fit_factor(picture, region)
-        layout.fit_into(picture, region)
-        if _stacked():
-            state_title = self._legible_reading(state_title, state, shares, state_region, region, zoom)
+        if self._reads_below_frame():  # many words in a narrow frame: the camera moves down to the shares
+            state, state_title, shares, state_region, zoom, shots = self._reading_below(words)
+            trail, steps = VGroup(), []  # the caption says the first word's shares
+        else:
+            trail, steps = self._share_trail()
+            state, state_title, shares, state_region, zoom = self._reading_in_frame(words, trail)
+            shots = None
         self.play(FadeIn(words[0]), run_time=0.5)
         reader = self._reader(words, 0)
         read_arrow = self._read_arrow(words, 0, state_title)
@@ -159,12 +152,15 @@ class BottleneckScene(AttentionScene):
         self.say(f"After “{tokens[0]}”, the state is all “{tokens[0]}”: its share is {first_share}.",
                  narration=f"After the first word, “{tokens[0]}”, the state holds nothing else: the share of "
                            f"“{tokens[0]}” is {first_share}.")
-        self.play(FadeIn(shares.title), FadeIn(shares.labels), run_time=0.5)
+        if shots:  # down to where the shares come in
+            self._look(shots, 1, [shares.title, shares.labels])
+        else:
+            self.play(FadeIn(shares.title), FadeIn(shares.labels), run_time=0.5)
         self.play(GrowFromEdge(bars.bars, LEFT), FadeIn(bars.numbers), run_time=0.8)
-        self.play(FadeIn(steps[0]), run_time=0.5)
+        self._show_trail_step(steps, 0)
         self.wait(1.2)
         return Reading(words, arrows, reader, read_arrow, state_region, zoom, state, state_title, shares, bars,
-                       trail, steps)
+                       trail, steps, shots)
 
     @beat
     def later_words_overwrite(self, reading: Reading) -> Reading:
@@ -179,6 +175,7 @@ class BottleneckScene(AttentionScene):
                  narration=f"Each new word overwrites the same hidden state, and “{tokens[0]}” {verb}: its share "
                            f"goes from {share[0]} to {', then to '.join(share[1:])}.")
         for t in range(1, len(tokens)):
+            self._look(reading.shots, 0, self._shares_shown(reading))
             arrow = self._read_arrow(reading.words, t, reading.state_title)
             reader = self._reader(reading.words, t)
             self.play(GrowArrow(reading.word_arrows[t - 1]), FadeIn(reading.words[t]),
@@ -187,10 +184,15 @@ class BottleneckScene(AttentionScene):
             state = self._state_vector(t).scale(reading.zoom).move_to(reading.state)
             title = self._state_title(t, reading.state_region, state, reading.zoom)
             bars = self._share_bars(t, reading.shares)
-            self.play(ReplacementTransform(reading.state, state), ReplacementTransform(reading.state_title, title),
-                      ReplacementTransform(reading.bars, bars), run_time=1.1)
+            rewrite = [ReplacementTransform(reading.state, state), ReplacementTransform(reading.state_title, title)]
+            if reading.shots:  # the state where the words are, then down to its shares
+                self.play(*rewrite, run_time=1.1)
+                self._look(reading.shots, 1, self._shares_shown(reading))
+                self.play(ReplacementTransform(reading.bars, bars), run_time=1.1)
+            else:
+                self.play(*rewrite, ReplacementTransform(reading.bars, bars), run_time=1.1)
             reading = replace(reading, reader=reader, read_arrow=arrow, state=state, state_title=title, bars=bars)
-            self.play(FadeIn(reading.trail_steps[t], shift=RIGHT * layout.NUDGE), run_time=0.5)
+            self._show_trail_step(reading.trail_steps, t)
             self.wait(1.2)
         self.wait(1.0)
         return reading
@@ -202,9 +204,10 @@ class BottleneckScene(AttentionScene):
         size = self.src.get("hidden_size")
         self.say(f"The state after “{tokens[-1]}” is the summary s. All of the English must fit in it: "
                  f"{size} numbers, however long the sentence.")
-        shown_trail = VGroup(*reading.trail_steps)
+        shown_trail = [FadeOut(VGroup(*reading.trail_steps))] if reading.trail_steps else []
         self.play(FadeOut(reading.bars), FadeOut(reading.shares.title), FadeOut(reading.shares.labels),
-                  FadeOut(shown_trail), FadeOut(reading.reader), FadeOut(reading.read_arrow), run_time=0.6)
+                  *shown_trail, FadeOut(reading.reader), FadeOut(reading.read_arrow), run_time=0.6)
+        self._look(reading.shots, 0)
         name = math("s", color=palette.CONTEXT, font_size=typography.HEADING_SIZE)
         name.move_to(reading.state_title)
         self.play(ReplacementTransform(reading.state_title, name), run_time=0.6)
@@ -292,10 +295,15 @@ class BottleneckScene(AttentionScene):
         shaded = not layout.fits_legibly(rows, self._left_of_chain(chain), close_up.smallest_font(rows))
         if shaded:
             kept = self._kept_rows(shaded=True)  # too many words for their numbers: each state as its shades
-        layout.fit_into(VGroup(*kept), self._left_of_chain(chain))
-        self.play(*(ReplacementTransform(w, row.word) for w, row in zip(reading.words, kept)), run_time=1.0)
-        title = heading("With soft attention", color=palette.WEIGHT)
-        layout.fit_into(title, layout.top_band())
+        # a narrow frame's many words: the states at their own size, the camera out to all of them, the decoder's
+        # steps still as large on screen
+        whole = _stacked() and shaded and close_up.build_legible(VGroup(*kept), self._left_of_chain(chain))
+        if whole:
+            whole = self._out_to_kept(kept, chain, reading)
+        else:
+            layout.fit_into(VGroup(*kept), self._left_of_chain(chain))
+            self.play(*(ReplacementTransform(w, row.word) for w, row in zip(reading.words, kept)), run_time=1.0)
+        title = self._in_view(layout.fit_into(heading("With soft attention", color=palette.WEIGHT), layout.top_band()))
         self.play(*(FadeIn(VGroup(row.name, row.state)) for row in kept), FadeIn(title, shift=DOWN * layout.NUDGE),
                   run_time=0.8)
         self.wait(0.6)
@@ -326,14 +334,31 @@ class BottleneckScene(AttentionScene):
         others = [line for w in steps for line in links[w][1:]]
         self.play(*(line.animate.set_stroke(color=palette.ACCENT, width=L.lit_stroke) for line in to_first),
                   *(line.animate.set_stroke(opacity=0.35) for line in others),
-                  Indicate(kept[0].word[1], color=palette.ENGLISH, scale_factor=1.3), run_time=1.2)
+                  *([] if whole else [Indicate(kept[0].word[1], color=palette.ENGLISH, scale_factor=1.3)]),
+                  run_time=1.2)
         if shaded:
-            self._read_state_closely(kept[0], title)
+            self._read_state_closely(kept[0], title, whole or camera.rest_shot())
         self.wait(2.5)
 
-    def _read_state_closely(self, row: VGroup, title: VGroup) -> None:
+    def _out_to_kept(self, kept: list[VGroup], chain: VGroup, reading: Reading) -> camera.Shot:
+        """The English fades, the camera moves out until every kept state (built at its own size) fits above the
+        decoder's steps, which stay as they are on screen; the kept words and names too small there stay hidden,
+        the states show as their shades (and the words' boxes, empty there, stay out). Returns that shot."""
+        shot = camera.shot_on_all(VGroup(*kept), self._left_of_chain(chain))
+        close_up.apply_shot_state(shot, VGroup(*kept), layout.frame())
+        self.play(FadeOut(reading.words), *camera.move_camera(self, shot, pinned=[chain]), run_time=1.0)
+        return shot
+
+    def _in_view(self, mob):
+        """`mob`, placed for the frame at rest, moved to where the camera now shows it there (at rest: unmoved)."""
+        view = camera.current_view(self)
+        if camera.at_rest(self):
+            return mob
+        return mob.scale(1 / view.zoom, about_point=ORIGIN).shift([view.center_x, view.center_y, 0])
+
+    def _read_state_closely(self, row: VGroup, title: VGroup, back: camera.Shot) -> None:
         """Where the kept states fit only as shades, the camera moves in on one of them (h_1) until its numbers
-        read above the floor, and they come back in place of its shades; then it pulls back to every state."""
+        read above the floor, and they come back in place of its shades; then it pulls back to every state (`back`)."""
         numbers = self._state_vector(0)
         numbers.scale(row.state.width / numbers.width).move_to(row.state)
         size = close_up.smallest_font(numbers)  # as scaled, at rest
@@ -345,13 +370,92 @@ class BottleneckScene(AttentionScene):
         # what the shot cuts at its edges (the next words, the decoder's column) is hidden while it is framed
         pinned = [title]
         stage = Group(*(m for m in self.mobjects if m is not self.camera.frame and m is not title))
-        framed.cover_top_band(self)
-        framed.move_to_shot(self, camera.shot_on(legible[0]), stage, pinned, ReplacementTransform(row.state, numbers))
+        self._in_view(framed.cover_top_band(self))
+        shot = camera.shot_on(legible[0])
+        # the word's box, out of the whole where its word is too small to read, comes in with the close-up
+        word = [] if id(row.word) in set(map(id, self.get_mobject_family_members())) else [row.word]
+        close_up.apply_shot_state(shot, VGroup(*word))
+        framed.move_to_shot(self, shot, stage, pinned, ReplacementTransform(row.state, numbers),
+                            *(FadeIn(w) for w in word))
         self.wait(1.5)
-        framed.move_to_shot(self, camera.rest_shot(), stage, pinned, ReplacementTransform(numbers, shades))
+        framed.move_to_shot(self, back, stage, pinned, ReplacementTransform(numbers, shades),
+                            *(FadeOut(w) for w in word))
         row.state = shades
 
     # --- building blocks --------------------------------------------------------------------------------------
+
+    def _reads_below_frame(self) -> bool:
+        """Whether the reading picture runs below the frame: the English in lines in a narrow frame leave the state
+        and its shares too little height to stay legible over the share trail."""
+        return self._crowded and _stacked()
+
+    def _reading_in_frame(self, words: TokenRow, trail: VGroup) -> tuple:
+        """The reading picture fitted between the words and the share trail: (state, title, shares, the state's
+        region, zoom)."""
+        region = Region(layout.body().left, layout.body().right, trail.get_top()[1] + layout.GAP,
+                        words.get_bottom()[1] - (layout.GAP if self._words_in_lines(words) else layout.FAR))
+        # a narrow body (portrait, square): the state over its shares, each the body's width
+        state_region, shares_region = region.split_rows(1, 1) if _stacked() else region.split_columns(1, 1)
+        state, state_title, shares = self._reading_picture(state_region, shares_region, region)
+        picture = VGroup(state_title, state, shares.title, shares.labels, shares.slots, *shares.spacers)
+        block = VGroup(shares.title, shares.labels, shares.slots, *shares.spacers)
+        if _stacked() and VGroup(state_title, state).get_bottom()[1] < block.get_top()[1]:
+            # the rows' halves too low for what they hold (many words): the state right over its shares
+            block.next_to(VGroup(state_title, state), DOWN, buff=layout.APART)
+        zoom = layout.fit_factor(picture, region)
+        layout.fit_into(picture, region)
+        if _stacked():
+            state_title = self._legible_reading(state_title, state, shares, state_region, region, zoom)
+        return state, state_title, shares, state_region, zoom
+
+    def _reading_below(self, words: TokenRow) -> tuple:
+        """The reading picture at its own (legible) size under the words, title over state over the shares in one
+        column, running below the frame: (state, title, shares, the state's region, zoom, the two shots)."""
+        body = layout.body()
+        region = Region(body.left, body.right, body.bottom, words.get_bottom()[1] - layout.GAP)
+        state = self._state_vector(0)
+        zoom = layout.fit_factor(state, region)  # only a vector wider than the body shrinks (never below the floor)
+        state.scale(zoom)
+        title = self._state_title(0, region, state, zoom)
+        shares = self._shares_in(region, 1)
+        if shares.slots[0].width <= layout.FAR:  # a word too long to leave its bar room beside it: over its bar
+            shares = self._shares_in(region, 1, over=True)
+        block = VGroup(shares.title, shares.labels, shares.slots, *shares.spacers)
+        layout.fit_into(block, Region(region.left, region.right, -config.frame_height, config.frame_height), grow=False)
+        VGroup(title, state).next_to(region.top_edge(), DOWN, buff=0).set_x(region.center[0])
+        block.next_to(state, DOWN, buff=layout.APART).set_x(region.center[0])
+        # the shares with the state over them where the frame has the height for both; the title and the arrow
+        # into it stay above the shot
+        room = layout.frame().height - camera.FRAMING_MARGIN
+        top = next(part for part in (VGroup(state, block), block) if part.height <= room or part is block).get_top()
+        shots = (camera.rest_shot(), camera.Shot(UP * (top[1] + camera.FRAMING_MARGIN - config.frame_y_radius),
+                                                  config.frame_width))
+        if block.get_bottom()[1] >= body.bottom:  # all of it in the frame after all: no camera
+            shots = None
+        return state, title, shares, region, zoom, shots
+
+    @staticmethod
+    def _shares_shown(reading: Reading) -> list:
+        """The shares block as on screen (its title, words and the bars now): faded out while the camera is on the
+        words, back in on the shares."""
+        return [reading.shares.title, reading.shares.labels, reading.bars]
+
+    def _look(self, shots: tuple | None, which: int, shares: list = ()) -> None:
+        """Move the camera to `shots[which]` (the words and state, or the shares), where the reading picture runs
+        below the frame: what the shot cuts off is hidden while it is framed, and `shares` (the block as on screen)
+        fade out on the way up to the words, in on the way down. Nothing where the picture fits the frame."""
+        if not shots or getattr(self, "_looking_at", 0) == which:  # 0: the words (at rest), where it starts
+            return
+        self._looking_at, shot = which, shots[which]
+        faded = {id(m) for part in shares for m in part.get_family()}
+        stage = Group(*(m for m in self.mobjects if m is not self.camera.frame and id(m) not in faded))
+        fades = [FadeIn(part) if which else FadeOut(part) for part in shares]
+        framed.move_to_shot(self, shot, stage, [], *fades, run_time=0.8, region=layout.frame())
+
+    def _show_trail_step(self, steps: list[VGroup], t: int) -> None:
+        """Step t of the share trail, where the trail is shown."""
+        if steps:
+            self.play(FadeIn(steps[t], shift=RIGHT * layout.NUDGE) if t else FadeIn(steps[t]), run_time=0.5)
 
     def _reading_picture(self, state_region: Region, shares_region: Region,
                          whole: Region | None = None) -> tuple[VGroup, VGroup, Shares]:
