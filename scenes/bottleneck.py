@@ -358,29 +358,32 @@ class BottleneckScene(AttentionScene):
 
     def _read_state_closely(self, row: VGroup, title: VGroup, back: camera.Shot) -> None:
         """Where the kept states fit only as shades, the camera moves in on one of them (h_1) until its numbers
-        read above the floor, and they come back in place of its shades; then it pulls back to every state (`back`)."""
+        read above the floor, and they come back in place of its shades; then it pulls back to every state (`back`).
+        Out at every state (built larger than the frame), where no close-up makes its numbers legible, the camera
+        still moves in on h_1 and its word, as shades."""
         numbers = self._state_vector(0)
         numbers.scale(row.state.width / numbers.width).move_to(row.state)
         size = close_up.smallest_font(numbers)  # as scaled, at rest
         legible = [part for part in (row, VGroup(row.name, row.state), row.state)
                    if size * camera.shot_on(part).zoom >= typography.MIN_FONT_SIZE * close_up.BUILD_MARGIN]
-        if not legible:
+        if not legible and camera.at_rest(self):
             return
         shades = row.state.copy()
         # what the shot cuts at its edges (the next words, the decoder's column) is hidden while it is framed
         pinned = [title]
         stage = Group(*(m for m in self.mobjects if m is not self.camera.frame and m is not title))
         self._in_view(framed.cover_top_band(self))
-        shot = camera.shot_on(legible[0])
+        shot = camera.shot_on(legible[0] if legible else row)  # else (out at every state): h_1 and its word
         # the word's box, out of the whole where its word is too small to read, comes in with the close-up
         word = [] if id(row.word) in set(map(id, self.get_mobject_family_members())) else [row.word]
         close_up.apply_shot_state(shot, VGroup(*word))
-        framed.move_to_shot(self, shot, stage, pinned, ReplacementTransform(row.state, numbers),
-                            *(FadeIn(w) for w in word))
+        into = [ReplacementTransform(row.state, numbers)] if legible else []
+        framed.move_to_shot(self, shot, stage, pinned, *into, *(FadeIn(w) for w in word))
         self.wait(1.5)
-        framed.move_to_shot(self, back, stage, pinned, ReplacementTransform(numbers, shades),
-                            *(FadeOut(w) for w in word))
-        row.state = shades
+        out = [ReplacementTransform(numbers, shades)] if legible else []
+        framed.move_to_shot(self, back, stage, pinned, *out, *(FadeOut(w) for w in word))
+        if legible:
+            row.state = shades
 
     # --- building blocks --------------------------------------------------------------------------------------
 
