@@ -308,21 +308,7 @@ class BottleneckScene(AttentionScene):
                   run_time=0.8)
         self.wait(0.6)
         self.say("Each decoder step can reach all of them, not one squeezed summary.")
-        links = {}
-        for w in steps:
-            step = chain.step(w)
-            if _stacked():  # the steps under the kept states: up from each step to each state
-                links[w] = VGroup(*(Line(step.get_top() + UP * layout.TIGHT, row.state.get_bottom() + DOWN * layout.TIGHT,
-                                         color=palette.WEIGHT, stroke_width=3) for row in kept))
-            else:
-                links[w] = VGroup(*(Line(step.get_left() + LEFT * layout.TIGHT,
-                                         row.state.get_right() + RIGHT * layout.TIGHT,
-                                         color=palette.WEIGHT, stroke_width=3) for row in kept))
-            if getattr(chain, "in_lines", False):  # links to a lower line pass behind the boxes of the upper one
-                self.bring_to_back(*links[w])
-            self.play(Indicate(step[1], color=palette.FRENCH, scale_factor=1.3),
-                      LaggedStart(*(Create(line) for line in links[w]), lag_ratio=0.2), run_time=1.1)
-            self.wait(0.5)
+        links = self._reach_every_state(chain, kept)
         self.wait(1.0)
         first = tokens[0]
         final_share = format_value(self.src.value("first_token_share", len(tokens) - 1), 2)
@@ -339,6 +325,25 @@ class BottleneckScene(AttentionScene):
         if shaded:
             self._read_state_closely(kept[0], title, whole or camera.rest_shot())
         self.wait(2.5)
+
+    def _reach_every_state(self, chain: VGroup, kept: list[VGroup]) -> dict:
+        """Step by step, a link from the decoder's step to every kept state; returns each step's links."""
+        links = {}
+        for w in self._decoder_words():
+            step = chain.step(w)
+            if _stacked():  # the steps under the kept states: up from each step to each state
+                links[w] = VGroup(*(Line(step.get_top() + UP * layout.TIGHT, row.state.get_bottom() + DOWN * layout.TIGHT,
+                                         color=palette.WEIGHT, stroke_width=3) for row in kept))
+            else:
+                links[w] = VGroup(*(Line(step.get_left() + LEFT * layout.TIGHT,
+                                         row.state.get_right() + RIGHT * layout.TIGHT,
+                                         color=palette.WEIGHT, stroke_width=3) for row in kept))
+            if getattr(chain, "in_lines", False):  # links to a lower line pass behind the boxes of the upper one
+                self.bring_to_back(*links[w])
+            self.play(Indicate(step[1], color=palette.FRENCH, scale_factor=1.3),
+                      LaggedStart(*(Create(line) for line in links[w]), lag_ratio=0.2), run_time=1.1)
+            self.wait(0.5)
+        return links
 
     def _out_to_kept(self, kept: list[VGroup], chain: VGroup, reading: Reading) -> camera.Shot:
         """The English fades, the camera moves out until every kept state (built at its own size) fits above the
