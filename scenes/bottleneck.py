@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 
 from manim import (
     DOWN, LEFT, ORIGIN, RIGHT, UP, Arrow, Brace, Create, FadeIn, FadeOut, GrowArrow, GrowFromEdge, Group, Indicate, LaggedStart,
-    Line, MoveToTarget, Rectangle, ReplacementTransform, SurroundingRectangle, VGroup,
+    Line, MoveToTarget, Rectangle, ReplacementTransform, SurroundingRectangle, VGroup, config,
 )
 
 from scenes.kit import camera, close_up, framed
@@ -75,7 +75,8 @@ class Reading:
     shares: Shares
     bars: VGroup  # the bars and numbers of the state now: .bars, .numbers
     trail: VGroup  # "“I” share: 1.00 → 0.25 → …", every step laid out; shown a step at a time
-    trail_steps: list[VGroup]  # trail[0] is the head and first share; step t is "→ share_t"
+    trail_steps: list[VGroup]  # trail[0] is the head and first share; step t is "→ share_t" (none: not shown)
+    shots: tuple | None = None  # the picture below the frame: (the shot on the words and state, the one on the shares)
 
 
 @dataclass(frozen=True)
@@ -134,19 +135,13 @@ class BottleneckScene(AttentionScene):
                            f"a vector of {size} numbers.")
         words = self._word_row()
         arrows = self._word_arrows(words)
-        trail, steps = self._share_trail()
-        region = Region(layout.body().left, layout.body().right, trail.get_top()[1] + layout.GAP,
-                        words.get_bottom()[1] - (layout.GAP if self._words_in_lines(words) else layout.FAR))
-        # a narrow body (portrait, square): the state over its shares, each the body's width
-        state_region, shares_region = region.split_rows(1, 1) if _stacked() else region.split_columns(1, 1)
-        state, state_title, shares = self._reading_picture(state_region, shares_region)
-        picture = VGroup(state_title, state, shares.title, shares.labels, shares.slots, *shares.spacers)
-        block = VGroup(shares.title, shares.labels, shares.slots, *shares.spacers)
-        if _stacked() and VGroup(state_title, state).get_bottom()[1] < block.get_top()[1]:
-            # the rows' halves too low for what they hold (many words): the state right over its shares
-            block.next_to(VGroup(state_title, state), DOWN, buff=layout.APART)
-        zoom = layout.fit_factor(picture, region)
-        layout.fit_into(picture, region)
+        if self._reads_below_frame():  # many words in a narrow frame: the camera moves down to the shares
+            state, state_title, shares, state_region, zoom, shots = self._reading_below(words)
+            trail, steps = VGroup(), []  # the caption says the first word's shares
+        else:
+            trail, steps = self._share_trail()
+            state, state_title, shares, state_region, zoom = self._reading_in_frame(words, trail)
+            shots = None
         self.play(FadeIn(words[0]), run_time=0.5)
         reader = self._reader(words, 0)
         read_arrow = self._read_arrow(words, 0, state_title)
@@ -157,12 +152,15 @@ class BottleneckScene(AttentionScene):
         self.say(f"After “{tokens[0]}”, the state is all “{tokens[0]}”: its share is {first_share}.",
                  narration=f"After the first word, “{tokens[0]}”, the state holds nothing else: the share of "
                            f"“{tokens[0]}” is {first_share}.")
-        self.play(FadeIn(shares.title), FadeIn(shares.labels), run_time=0.5)
+        if shots:  # down to where the shares come in
+            self._look(shots, 1, [shares.title, shares.labels])
+        else:
+            self.play(FadeIn(shares.title), FadeIn(shares.labels), run_time=0.5)
         self.play(GrowFromEdge(bars.bars, LEFT), FadeIn(bars.numbers), run_time=0.8)
-        self.play(FadeIn(steps[0]), run_time=0.5)
+        self._show_trail_step(steps, 0)
         self.wait(1.2)
         return Reading(words, arrows, reader, read_arrow, state_region, zoom, state, state_title, shares, bars,
-                       trail, steps)
+                       trail, steps, shots)
 
     @beat
     def later_words_overwrite(self, reading: Reading) -> Reading:
@@ -177,6 +175,7 @@ class BottleneckScene(AttentionScene):
                  narration=f"Each new word overwrites the same hidden state, and “{tokens[0]}” {verb}: its share "
                            f"goes from {share[0]} to {', then to '.join(share[1:])}.")
         for t in range(1, len(tokens)):
+            self._look(reading.shots, 0, self._shares_shown(reading))
             arrow = self._read_arrow(reading.words, t, reading.state_title)
             reader = self._reader(reading.words, t)
             self.play(GrowArrow(reading.word_arrows[t - 1]), FadeIn(reading.words[t]),
@@ -185,10 +184,15 @@ class BottleneckScene(AttentionScene):
             state = self._state_vector(t).scale(reading.zoom).move_to(reading.state)
             title = self._state_title(t, reading.state_region, state, reading.zoom)
             bars = self._share_bars(t, reading.shares)
-            self.play(ReplacementTransform(reading.state, state), ReplacementTransform(reading.state_title, title),
-                      ReplacementTransform(reading.bars, bars), run_time=1.1)
+            rewrite = [ReplacementTransform(reading.state, state), ReplacementTransform(reading.state_title, title)]
+            if reading.shots:  # the state where the words are, then down to its shares
+                self.play(*rewrite, run_time=1.1)
+                self._look(reading.shots, 1, self._shares_shown(reading))
+                self.play(ReplacementTransform(reading.bars, bars), run_time=1.1)
+            else:
+                self.play(*rewrite, ReplacementTransform(reading.bars, bars), run_time=1.1)
             reading = replace(reading, reader=reader, read_arrow=arrow, state=state, state_title=title, bars=bars)
-            self.play(FadeIn(reading.trail_steps[t], shift=RIGHT * layout.NUDGE), run_time=0.5)
+            self._show_trail_step(reading.trail_steps, t)
             self.wait(1.2)
         self.wait(1.0)
         return reading
@@ -200,9 +204,10 @@ class BottleneckScene(AttentionScene):
         size = self.src.get("hidden_size")
         self.say(f"The state after “{tokens[-1]}” is the summary s. All of the English must fit in it: "
                  f"{size} numbers, however long the sentence.")
-        shown_trail = VGroup(*reading.trail_steps)
+        shown_trail = [FadeOut(VGroup(*reading.trail_steps))] if reading.trail_steps else []
         self.play(FadeOut(reading.bars), FadeOut(reading.shares.title), FadeOut(reading.shares.labels),
-                  FadeOut(shown_trail), FadeOut(reading.reader), FadeOut(reading.read_arrow), run_time=0.6)
+                  *shown_trail, FadeOut(reading.reader), FadeOut(reading.read_arrow), run_time=0.6)
+        self._look(reading.shots, 0)
         name = math("s", color=palette.CONTEXT, font_size=typography.HEADING_SIZE)
         name.move_to(reading.state_title)
         self.play(ReplacementTransform(reading.state_title, name), run_time=0.6)
@@ -260,6 +265,8 @@ class BottleneckScene(AttentionScene):
         from_s = VGroup(*(Arrow(ends[0](), ends[1](w), buff=layout.TIGHT,
                                 color=palette.CONTEXT, stroke_width=3, max_tip_length_to_length_ratio=0.07)
                           for w in steps))
+        if getattr(chain, "in_lines", False):  # the steps in lines: arrows to a lower line pass behind the upper one
+            self.bring_to_back(*from_s)
         self.play(LaggedStart(*(GrowArrow(a) for a in from_s), lag_ratio=0.3), run_time=1.5)
         self.wait(2.0)
         self.say(f"Whatever it writes, the decoder sees “{first}” only through s, mixed with every word after it.",
@@ -288,27 +295,20 @@ class BottleneckScene(AttentionScene):
         shaded = not layout.fits_legibly(rows, self._left_of_chain(chain), close_up.smallest_font(rows))
         if shaded:
             kept = self._kept_rows(shaded=True)  # too many words for their numbers: each state as its shades
-        layout.fit_into(VGroup(*kept), self._left_of_chain(chain))
-        self.play(*(ReplacementTransform(w, row.word) for w, row in zip(reading.words, kept)), run_time=1.0)
-        title = heading("With soft attention", color=palette.WEIGHT)
-        layout.fit_into(title, layout.top_band())
+        # a narrow frame's many words: the states at their own size, the camera out to all of them, the decoder's
+        # steps still as large on screen
+        whole = _stacked() and shaded and close_up.build_legible(VGroup(*kept), self._left_of_chain(chain))
+        if whole:
+            whole = self._out_to_kept(kept, chain, reading)
+        else:
+            layout.fit_into(VGroup(*kept), self._left_of_chain(chain))
+            self.play(*(ReplacementTransform(w, row.word) for w, row in zip(reading.words, kept)), run_time=1.0)
+        title = self._in_view(layout.fit_into(heading("With soft attention", color=palette.WEIGHT), layout.top_band()))
         self.play(*(FadeIn(VGroup(row.name, row.state)) for row in kept), FadeIn(title, shift=DOWN * layout.NUDGE),
                   run_time=0.8)
         self.wait(0.6)
         self.say("Each decoder step can reach all of them, not one squeezed summary.")
-        links = {}
-        for w in steps:
-            step = chain.step(w)
-            if _stacked():  # the steps under the kept states: up from each step to each state
-                links[w] = VGroup(*(Line(step.get_top() + UP * layout.TIGHT, row.state.get_bottom() + DOWN * layout.TIGHT,
-                                         color=palette.WEIGHT, stroke_width=3) for row in kept))
-            else:
-                links[w] = VGroup(*(Line(step.get_left() + LEFT * layout.TIGHT,
-                                         row.state.get_right() + RIGHT * layout.TIGHT,
-                                         color=palette.WEIGHT, stroke_width=3) for row in kept))
-            self.play(Indicate(step[1], color=palette.FRENCH, scale_factor=1.3),
-                      LaggedStart(*(Create(line) for line in links[w]), lag_ratio=0.2), run_time=1.1)
-            self.wait(0.5)
+        links = self._reach_every_state(chain, kept)
         self.wait(1.0)
         first = tokens[0]
         final_share = format_value(self.src.value("first_token_share", len(tokens) - 1), 2)
@@ -320,43 +320,185 @@ class BottleneckScene(AttentionScene):
         others = [line for w in steps for line in links[w][1:]]
         self.play(*(line.animate.set_stroke(color=palette.ACCENT, width=L.lit_stroke) for line in to_first),
                   *(line.animate.set_stroke(opacity=0.35) for line in others),
-                  Indicate(kept[0].word[1], color=palette.ENGLISH, scale_factor=1.3), run_time=1.2)
+                  *([] if whole else [Indicate(kept[0].word[1], color=palette.ENGLISH, scale_factor=1.3)]),
+                  run_time=1.2)
         if shaded:
-            self._read_state_closely(kept[0], title)
+            self._read_state_closely(kept[0], title, whole or camera.rest_shot())
         self.wait(2.5)
 
-    def _read_state_closely(self, row: VGroup, title: VGroup) -> None:
+    def _reach_every_state(self, chain: VGroup, kept: list[VGroup]) -> dict:
+        """Step by step, a link from the decoder's step to every kept state; returns each step's links."""
+        links = {}
+        for w in self._decoder_words():
+            step = chain.step(w)
+            if _stacked():  # the steps under the kept states: up from each step to each state
+                links[w] = VGroup(*(Line(step.get_top() + UP * layout.TIGHT, row.state.get_bottom() + DOWN * layout.TIGHT,
+                                         color=palette.WEIGHT, stroke_width=3) for row in kept))
+            else:
+                links[w] = VGroup(*(Line(step.get_left() + LEFT * layout.TIGHT,
+                                         row.state.get_right() + RIGHT * layout.TIGHT,
+                                         color=palette.WEIGHT, stroke_width=3) for row in kept))
+            if getattr(chain, "in_lines", False):  # links to a lower line pass behind the boxes of the upper one
+                self.bring_to_back(*links[w])
+            self.play(Indicate(step[1], color=palette.FRENCH, scale_factor=1.3),
+                      LaggedStart(*(Create(line) for line in links[w]), lag_ratio=0.2), run_time=1.1)
+            self.wait(0.5)
+        return links
+
+    def _out_to_kept(self, kept: list[VGroup], chain: VGroup, reading: Reading) -> camera.Shot:
+        """The English fades, the camera moves out until every kept state (built at its own size) fits above the
+        decoder's steps, which stay as they are on screen; the kept words and names too small there stay hidden,
+        the states show as their shades (and the words' boxes, empty there, stay out). Returns that shot."""
+        shot = camera.shot_on_all(VGroup(*kept), self._left_of_chain(chain))
+        close_up.apply_shot_state(shot, VGroup(*kept), layout.frame())
+        self.play(FadeOut(reading.words), *camera.move_camera(self, shot, pinned=[chain]), run_time=1.0)
+        return shot
+
+    def _in_view(self, mob):
+        """`mob`, placed for the frame at rest, moved to where the camera now shows it there (at rest: unmoved)."""
+        view = camera.current_view(self)
+        if camera.at_rest(self):
+            return mob
+        return mob.scale(1 / view.zoom, about_point=ORIGIN).shift([view.center_x, view.center_y, 0])
+
+    def _read_state_closely(self, row: VGroup, title: VGroup, back: camera.Shot) -> None:
         """Where the kept states fit only as shades, the camera moves in on one of them (h_1) until its numbers
-        read above the floor, and they come back in place of its shades; then it pulls back to every state."""
+        read above the floor, and they come back in place of its shades; then it pulls back to every state (`back`).
+        Out at every state (built larger than the frame), where no close-up makes its numbers legible, the camera
+        still moves in on h_1 and its word, as shades."""
         numbers = self._state_vector(0)
         numbers.scale(row.state.width / numbers.width).move_to(row.state)
         size = close_up.smallest_font(numbers)  # as scaled, at rest
         legible = [part for part in (row, VGroup(row.name, row.state), row.state)
                    if size * camera.shot_on(part).zoom >= typography.MIN_FONT_SIZE * close_up.BUILD_MARGIN]
-        if not legible:
+        if not legible and camera.at_rest(self):
             return
         shades = row.state.copy()
         # what the shot cuts at its edges (the next words, the decoder's column) is hidden while it is framed
         pinned = [title]
         stage = Group(*(m for m in self.mobjects if m is not self.camera.frame and m is not title))
-        framed.cover_top_band(self)
-        framed.move_to_shot(self, camera.shot_on(legible[0]), stage, pinned, ReplacementTransform(row.state, numbers))
+        self._in_view(framed.cover_top_band(self))
+        shot = camera.shot_on(legible[0] if legible else row)  # else (out at every state): h_1 and its word
+        # the word's box, out of the whole where its word is too small to read, comes in with the close-up
+        word = [] if id(row.word) in set(map(id, self.get_mobject_family_members())) else [row.word]
+        close_up.apply_shot_state(shot, VGroup(*word))
+        into = [ReplacementTransform(row.state, numbers)] if legible else []
+        framed.move_to_shot(self, shot, stage, pinned, *into, *(FadeIn(w) for w in word))
         self.wait(1.5)
-        framed.move_to_shot(self, camera.rest_shot(), stage, pinned, ReplacementTransform(numbers, shades))
-        row.state = shades
+        out = [ReplacementTransform(numbers, shades)] if legible else []
+        framed.move_to_shot(self, back, stage, pinned, *out, *(FadeOut(w) for w in word))
+        if legible:
+            row.state = shades
 
     # --- building blocks --------------------------------------------------------------------------------------
 
-    def _reading_picture(self, state_region: Region, shares_region: Region) -> tuple[VGroup, VGroup, Shares]:
+    def _reads_below_frame(self) -> bool:
+        """Whether the reading picture runs below the frame: the English in lines in a narrow frame leave the state
+        and its shares too little height to stay legible over the share trail."""
+        return self._crowded and _stacked()
+
+    def _reading_in_frame(self, words: TokenRow, trail: VGroup) -> tuple:
+        """The reading picture fitted between the words and the share trail: (state, title, shares, the state's
+        region, zoom)."""
+        region = Region(layout.body().left, layout.body().right, trail.get_top()[1] + layout.GAP,
+                        words.get_bottom()[1] - (layout.GAP if self._words_in_lines(words) else layout.FAR))
+        # a narrow body (portrait, square): the state over its shares, each the body's width
+        state_region, shares_region = region.split_rows(1, 1) if _stacked() else region.split_columns(1, 1)
+        state, state_title, shares = self._reading_picture(state_region, shares_region, region)
+        picture = VGroup(state_title, state, shares.title, shares.labels, shares.slots, *shares.spacers)
+        block = VGroup(shares.title, shares.labels, shares.slots, *shares.spacers)
+        if _stacked() and VGroup(state_title, state).get_bottom()[1] < block.get_top()[1]:
+            # the rows' halves too low for what they hold (many words): the state right over its shares
+            block.next_to(VGroup(state_title, state), DOWN, buff=layout.APART)
+        zoom = layout.fit_factor(picture, region)
+        layout.fit_into(picture, region)
+        if _stacked():
+            state_title = self._legible_reading(state_title, state, shares, state_region, region, zoom)
+        return state, state_title, shares, state_region, zoom
+
+    def _reading_below(self, words: TokenRow) -> tuple:
+        """The reading picture at its own (legible) size under the words, title over state over the shares in one
+        column, running below the frame: (state, title, shares, the state's region, zoom, the two shots)."""
+        body = layout.body()
+        region = Region(body.left, body.right, body.bottom, words.get_bottom()[1] - layout.GAP)
+        state = self._state_vector(0)
+        zoom = layout.fit_factor(state, region)  # only a vector wider than the body shrinks (never below the floor)
+        state.scale(zoom)
+        title = self._state_title(0, region, state, zoom)
+        shares = self._shares_in(region, 1)
+        if shares.slots[0].width <= layout.FAR:  # a word too long to leave its bar room beside it: over its bar
+            shares = self._shares_in(region, 1, over=True)
+        block = VGroup(shares.title, shares.labels, shares.slots, *shares.spacers)
+        layout.fit_into(block, Region(region.left, region.right, -config.frame_height, config.frame_height), grow=False)
+        VGroup(title, state).next_to(region.top_edge(), DOWN, buff=0).set_x(region.center[0])
+        block.next_to(state, DOWN, buff=layout.APART).set_x(region.center[0])
+        # the shares with the state over them where the frame has the height for both; the title and the arrow
+        # into it stay above the shot
+        room = layout.frame().height - camera.FRAMING_MARGIN
+        top = next(part for part in (VGroup(state, block), block) if part.height <= room or part is block).get_top()
+        shots = (camera.rest_shot(), camera.Shot(UP * (top[1] + camera.FRAMING_MARGIN - config.frame_y_radius),
+                                                  config.frame_width))
+        if block.get_bottom()[1] >= body.bottom:  # all of it in the frame after all: no camera
+            shots = None
+        return state, title, shares, region, zoom, shots
+
+    @staticmethod
+    def _shares_shown(reading: Reading) -> list:
+        """The shares block as on screen (its title, words and the bars now): faded out while the camera is on the
+        words, back in on the shares."""
+        return [reading.shares.title, reading.shares.labels, reading.bars]
+
+    def _look(self, shots: tuple | None, which: int, shares: list = ()) -> None:
+        """Move the camera to `shots[which]` (the words and state, or the shares), where the reading picture runs
+        below the frame: what the shot cuts off is hidden while it is framed, and `shares` (the block as on screen)
+        fade out on the way up to the words, in on the way down. Nothing where the picture fits the frame."""
+        if not shots or getattr(self, "_looking_at", 0) == which:  # 0: the words (at rest), where it starts
+            return
+        self._looking_at, shot = which, shots[which]
+        faded = {id(m) for part in shares for m in part.get_family()}
+        stage = Group(*(m for m in self.mobjects if m is not self.camera.frame and id(m) not in faded))
+        fades = [FadeIn(part) if which else FadeOut(part) for part in shares]
+        framed.move_to_shot(self, shot, stage, [], *fades, run_time=0.8, region=layout.frame())
+
+    def _show_trail_step(self, steps: list[VGroup], t: int) -> None:
+        """Step t of the share trail, where the trail is shown."""
+        if steps:
+            self.play(FadeIn(steps[t], shift=RIGHT * layout.NUDGE) if t else FadeIn(steps[t]), run_time=0.5)
+
+    def _reading_picture(self, state_region: Region, shares_region: Region,
+                         whole: Region | None = None) -> tuple[VGroup, VGroup, Shares]:
         """The hidden state after the first word (title over vector) in the left column and the share bars in the
         right one, their tops level with the vector's so an arrow from a word to the title passes over the bars."""
         state = self._state_vector(0)
         title = self._state_title(0, state_region, state, 1.0)
         VGroup(title, state).move_to(state_region.center)
-        shares = self._shares(shares_region)
+        shares = self._shares(shares_region, whole)
         if not _stacked():  # side by side: level tops; stacked, each keeps its own row
             VGroup(shares.title, shares.labels, shares.slots, *shares.spacers).align_to(state, UP)
         return state, title, shares
+
+    def _legible_reading(self, title, state: VGroup, shares: Shares, state_region: Region, region: Region,
+                         zoom: float):
+        """A narrow body's reading picture, fitted whole, may set its title and shares below the floor where only the
+        vector is as wide as the body (a long word): the title is built again at the floor, the shares grow back
+        towards it as far as the region's width and the room under them allow. Returns the title."""
+        if close_up.smallest_font(title) < typography.MIN_FONT_SIZE:
+            title = self._state_title(0, state_region, state, zoom)
+        block = VGroup(shares.title, shares.labels, shares.slots, *shares.spacers)
+        if close_up.smallest_font(block) >= typography.MIN_FONT_SIZE:
+            return title
+        block.next_to(state, DOWN, buff=layout.APART * zoom)  # right under the state: the room below is for growing
+        grow = min(typography.MIN_FONT_SIZE * close_up.BUILD_MARGIN / close_up.smallest_font(block),
+                   (block.get_top()[1] - region.bottom) / block.height)
+        if grow > 1:
+            block.scale(grow, about_edge=UP)
+            excess = block.width - region.width
+            if excess > 0:  # what a share of 1 spans gives up the width the words and numbers grew by
+                for slot, spacer in zip(shares.slots, shares.spacers):
+                    slot.stretch_to_fit_width(slot.width - excess, about_edge=LEFT)
+                    spacer.shift(LEFT * excess)
+            block.set_x(region.center[0])
+        return title
 
     @staticmethod
     def _reader(words: TokenRow, t: int) -> SurroundingRectangle:
@@ -372,7 +514,10 @@ class BottleneckScene(AttentionScene):
                       cell_width=self.cell_width)
 
     def _state_title(self, t: int, region: Region, state: VGroup, zoom: float) -> VGroup:
+        """"hidden state after “word”" over `state`, scaled by `zoom` (in a narrow body, no further than the floor)."""
         words = f"hidden state after “{self.tokens[t]}”"
+        if _stacked():  # never scaled below the floor: wrapped to the width it then may take
+            zoom = max(zoom, typography.MIN_FONT_SIZE / typography.LABEL_SIZE)
         title = (wrapped(words, region.width / zoom, font_size=typography.LABEL_SIZE) if _stacked()
                  else label(words, font_size=typography.LABEL_SIZE)).scale(zoom)
         layout.fit_into(title, region, center=False, grow=not self._crowded)  # crowded: room for the shares
@@ -412,23 +557,38 @@ class BottleneckScene(AttentionScene):
         return Arrow(words[t].get_bottom(), title.get_top(), buff=layout.NEAR, color=palette.ENGLISH,
                      stroke_width=3, max_tip_length_to_length_ratio=0.12)
 
-    def _shares(self, region: Region) -> Shares:
-        """The shares block in one column of words, or in two when one column would not stay legible (many words)."""
-        for columns in (1, 2):
-            shares = self._shares_in(region, columns)
+    def _shares(self, region: Region, whole: Region | None = None) -> Shares:
+        """The shares block in one column of words, or in two when one column would not stay legible (many words);
+        in a narrow body, when neither does, each word over its bar (a word too long to stand beside one): the
+        first arrangement that stays legible, else the one whose text comes out largest in `whole` (the region of the
+        whole picture: stacked, the block moves up under the state when it needs the height)."""
+        best, best_size = None, 0.0
+        for columns, over in [(1, False), (2, False), (1, True), (2, True)]:
+            if over and not (_stacked() and single.slots[0].width <= layout.FAR):
+                break  # words over bars only where a word leaves a bar beside it in one column no room (a long word)
+            shares = self._shares_in(region, columns, over=over)
+            single = shares if best is None else single
             block = VGroup(shares.title, shares.labels, shares.slots, *shares.spacers)
-            if layout.fits_legibly(block, region, close_up.smallest_font(block)):
-                break
-        return shares
+            smallest = close_up.smallest_font(block)
+            if layout.fits_legibly(block, region, smallest):
+                return shares
+            size = smallest * layout.fit_factor(block, whole or region)
+            # none legible: two columns side by side, unless words over their bars come out larger
+            if not over or size > best_size:
+                best, best_size = shares, size
+        return best
 
-    def _shares_in(self, region: Region, columns: int) -> Shares:
+    def _shares_in(self, region: Region, columns: int, *, over: bool = False) -> Shares:
         """Word labels right-aligned, each beside an empty slot as long as a share of 1 may be (the region's width
         less the labels and the widest number), under one title; the whole block fitted into `region`. With two
-        columns the words run down the left one, then the right one."""
+        columns the words run down the left one, then the right one. `over`: each word over its slot instead."""
         labels = [label(w, font_size=typography.LABEL_SIZE, color=palette.ENGLISH) for w in self.tokens]
         widest_number = self.src.number("first_token_share", 0, decimals=2, font_size=typography.NUMBER_SIZE).width
         width = (region.width - layout.APART * (columns - 1)) / columns
         after = layout.APART if columns > 1 else 0.0  # two columns: room between a number and the next word
+        if over:
+            return self._shares_over(region, columns, labels, width - widest_number - after - layout.NEAR,
+                                     widest_number + after)
         unit = width - max(m.width for m in labels) - widest_number - after - layout.NEAR * 2
         slots = [Rectangle(width=max(unit, layout.FAR), height=L.bar_height, stroke_width=0, fill_opacity=0)
                  for _ in labels]
@@ -447,6 +607,25 @@ class BottleneckScene(AttentionScene):
                                        buff=(layout.NEAR, row_gap))
         block = VGroup(title, VGroup(*cells)).arrange(DOWN, buff=layout.GAP, aligned_edge=LEFT)
         block.move_to(region.center)
+        return Shares(title, VGroup(*labels), VGroup(*slots), spacers)
+
+    def _shares_over(self, region: Region, columns: int, labels: list, unit: float, spare: float) -> Shares:
+        """The shares block with each word over its slot (`unit` long, `spare` after it for the number), the words
+        down one column, then the next, under the wrapped title."""
+        slots = [Rectangle(width=max(unit, layout.FAR), height=L.bar_height, stroke_width=0, fill_opacity=0)
+                 for _ in labels]
+        spacers = [Rectangle(width=spare, height=L.bar_height, stroke_width=0, fill_opacity=0) for _ in labels]
+        units = [VGroup(name, VGroup(slot, spacer).arrange(RIGHT, buff=0)).arrange(DOWN, buff=layout.TIGHT,
+                                                                                   aligned_edge=LEFT)
+                 for name, slot, spacer in zip(labels, slots, spacers)]
+        rows = -(-len(units) // columns)
+        units += [VGroup() for _ in range(rows * columns - len(units))]
+        cells = [units[c * rows + r] for r in range(rows) for c in range(columns)]
+        VGroup(*cells).arrange_in_grid(rows=rows, cols=columns, col_alignments="l" * columns,
+                                       buff=(layout.NEAR, layout.NEAR))
+        title = wrapped("how much of each word the state still carries", region.width,
+                        font_size=typography.SMALL_SIZE, color=palette.MUTED)
+        VGroup(title, VGroup(*cells)).arrange(DOWN, buff=layout.GAP, aligned_edge=LEFT).move_to(region.center)
         return Shares(title, VGroup(*labels), VGroup(*slots), spacers)
 
     def _share_bars(self, t: int, shares: Shares) -> VGroup:
@@ -481,9 +660,17 @@ class BottleneckScene(AttentionScene):
         smallest = close_up.smallest_font(trail)
         if _stacked() and not layout.fits_legibly(trail, body, smallest):  # many words: the steps in lines
             scale = typography.MIN_FONT_SIZE * close_up.BUILD_MARGIN / smallest
+            if steps[0].width > body.width / scale:  # a long first word: its head on lines of its own, number after
+                head = wrapped(f"“{self.tokens[0]}” share:", body.width / scale, font_size=typography.LABEL_SIZE,
+                               color=palette.MUTED, line_gap=layout.TIGHT)
+                last = head[-1] if isinstance(head, VGroup) else head
+                first.next_to(last, RIGHT, buff=layout.NEAR)
+                steps[0] = VGroup(head, first)
             _in_lines(steps, body.width / scale, gap=layout.NEAR, line_gap=layout.TIGHT)
             trail = VGroup(*steps)
-        layout.fit_into(trail, body)
+            layout.fit_into(trail, body, grow=False)  # at the floor's size: the room above it is the picture's
+        else:
+            layout.fit_into(trail, body)
         trail.to_edge(DOWN, buff=layout.MARGIN + layout.BOTTOM_BAND)
         return trail, steps
 
@@ -514,20 +701,39 @@ class BottleneckScene(AttentionScene):
         return chain
 
     def _decoder_row(self) -> VGroup:
-        """The decoder's steps left to right along the bottom of a narrow body, "decoder" over them."""
+        """The decoder's steps left to right along the bottom of a narrow body, "decoder" under them; in lines at the
+        floor's size when one row would not stay legible (many or long French words), `chain.in_lines` then set."""
         boxes = [token_box(w, palette.FRENCH) for w in self._decoder_words()]
         row = VGroup(*boxes).arrange(RIGHT, buff=layout.GAP)
-        links = [Line(a.get_right(), b.get_left(), buff=layout.HAIRLINE, color=palette.MUTED, stroke_width=2)
-                 for a, b in zip(boxes[:-1], boxes[1:])]
+        body = layout.body()
         head = label("decoder", font_size=typography.SMALL_SIZE, color=palette.MUTED)
+        smallest = close_up.smallest_font(VGroup(row, head))
+        in_lines = not layout.fits_legibly(VGroup(row, head), body, smallest) and len(boxes) > 1
+        scale = typography.MIN_FONT_SIZE * close_up.BUILD_MARGIN / smallest
+        lines = (_in_lines(boxes, body.width / scale, gap=layout.GAP, line_gap=layout.GAP, room_after=layout.GAP)
+                 if in_lines else [list(range(len(boxes)))])
+        links = [self._decoder_link(boxes, t, lines) for t in range(len(boxes) - 1)]
         head.next_to(row, DOWN, buff=layout.TIGHT).align_to(row, LEFT)  # under it: the links come from above
         chain = VGroup(head, *[m for pair in zip(boxes, links + [VGroup()]) for m in pair])
-        body = layout.body()
-        layout.fit_into(chain, body, grow=False)
+        if in_lines:
+            chain.scale(scale)
+            chain.move_to(body.center)
+        else:
+            layout.fit_into(chain, body, grow=False)
         chain.to_edge(DOWN, buff=layout.MARGIN + layout.BOTTOM_BAND)
         by_word = dict(zip(self._decoder_words(), boxes))
         chain.step = lambda w: by_word[w]
+        chain.in_lines = in_lines
         return chain
+
+    @staticmethod
+    def _decoder_link(boxes: list, t: int, lines: list[list[int]]) -> Line:
+        """The link from step t to step t + 1: between them in one line, else out of the end of step t's line."""
+        a, b = boxes[t], boxes[t + 1]
+        if any(t + 1 == line[0] for line in lines[1:]):
+            return Line(a.get_right(), a.get_right() + RIGHT * layout.GAP, buff=layout.HAIRLINE, color=palette.MUTED,
+                        stroke_width=2)
+        return Line(a.get_right(), b.get_left(), buff=layout.HAIRLINE, color=palette.MUTED, stroke_width=2)
 
     @staticmethod
     def _left_of_chain(chain: VGroup) -> Region:
