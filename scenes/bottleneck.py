@@ -24,6 +24,7 @@ from scenes.kit import (
 from scenes.kit.claims import count_word
 from scenes.kit.layout import Region
 from scenes.kit.products import shared_cell_width
+from scenes.kit.languages import source_language
 from scenes.kit.text import wrapped
 
 
@@ -130,8 +131,8 @@ class BottleneckScene(AttentionScene):
         """The encoder's one hidden state, after the first word, and what it is made of."""
         tokens = self.tokens
         size = self.src.get("hidden_size")
-        self.say(f"The encoder reads the English left to right, keeping one hidden state: {size} numbers.",
-                 narration=f"The encoder reads the English from left to right. All it keeps is one hidden state, "
+        self.say(f"The encoder reads the {source_language()} left to right, keeping one hidden state: {size} numbers.",
+                 narration=f"The encoder reads the {source_language()} from left to right. All it keeps is one hidden state, "
                            f"a vector of {size} numbers.")
         words = self._word_row()
         arrows = self._word_arrows(words)
@@ -202,7 +203,7 @@ class BottleneckScene(AttentionScene):
         """The last hidden state is the summary s: fixed length, whatever the sentence."""
         tokens = self.tokens
         size = self.src.get("hidden_size")
-        self.say(f"The state after “{tokens[-1]}” is the summary s. All of the English must fit in it: "
+        self.say(f"The state after “{tokens[-1]}” is the summary s. All of the {source_language()} must fit in it: "
                  f"{size} numbers, however long the sentence.")
         shown_trail = [FadeOut(VGroup(*reading.trail_steps))] if reading.trail_steps else []
         self.play(FadeOut(reading.bars), FadeOut(reading.shares.title), FadeOut(reading.shares.labels),
@@ -231,11 +232,11 @@ class BottleneckScene(AttentionScene):
             brace = VGroup(Brace(frame, direction=DOWN, color=palette.CONTEXT))
             brace.add(wrapped(fixed, width, font_size=typography.SMALL_SIZE, color=palette.CONTEXT).next_to(
                 brace, DOWN, buff=layout.TIGHT))
-            all_of_it = wrapped("all of the English must fit in here", width, font_size=typography.LABEL_SIZE)
+            all_of_it = wrapped(f"all of the {source_language()} must fit in here", width, font_size=typography.LABEL_SIZE)
             all_of_it.next_to(brace, DOWN, buff=layout.GAP)
         else:
             brace = caption_brace(frame, fixed, color=palette.CONTEXT)
-            all_of_it = label("all of the English must fit in here", font_size=typography.LABEL_SIZE)
+            all_of_it = label(f"all of the {source_language()} must fit in here", font_size=typography.LABEL_SIZE)
             all_of_it.next_to(frame, RIGHT, buff=layout.APART)
         layout.keep_inside(all_of_it, layout.body())
         self.play(LaggedStart(*(GrowArrow(a) for a in funnel), lag_ratio=0.25), run_time=1.2)
@@ -256,7 +257,7 @@ class BottleneckScene(AttentionScene):
         first = self.tokens[0]
         self.say(f"The decoder writes {', '.join(steps)} one word at a time. Each step sees only s.",
                  narration=f"The decoder then writes {', '.join(steps)}, one word at a time, and every one of those "
-                           "steps sees only s, never the English words again.")
+                           f"steps sees only s, never the {source_language()} words again.")
         self.play(FadeOut(summary.notes), reading.words.animate.set_opacity(0.3),
                   reading.word_arrows.animate.set_opacity(0.3), run_time=0.6)
         self.play(LaggedStart(*(FadeIn(m) for m in chain), lag_ratio=0.15), run_time=1.2)
@@ -284,7 +285,7 @@ class BottleneckScene(AttentionScene):
         steps = self._decoder_words()
         self.say(f"Soft attention keeps every encoder state h_1 … h_{len(tokens)} instead of just s.",
                  narration=f"Soft attention does something different: it keeps every encoder state, h_1 to "
-                           f"h_{len(tokens)}, one per English word, instead of just s.")
+                           f"h_{len(tokens)}, one per {source_language()} word, instead of just s.")
         self.play(FadeOut(from_s), FadeOut(summary.group), FadeOut(summary.frame), FadeOut(reading.word_arrows),
                   run_time=0.6)
         kept = self._kept_rows()

@@ -67,3 +67,18 @@ def test_the_typed_claim_gate_catches_a_language_typed_for_the_post(tmp_path):
     assert typed_claim_problems("learned_alignment", beats[:1], german) == []
     assert typed_claim_problems("teacher_forcing", beats, dataclasses.replace(
         german, encoder_decoder=dataclasses.replace(german.encoder_decoder, source_language="English"))) == []
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("scene_id", ["teacher_forcing", "bottleneck", "coffee_cafe", "soft_formula"])
+def test_the_encoder_decoder_clips_name_the_examples_languages(scene_id, tmp_path, monkeypatch):
+    """Each encoder-decoder clip, run headless for an example read from German: no caption or narration names
+    English (the gate above), and the source language is named where the post's clip says "English"."""
+    from scenes.kit.inspection import inspect_scene_class
+
+    monkeypatch.setenv(example_spec.EXAMPLE_ENV_VAR, str(_german(tmp_path)))
+    report = inspect_scene_class(scene_id, scene_id)
+    spec = example_spec.read(_german(tmp_path))
+    assert typed_claim_problems(scene_id, report.beat_log, spec) == []
+    said = " ".join(text for record in report.beat_log for text in record.captions + record.narration)
+    assert "German" in said
