@@ -27,6 +27,9 @@ from .widgets import TensorGrid
 
 #: Text is shown only when it comes out at least this much above the floor (the gates' own tolerance is below 1).
 SAFETY = 1.0
+#: How far into the frame's margin a text may reach and still be shown, as a share of the margin: a composition
+#: fitted to the frame may use half of it (head_split's maps of many heads), and its words must not vanish there.
+MARGIN_REACH = 0.5
 #: The most a too-large composition is shrunk towards the floor: built so its smallest text reads at the floor times
 #: this (a little room above the floor for the camera's framing margin).
 BUILD_MARGIN = 1.04
@@ -89,7 +92,9 @@ def legible_in(unit: Mobject, shot: camera.Shot, region: layout.Region | None = 
         return False
     left, right, bottom, top = _screen_box(unit, shot)
     whole, body = layout.frame(), region or layout.body()
-    return left >= whole.left and right <= whole.right and bottom >= whole.bottom and top <= body.top
+    reach = layout.MARGIN * MARGIN_REACH  # a text may reach this far into the frame's margin and still read whole
+    return (left >= whole.left - reach and right <= whole.right + reach and bottom >= whole.bottom - reach
+            and top <= body.top)
 
 
 def _cells(within: Mobject):
