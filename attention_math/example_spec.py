@@ -53,6 +53,10 @@ class ExampleError(ValueError):
     """A bad example file: the message names the file, the field and the valid range, in one line."""
 
 
+#: The languages of `[encoder_decoder]`'s sentences when the file names none: the post's, English → French.
+DEFAULT_LANGUAGES = ("English", "French")
+
+
 @dataclass(frozen=True)
 class EncoderDecoderSpec:
     """Soft attention's sentence pair and numbers (teacher forcing, bottleneck, coffee/café, the formula)."""
@@ -66,8 +70,8 @@ class EncoderDecoderSpec:
     encoder_states: Rows  # (T, d), one row per English word
     illustrative_weights: tuple[float, ...] | None  # the post's invented trained weights, or None
     # The languages the clips name: the sentence read (`english`) and the one written (`french_so_far`, next_word)
-    source_language: str = "English"
-    target_language: str = "French"
+    source_language: str = DEFAULT_LANGUAGES[0]
+    target_language: str = DEFAULT_LANGUAGES[1]
 
     @property
     def french_reference(self) -> tuple[str, ...]:
@@ -279,7 +283,7 @@ def _encoder_decoder(origin: str, data: Any) -> EncoderDecoderSpec:
         raise f.error(f"encoder_decoder.wrong_first_word {wrong!r} equals the first French word; "
                       "it must be a different word")
     source, target = (f.word(key) if f.has(key) else default
-                      for key, default in (("source_language", "English"), ("target_language", "French")))
+                      for key, default in zip(("source_language", "target_language"), DEFAULT_LANGUAGES))
     if source == target:
         raise f.error(f"encoder_decoder.source_language and target_language are both {source!r}; "
                       "name the two languages the sentences are in")

@@ -196,7 +196,7 @@ class ClipResult:
     beats: tuple[Beat, ...] = ()
     chunks: int = 1  # how many chunks it was joined from
     audio: Mapping | None = None  # a narrated clip's soundtrack facts
-    transcript: tuple[Mapping, ...] | None = None  # a narrated clip's text, beat by beat: {"beat", "text"}
+    transcript: tuple[Mapping, ...] | None = None  # a narrated clip's text, beat by beat: {"beat", "start", "end", "text", "speech"}
 
     def to_dict(self) -> dict:
         data = {"width": self.width, "height": self.height, "fps": self.fps, "frames": self.frames,

@@ -360,8 +360,6 @@ def replayed_words(scene_id: str, beat_name: str) -> set[str]:
     return set(learned.snapshot_english).union(*learned.snapshot_french)
 
 
-#: The language names a caption typed for the post's example would use (its encoder-decoder sentences' languages).
-POST_LANGUAGES = ("English", "French")
 #: Scenes that show the trained translator: they name its corpus's languages, whatever the example.
 TRAINED_TRANSLATOR_SCENES = {"learned_alignment"}
 
@@ -373,10 +371,13 @@ def spoken_languages(scene_id: str, spec: example_spec.ExampleSpec) -> set[str]:
     return named | (trained if scene_id in TRAINED_TRANSLATOR_SCENES else set())
 
 
-def language_problems(scene_id: str, beats: list[BeatRecord], spec: example_spec.ExampleSpec) -> list[str]:
-    """Captions naming one of the post's languages where the example's sentences are in others: typed, not read
-    from the example."""
-    foreign = [name for name in POST_LANGUAGES if name not in spoken_languages(scene_id, spec)]
+def language_problems(scene_id: str, beats: list[BeatRecord], spec: example_spec.ExampleSpec,
+                      post: example_spec.ExampleSpec) -> list[str]:
+    """Captions naming one of the post's languages (the names a caption typed for it would use) where the example's
+    sentences are in others: typed, not read from the example."""
+    allowed = spoken_languages(scene_id, spec)
+    typed = (post.encoder_decoder.source_language, post.encoder_decoder.target_language)
+    foreign = [name for name in typed if name not in allowed]
     if not foreign:
         return []
     pattern = re.compile(r"(?<!\w)(" + "|".join(foreign) + r")(?!\w)")
@@ -388,8 +389,9 @@ def language_problems(scene_id: str, beats: list[BeatRecord], spec: example_spec
 def typed_claim_problems(scene_id: str, beats: list[BeatRecord], spec: example_spec.ExampleSpec) -> list[str]:
     """Captions that name a post-only word or language while another example is active, or describe the weights
     ("spreads", "almost all") where the example's weights say otherwise: typed for the post, not computed."""
-    problems = descriptive_claim_problems(scene_id, beats, spec) + language_problems(scene_id, beats, spec)
-    if spec == example_spec.post():
+    post = example_spec.post()
+    problems = descriptive_claim_problems(scene_id, beats, spec) + language_problems(scene_id, beats, spec, post)
+    if spec == post:
         return problems
     for record in beats:
         allowed = example_words(spec) | replayed_words(scene_id, record.name)
