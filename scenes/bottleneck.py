@@ -806,10 +806,12 @@ class BottleneckScene(AttentionScene):
             if words.height * scale <= band.height:
                 break
         words.scale(scale)
-        words.move_to(band.center).align_to(band.top_edge(), UP).shift(RIGHT * gap * scale / 4)  # centred with it
+        words.gap = gap * scale
+        before = words.gap / 2  # the room the paths on to the next line take left of the lines
+        centring = before / 2  # the lines and that room centred together
+        words.move_to(band.center).align_to(band.top_edge(), UP).shift(RIGHT * centring)
         words.lines = lines
         words.line_starts = {line[0] for line in lines[1:]}
-        words.gap = gap * scale
         return words
 
     def _kept_columns(self, shaded: bool) -> list[VGroup]:
