@@ -38,6 +38,7 @@ class BottleneckLayout:
     link_room: float = 1.5  #: between s (or the kept states) and the decoder steps, for the arrows between them
     lit_stroke: float = 6  #: the links to h_1 when the last beat lights them (a style, but set_stroke calls it width)
     side_by_side: float = 1.5  #: the body's width over its height from which the pictures sit side by side
+    most_tiers: int = 3  #: the most tiers the kept states' words stand on over them (more would not read as theirs)
 
 
 L = BottleneckLayout()
@@ -841,59 +842,75 @@ class BottleneckScene(AttentionScene):
 
     def _kept_tiered(self, region: Region) -> list[VGroup] | None:
         """A narrow body's kept states where the word boxes over them would not stay legible in one row (many words):
-        each word as plain text over its own state, on alternate tiers (as few as keep the words of one tier apart),
-        a thin line down from each word to its state's name; a column per word (word, h_t, its shades), so a link
-        from a step below reaches each state without crossing another. None when no count of tiers stays legible in
-        `region` (the camera then moves out to the states)."""
+        each word as plain text over its own state, on alternate tiers (as few as keep the words apart, and clear of
+        the lines from higher tiers), a thin line down from each word to its state; a column per word (word, h_t, its shades), so a link from a step
+        below reaches each state without crossing another. Where the names h_t would not fit side by side, the
+        columns go without them (the words name the states). None when no such layout stays legible in `region`
+        (the camera then moves out to the states)."""
         words = [label(word, font_size=typography.LABEL_SIZE, color=palette.ENGLISH) for word in self.tokens]
         names = [math(f"h_{t + 1}", color=palette.TEXT, font_size=typography.LABEL_SIZE) for t in range(len(words))]
         side = max(token_box(word).height for word in self.tokens)  # a cell no taller than a word's box
         widths = [word.width for word in words]
-        for tiers in range(1, len(words)):
-            # the pitch keeps each word clear of the next on its own tier, each name clear of the next
-            pitch = max([(a + b) / 2 + layout.NEAR for a, b in zip(widths, widths[tiers:])], default=0.0) / tiers
-            pitch = max(pitch, max(name.width for name in names) + layout.NEAR)
-            cell = min(side, pitch - layout.NEAR)
-            columns = self._tiered_columns(words, names, tiers, pitch, cell)
-            group = VGroup(*columns)
-            if layout.fits_legibly(group, region, close_up.smallest_font(group)):
-                return columns
-            if tiers * max(word.height for word in words) > region.height:
-                break  # more tiers only take height
+        most = min(len(words), L.most_tiers)
+        for named in (True, False):
+            for tiers in range(1, most + 1):
+                pitch = self._tier_pitch(widths, tiers)
+                if named:
+                    pitch = max(pitch, max(name.width for name in names) + layout.NEAR)
+                cell = min(side, pitch - layout.NEAR)
+                columns = self._tiered_columns(words, names if named else None, tiers, pitch, cell)
+                group = VGroup(*columns)
+                if layout.fits_legibly(group, region, close_up.smallest_font(group)):
+                    return columns
         return None
 
-    def _tiered_columns(self, words: list, names: list, tiers: int, pitch: float, cell: float) -> list[VGroup]:
-        """The columns of `_kept_tiered`, `pitch` apart, word t on tier t mod `tiers` (tier 0 nearest the names)."""
+    @staticmethod
+    def _tier_pitch(widths: list[float], tiers: int) -> float:
+        """How far apart the columns of `_kept_tiered` stand with words `widths` wide on `tiers` tiers: each word clear
+        of the others on its tier, and clear of the line that comes down past it from a higher tier's word."""
+        tier = [t % tiers for t in range(len(widths))]
+        pitch = 0.0
+        for i, width in enumerate(widths):
+            for m in range(len(widths)):
+                apart = abs(i - m)
+                if m != i and tier[m] == tier[i]:
+                    pitch = max(pitch, ((width + widths[m]) / 2 + layout.NEAR) / apart)
+                elif tier[m] > tier[i]:  # m's line comes down past word i
+                    pitch = max(pitch, (width / 2 + layout.TIGHT) / apart)
+        return pitch
+
+    def _tiered_columns(self, words: list, names: list | None, tiers: int, pitch: float, cell: float) -> list[VGroup]:
+        """The columns of `_kept_tiered`, `pitch` apart, word t on tier t mod `tiers` (tier 0 nearest the names, or
+        without names the states)."""
         columns = []
-        for t, (word, name) in enumerate(zip(words, names)):
-            word, name = word.copy(), name.copy()
+        for t, word in enumerate(words):
             state = vector(self.src, f"hidden_states.{t}", shading="diverging", scale_to=self._hidden_scale(),
                            orientation="column", show_values=False, cell_size=cell)
             state.move_to(RIGHT * pitch * t, aligned_edge=UP)
-            name.next_to(state, UP, buff=layout.NEAR)
+            name = names[t].copy().next_to(state, UP, buff=layout.NEAR) if names else VGroup()
             columns.append(VGroup(name, state))
-        top = max(column[0].get_top()[1] for column in columns)  # the names level, whatever their digits' heights
-        for column in columns:
-            column[0].shift(UP * (top - column[0].get_top()[1]))
+        if names:  # the names level, whatever their digits' heights
+            top = max(column[0].get_top()[1] for column in columns)
+            for column in columns:
+                column[0].shift(UP * (top - column[0].get_top()[1]))
         rise = max(word.height for word in words) + layout.TIGHT
         for t, (column, word) in enumerate(zip(columns, words)):
             name, state = column
+            under = name if names else state  # what the word's line comes down to
             word = word.copy()
-            word.next_to(name, UP, buff=layout.GAP)
-            tier = t % tiers
-            word.shift(UP * rise * tier)
-            # a line down from each word to its name: from a higher tier, between the lower tiers' words
-            tick = Line(word.get_bottom() + DOWN * layout.HAIRLINE, name.get_top() + UP * layout.HAIRLINE,
+            word.next_to(under, UP, buff=layout.GAP)
+            word.shift(UP * rise * (t % tiers))
+            # a line down from each word to its column: from a higher tier, between the lower tiers' words
+            tick = Line(word.get_bottom() + DOWN * layout.HAIRLINE, under.get_top() + UP * layout.HAIRLINE,
                         color=palette.MUTED, stroke_width=2)
-            column.word, column.name, column.state, column.text = VGroup(word, tick), name, state, word
+            column.word, column.name, column.state, column.text, column.under = VGroup(word, tick), name, state, word, under
             column.add_to_back(column.word)
         tiered = [[column.text for t, column in enumerate(columns) if t % tiers == tier] for tier in range(tiers)]
         for tier, line in enumerate(tiered):  # each tier's words on one baseline
             align_baselines(line, baseline_y(columns[0].text) + rise * tier)
         for column in columns:  # the lines reach each word where its baseline put it
-            if column.text.get_bottom()[1] > column.name.get_top()[1]:
-                column.word[1].put_start_and_end_on(column.text.get_bottom() + DOWN * layout.HAIRLINE,
-                                                    column.name.get_top() + UP * layout.HAIRLINE)
+            column.word[1].put_start_and_end_on(column.text.get_bottom() + DOWN * layout.HAIRLINE,
+                                                column.under.get_top() + UP * layout.HAIRLINE)
         return columns
 
     def _chain_room(self, chain: VGroup, rows: VGroup) -> float:
