@@ -843,10 +843,10 @@ class BottleneckScene(AttentionScene):
     def _kept_tiered(self, region: Region) -> list[VGroup] | None:
         """A narrow body's kept states where the word boxes over them would not stay legible in one row (many words):
         each word as plain text over its own state, on alternate tiers (as few as keep the words apart, and clear of
-        the lines from higher tiers), a thin line down from each word to its state; a column per word (word, h_t, its shades), so a link from a step
-        below reaches each state without crossing another. Where the names h_t would not fit side by side, the
-        columns go without them (the words name the states). None when no such layout stays legible in `region`
-        (the camera then moves out to the states)."""
+        the lines from higher tiers), a thin line down from each word to its state; a column per word (word, h_t, its
+        shades), so a link from a step below reaches each state without crossing another. Where the names h_t would
+        not fit side by side, the columns go without them (the words name the states). None when no such layout stays
+        legible in `region` (the camera then moves out to the states)."""
         words = [label(word, font_size=typography.LABEL_SIZE, color=palette.ENGLISH) for word in self.tokens]
         names = [math(f"h_{t + 1}", color=palette.TEXT, font_size=typography.LABEL_SIZE) for t in range(len(words))]
         side = max(token_box(word).height for word in self.tokens)  # a cell no taller than a word's box
@@ -854,21 +854,22 @@ class BottleneckScene(AttentionScene):
         most = min(len(words), L.most_tiers)
         for named in (True, False):
             for tiers in range(1, most + 1):
-                pitch = self._tier_pitch(widths, tiers)
-                if named:
-                    pitch = max(pitch, max(name.width for name in names) + layout.NEAR)
-                cell = min(side, pitch - layout.NEAR)
-                columns = self._tiered_columns(words, names if named else None, tiers, pitch, cell)
-                group = VGroup(*columns)
-                if layout.fits_legibly(group, region, close_up.smallest_font(group)):
-                    return columns
+                for turn in range(tiers):  # which word starts on which tier (a long first word high up)
+                    tier = [(t + turn) % tiers for t in range(len(words))]
+                    pitch = self._tier_pitch(widths, tier)
+                    if named:
+                        pitch = max(pitch, max(name.width for name in names) + layout.NEAR)
+                    cell = min(side, pitch - layout.NEAR)
+                    columns = self._tiered_columns(words, names if named else None, tier, pitch, cell)
+                    group = VGroup(*columns)
+                    if layout.fits_legibly(group, region, close_up.smallest_font(group)):
+                        return columns
         return None
 
     @staticmethod
-    def _tier_pitch(widths: list[float], tiers: int) -> float:
-        """How far apart the columns of `_kept_tiered` stand with words `widths` wide on `tiers` tiers: each word clear
-        of the others on its tier, and clear of the line that comes down past it from a higher tier's word."""
-        tier = [t % tiers for t in range(len(widths))]
+    def _tier_pitch(widths: list[float], tier: list[int]) -> float:
+        """How far apart the columns of `_kept_tiered` stand with words `widths` wide, word t on tier `tier[t]`: each
+        word clear of the others on its tier, and of the line that comes down past it from a higher tier's word."""
         pitch = 0.0
         for i, width in enumerate(widths):
             for m in range(len(widths)):
@@ -879,9 +880,10 @@ class BottleneckScene(AttentionScene):
                     pitch = max(pitch, (width / 2 + layout.TIGHT) / apart)
         return pitch
 
-    def _tiered_columns(self, words: list, names: list | None, tiers: int, pitch: float, cell: float) -> list[VGroup]:
-        """The columns of `_kept_tiered`, `pitch` apart, word t on tier t mod `tiers` (tier 0 nearest the names, or
-        without names the states)."""
+    def _tiered_columns(self, words: list, names: list | None, tier: list[int], pitch: float,
+                        cell: float) -> list[VGroup]:
+        """The columns of `_kept_tiered`, `pitch` apart, word t on tier `tier[t]` (tier 0 nearest the names, or without
+        names the states)."""
         columns = []
         for t, word in enumerate(words):
             state = vector(self.src, f"hidden_states.{t}", shading="diverging", scale_to=self._hidden_scale(),
@@ -899,15 +901,17 @@ class BottleneckScene(AttentionScene):
             under = name if names else state  # what the word's line comes down to
             word = word.copy()
             word.next_to(under, UP, buff=layout.GAP)
-            word.shift(UP * rise * (t % tiers))
+            word.shift(UP * rise * tier[t])
             # a line down from each word to its column: from a higher tier, between the lower tiers' words
             tick = Line(word.get_bottom() + DOWN * layout.HAIRLINE, under.get_top() + UP * layout.HAIRLINE,
                         color=palette.MUTED, stroke_width=2)
-            column.word, column.name, column.state, column.text, column.under = VGroup(word, tick), name, state, word, under
+            column.word, column.name, column.state = VGroup(word, tick), name, state
+            column.text, column.under = word, under
             column.add_to_back(column.word)
-        tiered = [[column.text for t, column in enumerate(columns) if t % tiers == tier] for tier in range(tiers)]
-        for tier, line in enumerate(tiered):  # each tier's words on one baseline
-            align_baselines(line, baseline_y(columns[0].text) + rise * tier)
+        lowest = baseline_y(next(column.text for t, column in enumerate(columns) if tier[t] == min(tier)))
+        for level in sorted(set(tier)):  # each tier's words on one baseline
+            align_baselines([column.text for t, column in enumerate(columns) if tier[t] == level],
+                            lowest + rise * (level - min(tier)))
         for column in columns:  # the lines reach each word where its baseline put it
             column.word[1].put_start_and_end_on(column.text.get_bottom() + DOWN * layout.HAIRLINE,
                                                 column.under.get_top() + UP * layout.HAIRLINE)
