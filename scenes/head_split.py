@@ -122,6 +122,13 @@ def _shown_box(piece: Mobject, shot: camera.Shot, top: float) -> tuple[bool, boo
     return part, left >= -half_w and right <= half_w and bottom >= -half_h and high <= top
 
 
+def fade_out_all(scene, piece: Mobject) -> list:
+    """FadeOuts that take `piece` off the screen whole: every mobject on the scene's list that is `piece` or a part
+    of it (a part added on its own, a box later joined to it), each removed from the scene."""
+    family = {id(m) for m in piece.get_family()}
+    return [FadeOut(m) for m in scene.mobjects if id(m) in family]
+
+
 def strip_in(piece: Mobject, shot: camera.Shot, top: float) -> bool:
     """Whether `shot` would show only a strip of `piece`: part of it on screen, the rest cut off by the frame's edge
     or hidden under the top band's cover (from `top` up)."""
@@ -842,7 +849,7 @@ class HeadSplitScene(AttentionScene):
         gone.difference_update(coming)
         gone.update(leaving)
         staying = VGroup(*(head for h, head in enumerate(heads) if h not in gone))
-        self._shoot(shot, staying, pinned, *(FadeOut(heads[h]) for h in leaving), *(FadeIn(heads[h]) for h in coming),
+        self._shoot(shot, staying, pinned, *(fade for h in leaving for fade in fade_out_all(self, heads[h])), *(FadeIn(heads[h]) for h in coming),
                     run_time=run_time, number_floor=number_floor)
 
     def _visit_heads(self, maps: VGroup, marks: list) -> None:
