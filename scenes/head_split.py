@@ -123,10 +123,15 @@ def _shown_box(piece: Mobject, shot: camera.Shot, top: float) -> tuple[bool, boo
 
 
 def fade_out_all(scene, piece: Mobject) -> list:
-    """FadeOuts that take `piece` off the screen whole: every mobject on the scene's list that is `piece` or a part
-    of it (a part added on its own, a box later joined to it), each removed from the scene."""
+    """FadeOuts that take `piece` off the screen whole: every mobject on the scene's list that is `piece`, a part of
+    it or a group of its parts (a row of cells added on its own, a box later joined to it), each removed."""
     family = {id(m) for m in piece.get_family()}
-    return [FadeOut(m) for m in scene.mobjects if id(m) in family]
+
+    def part(mob: Mobject) -> bool:
+        drawn = [sub for sub in mob.get_family() if sub.has_points()]
+        return id(mob) in family or (bool(drawn) and all(id(sub) in family for sub in drawn))
+
+    return [FadeOut(mob) for mob in scene.mobjects if part(mob)]
 
 
 def strip_in(piece: Mobject, shot: camera.Shot, top: float) -> bool:

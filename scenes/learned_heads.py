@@ -66,10 +66,15 @@ def _shown_box(piece: Mobject, shot: camera.Shot) -> tuple[bool, bool]:
 
 
 def fade_out_all(scene, piece: Mobject) -> list:
-    """FadeOuts that take `piece` off the screen whole: every mobject on the scene's list that is `piece` or a part
-    of it (a part added on its own, a box later joined to it), each removed from the scene."""
+    """FadeOuts that take `piece` off the screen whole: every mobject on the scene's list that is `piece`, a part of
+    it or a group of its parts (a row of cells added on its own, a box later joined to it), each removed."""
     family = {id(m) for m in piece.get_family()}
-    return [FadeOut(m) for m in scene.mobjects if id(m) in family]
+
+    def part(mob: Mobject) -> bool:
+        drawn = [sub for sub in mob.get_family() if sub.has_points()]
+        return id(mob) in family or (bool(drawn) and all(id(sub) in family for sub in drawn))
+
+    return [FadeOut(mob) for mob in scene.mobjects if part(mob)]
 
 
 def _glued(units: list) -> list:
@@ -323,7 +328,9 @@ class LearnedHeadsScene(AttentionScene):
         # the pieces the camera visits one under another: a piece the shot would cut at the frame's edge (a strip
         # of the head above or below the one in the shot) fades out as the camera moves, and back in where the
         # shot shows it whole
+        # (a head's boxes and cut line, drawn on it later, go where it goes)
         pieces, gone = [notes, *maps], set()
+        drawn_on: list[list] = [[] for _ in pieces]  # head h is piece 1 + h: the notes come first
 
         def look_at(part, *animations, run_time: float = 1.0, entering: bool = False) -> None:
             """The camera to `part` (`entering`: the pieces enter with this first move, those it would cut stay out)."""
@@ -338,8 +345,10 @@ class LearnedHeadsScene(AttentionScene):
                 gone.difference_update(coming)
                 gone.update(leaving)
                 staying = VGroup(*(piece for i, piece in enumerate(pieces) if i not in gone))
-                fades = [] if entering else [fade for i in leaving for fade in fade_out_all(self, pieces[i])]
-                framed.move_to_shot(self, shot, staying, [], *animations, *fades, *(FadeIn(pieces[i]) for i in coming),
+                fades = [] if entering else [fade for i in leaving for piece in (pieces[i], *drawn_on[i])
+                                             for fade in fade_out_all(self, piece)]
+                framed.move_to_shot(self, shot, staying, [], *animations, *fades,
+                                    *(FadeIn(piece) for i in coming for piece in (pieces[i], *drawn_on[i])),
                                     run_time=run_time, region=frame)
             elif animations:
                 self.play(*animations, run_time=run_time)
@@ -360,14 +369,14 @@ class LearnedHeadsScene(AttentionScene):
         look_at(maps[self.prev_head])
         prev_boxes = self._diagonal_boxes(prev_map, PREVIOUS_OFFSET, self.prev_color)
         self.play(Create(prev_boxes, lag_ratio=0.1), run_time=1.2)
-        maps[self.prev_head].add(prev_boxes)  # the boxes go where their head goes
+        drawn_on[1 + self.prev_head].append(prev_boxes)
         self.wait(3.0)
         self.say(f"{_head_name(self.far_head).capitalize()} lines up {format_value(src.value('distant_offset'), 0)} "
                  "steps back: the distant digit.")
         look_at(maps[self.far_head])
         far_boxes = self._diagonal_boxes(far_map, k, self.far_color)
         self.play(Create(far_boxes, lag_ratio=0.1), run_time=1.2)
-        maps[self.far_head].add(far_boxes)
+        drawn_on[1 + self.far_head].append(far_boxes)
         self.wait(3.0)
         cut = VGroup(*(DashedLine(m[0].cell(k, 0).get_corner(UP + LEFT),
                                   m[0].cell(k, self.T - 1).get_corner(UP + RIGHT),
@@ -378,11 +387,11 @@ class LearnedHeadsScene(AttentionScene):
             shown_now = self.far_head
             others = [h for h in range(self.n_heads) if h != shown_now]
             self.play(Create(cut[shown_now]), run_time=0.8)
-            maps[shown_now].add(cut[shown_now])
+            drawn_on[1 + shown_now].append(cut[shown_now])
             self.wait(2.0)
             for h in others:
                 look_at(maps[h], Create(cut[h]), run_time=1.2)
-                maps[h].add(cut[h])
+                drawn_on[1 + h].append(cut[h])
             self.wait(2.5)
         else:
             self.play(Create(cut), run_time=0.8)
