@@ -347,9 +347,10 @@ class LearnedHeadsScene(AttentionScene):
                 staying = VGroup(*(piece for i, piece in enumerate(pieces) if i not in gone))
                 fades = [] if entering else [fade for i in leaving for piece in (pieces[i], *drawn_on[i])
                                              for fade in fade_out_all(self, piece)]
-                framed.move_to_shot(self, shot, staying, [], *animations, *fades,
+                # the pieces coming back enter first, under what `animations` draw on them (a head's cut line)
+                framed.move_to_shot(self, shot, staying, [], *fades,
                                     *(FadeIn(piece) for i in coming for piece in (pieces[i], *drawn_on[i])),
-                                    run_time=run_time, region=frame)
+                                    *animations, run_time=run_time, region=frame)
             elif animations:
                 self.play(*animations, run_time=run_time)
 
