@@ -847,10 +847,10 @@ class HeadSplitScene(AttentionScene):
                      *, run_time: float, number_floor: float = typography.WORKED_NUMBER_SIZE) -> None:
         """`_shoot` over stacked heads: a head the shot would cut (a strip of the one above under the top band, of the
         one below at the frame's foot) fades out as the camera moves, one faded (in `gone`, updated) fades back in
-        where the shot shows it whole; the head being read (`reading`) stays."""
+        where the shot shows it whole; the head being read (`reading`) stays, or comes back."""
         top = layout.body().top
         leaving = [h for h, head in enumerate(heads) if h != reading and h not in gone and strip_in(head, shot, top)]
-        coming = [h for h in sorted(gone) if whole_in(heads[h], shot, top)]
+        coming = [h for h in sorted(gone) if h == reading or whole_in(heads[h], shot, top)]
         gone.difference_update(coming)
         gone.update(leaving)
         staying = VGroup(*(head for h, head in enumerate(heads) if h not in gone))
