@@ -25,7 +25,7 @@ from scenes.kit.claims import count_word
 from scenes.kit.layout import Region
 from scenes.kit.products import shared_cell_width
 from scenes.kit.languages import source_language
-from scenes.kit.text import wrapped
+from scenes.kit.text import align_baselines, baseline_y, wrapped
 
 
 @dataclass(frozen=True)
@@ -38,6 +38,7 @@ class BottleneckLayout:
     link_room: float = 1.5  #: between s (or the kept states) and the decoder steps, for the arrows between them
     lit_stroke: float = 6  #: the links to h_1 when the last beat lights them (a style, but set_stroke calls it width)
     side_by_side: float = 1.5  #: the body's width over its height from which the pictures sit side by side
+    most_tiers: int = 3  #: the most tiers the kept states' words stand on over them (more would not read as theirs)
 
 
 L = BottleneckLayout()
@@ -105,6 +106,28 @@ def _in_lines(parts, width: float, *, gap: float, line_gap: float, room_after: f
     rows = [VGroup(*(parts[i] for i in line)).arrange(RIGHT, buff=gap) for line in lines]
     VGroup(*rows).arrange(DOWN, buff=line_gap, aligned_edge=LEFT)
     return lines
+
+
+def _return_corners(a, b, line_a, line_b, room: float) -> list:
+    """The corners of the connector from `a`, the last part of `line_a`, on to `b`, the first part of the next line
+    `line_b`: out of a's right side into the room the line keeps after it, down to halfway between the two lines,
+    back along under the line to the left of b, and into b's left side, so a wrapped chain reads on as one."""
+    out = a.get_right()[0] + room / 2
+    back = b.get_left()[0] - room / 2
+    between = (line_a.get_bottom()[1] + line_b.get_top()[1]) / 2
+    start = a.get_right() + RIGHT * layout.HAIRLINE
+    return [start, [out, start[1], 0.0], [out, between, 0.0], [back, between, 0.0], [back, b.get_center()[1], 0.0],
+            b.get_left() + LEFT * layout.HAIRLINE]
+
+
+def _polyline(corners: list, *, stroke_width: float) -> VGroup:
+    """A link through `corners`, as straight lines (a path would fill its inside when the link is faded)."""
+    return VGroup(*(Line(a, b, color=palette.MUTED, stroke_width=stroke_width) for a, b in zip(corners, corners[1:])))
+
+
+def _line_of(parts, lines: list[list[int]], index: int) -> VGroup:
+    """The parts of the line that holds part `index`."""
+    return VGroup(*(parts[i] for i in next(line for line in lines if index in line)))
 
 
 class BottleneckScene(AttentionScene):
@@ -179,7 +202,8 @@ class BottleneckScene(AttentionScene):
             self._look(reading.shots, 0, self._shares_shown(reading))
             arrow = self._read_arrow(reading.words, t, reading.state_title)
             reader = self._reader(reading.words, t)
-            self.play(GrowArrow(reading.word_arrows[t - 1]), FadeIn(reading.words[t]),
+            link = reading.word_arrows[t - 1]  # an arrow, or (at a line's end) the path on to the next line
+            self.play(GrowArrow(link) if isinstance(link, Arrow) else Create(link), FadeIn(reading.words[t]),
                       ReplacementTransform(reading.reader, reader),
                       ReplacementTransform(reading.read_arrow, arrow), run_time=0.7)
             state = self._state_vector(t).scale(reading.zoom).move_to(reading.state)
@@ -217,7 +241,10 @@ class BottleneckScene(AttentionScene):
         stacked = _stacked()  # the decoder's steps will stand in a row under s, not beside it
         # stacked: the name over the vector's left end, clear of the arrows that come down from the words
         summary.target.arrange(DOWN if stacked else RIGHT, buff=layout.GAP, aligned_edge=LEFT if stacked else ORIGIN)
-        summary.target.move_to(self._left_of_chain(chain).center)
+        place = self._left_of_chain(chain)
+        if self._words_in_lines(reading.words):  # the English reaches into the body: s under it, room for the arrows
+            place = Region(place.left, place.right, place.bottom, min(place.top, reading.words.get_bottom()[1] - layout.FAR))
+        summary.target.move_to(place.center)
         self.play(MoveToTarget(summary), run_time=0.9)
         frame = SurroundingRectangle(reading.state, color=palette.CONTEXT, buff=layout.TIGHT, corner_radius=0.05)
         # left to right by where the words stand (in lines, a later word may stand further left)
@@ -296,6 +323,9 @@ class BottleneckScene(AttentionScene):
         shaded = not layout.fits_legibly(rows, self._left_of_chain(chain), close_up.smallest_font(rows))
         if shaded:
             kept = self._kept_rows(shaded=True)  # too many words for their numbers: each state as its shades
+            region = self._left_of_chain(chain)
+            if _stacked() and not layout.fits_legibly(VGroup(*kept), region, close_up.smallest_font(VGroup(*kept))):
+                kept = self._kept_tiered(region) or kept  # the boxes too wide for one row: the words on tiers
         # a narrow frame's many words: the states at their own size, the camera out to all of them, the decoder's
         # steps still as large on screen
         whole = _stacked() and shaded and close_up.build_legible(VGroup(*kept), self._left_of_chain(chain))
@@ -321,7 +351,7 @@ class BottleneckScene(AttentionScene):
         others = [line for w in steps for line in links[w][1:]]
         self.play(*(line.animate.set_stroke(color=palette.ACCENT, width=L.lit_stroke) for line in to_first),
                   *(line.animate.set_stroke(opacity=0.35) for line in others),
-                  *([] if whole else [Indicate(kept[0].word[1], color=palette.ENGLISH, scale_factor=1.3)]),
+                  *([] if whole else [Indicate(kept[0].text, color=palette.ENGLISH, scale_factor=1.3)]),
                   run_time=1.2)
         if shaded:
             self._read_state_closely(kept[0], title, whole or camera.rest_shot())
@@ -539,15 +569,17 @@ class BottleneckScene(AttentionScene):
 
     @staticmethod
     def _word_arrows(words: TokenRow) -> VGroup:
-        """The arrows that carry the state from word to word; at the end of a line (words in lines) it points on
-        out of the line, into the room the line keeps for it."""
+        """The arrows that carry the state from word to word; at the end of a line (words in lines) it runs out of
+        the line, into the room the line keeps for it, back under the line and into the next line's first word."""
         arrows = VGroup()
         for t, (a, b) in enumerate(zip(words[:-1], words[1:])):
             if BottleneckScene._words_in_lines(words) and t + 1 in words.line_starts:
-                arrows.add(Arrow(a.get_right(), a.get_right() + RIGHT * words.gap, buff=layout.HAIRLINE,
-                                 color=palette.MUTED, stroke_width=3, max_tip_length_to_length_ratio=0.15))
-            elif BottleneckScene._words_in_lines(words):  # words in lines stand closer: the arrow spans the gap
-                arrows.add(flow_arrow(a, b, buff=layout.HAIRLINE))
+                corners = _return_corners(a, b, _line_of(words, words.lines, t), _line_of(words, words.lines, t + 1),
+                                          words.gap)
+                arrows.add(_polyline(corners, stroke_width=3))
+            elif BottleneckScene._words_in_lines(words):  # words in lines stand closer: a link spans the gap (an
+                # arrow's tip and stroke would shrink to nothing there), drawn as the path on to the next line is
+                arrows.add(Line(a.get_right(), b.get_left(), buff=layout.HAIRLINE, color=palette.MUTED, stroke_width=3))
             else:
                 arrows.add(flow_arrow(a, b))
         return arrows
@@ -711,8 +743,8 @@ class BottleneckScene(AttentionScene):
         smallest = close_up.smallest_font(VGroup(row, head))
         in_lines = not layout.fits_legibly(VGroup(row, head), body, smallest) and len(boxes) > 1
         scale = typography.MIN_FONT_SIZE * close_up.BUILD_MARGIN / smallest
-        lines = (_in_lines(boxes, body.width / scale, gap=layout.GAP, line_gap=layout.GAP, room_after=layout.GAP)
-                 if in_lines else [list(range(len(boxes)))])
+        lines = (_in_lines(boxes, body.width / scale - layout.GAP / 2, gap=layout.GAP, line_gap=layout.GAP,
+                           room_after=layout.GAP) if in_lines else [list(range(len(boxes)))])
         links = [self._decoder_link(boxes, t, lines) for t in range(len(boxes) - 1)]
         head.next_to(row, DOWN, buff=layout.TIGHT).align_to(row, LEFT)  # under it: the links come from above
         chain = VGroup(head, *[m for pair in zip(boxes, links + [VGroup()]) for m in pair])
@@ -728,12 +760,13 @@ class BottleneckScene(AttentionScene):
         return chain
 
     @staticmethod
-    def _decoder_link(boxes: list, t: int, lines: list[list[int]]) -> Line:
-        """The link from step t to step t + 1: between them in one line, else out of the end of step t's line."""
+    def _decoder_link(boxes: list, t: int, lines: list[list[int]]) -> Line | VGroup:
+        """The link from step t to step t + 1: between them in one line, else out of the end of step t's line, back
+        under it and into the next line's first step."""
         a, b = boxes[t], boxes[t + 1]
         if any(t + 1 == line[0] for line in lines[1:]):
-            return Line(a.get_right(), a.get_right() + RIGHT * layout.GAP, buff=layout.HAIRLINE, color=palette.MUTED,
-                        stroke_width=2)
+            corners = _return_corners(a, b, _line_of(boxes, lines, t), _line_of(boxes, lines, t + 1), layout.GAP)
+            return _polyline(corners, stroke_width=2)
         return Line(a.get_right(), b.get_left(), buff=layout.HAIRLINE, color=palette.MUTED, stroke_width=2)
 
     @staticmethod
@@ -763,20 +796,23 @@ class BottleneckScene(AttentionScene):
 
     def _word_lines(self, smallest: float) -> TokenRow:
         """A narrow frame's many words: in lines at the floor's size from the top of the frame down, as far apart as
-        still keeps them in the top band (else closest, reaching into the body), each line keeping room at its end
-        for the arrow on to the next."""
+        still keeps them in the top band (else closest, reaching into the body), each line keeping room at its end,
+        under it and before the next for the arrow on to the next line's first word."""
         band = layout.top_band()
         scale = typography.MIN_FONT_SIZE * close_up.BUILD_MARGIN / smallest
         for gap in (layout.APART, layout.GAP, layout.NEAR):
             words = TokenRow(self.tokens, palette.ENGLISH, buff=gap)
-            lines = _in_lines(words, band.width / scale, gap=gap, line_gap=layout.TIGHT, room_after=gap)
+            # room between the lines and before them for the path from a line's end on to the next line
+            lines = _in_lines(words, band.width / scale - gap / 2, gap=gap, line_gap=layout.GAP, room_after=gap)
             if words.height * scale <= band.height:
                 break
         words.scale(scale)
-        words.move_to(band.center).align_to(band.top_edge(), UP)
+        words.gap = gap * scale
+        before = words.gap / 2  # the room the paths on to the next line take left of the lines
+        centring = before / 2  # the lines and that room centred together
+        words.move_to(band.center).align_to(band.top_edge(), UP).shift(RIGHT * centring)
         words.lines = lines
         words.line_starts = {line[0] for line in lines[1:]}
-        words.gap = gap * scale
         return words
 
     def _kept_columns(self, shaded: bool) -> list[VGroup]:
@@ -793,7 +829,7 @@ class BottleneckScene(AttentionScene):
                      vector(self.src, f"hidden_states.{t}", shading="diverging", scale_to=self._hidden_scale(),
                             orientation="column", cell_width=self.cell_width))
             column = VGroup(box, name, state).arrange(DOWN, buff=layout.NEAR)
-            column.word, column.name, column.state = box, name, state
+            column.word, column.name, column.state, column.text = box, name, state, box[1]
             columns.append(column)
         VGroup(*columns).arrange(RIGHT, buff=layout.NEAR if shaded else layout.GAP, aligned_edge=UP)
         # every name and state level, whatever the word's box (a descender) or the name's digit (its height)
@@ -802,6 +838,83 @@ class BottleneckScene(AttentionScene):
         for column in columns:
             column.state.shift(UP * (top - column.state.get_top()[1]))
             column.name.shift(UP * (foot - column.name.get_bottom()[1]))
+        return columns
+
+    def _kept_tiered(self, region: Region) -> list[VGroup] | None:
+        """A narrow body's kept states where the word boxes over them would not stay legible in one row (many words):
+        each word as plain text over its own state, on alternate tiers (as few as keep the words apart, and clear of
+        the lines from higher tiers), a thin line down from each word to its state; a column per word (word, h_t, its
+        shades), so a link from a step below reaches each state without crossing another. Where the names h_t would
+        not fit side by side, the columns go without them (the words name the states). None when no such layout stays
+        legible in `region` (the camera then moves out to the states)."""
+        words = [label(word, font_size=typography.LABEL_SIZE, color=palette.ENGLISH) for word in self.tokens]
+        names = [math(f"h_{t + 1}", color=palette.TEXT, font_size=typography.LABEL_SIZE) for t in range(len(words))]
+        side = max(token_box(word).height for word in self.tokens)  # a cell no taller than a word's box
+        widths = [word.width for word in words]
+        most = min(len(words), L.most_tiers)
+        for named in (True, False):
+            for tiers in range(1, most + 1):
+                for turn in range(tiers):  # which word starts on which tier (a long first word high up)
+                    tier = [(t + turn) % tiers for t in range(len(words))]
+                    pitch = self._tier_pitch(widths, tier)
+                    if named:
+                        pitch = max(pitch, max(name.width for name in names) + layout.NEAR)
+                    cell = min(side, pitch - layout.NEAR)
+                    columns = self._tiered_columns(words, names if named else None, tier, pitch, cell)
+                    group = VGroup(*columns)
+                    if layout.fits_legibly(group, region, close_up.smallest_font(group)):
+                        return columns
+        return None
+
+    @staticmethod
+    def _tier_pitch(widths: list[float], tier: list[int]) -> float:
+        """How far apart the columns of `_kept_tiered` stand with words `widths` wide, word t on tier `tier[t]`: each
+        word clear of the others on its tier, and of the line that comes down past it from a higher tier's word."""
+        pitch = 0.0
+        for i, width in enumerate(widths):
+            for m in range(len(widths)):
+                apart = abs(i - m)
+                if m != i and tier[m] == tier[i]:
+                    pitch = max(pitch, ((width + widths[m]) / 2 + layout.NEAR) / apart)
+                elif tier[m] > tier[i]:  # m's line comes down past word i
+                    pitch = max(pitch, (width / 2 + layout.TIGHT) / apart)
+        return pitch
+
+    def _tiered_columns(self, words: list, names: list | None, tier: list[int], pitch: float,
+                        cell: float) -> list[VGroup]:
+        """The columns of `_kept_tiered`, `pitch` apart, word t on tier `tier[t]` (tier 0 nearest the names, or without
+        names the states)."""
+        columns = []
+        for t, word in enumerate(words):
+            state = vector(self.src, f"hidden_states.{t}", shading="diverging", scale_to=self._hidden_scale(),
+                           orientation="column", show_values=False, cell_size=cell)
+            state.move_to(RIGHT * pitch * t, aligned_edge=UP)
+            name = names[t].copy().next_to(state, UP, buff=layout.NEAR) if names else VGroup()
+            columns.append(VGroup(name, state))
+        if names:  # the names level, whatever their digits' heights
+            top = max(column[0].get_top()[1] for column in columns)
+            for column in columns:
+                column[0].shift(UP * (top - column[0].get_top()[1]))
+        rise = max(word.height for word in words) + layout.TIGHT
+        for t, (column, word) in enumerate(zip(columns, words)):
+            name, state = column
+            under = name if names else state  # what the word's line comes down to
+            word = word.copy()
+            word.next_to(under, UP, buff=layout.GAP)
+            word.shift(UP * rise * tier[t])
+            # a line down from each word to its column: from a higher tier, between the lower tiers' words
+            tick = Line(word.get_bottom() + DOWN * layout.HAIRLINE, under.get_top() + UP * layout.HAIRLINE,
+                        color=palette.MUTED, stroke_width=2)
+            column.word, column.name, column.state = VGroup(word, tick), name, state
+            column.text, column.under = word, under
+            column.add_to_back(column.word)
+        lowest = baseline_y(next(column.text for t, column in enumerate(columns) if tier[t] == min(tier)))
+        for level in sorted(set(tier)):  # each tier's words on one baseline
+            align_baselines([column.text for t, column in enumerate(columns) if tier[t] == level],
+                            lowest + rise * (level - min(tier)))
+        for column in columns:  # the lines reach each word where its baseline put it
+            column.word[1].put_start_and_end_on(column.text.get_bottom() + DOWN * layout.HAIRLINE,
+                                                column.under.get_top() + UP * layout.HAIRLINE)
         return columns
 
     def _chain_room(self, chain: VGroup, rows: VGroup) -> float:
@@ -829,7 +942,7 @@ class BottleneckScene(AttentionScene):
             state = (vector(self.src, f"hidden_states.{t}", shading="diverging", scale_to=self._hidden_scale(),
                             show_values=False, cell_size=box.height) if shaded else self._state_vector(t))
             row = VGroup(box, name, state)
-            row.word, row.name, row.state = box, name, state
+            row.word, row.name, row.state, row.text = box, name, state, box[1]
             rows.append(row)
             cells += [box, name, state]
         VGroup(*cells).arrange_in_grid(rows=len(rows), cols=len(cells) // len(rows), col_alignments="rll",

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from manim import (
     DOWN, LEFT, ORIGIN, RIGHT, UP, Arrow, Create, DashedLine, FadeIn, FadeOut, Indicate, LaggedStart, Mobject,
-    Rectangle, ReplacementTransform, Typst, VGroup, Write,
+    Rectangle, ReplacementTransform, Typst, VGroup, Write, config,
 )
 
 from scenes.kit import (
@@ -26,7 +26,7 @@ from scenes.kit.text import baseline_y, wrapped
 from scenes.kit import camera, close_up, framed, layout, legible
 from scenes.kit.named_matrix import shape_text
 from scenes.kit.products import shared_cell_width
-from scenes.kit.view import current_view
+from scenes.kit.view import View, current_view, screen_box
 from scenes.kit.numbers import TracedNumber
 from scenes.kit.widgets import TensorGrid
 
@@ -110,6 +110,40 @@ def at_size(mob: Mobject, size: float) -> Mobject:
     """`mob` (its numbers built at SMALL_SIZE) scaled so they read at `size` (and the floor's margin), centred on
     the body: larger than the body where it must be, for the camera to frame its parts."""
     return mob.scale(size * L.floor_margin / typography.SMALL_SIZE).move_to(layout.body().center)
+
+
+def _shown_box(piece: Mobject, shot: camera.Shot, top: float) -> tuple[bool, bool]:
+    """(part, all): whether `shot` shows part of `piece`, and all of it: in the frame, below `top` (where the top
+    band's cover begins)."""
+    view = View(shot.center[0], shot.center[1], shot.width, shot.width * config.frame_height / config.frame_width)
+    left, right, bottom, high = screen_box(piece, view)
+    half_w, half_h = config.frame_width / 2, config.frame_height / 2
+    part = left < half_w and right > -half_w and bottom < top and high > -half_h
+    return part, left >= -half_w and right <= half_w and bottom >= -half_h and high <= top
+
+
+def fade_out_all(scene, piece: Mobject) -> list:
+    """FadeOuts that take `piece` off the screen whole: every mobject on the scene's list that is `piece`, a part of
+    it or a group of its parts (a row of cells added on its own, a box later joined to it), each removed."""
+    family = {id(m) for m in piece.get_family()}
+
+    def part(mob: Mobject) -> bool:
+        drawn = [sub for sub in mob.get_family() if sub.has_points()]
+        return id(mob) in family or (bool(drawn) and all(id(sub) in family for sub in drawn))
+
+    return [FadeOut(mob) for mob in scene.mobjects if part(mob)]
+
+
+def strip_in(piece: Mobject, shot: camera.Shot, top: float) -> bool:
+    """Whether `shot` would show only a strip of `piece`: part of it on screen, the rest cut off by the frame's edge
+    or hidden under the top band's cover (from `top` up)."""
+    part, whole = _shown_box(piece, shot, top)
+    return part and not whole
+
+
+def whole_in(piece: Mobject, shot: camera.Shot, top: float) -> bool:
+    """Whether `shot` shows all of `piece` (in the frame, below `top`)."""
+    return _shown_box(piece, shot, top)[1]
 
 
 def fits_framed(part: Mobject) -> bool:
@@ -792,7 +826,8 @@ class HeadSplitScene(AttentionScene):
         floor's size."""
         maps, tall = plan.maps, layout.is_tall()
         floor = typography.MIN_FONT_SIZE if tall else typography.WORKED_NUMBER_SIZE
-        for (amap, frame, name), mark in zip(maps, marks):
+        gone: set[int] = set()  # the heads faded out, not to show as a strip at the shot's edge
+        for h, ((amap, frame, name), mark) in enumerate(zip(maps, marks)):
             # in a tall body the whole map where it fits the shot: the row's weights under their key words
             whole = VGroup(amap, amap.column_labels)
             if plan.head_by_head and not tall and fits_framed(VGroup(amap, frame, name)):
@@ -800,13 +835,27 @@ class HeadSplitScene(AttentionScene):
             # (or at rest, reaching into the framing margin: a narrow frame's map, its words to the edge)
             part = whole if plan.head_by_head or (tall and (fits_framed(whole) or fits_at_rest(whole))) else \
                 query_row(amap, self.T - 1)
-            self._shoot(camera.shot_on(part), maps, [eq], run_time=1.0, number_floor=floor)
+            self._shoot_heads(camera.shot_on(part), h, maps, gone, [eq], run_time=1.0, number_floor=floor)
             self.play(mark, run_time=1.2)
             self.wait(0.8)
         end = self._names_read(maps)
         if end is not None:
-            self._shoot(end, maps, [eq], run_time=1.0)
+            self._shoot_heads(end, None, maps, gone, [eq], run_time=1.0)
         self.wait(1.0)
+
+    def _shoot_heads(self, shot: camera.Shot, reading: int | None, heads: VGroup, gone: set[int], pinned: list[Mobject],
+                     *, run_time: float, number_floor: float = typography.WORKED_NUMBER_SIZE) -> None:
+        """`_shoot` over stacked heads: a head the shot would cut (a strip of the one above under the top band, of the
+        one below at the frame's foot) fades out as the camera moves, one faded (in `gone`, updated) fades back in
+        where the shot shows it whole; the head being read (`reading`) stays, or comes back."""
+        top = layout.body().top
+        leaving = [h for h, head in enumerate(heads) if h != reading and h not in gone and strip_in(head, shot, top)]
+        coming = [h for h in sorted(gone) if h == reading or whole_in(heads[h], shot, top)]
+        gone.difference_update(coming)
+        gone.update(leaving)
+        staying = VGroup(*(head for h, head in enumerate(heads) if h not in gone))
+        self._shoot(shot, staying, pinned, *(fade for h in leaving for fade in fade_out_all(self, heads[h])), *(FadeIn(heads[h]) for h in coming),
+                    run_time=run_time, number_floor=number_floor)
 
     def _visit_heads(self, maps: VGroup, marks: list) -> None:
         """The camera visits each head: its numbers in, the previous head's out; then all heads again, their names

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from manim import (
     DOWN, LEFT, RIGHT, UP, Create, CurvedArrow, DashedLine, FadeIn, FadeOut, Indicate, RoundedRectangle,
-    VGroup, Write,
+    Mobject, VGroup, Write, config,
 )
 
 from scenes.kit import close_up, camera, framed, layout, legible, motion
@@ -20,6 +20,7 @@ from scenes.kit import (
     AttentionMap, AttentionScene, Source, beat, format_value, frame_box, heatmap, label, math, palette, typography,
 )
 from scenes.kit.text import wrapped
+from scenes.kit.view import View, screen_box
 
 
 @dataclass(frozen=True)
@@ -53,6 +54,27 @@ def _head_name(h: int) -> str:
 
 #: A relation between two words ("t ≥ k") is never broken: no line starts or ends with it.
 GLUED = frozenset({"≥", "≤", "=", "<", ">"})
+
+
+def _shown_box(piece: Mobject, shot: camera.Shot) -> tuple[bool, bool]:
+    """(part, all): whether `shot` shows part of `piece` in the frame, and all of it."""
+    view = View(shot.center[0], shot.center[1], shot.width, shot.width * config.frame_height / config.frame_width)
+    left, right, bottom, top = screen_box(piece, view)
+    half_w, half_h = config.frame_width / 2, config.frame_height / 2
+    part = left < half_w and right > -half_w and bottom < half_h and top > -half_h
+    return part, left >= -half_w and right <= half_w and bottom >= -half_h and top <= half_h
+
+
+def fade_out_all(scene, piece: Mobject) -> list:
+    """FadeOuts that take `piece` off the screen whole: every mobject on the scene's list that is `piece`, a part of
+    it or a group of its parts (a row of cells added on its own, a box later joined to it), each removed."""
+    family = {id(m) for m in piece.get_family()}
+
+    def part(mob: Mobject) -> bool:
+        drawn = [sub for sub in mob.get_family() if sub.has_points()]
+        return id(mob) in family or (bool(drawn) and all(id(sub) in family for sub in drawn))
+
+    return [FadeOut(mob) for mob in scene.mobjects if part(mob)]
 
 
 def _glued(units: list) -> list:
@@ -303,10 +325,32 @@ class LearnedHeadsScene(AttentionScene):
         # heads one under another that still cannot fit legibly (portrait): built legible, the camera on each head
         big = close_up.build_legible(whole, frame)
 
-        def look_at(part, *animations, run_time: float = 1.0) -> None:
+        # the pieces the camera visits one under another: a piece the shot would cut at the frame's edge (a strip
+        # of the head above or below the one in the shot) fades out as the camera moves, and back in where the
+        # shot shows it whole
+        # (a head's boxes and cut line, drawn on it later, go where it goes)
+        pieces, gone = [notes, *maps], set()
+        drawn_on: list[list] = [[] for _ in pieces]  # head h is piece 1 + h: the notes come first
+
+        def look_at(part, *animations, run_time: float = 1.0, entering: bool = False) -> None:
+            """The camera to `part` (`entering`: the pieces enter with this first move, those it would cut stay out)."""
             if big:
-                framed.move_to_shot(self, camera.shot_on(part, frame), whole, [], *animations, run_time=run_time,
-                                    region=frame)
+                shot = camera.shot_on(part, frame)
+                seen = [_shown_box(piece, shot) for piece in pieces]
+                reading = [i for i, piece in enumerate(pieces) if piece is part or piece in part.submobjects]
+                leaving = [i for i, (some, every) in enumerate(seen)
+                           if i not in reading and i not in gone and some and not every]
+                coming = [i for i in range(len(pieces)) if i not in leaving] if entering else \
+                    [i for i in sorted(gone) if seen[i][1] or i in reading]
+                gone.difference_update(coming)
+                gone.update(leaving)
+                staying = VGroup(*(piece for i, piece in enumerate(pieces) if i not in gone))
+                fades = [] if entering else [fade for i in leaving for piece in (pieces[i], *drawn_on[i])
+                                             for fade in fade_out_all(self, piece)]
+                # the pieces coming back enter first, under what `animations` draw on them (a head's cut line)
+                framed.move_to_shot(self, shot, staying, [], *fades,
+                                    *(FadeIn(piece) for i in coming for piece in (pieces[i], *drawn_on[i])),
+                                    *animations, run_time=run_time, region=frame)
             elif animations:
                 self.play(*animations, run_time=run_time)
 
@@ -315,7 +359,7 @@ class LearnedHeadsScene(AttentionScene):
         self.clear_stage()
         if big:
             close_up.apply_shot_state(camera.shot_on(VGroup(notes, maps[0]), frame), whole, frame)
-            look_at(VGroup(notes, maps[0]), FadeIn(maps), FadeIn(notes), run_time=1.5)
+            look_at(VGroup(notes, maps[0]), run_time=1.5, entering=True)
         else:
             self.play(FadeIn(maps), FadeIn(notes), run_time=1.5)
         self.wait(4.5)
@@ -326,12 +370,14 @@ class LearnedHeadsScene(AttentionScene):
         look_at(maps[self.prev_head])
         prev_boxes = self._diagonal_boxes(prev_map, PREVIOUS_OFFSET, self.prev_color)
         self.play(Create(prev_boxes, lag_ratio=0.1), run_time=1.2)
+        drawn_on[1 + self.prev_head].append(prev_boxes)
         self.wait(3.0)
         self.say(f"{_head_name(self.far_head).capitalize()} lines up {format_value(src.value('distant_offset'), 0)} "
                  "steps back: the distant digit.")
         look_at(maps[self.far_head])
         far_boxes = self._diagonal_boxes(far_map, k, self.far_color)
         self.play(Create(far_boxes, lag_ratio=0.1), run_time=1.2)
+        drawn_on[1 + self.far_head].append(far_boxes)
         self.wait(3.0)
         cut = VGroup(*(DashedLine(m[0].cell(k, 0).get_corner(UP + LEFT),
                                   m[0].cell(k, self.T - 1).get_corner(UP + RIGHT),
@@ -342,9 +388,11 @@ class LearnedHeadsScene(AttentionScene):
             shown_now = self.far_head
             others = [h for h in range(self.n_heads) if h != shown_now]
             self.play(Create(cut[shown_now]), run_time=0.8)
+            drawn_on[1 + shown_now].append(cut[shown_now])
             self.wait(2.0)
             for h in others:
                 look_at(maps[h], Create(cut[h]), run_time=1.2)
+                drawn_on[1 + h].append(cut[h])
             self.wait(2.5)
         else:
             self.play(Create(cut), run_time=0.8)

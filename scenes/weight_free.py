@@ -745,7 +745,7 @@ class WeightFreeScene(AttentionScene):
         qi = self.qi
         self.say("Multiply the weights by X: Z = A X holds every context vector, one row per word.")
         self.play(FadeOut(w.leaving), run_time=0.6)
-        row, follow = self.outputs_row(w.style)
+        row, follow, floor = self.outputs_row(w.style)
         A, X, Z = row.A, row.X, row.Z
         a_enter = ReplacementTransform(w.A, A) if isinstance(A, AttentionMap) else FadeTransform(w.A, A)
         entries = into_product(A, X, Z)
@@ -756,12 +756,12 @@ class WeightFreeScene(AttentionScene):
             self.play(*light.on(eq, ["ax"]), run_time=0.5)
             framed.cover_top_band(self)
             framed.move_to_shot(self, camera.shot_on(VGroup(A, X)), row.whole, [eq, light.box], a_enter,
-                                FadeIn(row.signs), FadeIn(X), FadeIn(row.names[:-1]), number_floor=WORKED)
+                                FadeIn(row.signs), FadeIn(X), FadeIn(row.names[:-1]), number_floor=floor)
             framed.move_to_shot(self, camera.shot_on(VGroup(X, Z, row.names[-1])), row.whole, [eq, light.box],
-                                motion.lagged(first), *arrive, run_time=1.6, number_floor=WORKED)
+                                motion.lagged(first), *arrive, run_time=1.6, number_floor=floor)
             self.play(*light.on(eq, ["z", "ax"], palette.CONTEXT), run_time=0.5)
             framed.move_to_shot(self, camera.shot_on_all(row.whole), row.whole, [eq, light.box],
-                                motion.lagged(rest), run_time=1.6, number_floor=WORKED)
+                                motion.lagged(rest), run_time=1.6, number_floor=floor)
         else:
             self.play(a_enter, FadeIn(row.signs), FadeIn(X), FadeIn(row.names[:-1]), *light.on(eq, ["ax"]),
                       run_time=1.0)
@@ -771,35 +771,46 @@ class WeightFreeScene(AttentionScene):
         self.say(f"Row {self.qn} of Z is z{subscript(self.qn)} from Step C: the same numbers, "
                  f"now for {all_of(Z.rows, 'positions')} in one product.")
         boxes = [frame_box(Z.row(qi), color=palette.QUERY)]
-        if isinstance(A, AttentionMap):
+        if isinstance(A, AttentionMap) and not follow:  # the camera ends on X and Z, not on A
             boxes.append(frame_box(A.row(qi), color=palette.QUERY))
         if follow:  # Z's numbers legible again
             framed.move_to_shot(self, camera.shot_on(VGroup(X, Z, row.names[-1])), row.whole, [eq, light.box],
-                                number_floor=WORKED)
+                                number_floor=floor)
         self.play(*(Create(b) for b in boxes), run_time=0.7)
         self.wait(2.4)
 
-    def outputs_row(self, style: dict) -> tuple["ProductRow", bool]:
+    def outputs_row(self, style: dict) -> tuple["ProductRow", bool, float | None]:
         """A × X = Z: all three grids fitted when their numbers read at the worked size; else, when A and X, and X
-        and Z, each fit the body at that size, all three built at it for the camera to follow (True); else the
-        first arrangement legible at the floor (A, then X, as a symbol), fitted."""
+        and Z, each fit the body at that size, all three built at it for the camera to follow (True, with the
+        worked size as the numbers' floor); else the first arrangement legible at the floor (A, then X, as a
+        symbol), fitted; where that one is taller or wider than the body at the floor (A over Z in a square frame),
+        the camera follows it too, at the floor (so A's labels never reach into the top band), when its two shots
+        fit the body."""
         candidates = [(style, dict()), (style, dict(x_grid=False))] + [
             (dict(cell_size=cell), dict(a_grid=False)) for cell in legible.row_heights()] + [
             (style, dict(x_grid=False, stacked=True))]  # a square frame: X as a symbol between A over Z
         grids = self.product_row(style)
         if reads_worked(grids.whole, layout.body(), NUMBER) and fits_at_floor(grids.whole, layout.body()):
             fit_legibly(grids.whole, layout.body())
-            return grids, False
+            return grids, False, None
         grids.whole.scale(WORKED * close_up.BUILD_MARGIN / NUMBER).move_to(layout.body().center)
-        room = layout.body().width - 2 * camera.FRAMING_MARGIN, layout.body().height - 2 * camera.FRAMING_MARGIN
-        shots = (VGroup(grids.A, grids.X), VGroup(grids.X, grids.Z, grids.names[-1]))
-        if all(part.width <= room[0] and part.height <= room[1] for part in shots):
-            return grids, True
+        if self.shots_fit(grids):
+            return grids, True, WORKED
         row = first_legible([lambda s=s, c=c: self.product_row(s, **c) for s, c in candidates], layout.body(),
                             whole=lambda r: r.whole)
-        if not fit_legibly(row.whole, layout.body()):
-            self.in_frame_at_rest(row.whole)
-        return row, False
+        if fit_legibly(row.whole, layout.body()):
+            return row, False, None
+        if self.shots_fit(row):
+            return row, True, None
+        self.in_frame_at_rest(row.whole)
+        return row, False, None
+
+    @staticmethod
+    def shots_fit(row: "ProductRow") -> bool:
+        """Whether the camera's two shots, A and X, then X and Z, each fit the body at the row's present size."""
+        room = layout.body().width - 2 * camera.FRAMING_MARGIN, layout.body().height - 2 * camera.FRAMING_MARGIN
+        shots = (VGroup(row.A, row.X), VGroup(row.X, row.Z, row.names[-1]))
+        return all(part.width <= room[0] and part.height <= room[1] for part in shots)
 
     @beat
     def same_vectors_three_roles(self, light: TermLight) -> None:

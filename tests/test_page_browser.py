@@ -9,6 +9,7 @@ start collapsed, and the film's chapter list seeks the film.
 from __future__ import annotations
 
 import hashlib
+import html
 import json
 import os
 import shutil
@@ -167,19 +168,43 @@ async ([figureId, expected, timeoutMs]) => {
   result.muted = video.muted;
   result.audioBytes = video.webkitAudioDecodedByteCount;
   video.pause();
+  if (track) {  // the cue now playing is written under the picture, not drawn over it (captions.js)
+    const line = figure.querySelector('.cue-line');
+    result.trackMode = track.track.mode;
+    result.cueLine = line ? line.textContent : null;
+    result.cueBelow = line ? line.getBoundingClientRect().top >= video.getBoundingClientRect().bottom - 0.5 : null;
+  }
   return result;
 }
 """
 
-def first_cue_text(vtt: Path) -> str:
-    """The text of the first cue of a WebVTT file, as the browser's TextTrackCue.text gives it."""
-    blocks = vtt.read_text(encoding="utf-8").replace("\r\n", "\n").strip().split("\n\n")
-    for block in blocks[1:]:
+def vtt_cues(vtt: Path) -> list[tuple[float, float, str]]:
+    """A WebVTT file's cues: start and end in seconds, and the text as the browser's TextTrackCue.text gives it."""
+    def seconds(stamp: str) -> float:  # HH:MM:SS.mmm, or MM:SS.mmm (the hours are optional)
+        *whole, rest = stamp.strip().split(":")
+        return sum(int(part) * 60 ** (len(whole) - i) for i, part in enumerate(whole)) + float(rest)
+
+    cues = []
+    for block in vtt.read_text(encoding="utf-8").replace("\r\n", "\n").strip().split("\n\n")[1:]:
         lines = block.split("\n")
         for i, line in enumerate(lines):
             if "-->" in line:
-                return "\n".join(lines[i + 1:])
-    raise ValueError(f"{vtt} has no cue")
+                start, end = line.split("-->")
+                cues.append((seconds(start), seconds(end.split()[0]), "\n".join(lines[i + 1:])))
+                break
+    return cues
+
+
+def first_cue_text(vtt: Path) -> str:
+    cues = vtt_cues(vtt)
+    if not cues:
+        raise ValueError(f"{vtt} has no cue")
+    return cues[0][2]
+
+
+def unescaped(cue_text: str) -> str:
+    """A cue's text as the page shows it: its entities read, its white space (line breaks) as single spaces."""
+    return " ".join(html.unescape(cue_text).split())
 
 
 _SOURCE_METADATA = """
@@ -425,6 +450,13 @@ def _check_variant(page, figure_id: str, variant: dict, report: PageReport) -> N
     _check_transcript(page, figure_id, variant, report)
     if "vtt" in files and (result["trackState"] != 2 or not result["cues"]):
         report.problems.append(f"{name}: captions track state {result['trackState']}, {result['cues']} cues")
+    if "vtt" in files:
+        playing = " ".join(unescaped(text) for start, end, text in vtt_cues(report.media_dir / files["vtt"]["path"])
+                           if start <= result["played"] < end)  # "" between cues: the line is empty then too
+        if result["trackMode"] != "hidden" or not result["cueBelow"] or unescaped(result["cueLine"] or "") != playing:
+            report.problems.append(f"{name}: the caption under the player reads {result['cueLine']!r} (track "
+                                   f"{result['trackMode']}, below the picture: {result['cueBelow']}); the cue at "
+                                   f"{result['played']:.2f} s is {playing!r}")
     if "png" in files:
         if result["poster"] != urljoin(page.url, files["png"]["path"]):
             report.problems.append(f"{name}: poster is {result['poster']!r}, expected {files['png']['path']}")
@@ -876,8 +908,9 @@ def test_the_checks_catch_a_silent_narration_a_wrong_chapter_and_an_open_transcr
     closed = '<details class="transcript" hidden>'  # its default quality (medium) is silent
     at = document.index(closed, figure)
     assert at < document.index("</figure>", figure)
-    index.write_text(document[:at] + '<details class="transcript" hidden open>' + document[at + len(closed):],
-                     encoding="utf-8")
+    document = document[:at] + '<details class="transcript" hidden open>' + document[at + len(closed):]
+    hidden_cues = "<style>#clip-summary .cue-line { display: none; }</style>"  # its captions line out of sight
+    index.write_text(document.replace("</head>", hidden_cues + "</head>", 1), encoding="utf-8")
 
     report = check_page_in_browser(broken, screenshot_dir=None)
     text = "\n".join(report.problems)
@@ -889,6 +922,8 @@ def test_the_checks_catch_a_silent_narration_a_wrong_chapter_and_an_open_transcr
     assert f"film (low, narrated): chapter 2 ({film['chapters'][1]['title']}) seeked to" in text
     assert "teacher_forcing (low, narrated): the transcript is open before anyone asked for it" in text
     assert "coffee_cafe (low, narrated): the transcript" not in text  # the other one was left alone
+    assert "summary (low): the caption under the player" in text
+    assert "teacher_forcing (low): the caption under the player" not in text
 
 
 def _rendered_media_dir() -> Path | None:

@@ -55,6 +55,19 @@ def test_layout_gate_catches_crowding():
     assert all("beat crowd" in p for p in problems), "each problem names the beat"
 
 
+def test_layout_gate_sees_a_formula_torn_into_glyphs_and_a_glyph_copy():
+    """Lighting a term tears the formula into loose glyphs on the stage; they are still its text, as is a copy."""
+    problems = inspect_scene_class(flawed_scenes.TornFormulaScene, "torn").layout_problems
+    over_formula = [p for p in problems if "'over it'" in p and "TornText" in p and "b + c + d" in p]
+    over_word = [p for p in problems if "'a word'" in p and "TornText 'loose glyphs'" in p]
+    assert over_formula and over_word, problems
+
+
+def test_a_text_wholly_under_the_band_cover_is_hidden_not_overlapping():
+    report = inspect_scene_class(flawed_scenes.UnderTheBandScene, "under")
+    assert report.layout_problems == [], report.layout_problems
+
+
 def test_number_gate_catches_a_mislabelled_number():
     report = inspect_scene_class(flawed_scenes.WrongNumberScene, "wrong")
     assert any("coffee.scores[2]" in p for p in report.number_problems), report.number_problems

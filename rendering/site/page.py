@@ -43,9 +43,10 @@ ASSETS_DIR = Path(__file__).resolve().parent / "page_assets"
 PAGE_DIR = "page"  # out_dir/page/: stylesheet and formula SVGs
 REFERENCES_HEADING = "References"
 
-# One inline script (quality chooser, film chapters), allowed by its hash in the page's CSP: no inline handlers.
+# One inline script (quality chooser, film chapters, step mode, captions under the player), allowed by its hash in
+# the page's CSP: no inline handlers.
 _PAGE_SCRIPT = "\n".join((ASSETS_DIR / name).read_text(encoding="utf-8") for name in ("quality.js", "film.js",
-                                                                                          "step.js"))
+                                                                                          "step.js", "captions.js"))
 
 
 def _escaped(value: object) -> Markup:

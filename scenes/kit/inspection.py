@@ -30,7 +30,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from manim import DecimalNumber, Mobject, Text, Typst, Wait, config
+from manim import DecimalNumber, Mobject, Text, Typst, VGroup, Wait, config
+from manim.mobject.svg.svg_mobject import VMobjectFromSVGPath
 
 from attention_math import example_spec, examples
 from attention_math.learned import corpus
@@ -41,7 +42,7 @@ from .base import AttentionScene, BeatRecord
 from .headless import run_headless
 from .spread_gate import descriptive_claim_problems
 from .numbers import TracedNumber, format_value, to_float
-from .view import View, camera_frame, current_view, points_box, screen_box
+from .view import View, boundary_box, camera_frame, current_view, points_box, screen_box
 
 EDGE_TOLERANCE = 0.02  # units; anti-aliasing slack at the frame edge
 OVERLAP_TOLERANCE = 0.04  # units; glyph boxes may touch, not overlap by more than this in both directions
@@ -113,20 +114,82 @@ class BeatMetrics:
                 "camera_moves": self.camera_moves, **self.css_figures()}
 
 
+class TornText(VGroup):
+    """The visible glyphs of a Typst text that is no longer whole on the stage, gathered back into one unit.
+
+    Lighting a term (`eq.select(key).animate…`) makes manim add the selected glyphs as a mobject of their own, and
+    Scene.add then breaks the formula into its loose glyphs. A glyph copy that travelled and stayed is loose too.
+    Without this, such glyphs are no text unit at all, and no overlap, edge or size gate sees them. Made by the
+    inspection only; never added to a scene."""
+
+    def __init__(self, glyphs: list[Mobject], owner: Mobject | None) -> None:
+        super().__init__(*glyphs)
+        self.owner = owner
+        self.typst_code = getattr(owner, "typst_code", None) or "loose glyphs"
+        self.torn_font_size = getattr(owner, "font_size", None) if owner is not None else None
+
+
+_TEXT_TYPES = (TracedNumber, Typst, Text, DecimalNumber)
+
+
+def _is_glyph(mob: Mobject) -> bool:
+    """A piece of a parsed Typst text (exactly manim's SVG path: a Brace is a subclass, and no text)."""
+    return type(mob) is VMobjectFromSVGPath
+
+
+def _only_glyphs(mob: Mobject) -> bool:
+    parts = mob.family_members_with_points()
+    return bool(parts) and all(_is_glyph(part) for part in parts)
+
+
 def text_units(scene: AttentionScene) -> list[Mobject]:
-    """The outermost text-like mobjects on screen: traced numbers, Typst/MathTypst, Pango Text, bare decimals."""
-    units: list[Mobject] = []
+    """The outermost text-like mobjects on screen: traced numbers, Typst/MathTypst, Pango Text, bare decimals, and
+    loose glyphs as TornText: a torn formula's glyphs gathered by the text they came from (every Typst seen whole
+    is remembered), and each outermost group of glyph copies as one unit. A text wholly under the band's cover is
+    hidden, not on screen."""
+    found: list[tuple[Mobject, int]] = []  # a unit, and the index of its top-level mobject (what is drawn over what)
+    owners: dict[int, tuple[Mobject, Mobject]] = scene.__dict__.setdefault("_glyph_owners", {})
+    remembered: set[int] = scene.__dict__.setdefault("_glyph_owners_seen", set())
+    loose: dict[int, tuple[Mobject | None, list[Mobject], list[int]]] = {}
 
-    def visit(mob: Mobject) -> None:
-        if isinstance(mob, (TracedNumber, Typst, Text, DecimalNumber)):
-            units.append(mob)
+    def remember(text: Mobject) -> None:
+        if isinstance(text, Typst) and id(text) not in remembered:
+            remembered.add(id(text))
+            for part in text.family_members_with_points():
+                owners[id(part)] = (part, text)
+
+    def visit(mob: Mobject, glyph_root: Mobject | None, layer: int) -> None:
+        if isinstance(mob, _TEXT_TYPES):
+            found.append((mob, layer))
+            remember(mob)
             return
+        if glyph_root is None and _only_glyphs(mob):
+            glyph_root = mob
+        if _is_glyph(mob) and mob.has_points() and is_visible(mob):
+            known = owners.get(id(mob))
+            owner = known[1] if known is not None and known[0] is mob else None
+            entry = loose.setdefault(id(owner) if owner is not None else id(glyph_root), (owner, [], []))
+            entry[1].append(mob)
+            entry[2].append(layer)
         for sub in mob.submobjects:
-            visit(sub)
+            visit(sub, glyph_root, layer)
 
-    for mob in scene.mobjects + scene.foreground_mobjects:
-        visit(mob)
-    return [unit for unit in units if is_visible(unit)]
+    for layer, mob in enumerate(scene.mobjects + scene.foreground_mobjects):
+        visit(mob, None, layer)
+    found.extend((TornText(glyphs, owner), max(layers)) for owner, glyphs, layers in loose.values())
+    return [unit for unit, layer in found if is_visible(unit) and not _under_the_band_cover(scene, unit, layer)]
+
+
+def _under_the_band_cover(scene: AttentionScene, unit: Mobject, layer: int) -> bool:
+    """The unit lies wholly under the opaque strip over the top band (framed.cover_top_band), drawn before it: a
+    composition passing under the formula band is hidden there, not overlapping it."""
+    cover = getattr(scene, "band_cover", None)
+    if cover is None or cover not in scene.mobjects or layer >= scene.mobjects.index(cover):
+        return False
+    left, right, bottom, top = boundary_box(unit)
+    c_left, c_right, c_bottom, c_top = boundary_box(cover)
+    return (left >= c_left - EDGE_TOLERANCE and right <= c_right + EDGE_TOLERANCE and
+            bottom >= c_bottom - EDGE_TOLERANCE and top <= c_top + EDGE_TOLERANCE)
 
 
 def is_visible(mob: Mobject) -> bool:
@@ -146,6 +209,8 @@ def describe(mob: Mobject) -> str:
 
 
 def effective_font_size(mob: Mobject) -> float | None:
+    if isinstance(mob, TornText):
+        return mob.torn_font_size
     sizes = [leaf.font_size for leaf in mob.get_family() if isinstance(leaf, Typst) and leaf.height > 0]
     return min(sizes) if sizes else None
 
