@@ -195,7 +195,9 @@ class QKVScaleScene(AttentionScene):
         """The camera in on `part` (a step's result, its numbers legible), the pieces the shot would cut faded."""
         shot = camera.shot_on(part)
         gone = self.cut_by(shot, whole, keep=[part, *keep])
-        framed.frame_part(self, part, whole, pinned, *(FadeOut(m) for m in gone))
+        if gone:  # first, on their own: the move shades or shows texts, and one play must not also fade them
+            self.play(*(FadeOut(m) for m in gone), run_time=0.4)
+        framed.frame_part(self, part, whole, pinned)
 
     def back_to_rest(self, pinned) -> None:
         """The camera back at rest (a step before ended in close-up), `pinned` (the formula) still on screen."""
@@ -432,7 +434,7 @@ class QKVScaleScene(AttentionScene):
         fits = fit_legibly(whole, layout.body())
         # larger than the frame at the floor (eight keys of width six in portrait): the camera shows the whole
         # shaded, works the first key in close-up (kit.framed), and ends on the scaled scores
-        big = not fits and (whole.width > config.frame_width or whole.height > config.frame_height)
+        big = not fits and self.off_the_frame(whole, eq)
         div_arrow = flow_arrow(comp.result, scaled) if side_by_side else VGroup()
         if side_by_side:
             scale.next_to(div_arrow, UP, buff=layout.TIGHT)
@@ -638,7 +640,7 @@ class QKVScaleScene(AttentionScene):
         fits = fit_legibly(whole, layout.body())
         # larger than the frame at the floor (eight values of width six in portrait): the camera shows the whole
         # shaded, works the first value in close-up (kit.framed) and ends on z
-        big = not fits and (whole.width > config.frame_width or whole.height > config.frame_height)
+        big = not fits and self.off_the_frame(whole, eq)
         self.say("Step four, mix: scale each value v_j by its weight…")
         self.clear_picture([eq, light.box, bars], light)
         entering = [*(ReplacementTransform(bars.values[j], comp.weights.cell(j)) for j in range(comp.weights.rows)),
