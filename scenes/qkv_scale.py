@@ -22,7 +22,8 @@ from scenes.kit import (
     subscript, typography, vector,
 )
 from scenes.kit import camera, framed, layout, motion
-from scenes.kit import legible
+from scenes.kit import close_up, legible
+from scenes.kit.view import boundary_box
 from scenes.kit.legible import first_legible, first_worked, fit_legibly, fits_at_floor, reads_worked
 from scenes.kit.score_bars import LYING_LENGTH, lie_beside, lying_bars, names_arrow, stand_labels_upright, upright_words
 from scenes.kit.text import wrapped
@@ -160,6 +161,49 @@ class QKVScaleScene(AttentionScene):
         half_w, half_h = config.frame_width / 2, config.frame_height / 2
         return (mob.width > 2 * half_w or mob.get_bottom()[1] < -half_h
                 or mob.get_top()[1] > (half_h if eq is None else eq.get_bottom()[1]))
+
+    @staticmethod
+    def pieces(mob) -> list:
+        """The units a shot shows whole or not at all: grids and maps (with their words), texts, and the lines
+        and signs of the rest."""
+        if isinstance(mob, (TensorGrid, AttentionMap)) or close_up.text_units(mob) == [mob] or not mob.submobjects:
+            return [mob]
+        return [p for sub in mob.submobjects for p in QKVScaleScene.pieces(sub)]
+
+    def cut_by(self, shot: camera.Shot, whole, keep=()) -> list:
+        """The pieces of `whole` on screen that `shot` would cut (partly in its view under the top band, partly
+        out), except those of `keep`: the camera framing a result fades them, so no bracket or grid is left cut at
+        the frame's edge."""
+        half_w = shot.width / 2
+        half_h = half_w * config.frame_height / config.frame_width
+        left, right = shot.center[0] - half_w, shot.center[0] + half_w
+        bottom, top = shot.center[1] - half_h, shot.center[1] + layout.body().top / shot.zoom
+        kept = {id(part) for k in keep for part in k.get_family()}
+        on_screen = set(map(id, self.get_mobject_family_members()))
+        cut = []
+        for piece in self.pieces(whole):
+            if id(piece) in kept or id(piece) not in on_screen or piece.get_num_points() + len(piece.submobjects) == 0:
+                continue
+            p_left, p_right, p_bottom, p_top = boundary_box(piece)
+            inside = left <= p_left and p_right <= right and bottom <= p_bottom and p_top <= top
+            meets = p_left < right and p_right > left and p_bottom < top and p_top > bottom
+            if meets and not inside:
+                cut.append(piece)
+        return cut
+
+    def end_on(self, part, whole, pinned, *, keep=()) -> None:
+        """The camera in on `part` (a step's result, its numbers legible), the pieces the shot would cut faded."""
+        shot = camera.shot_on(part)
+        gone = self.cut_by(shot, whole, keep=[part, *keep])
+        if gone:  # first, on their own: the move shades or shows texts, and one play must not also fade them
+            self.play(*(FadeOut(m) for m in gone), run_time=0.4)
+        framed.frame_part(self, part, whole, pinned)
+
+    def back_to_rest(self, pinned) -> None:
+        """The camera back at rest (a step before ended in close-up), `pinned` (the formula) still on screen."""
+        if not camera.at_rest(self):
+            self.play(*camera.move_camera(self, camera.rest_shot(), pinned=[m for m in pinned if m is not None]),
+                      run_time=0.6)
 
     def clear_picture(self, keep, light: TermLight) -> None:
         """Fade everything except `keep` (the equation and what the next step reuses)."""
@@ -357,15 +401,13 @@ class QKVScaleScene(AttentionScene):
         self.say(f"Each entry of x{subscript(qn)} scales one row of W_Q; adding the rows gives the query.")
         self.play(FadeOut(shown[-1].box), run_time=0.3)
         add_rows(self, comp, with_sum=[FadeIn(q_name), *light.on(eq, ["q"], palette.QUERY)])
-        if big:
-            framed.frame_part(self, VGroup(comp.result, q_name), whole, [eq, light.box])
+        if big:  # the beat ends on q, legible (the next step's camera comes back to rest)
+            self.end_on(VGroup(comp.result, q_name), whole, [eq, light.box])
         self.wait(1.2)
         self.say("The keys k_j = x_j W_K and values v_j = x_j W_V are the rows of K and V we already have.",
                  narration="Keys and values are made the same way, k_j from x_j times W_K and v_j from x_j times "
                            "W_V: they are the rows of K and V we already have.")
         self.wait(3.0)
-        if big:  # back at rest, the oversized picture gone (the next step keeps only the formula)
-            framed.move_to_shot(self, camera.rest_shot(), whole, [eq, light.box], FadeOut(whole), run_time=0.6)
         return eq
 
     @beat
@@ -374,6 +416,7 @@ class QKVScaleScene(AttentionScene):
         qn = self.qn
         self.say("Step two, score: dot the query with every key, k_j being the rows of K.")
         self.clear_picture([eq, light.box], light)
+        self.back_to_rest([eq, light.box])
         comp = first_legible([lambda c=c: self.scoring(c) for c in legible.row_heights()], layout.body())
         cell = comp.matrix.cell(0, 0)[0].height
         parts = self.score_layout(comp, cell)
@@ -391,7 +434,7 @@ class QKVScaleScene(AttentionScene):
         fits = fit_legibly(whole, layout.body())
         # larger than the frame at the floor (eight keys of width six in portrait): the camera shows the whole
         # shaded, works the first key in close-up (kit.framed), and ends on the scaled scores
-        big = not fits and (whole.width > config.frame_width or whole.height > config.frame_height)
+        big = not fits and self.off_the_frame(whole, eq)
         div_arrow = flow_arrow(comp.result, scaled) if side_by_side else VGroup()
         if side_by_side:
             scale.next_to(div_arrow, UP, buff=layout.TIGHT)
@@ -404,7 +447,8 @@ class QKVScaleScene(AttentionScene):
             shown = framed.dot_every_row(self, comp, VGroup(whole, div_arrow), [eq, light.box], labels=labels,
                                          color=palette.KEY, run_time=0.8)
             self.play(FadeOut(shown[-1].box), run_time=0.3)
-            framed.frame_part(self, VGroup(scale, scaled, scaled_name), VGroup(whole, div_arrow), [eq, light.box])
+            self.end_on(VGroup(scale, scaled, scaled_name), VGroup(whole, div_arrow), [eq, light.box],
+                        keep=[comp.result, raw_name])  # the raw scores turn into the scaled ones there
         else:
             self.play(*entering, *light.on(eq, ["q", "k"], palette.KEY, paint=["k"]), run_time=0.9)
             shown = dot_every_row(self, comp, color=palette.KEY, run_time=0.8)
@@ -596,7 +640,7 @@ class QKVScaleScene(AttentionScene):
         fits = fit_legibly(whole, layout.body())
         # larger than the frame at the floor (eight values of width six in portrait): the camera shows the whole
         # shaded, works the first value in close-up (kit.framed) and ends on z
-        big = not fits and (whole.width > config.frame_width or whole.height > config.frame_height)
+        big = not fits and self.off_the_frame(whole, eq)
         self.say("Step four, mix: scale each value v_j by its weight…")
         self.clear_picture([eq, light.box, bars], light)
         entering = [*(ReplacementTransform(bars.values[j], comp.weights.cell(j)) for j in range(comp.weights.rows)),
@@ -622,9 +666,8 @@ class QKVScaleScene(AttentionScene):
         if big:
             add_rows(self, comp, with_sum=[FadeIn(z_name)])
             self.play(*light.on(eq, ["sm", "q", "k", "scale", "v"], palette.CONTEXT, paint=[]), run_time=0.5)
-            framed.frame_part(self, VGroup(comp.result, z_name), whole, [eq, light.box])
+            self.end_on(VGroup(comp.result, z_name), whole, [eq, light.box])  # the next step comes back to rest
             self.wait(3.0)
-            framed.move_to_shot(self, camera.rest_shot(), whole, [eq, light.box], run_time=0.6)  # back at rest
         else:
             add_rows(self, comp, with_sum=[FadeIn(z_name), *light.on(eq, ["sm", "q", "k", "scale", "v"],
                                                                      palette.CONTEXT, paint=[])])
@@ -661,6 +704,7 @@ class QKVScaleScene(AttentionScene):
         qi = self.qi
         self.say("Every query row at once: the weight matrix times V gives one output row per word.")
         self.clear_picture([eq, light.box], light)
+        self.back_to_rest([eq, light.box])
         # the map and both grids, roomiest arrangement first; else V, then the map, written as a symbol
         candidates = ([(style, dict()) for style in legible.map_styles()]
                       + [(style, dict(v_grid=False)) for style in legible.map_styles()]
@@ -686,11 +730,11 @@ class QKVScaleScene(AttentionScene):
                   FadeIn(row.names[-1]), run_time=1.6)
         settle(self, [Z], cells_of(Z))
         self.say(f"Row {self.qn} is the “{self.tokens[qi]}” row we just worked through.")
-        boxes = [frame_box(Z.row(qi), color=palette.QUERY)]
-        if isinstance(A, AttentionMap):
-            boxes.append(frame_box(A.row(qi), color=palette.QUERY))
         if big:  # Z's numbers legible again
-            framed.frame_part(self, VGroup(Z, row.names[-1]), row.whole, pinned)
+            self.end_on(VGroup(Z, row.names[-1]), row.whole, pinned)
+        boxes = [frame_box(Z.row(qi), color=palette.QUERY)]
+        if isinstance(A, AttentionMap) and A in self.get_mobject_family_members():  # not faded by the close-up
+            boxes.append(frame_box(A.row(qi), color=palette.QUERY))
         self.play(*(Create(b) for b in boxes), run_time=0.6)
         self.wait(1.6)
 

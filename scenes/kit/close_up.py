@@ -27,6 +27,10 @@ from .widgets import TensorGrid
 
 #: Text is shown only when it comes out at least this much above the floor (the gates' own tolerance is below 1).
 SAFETY = 1.0
+#: How far (as a share of the floor) a size may fall short of it by rounding alone and still count as at the floor: a
+#: composition fitted to the floor measures its numbers at 26 ± 1e-12 (a size read back from scaled glyph heights),
+#: and one hidden by that noise alone would stay a shade in a shot where its row-mates read as numbers.
+ROUNDING = 1e-9
 #: How far into the frame's margin a text may reach and still be shown, as a share of the margin: a composition
 #: fitted to the frame may use half of it (head_split's maps of many heads), and its words must not vanish there.
 MARGIN_REACH = 0.5
@@ -88,7 +92,8 @@ def legible_in(unit: Mobject, shot: camera.Shot, region: layout.Region | None = 
     """Whether the shot shows `unit` whole, under the top band (or in `region`'s height), at or above the floor
     (`floor`, default typography.MIN_FONT_SIZE)."""
     size = font_size(unit)
-    if size is not None and size * shot.zoom < (typography.MIN_FONT_SIZE if floor is None else floor) * SAFETY:
+    if size is not None and \
+            size * shot.zoom < (typography.MIN_FONT_SIZE if floor is None else floor) * SAFETY * (1 - ROUNDING):
         return False
     left, right, bottom, top = _screen_box(unit, shot)
     whole, body = layout.frame(), region or layout.body()
