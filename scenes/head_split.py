@@ -26,7 +26,7 @@ from scenes.kit.text import baseline_y, wrapped
 from scenes.kit import camera, close_up, framed, layout, legible
 from scenes.kit.named_matrix import shape_text
 from scenes.kit.products import shared_cell_width
-from scenes.kit.view import View, current_view, screen_box
+from scenes.kit.view import current_view
 from scenes.kit.numbers import TracedNumber
 from scenes.kit.widgets import TensorGrid
 
@@ -112,38 +112,16 @@ def at_size(mob: Mobject, size: float) -> Mobject:
     return mob.scale(size * L.floor_margin / typography.SMALL_SIZE).move_to(layout.body().center)
 
 
-def _shown_box(piece: Mobject, shot: camera.Shot, top: float) -> tuple[bool, bool]:
-    """(part, all): whether `shot` shows part of `piece`, and all of it: in the frame, below `top` (where the top
-    band's cover begins)."""
-    view = View(shot.center[0], shot.center[1], shot.width, shot.width * config.frame_height / config.frame_width)
-    left, right, bottom, high = screen_box(piece, view)
-    half_w, half_h = config.frame_width / 2, config.frame_height / 2
-    part = left < half_w and right > -half_w and bottom < top and high > -half_h
-    return part, left >= -half_w and right <= half_w and bottom >= -half_h and high <= top
-
-
-def fade_out_all(scene, piece: Mobject) -> list:
-    """FadeOuts that take `piece` off the screen whole: every mobject on the scene's list that is `piece`, a part of
-    it or a group of its parts (a row of cells added on its own, a box later joined to it), each removed."""
-    family = {id(m) for m in piece.get_family()}
-
-    def part(mob: Mobject) -> bool:
-        drawn = [sub for sub in mob.get_family() if sub.has_points()]
-        return id(mob) in family or (bool(drawn) and all(id(sub) in family for sub in drawn))
-
-    return [FadeOut(mob) for mob in scene.mobjects if part(mob)]
-
-
 def strip_in(piece: Mobject, shot: camera.Shot, top: float) -> bool:
     """Whether `shot` would show only a strip of `piece`: part of it on screen, the rest cut off by the frame's edge
     or hidden under the top band's cover (from `top` up)."""
-    part, whole = _shown_box(piece, shot, top)
+    part, whole = framed.shown_by(piece, shot, top)
     return part and not whole
 
 
 def whole_in(piece: Mobject, shot: camera.Shot, top: float) -> bool:
     """Whether `shot` shows all of `piece` (in the frame, below `top`)."""
-    return _shown_box(piece, shot, top)[1]
+    return framed.shown_by(piece, shot, top)[1]
 
 
 def fits_framed(part: Mobject) -> bool:
@@ -854,7 +832,7 @@ class HeadSplitScene(AttentionScene):
         gone.difference_update(coming)
         gone.update(leaving)
         staying = VGroup(*(head for h, head in enumerate(heads) if h not in gone))
-        self._shoot(shot, staying, pinned, *(fade for h in leaving for fade in fade_out_all(self, heads[h])), *(FadeIn(heads[h]) for h in coming),
+        self._shoot(shot, staying, pinned, *(fade for h in leaving for fade in framed.fade_out_all(self, heads[h])), *(FadeIn(heads[h]) for h in coming),
                     run_time=run_time, number_floor=number_floor)
 
     def _visit_heads(self, maps: VGroup, marks: list) -> None:

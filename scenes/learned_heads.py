@@ -20,7 +20,6 @@ from scenes.kit import (
     AttentionMap, AttentionScene, Source, beat, format_value, frame_box, heatmap, label, math, palette, typography,
 )
 from scenes.kit.text import wrapped
-from scenes.kit.view import View, screen_box
 
 
 @dataclass(frozen=True)
@@ -54,27 +53,6 @@ def _head_name(h: int) -> str:
 
 #: A relation between two words ("t ≥ k") is never broken: no line starts or ends with it.
 GLUED = frozenset({"≥", "≤", "=", "<", ">"})
-
-
-def _shown_box(piece: Mobject, shot: camera.Shot) -> tuple[bool, bool]:
-    """(part, all): whether `shot` shows part of `piece` in the frame, and all of it."""
-    view = View(shot.center[0], shot.center[1], shot.width, shot.width * config.frame_height / config.frame_width)
-    left, right, bottom, top = screen_box(piece, view)
-    half_w, half_h = config.frame_width / 2, config.frame_height / 2
-    part = left < half_w and right > -half_w and bottom < half_h and top > -half_h
-    return part, left >= -half_w and right <= half_w and bottom >= -half_h and top <= half_h
-
-
-def fade_out_all(scene, piece: Mobject) -> list:
-    """FadeOuts that take `piece` off the screen whole: every mobject on the scene's list that is `piece`, a part of
-    it or a group of its parts (a row of cells added on its own, a box later joined to it), each removed."""
-    family = {id(m) for m in piece.get_family()}
-
-    def part(mob: Mobject) -> bool:
-        drawn = [sub for sub in mob.get_family() if sub.has_points()]
-        return id(mob) in family or (bool(drawn) and all(id(sub) in family for sub in drawn))
-
-    return [FadeOut(mob) for mob in scene.mobjects if part(mob)]
 
 
 def _glued(units: list) -> list:
@@ -336,7 +314,7 @@ class LearnedHeadsScene(AttentionScene):
             """The camera to `part` (`entering`: the pieces enter with this first move, those it would cut stay out)."""
             if big:
                 shot = camera.shot_on(part, frame)
-                seen = [_shown_box(piece, shot) for piece in pieces]
+                seen = [framed.shown_by(piece, shot) for piece in pieces]
                 reading = [i for i, piece in enumerate(pieces) if piece is part or piece in part.submobjects]
                 leaving = [i for i, (some, every) in enumerate(seen)
                            if i not in reading and i not in gone and some and not every]
@@ -346,7 +324,7 @@ class LearnedHeadsScene(AttentionScene):
                 gone.update(leaving)
                 staying = VGroup(*(piece for i, piece in enumerate(pieces) if i not in gone))
                 fades = [] if entering else [fade for i in leaving for piece in (pieces[i], *drawn_on[i])
-                                             for fade in fade_out_all(self, piece)]
+                                             for fade in framed.fade_out_all(self, piece)]
                 # the pieces coming back enter first, under what `animations` draw on them (a head's cut line)
                 framed.move_to_shot(self, shot, staying, [], *fades,
                                     *(FadeIn(piece) for i in coming for piece in (pieces[i], *drawn_on[i])),

@@ -17,6 +17,7 @@ from collections.abc import Iterable, Sequence
 from manim import Animation, Mobject, Rectangle, Scene, VGroup, config
 
 from . import camera, close_up, layout, palette
+from .view import View, screen_box
 from .products import DotProducts, ShownProduct, WeightedRows, row_times_vector, settle
 
 #: How many rows are worked in close-up before the camera pulls back to the whole.
@@ -181,3 +182,28 @@ def frame_along(scene: Scene, name: Mobject, grid, whole: Mobject, pinned: Seque
 
 
 __all__ = ["CLOSE_ROWS", "frame_along", "cover_top_band", "keep_in_front", "move_to_shot", "show_whole", "dot_every_row", "scale_every_row", "frame_part"]
+
+
+def shown_by(piece: Mobject, shot: camera.Shot, top: float | None = None) -> tuple[bool, bool]:
+    """(part, all): whether `shot` shows part of `piece`, and all of it: in the frame, below `top` (where the top
+    band's cover begins; default the frame's top edge). A piece the camera would show as a strip fades instead."""
+    view = View(shot.center[0], shot.center[1], shot.width, shot.width * config.frame_height / config.frame_width)
+    left, right, bottom, high = screen_box(piece, view)
+    half_w, half_h = config.frame_width / 2, config.frame_height / 2
+    top = half_h if top is None else top
+    part = left < half_w and right > -half_w and bottom < top and high > -half_h
+    return part, left >= -half_w and right <= half_w and bottom >= -half_h and high <= top
+
+
+def fade_out_all(scene: Scene, piece: Mobject) -> list[Animation]:
+    """FadeOuts that take `piece` off the screen whole: every mobject on the scene's list that is `piece`, a part of
+    it or a group of its parts (a row of cells added on its own, a box later joined to it), each removed."""
+    from manim import FadeOut
+
+    family = {id(m) for m in piece.get_family()}
+
+    def part(mob: Mobject) -> bool:
+        drawn = [sub for sub in mob.get_family() if sub.has_points()]
+        return id(mob) in family or (bool(drawn) and all(id(sub) in family for sub in drawn))
+
+    return [FadeOut(mob) for mob in scene.mobjects if part(mob)]
