@@ -832,7 +832,8 @@ class HeadSplitScene(AttentionScene):
         gone.difference_update(coming)
         gone.update(leaving)
         staying = VGroup(*(head for h, head in enumerate(heads) if h not in gone))
-        self._shoot(shot, staying, pinned, *(fade for h in leaving for fade in framed.fade_out_all(self, heads[h])), *(FadeIn(heads[h]) for h in coming),
+        fades = [fade for h in leaving for fade in framed.fade_out_all(self, heads[h])]
+        self._shoot(shot, staying, pinned, *fades, *(FadeIn(heads[h]) for h in coming),
                     run_time=run_time, number_floor=number_floor)
 
     def _visit_heads(self, maps: VGroup, marks: list) -> None:

@@ -23,7 +23,6 @@ from scenes.kit import (
 )
 from scenes.kit import camera, framed, layout, motion
 from scenes.kit import close_up, legible
-from scenes.kit.view import boundary_box
 from scenes.kit.legible import first_legible, first_worked, fit_legibly, fits_at_floor, reads_worked
 from scenes.kit.score_bars import LYING_LENGTH, lie_beside, lying_bars, names_arrow, stand_labels_upright, upright_words
 from scenes.kit.text import wrapped
@@ -174,20 +173,14 @@ class QKVScaleScene(AttentionScene):
         """The pieces of `whole` on screen that `shot` would cut (partly in its view under the top band, partly
         out), except those of `keep`: the camera framing a result fades them, so no bracket or grid is left cut at
         the frame's edge."""
-        half_w = shot.width / 2
-        half_h = half_w * config.frame_height / config.frame_width
-        left, right = shot.center[0] - half_w, shot.center[0] + half_w
-        bottom, top = shot.center[1] - half_h, shot.center[1] + layout.body().top / shot.zoom
         kept = {id(part) for k in keep for part in k.get_family()}
         on_screen = set(map(id, self.get_mobject_family_members()))
         cut = []
         for piece in self.pieces(whole):
             if id(piece) in kept or id(piece) not in on_screen or piece.get_num_points() + len(piece.submobjects) == 0:
                 continue
-            p_left, p_right, p_bottom, p_top = boundary_box(piece)
-            inside = left <= p_left and p_right <= right and bottom <= p_bottom and p_top <= top
-            meets = p_left < right and p_right > left and p_bottom < top and p_top > bottom
-            if meets and not inside:
+            part, every = framed.shown_by(piece, shot, layout.body().top)
+            if part and not every:
                 cut.append(piece)
         return cut
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from manim import Animation, Mobject, Rectangle, Scene, VGroup, config
+from manim import Animation, FadeOut, Mobject, Rectangle, Scene, VGroup, config
 
 from . import camera, close_up, layout, palette
 from .view import View, screen_box
@@ -181,7 +181,6 @@ def frame_along(scene: Scene, name: Mobject, grid, whole: Mobject, pinned: Seque
     return shot
 
 
-__all__ = ["CLOSE_ROWS", "frame_along", "cover_top_band", "keep_in_front", "move_to_shot", "show_whole", "dot_every_row", "scale_every_row", "frame_part"]
 
 
 def shown_by(piece: Mobject, shot: camera.Shot, top: float | None = None) -> tuple[bool, bool]:
@@ -198,8 +197,6 @@ def shown_by(piece: Mobject, shot: camera.Shot, top: float | None = None) -> tup
 def fade_out_all(scene: Scene, piece: Mobject) -> list[Animation]:
     """FadeOuts that take `piece` off the screen whole: every mobject on the scene's list that is `piece`, a part of
     it or a group of its parts (a row of cells added on its own, a box later joined to it), each removed."""
-    from manim import FadeOut
-
     family = {id(m) for m in piece.get_family()}
 
     def part(mob: Mobject) -> bool:
@@ -207,3 +204,7 @@ def fade_out_all(scene: Scene, piece: Mobject) -> list[Animation]:
         return id(mob) in family or (bool(drawn) and all(id(sub) in family for sub in drawn))
 
     return [FadeOut(mob) for mob in scene.mobjects if part(mob)]
+
+
+__all__ = ["CLOSE_ROWS", "frame_along", "cover_top_band", "keep_in_front", "move_to_shot", "show_whole", "dot_every_row", "scale_every_row", "frame_part",
+           "shown_by", "fade_out_all"]

@@ -177,19 +177,28 @@ def text_units(scene: AttentionScene) -> list[Mobject]:
     for layer, mob in enumerate(scene.mobjects + scene.foreground_mobjects):
         visit(mob, None, layer)
     found.extend((TornText(glyphs, owner), max(layers)) for owner, glyphs, layers in loose.values())
-    return [unit for unit, layer in found if is_visible(unit) and not _under_the_band_cover(scene, unit, layer)]
+    hidden = _hidden_under_the_band_cover(scene)
+    return [unit for unit, layer in found if is_visible(unit) and not hidden(unit, layer)]
 
 
-def _under_the_band_cover(scene: AttentionScene, unit: Mobject, layer: int) -> bool:
-    """The unit lies wholly under the opaque strip over the top band (framed.cover_top_band), drawn before it: a
-    composition passing under the formula band is hidden there, not overlapping it."""
+def _hidden_under_the_band_cover(scene: AttentionScene):
+    """A test of (unit, layer): the unit lies wholly under the opaque strip over the top band
+    (framed.cover_top_band), drawn before it. A composition passing under the formula band is hidden there, not
+    overlapping it. The cover's place and box are read once per call of text_units, not once per unit."""
     cover = getattr(scene, "band_cover", None)
-    if cover is None or cover not in scene.mobjects or layer >= scene.mobjects.index(cover):
-        return False
-    left, right, bottom, top = boundary_box(unit)
+    if cover is None or cover not in scene.mobjects:
+        return lambda unit, layer: False
+    cover_layer = scene.mobjects.index(cover)
     c_left, c_right, c_bottom, c_top = boundary_box(cover)
-    return (left >= c_left - EDGE_TOLERANCE and right <= c_right + EDGE_TOLERANCE and
-            bottom >= c_bottom - EDGE_TOLERANCE and top <= c_top + EDGE_TOLERANCE)
+
+    def hidden(unit: Mobject, layer: int) -> bool:
+        if layer >= cover_layer:
+            return False
+        left, right, bottom, top = boundary_box(unit)
+        return (left >= c_left - EDGE_TOLERANCE and right <= c_right + EDGE_TOLERANCE and
+                bottom >= c_bottom - EDGE_TOLERANCE and top <= c_top + EDGE_TOLERANCE)
+
+    return hidden
 
 
 def is_visible(mob: Mobject) -> bool:
