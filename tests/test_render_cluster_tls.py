@@ -2,8 +2,8 @@
 join, a worker's reply cannot write outside its task's work folder, a worker with another project refuses its
 task, and missing or unusable certificates are bad input.
 
-The certificates are made with the README's own openssl commands, and the scheduler and workers are started with
-its `dask scheduler` / `dask worker` commands. A fake worker is a real in-process Dask worker whose
+The certificates are made with docs/CLUSTER.md's own openssl commands, and the scheduler and workers are started
+with its `dask scheduler` / `dask worker` commands. A fake worker is a real in-process Dask worker whose
 rendering.pipeline.remote.render_task is replaced by one that tampers with a real reply.
 """
 
@@ -43,10 +43,10 @@ def _clean_env(tmp_path: Path, **extra: str) -> dict[str, str]:
     return {**env, "DASK_CONFIG": str(config), **extra}
 
 
-def readme_certificates(folder: Path) -> Path:
-    """Run the README's certificate commands (its ```bash block that makes the CA) in `folder`."""
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
-    blocks = re.findall(r"```bash\n(.*?)```", readme, re.DOTALL)
+def documented_certificates(folder: Path) -> Path:
+    """Run docs/CLUSTER.md's certificate commands (its ```bash block that makes the CA) in `folder`."""
+    page = (REPO / "docs" / "CLUSTER.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```bash\n(.*?)```", page, re.DOTALL)
     commands = next(block for block in blocks if "openssl req -x509" in block)
     folder.mkdir(parents=True)
     result = subprocess.run(["bash", "-euo", "pipefail", "-c", commands], cwd=folder, capture_output=True, text=True,
@@ -105,7 +105,7 @@ def _workers(address: str, security=None) -> list[str]:
 # --- Only the cluster's certificates ----------------------------------------------------------------------------
 
 def test_only_certificates_from_the_clusters_ca_join_and_a_client_without_one_is_told_in_one_line(tmp_path):
-    certs = readme_certificates(tmp_path / "tls")
+    certs = documented_certificates(tmp_path / "tls")
     rogue = temporary_certificates(tmp_path / "rogue")
     env = _clean_env(tmp_path)
     scheduler_args = [DASK, "scheduler", "--protocol", "tls", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",

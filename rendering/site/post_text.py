@@ -237,7 +237,7 @@ def _make_slugs_unique(blocks: list[Block]) -> None:
 
 
 def load_post(post_path: Path = POST_PATH, outline_path: Path = OUTLINE_PATH) -> Post:
-    """The post bundled in the repository (a copy of /work/shared/blog/...), parsed."""
+    """The post bundled in the repository (a verbatim copy of the published post), parsed."""
     return parse_post(post_path.read_text(encoding="utf-8"),
                       parse_outline(outline_path.read_text(encoding="utf-8")))
 
