@@ -20,9 +20,11 @@ from scenes.kit import (
     AttentionScene, DotProducts, Source, TokenRow, WeightedRows, add_rows, beat, dot_every_row, flow_arrow,
     format_value, frame_box, label, math, matrix, palette, scale_every_row, token_box, typography, vector,
 )
-from scenes.kit import camera, close_up, framed, layout, legible, motion
+from scenes.kit import layout, motion, staging
 from scenes.kit.claims import leader
-from scenes.kit.products import encoder_scoring
+from scenes.kit.compose import Form, compose
+from scenes.kit.forms import flow_forms, lines_forms
+from scenes.kit.products import compact_row, encoder_scoring_forms
 from scenes.kit.claims import count_word, tied_at_top, top_index, words_list
 from scenes.kit.score_bars import ScoreBars, ScoreRows, bars_or_rows
 from scenes.kit.languages import source_language, target_language
@@ -73,20 +75,57 @@ def _named_row(name: str, body, color) -> VGroup:
     return VGroup(head, body).arrange(RIGHT, buff=layout.NEAR)
 
 
-def _query_and_encoder(q_row, purpose, role, encoder) -> VGroup:
-    """q and its job above the encoder vectors and theirs; for many words (a column too tall to stay legible in
-    the frame), q and its job on the left and the encoder vectors beside them, as tall as the frame."""
-    column = VGroup(q_row, purpose, role, encoder).arrange(DOWN, buff=layout.GAP)
-    role.next_to(encoder, UP, buff=layout.NEAR)
-    if layout.fits_legibly(column, layout.frame(), close_up.smallest_font(column)):
-        return column
-    tall = legible.fill_factor(column, layout.frame())
-    VGroup(VGroup(q_row, purpose).arrange(DOWN, buff=layout.GAP),
-           VGroup(role, encoder).arrange(DOWN, buff=layout.NEAR)).arrange(RIGHT, buff=layout.FAR, aligned_edge=UP)
-    if legible.fill_factor(column, layout.frame()) < tall:  # a narrow frame: the column reads larger (the camera
-        column.arrange(DOWN, buff=layout.GAP)                #  pans down it)
+def _query_and_encoder(q_row, purpose, role, encoder, *, side: bool) -> VGroup:
+    """q and its job above the encoder vectors and theirs; `side`: q and its job on the left, the encoder vectors
+    beside them (many words: a column too tall for the frame)."""
+    column = VGroup(q_row, purpose, role, encoder)
+    if side:
+        VGroup(VGroup(q_row, purpose).arrange(DOWN, buff=layout.GAP),
+               VGroup(role, encoder).arrange(DOWN, buff=layout.NEAR)).arrange(RIGHT, buff=layout.FAR, aligned_edge=UP)
+    else:
+        column.arrange(DOWN, buff=layout.GAP)
         role.next_to(encoder, UP, buff=layout.NEAR)
     return column
+
+
+@dataclass(frozen=True)
+class QueryAndEncoder:
+    """q (a row or a column) with its job, over or beside the encoder vectors, their words and h names."""
+
+    q_row: VGroup
+    purpose: VGroup
+    role: VGroup
+    encoder: VGroup  # the matrix H with its words
+    h_names: VGroup
+
+    @property
+    def group(self) -> VGroup:
+        return VGroup(self.q_row, self.purpose, self.role, self.encoder, self.h_names)
+
+
+def _query_and_encoder_forms(src: Source, tokens: list[str]) -> list[Form]:
+    """q as a row, then as a column; each over the encoder vectors, then beside them."""
+    width = layout.frame().width
+
+    def build(q_column: bool, side: bool) -> QueryAndEncoder:
+        q_row = _named_row("q", vector(src, "q", color=palette.QUERY,
+                                       orientation="column" if q_column else "row"), palette.QUERY)
+        purpose = wrapped("a vector used to score encoder vectors", width, font_size=typography.SMALL_SIZE,
+                          color=palette.QUERY)
+        role = wrapped("encoder vectors: they play the key/value role", width, font_size=typography.SMALL_SIZE,
+                       color=palette.KEY)
+        encoder = matrix(src, "H", color=palette.KEY)
+        encoder.add_row_labels(tokens, color=palette.ENGLISH, font_size=typography.LABEL_SIZE)
+        h_names = VGroup(*(math(f"h_{i + 1}", font_size=typography.BODY_SIZE, color=palette.KEY)
+                           .next_to(encoder.brackets, RIGHT, buff=layout.NEAR).match_y(encoder.cell(i, 0))
+                           for i in range(len(tokens))))
+        _query_and_encoder(q_row, purpose, role, VGroup(encoder, h_names), side=side)
+        return QueryAndEncoder(q_row, purpose, role, encoder, h_names)
+
+    return [Form(f"q as a {'column' if q_column else 'row'}, {'beside' if side else 'over'} H",
+                 lambda q_column=q_column, side=side: build(q_column, side), lambda built: built.group,
+                 layout.frame())
+            for q_column in (False, True) for side in (False, True)]
 
 
 def _in_lines(items: list, count: int) -> None:
@@ -94,6 +133,87 @@ def _in_lines(items: list, count: int) -> None:
     per = -(-len(items) // count)
     VGroup(*(VGroup(*items[i:i + per]).arrange(RIGHT, buff=layout.NEAR)
              for i in range(0, len(items), per))).arrange(DOWN, buff=layout.NEAR)
+
+
+@dataclass(frozen=True)
+class DecoderChain:
+    """French so far → decoder → s_decoder, each stage named and its kind said."""
+
+    sentence_title: VGroup
+    words: TokenRow
+    blank: VGroup
+    sentence: VGroup
+    kinds: VGroup
+    decoder: VGroup
+    state_name: VGroup
+    state: VGroup
+    stacked: bool
+
+    @property
+    def group(self) -> VGroup:
+        return VGroup(self.sentence, self.decoder, self.state, self.sentence_title, self.state_name, self.kinds)
+
+
+def _decoder_chain(src: Source, *, stacked: bool, lines: int = 1, compact: bool = False) -> DecoderChain:
+    """The chain left to right, or downwards with the state's name on its left and its kind on its right;
+    `lines`: the French in that many lines; `compact`: the state's cells one text line tall."""
+    words = TokenRow(list(src.get("french_so_far")), palette.FRENCH, buff=layout.NEAR)
+    blank = token_box("?", palette.MUTED)
+    sentence = VGroup(words, blank).arrange(RIGHT, buff=layout.NEAR)
+    if lines > 1:
+        _in_lines([*words.tokens, blank], lines)
+    chain = DecoderChain(
+        label(f"{target_language()} so far", font_size=typography.SMALL_SIZE, color=palette.MUTED), words, blank,
+        sentence,
+        VGroup(label("(tokens)", font_size=typography.SMALL_SIZE, color=palette.MUTED),
+               label("(a vector)", font_size=typography.SMALL_SIZE, color=palette.MUTED)),
+        VGroup(RoundedRectangle(corner_radius=L.decoder_corner, width=L.decoder_width, height=L.decoder_height,
+                                stroke_color=palette.MUTED, fill_color=palette.BACKGROUND, fill_opacity=1),
+               label("decoder", color=palette.TEXT)),
+        math('s_"decoder"', font_size=typography.BODY_SIZE),
+        vector(src, "s_decoder", orientation="column",
+               **(dict(cell_size=compact_row()) if compact else {})),
+        stacked)
+    _chain(VGroup(chain.sentence_title, chain.sentence, chain.kinds, chain.decoder, chain.state_name, chain.state),
+           stacked=stacked)
+    return chain
+
+
+def _decoder_chain_forms(src: Source) -> list[Form]:
+    """Across or down (the body's flow first), then down in the whole frame, the French in more and more lines."""
+    count = len(src.get("french_so_far")) + 1
+    return [*flow_forms(lambda stacked: _decoder_chain(src, stacked=stacked), whole=lambda chain: chain.group),
+            *lines_forms(lambda lines: _decoder_chain(src, stacked=True, lines=lines, compact=True), count,
+                         whole=lambda chain: chain.group, region=layout.frame())]
+
+
+def _query_product(src: Source, stacked: bool) -> VGroup:
+    """q = W_q s_decoder as products and sums, with the names of W_q, s_decoder and q."""
+    comp = DotProducts(src, matrix="W_q", vector="s_decoder", products="q_terms", result="q",
+                       vector_color=palette.TEXT, result_color=palette.QUERY, stacked=stacked)
+    names = VGroup(
+        math("W_q", font_size=typography.BODY_SIZE).next_to(comp.matrix, UP, buff=layout.NEAR),
+        math('s_"decoder"', font_size=typography.BODY_SIZE).next_to(comp.vector, RIGHT if stacked else LEFT,
+                                                                     buff=layout.NEAR),
+        math("q", font_size=typography.BODY_SIZE, color=palette.QUERY).next_to(comp.result, UP, buff=layout.NEAR),
+    )
+    return VGroup(comp, names)
+
+
+def _context_sum(src: Source, tokens: list[str], stacked: bool) -> VGroup:
+    """c = Σ α_i h_i as weighted rows, with the names of α_i, h_i, their products and c."""
+    comp = WeightedRows(src, weights="weights", matrix="H", products="weighted_h", result="context",
+                        row_labels=tokens, matrix_color=palette.KEY, stacked=stacked)
+    names = VGroup(
+        math("alpha_i", font_size=typography.BODY_SIZE, color=palette.WEIGHT).next_to(comp.weights, UP,
+                                                                                    buff=layout.NEAR),
+        math("h_i", font_size=typography.BODY_SIZE, color=palette.KEY).next_to(comp.matrix, UP, buff=layout.NEAR),
+        math("alpha_i h_i", font_size=typography.BODY_SIZE, color=palette.MUTED).next_to(
+            comp.products, LEFT if stacked else UP, buff=layout.NEAR),
+        math("c", font_size=typography.BODY_SIZE, color=palette.CONTEXT).next_to(comp.result, LEFT,
+                                                                                buff=layout.NEAR),
+    )
+    return VGroup(comp, names)
 
 
 def _chain(parts: VGroup, *, stacked: bool) -> VGroup:
@@ -137,215 +257,120 @@ class CoffeeCafeScene(AttentionScene):
     @beat
     def french_so_far_to_decoder_state(self):
         """The query starts from the French already produced, not from any English word."""
-        src = self.src
-        french = list(src.get("french_so_far"))
-        words = TokenRow(french, palette.FRENCH, buff=layout.NEAR)
-        blank = token_box("?", palette.MUTED)
-        sentence = VGroup(words, blank).arrange(RIGHT, buff=layout.NEAR)
-        sentence_title = label(f"{target_language()} so far", font_size=typography.SMALL_SIZE, color=palette.MUTED)
-        decoder = VGroup(
-            RoundedRectangle(corner_radius=L.decoder_corner, width=L.decoder_width, height=L.decoder_height,
-                             stroke_color=palette.MUTED, fill_color=palette.BACKGROUND, fill_opacity=1),
-            label("decoder", color=palette.TEXT),
-        )
-        state = vector(src, "s_decoder", orientation="column")
-        state_name = math('s_"decoder"', font_size=typography.BODY_SIZE)
-        kinds = VGroup(label("(tokens)", font_size=typography.SMALL_SIZE, color=palette.MUTED),
-                       label("(a vector)", font_size=typography.SMALL_SIZE, color=palette.MUTED))
-        parts = VGroup(sentence_title, sentence, kinds, decoder, state_name, state)
-        # the chain runs downwards where that reads larger (portrait, square): each stage with its name and kind
-        stacked = layout.is_tall() or (legible.fill_factor(_chain(parts.copy(), stacked=True), layout.body())
-                                       > legible.fill_factor(_chain(parts.copy(), stacked=False), layout.body()))
-        _chain(parts, stacked=stacked)
-        chain = VGroup(sentence, decoder, state)
-        whole, region = VGroup(chain, sentence_title, state_name, kinds), layout.body()
-        if stacked and not legible.fits_at_floor(whole, region):
-            # too small stacked (wide's five French words across a portrait frame): the whole frame (no formula on
-            # top here), the French in as few lines as read at the floor
-            region, items = layout.frame(), [*words.tokens, blank]
-            state = vector(src, "s_decoder", orientation="column", cell_size=legible.row_heights()[1])  # compact
-            parts = VGroup(sentence_title, sentence, kinds, decoder, state_name, state)
-            chain = VGroup(sentence, decoder, state)
-            whole = VGroup(chain, sentence_title, state_name, kinds)
-            _chain(parts, stacked=True)
-            for count in range(2, len(items) + 1):
-                if legible.fits_at_floor(whole, region):
-                    break
-                _in_lines(items, count)
-                _chain(parts, stacked=True)
-        layout.fit_into(whole, region)
-        to_decoder = flow_arrow(VGroup(sentence, kinds[0]) if stacked else sentence, decoder, down=stacked)
-        to_state = flow_arrow(decoder, state, down=stacked)
+        chain, plan = compose(_decoder_chain_forms(self.src))
+        french, language = " ".join(self.src.get("french_so_far")), target_language()
+        to_decoder = flow_arrow(VGroup(chain.sentence, chain.kinds[0]) if chain.stacked else chain.sentence,
+                                chain.decoder, down=chain.stacked)
+        to_state = flow_arrow(chain.decoder, chain.state, down=chain.stacked)
 
-        self.say(f"{target_language()} so far: “{' '.join(french)}”. We are about to predict the next word.")
-        self.play(FadeIn(sentence_title), FadeIn(words, lag_ratio=0.3), FadeIn(blank), run_time=1.5)
+        self.say(f"{language} so far: “{french}”. We are about to predict the next word.", subject=chain.words)
+        staging.enter(self, plan, FadeIn(chain.sentence_title), FadeIn(chain.words, lag_ratio=0.3),
+                      FadeIn(chain.blank), run_time=1.5)
         self.wait(0.8)
-        language = target_language()
         self.say(f"The decoder reads that {language} and keeps a hidden state: s_decoder, a vector of numbers.",
                  narration=f"The decoder reads that {language} and sums it up in a hidden state, s_decoder: not "
-                           "words any more, just a vector of numbers.")
-        self.play(Create(to_decoder), FadeIn(decoder), run_time=1.0)
-        self.play(Create(to_state), FadeIn(state), FadeIn(state_name), run_time=1.2)
-        self.play(FadeIn(kinds), run_time=0.8)
+                           "words any more, just a vector of numbers.", subject=chain.state)
+        self.play(Create(to_decoder), FadeIn(chain.decoder), run_time=1.0)
+        self.play(Create(to_state), FadeIn(chain.state), FadeIn(chain.state_name), run_time=1.2)
+        self.play(FadeIn(chain.kinds), run_time=0.8)
         self.wait(1.5)
 
     @beat
     def state_to_query(self):
         """q = W_q s_decoder, one row of W_q at a time: the products, then their sum."""
-        src = self.src
-        comp = DotProducts(src, matrix="W_q", vector="s_decoder", products="q_terms", result="q",
-                           vector_color=palette.TEXT, result_color=palette.QUERY)
-        names = VGroup(
-            math("W_q", font_size=typography.BODY_SIZE).next_to(comp.matrix, UP, buff=layout.NEAR),
-            math('s_"decoder"', font_size=typography.BODY_SIZE).next_to(comp.vector, RIGHT if layout.is_tall() else LEFT,
-                                                                         buff=layout.NEAR),
-            math("q", font_size=typography.BODY_SIZE, color=palette.QUERY).next_to(comp.result, UP,
-                                                                                  buff=layout.NEAR),
-        )
         formula = math('{{ q : q }} = W_q s_"decoder"', font_size=typography.BODY_SIZE + 4)
         formula.select("q").set_color(palette.QUERY)
         formula.to_edge(UP, buff=layout.MARGIN)
-        whole = VGroup(comp, names)
-        # too large to read whole (wide's 6 × 6 W_q stacked in a portrait frame): built legible, the camera works
-        # the first rows in close-up, then the whole
-        big = not layout.fits_legibly(whole, layout.body(), close_up.smallest_font(whole))
-        if big:
-            close_up.build_legible(whole, layout.body())
-        else:
-            layout.fit_into(whole, layout.body())
-        d = comp.matrix.cols
+        (comp, names), plan = compose(flow_forms(lambda stacked: _query_product(self.src, stacked)),
+                                      pinned=[formula])
 
         self.say("A learned linear map turns the state into a query: q = W_q s_decoder.",
                  narration="A learned linear map turns that state into a query: q is the matrix W_q times "
-                           "s_decoder.")
+                           "s_decoder.", subject=VGroup(comp.matrix, comp.vector))
         self.clear_stage()
-        if big:
-            self.play(Write(formula), run_time=1.0)
-            framed.show_whole(self, whole, [formula], FadeIn(comp.matrix), FadeIn(comp.vector), FadeIn(names),
-                              FadeIn(comp.scaffold()))
-        else:
-            self.play(Write(formula), FadeIn(comp.matrix), FadeIn(comp.vector), FadeIn(names), run_time=1.2)
-            self.play(FadeIn(comp.scaffold()), run_time=0.5)
+        self.play(Write(formula), run_time=1.0)
+        staging.enter(self, plan, FadeIn(comp.matrix), FadeIn(comp.vector), FadeIn(names),
+                      scaffold=[FadeIn(comp.scaffold())], then_on=VGroup(comp.matrix, comp.vector))
         self.wait(0.6)
         self.say(f"One row at a time: multiply a row of W_q by s_decoder entry by entry, then add the "
-                 f"{count_word(d)} products.")
-        if big:
-            shown = framed.dot_every_row(self, comp, whole, [formula], color=palette.QUERY)
-        else:
-            shown = dot_every_row(self, comp, color=palette.QUERY)
-        q_text = ", ".join(format_value(v, 2) for v in src.get("q").tolist())
-        if big:  # the camera ends on q, every entry legible again
-            framed.frame_part(self, VGroup(comp.result, names[2]), whole, [formula])
-        self.say(f"So q = ({q_text}).")
+                 f"{count_word(comp.matrix.cols)} products.", subject=VGroup(comp.products, comp.result))
+        shown = staging.dot_every_row(self, plan, comp, color=palette.QUERY)
+        staging.end_on(self, plan, VGroup(comp.result, names[2]))  # q, every entry legible
+        q_text = ", ".join(format_value(v, 2) for v in self.src.get("q").tolist())
+        self.say(f"So q = ({q_text}).", subject=comp.result)
         self.play(FadeOut(shown[-1].box), Indicate(comp.result, color=palette.QUERY), run_time=1.0)
         self.wait(1.2)
 
     @beat
     def query_is_not_a_word(self):
         """The post's warning: q is a scoring vector, not the next word and not a guess of it."""
-        src, tokens = self.src, self.tokens
+        src, n = self.src, len(self.tokens)
         next_word = src.get("next_word")
-        n = len(tokens)
-        q_row = _named_row("q", vector(src, "q", color=palette.QUERY), palette.QUERY)
-        width = layout.frame().width
-        purpose = wrapped("a vector used to score encoder vectors", width, font_size=typography.SMALL_SIZE,
-                          color=palette.QUERY)
-        role = wrapped("encoder vectors: they play the key/value role", width, font_size=typography.SMALL_SIZE,
-                       color=palette.KEY)
-        encoder = matrix(src, "H", color=palette.KEY)
-        encoder.add_row_labels(tokens, color=palette.ENGLISH, font_size=typography.LABEL_SIZE)
-        h_names = VGroup(*(math(f"h_{i + 1}", font_size=typography.BODY_SIZE, color=palette.KEY)
-                           .next_to(encoder.brackets, RIGHT, buff=layout.NEAR).match_y(encoder.cell(i, 0))
-                           for i in range(n)))
-        encoder_group = VGroup(encoder, h_names)
-        column = _query_and_encoder(q_row, purpose, role, encoder_group)
-        smallest = close_up.smallest_font(column)
-        if not layout.fits_legibly(column, layout.frame(), smallest) and (  # built at the floor (below), q's row
-                q_row.width * typography.MIN_FONT_SIZE * close_up.BUILD_MARGIN / smallest > width):  # too wide:
-            q_row = _named_row("q", vector(src, "q", orientation="column", color=palette.QUERY), palette.QUERY)
-            column = _query_and_encoder(q_row, purpose, role, encoder_group)                   # q in a column
-        big = close_up.build_legible(column, layout.frame())
-        if big:  # taller than the frame at a legible size: hang it from the top; the camera pans down to the rest
-            column.shift(UP * (layout.frame().top - column.get_top()[1]))
-        settled = q_row.get_center()
+        parts, plan = compose(_query_and_encoder_forms(src, self.tokens))
+        staging.hang_from_top(plan)  # the camera pans down over what the frame cannot hold
+        settled = parts.q_row.get_center()
         differs = math("!=", font_size=typography.HEADING_SIZE, color=palette.WRONG)
         word = token_box(next_word, palette.FRENCH, font_size=typography.HEADING_SIZE)
-        claim = layout.flow(q_row, differs, word, gap=layout.APART)
-        if claim.width > width:  # q's row and the word side by side are wider than the frame (wide's six, square)
-            claim.arrange(DOWN, buff=layout.APART)
-        claim.shift(UP * (settled[1] - q_row.get_center()[1]))
-        not_word = wrapped(f"not the word “{next_word}”, not a guess of it", width,
+        claim = layout.side_by_side_or_stacked(parts.q_row, differs, word, width=layout.frame().width)
+        claim.shift(UP * (settled[1] - parts.q_row.get_center()[1]))
+        not_word = wrapped(f"not the word “{next_word}”, not a guess of it", layout.frame().width,
                            font_size=typography.SMALL_SIZE, color=palette.WRONG).next_to(claim, DOWN, buff=layout.GAP)
         layout.keep_inside(VGroup(claim, not_word))
+        encoder = VGroup(parts.encoder, parts.h_names)
 
-        self.say(f"q is not the word “{next_word}”, and not a guess of it.")
+        self.say(f"q is not the word “{next_word}”, and not a guess of it.", subject=parts.q_row)
         self.clear_stage()
-        self.play(FadeIn(q_row), FadeIn(word), run_time=1.0)
+        self.play(FadeIn(parts.q_row), FadeIn(word), run_time=1.0)
         self.play(FadeIn(differs), FadeIn(not_word), run_time=1.0)
         self.wait(1.0)
-        self.say("It is a vector of coordinates whose only job is to score encoder vectors.")
+        self.say("It is a vector of coordinates whose only job is to score encoder vectors.", subject=parts.q_row)
         self.play(FadeOut(differs), FadeOut(word), FadeOut(not_word), run_time=0.5)
-        self.play(q_row.animate.move_to(settled), run_time=0.6)
-        self.play(FadeIn(purpose), run_time=0.8)
+        self.play(parts.q_row.animate.move_to(settled), run_time=0.6)
+        self.play(FadeIn(parts.purpose), run_time=0.8)
         self.wait(1.0)
         self.say(f"The encoder kept {count_word(n)} vectors, one per {source_language()} word: {_vector_names(n)}. "
                  "They play the key/value role.",
                  narration=f"Meanwhile the encoder kept one vector per {source_language()} word, "
-                           f"{count_word(n)} in all: {_vector_names(n)}. They are what the query will be scored against.")
-        if big:  # the rows below the frame enter hidden (shaded), then the camera pans down over them
-            close_up.apply_shot_state(camera.rest_shot(), VGroup(encoder_group, role), layout.frame())
-        self.play(FadeIn(encoder_group, lag_ratio=0.3), FadeIn(role), run_time=1.5)
-        if big:
-            lower = VGroup(*(encoder.row(i) for i in range(n // 2, n)), h_names[n // 2:])
-            shot = camera.shot_on(lower, layout.frame(), max_zoom=1.0)
-            framed.move_to_shot(self, shot, column, [], run_time=2.0, region=layout.frame())  # role is in column
+                           f"{count_word(n)} in all: {_vector_names(n)}. They are what the query will be scored against.",
+                 subject=parts.h_names)
+        staging.enter_below(self, plan, VGroup(encoder, parts.role), FadeIn(encoder, lag_ratio=0.3),
+                            FadeIn(parts.role), run_time=1.5)
+        staging.pan_down(self, plan, VGroup(*(parts.encoder.row(i) for i in range(n // 2, n)),
+                                            parts.h_names[n // 2:]))
         self.wait(1.5)
 
     @beat
     def score_each_encoder_vector(self):
         """e_i = q · h_i for every English position: the products, then their sum, row by row."""
-        src, tokens = self.src, self.tokens
-        d = src.shape("q")[0]
+        src = self.src
         formula = math("{{ e_i : e }} = {{ q : q }}^top {{ h_i : h }}", font_size=typography.BODY_SIZE + 4)
         formula.select("q").set_color(palette.QUERY)
         formula.select("h").set_color(palette.KEY)
         formula.to_edge(UP, buff=layout.MARGIN)
-        scoring = encoder_scoring(src, tokens, q_name="q", e_name="e_i")
+        scoring, plan = compose(encoder_scoring_forms(src, self.tokens, q_name="q", e_name="e_i"), pinned=[formula])
         comp, words, names = scoring.comp, scoring.words, scoring.names
-        big = not layout.fits_legibly(scoring.group, layout.body(), close_up.smallest_font(scoring.group))
-        if big:  # each word beside its score, so the close-up on the top score shows both
-            for i, word in enumerate(words):
-                word.next_to(comp.result, RIGHT, buff=layout.NEAR).match_y(comp.result.cell(i))
-        close_up.build_legible(scoring.group, layout.body())
 
         self.say(f"Score each {source_language()} position with a dot product: e_i = q · h_i.",
                  narration=f"Now score each {source_language()} position with a dot product: the score e_i is q "
-                           "dotted with h_i.")
+                           "dotted with h_i.", subject=VGroup(comp.vector, comp.matrix))
         self.clear_stage()
-        parts = (FadeIn(words, lag_ratio=0.2), FadeIn(comp.matrix), FadeIn(comp.vector), FadeIn(names))
-        if big:
-            self.play(Write(formula), run_time=1.0)
-            framed.show_whole(self, scoring.group, [formula], *parts, FadeIn(comp.scaffold()))
-        else:
-            self.play(Write(formula), *parts, run_time=1.2)
-            self.play(FadeIn(comp.scaffold()), run_time=0.5)
+        self.play(Write(formula), run_time=1.0)
+        staging.enter(self, plan, FadeIn(words, lag_ratio=0.2), FadeIn(comp.matrix), FadeIn(comp.vector),
+                      FadeIn(names), scaffold=[FadeIn(comp.scaffold())], then_on=VGroup(comp.matrix, comp.vector))
         self.wait(0.4)
-        self.say(f"Multiply q and h_i entry by entry, then add the {count_word(d)} products.")
-        if big:
-            shown = framed.dot_every_row(self, comp, scoring.group, [formula], labels=list(words),
-                                         color=palette.KEY)
-        else:
-            shown = dot_every_row(self, comp, color=palette.KEY)
+        self.say(f"Multiply q and h_i entry by entry, then add the {count_word(comp.matrix.cols)} products.",
+                 subject=VGroup(comp.products, comp.result))
+        shown = staging.dot_every_row(self, plan, comp, labels=list(words), color=palette.KEY)
         best, leader = _leader(src, "scores", self.said)
-        if big and best is not None:
-            framed.frame_part(self, VGroup(comp.result.cell(best), words[best]), scoring.group, [formula])
         if best is None:
-            self.say(f"No single word scores highest: {leader}.")
-            self.play(FadeOut(shown[-1].box), run_time=0.6)
+            self.say(f"No single word scores highest: {leader}.", subject=comp.result)
+            staging.end_on(self, plan, comp.result, FadeOut(shown[-1].box))
         else:
-            self.say(f"{self.said[best]} scores highest: e_{best + 1} = {format_value(src.value('scores', best), 2)}.")
-            self.play(FadeOut(shown[-1].box), Create(frame_box(VGroup(words[best], comp.result.cell(best)),
-                                                               color=palette.QUERY)),
+            top = VGroup(words[best], comp.result.cell(best))
+            self.say(f"{self.said[best]} scores highest: e_{best + 1} = {format_value(src.value('scores', best), 2)}.",
+                     subject=top)
+            staging.end_on(self, plan, top)
+            self.play(FadeOut(shown[-1].box), Create(frame_box(top, color=palette.QUERY)),
                       comp.result.cell(best).animate.set_color(palette.QUERY), run_time=0.8)
         self.wait(1.5)
 
@@ -387,54 +412,33 @@ class CoffeeCafeScene(AttentionScene):
     @beat
     def context_is_a_weighted_sum(self):
         """c = Σ α_i h_i: every encoder vector scaled by its weight, then added."""
-        src, tokens = self.src, self.tokens
         formula = math("{{ c : c }} = sum_i {{ alpha_i : alpha }} {{ h_i : h }}", font_size=typography.BODY_SIZE + 2)
         formula.select("c").set_color(palette.CONTEXT)
         formula.select("alpha").set_color(palette.WEIGHT)
         formula.select("h").set_color(palette.KEY)
         formula.to_edge(UP, buff=layout.MARGIN)
-        comp = WeightedRows(src, weights="weights", matrix="H", products="weighted_h", result="context",
-                            row_labels=tokens, matrix_color=palette.KEY)
-        names = VGroup(
-            math("alpha_i", font_size=typography.BODY_SIZE, color=palette.WEIGHT).next_to(comp.weights, UP,
-                                                                                        buff=layout.NEAR),
-            math("h_i", font_size=typography.BODY_SIZE, color=palette.KEY).next_to(comp.matrix, UP,
-                                                                                  buff=layout.NEAR),
-            math("alpha_i h_i", font_size=typography.BODY_SIZE, color=palette.MUTED).next_to(
-                comp.products, LEFT if layout.is_tall() else UP, buff=layout.NEAR),
-            math("c", font_size=typography.BODY_SIZE, color=palette.CONTEXT).next_to(comp.result, LEFT,
-                                                                                    buff=layout.NEAR),
-        )
-        whole = VGroup(comp, names)
-        big = close_up.build_legible(whole, layout.body())
+        (comp, names), plan = compose(flow_forms(lambda stacked: _context_sum(self.src, self.tokens, stacked)),
+                                      pinned=[formula])
 
         self.say("The context vector is the weighted sum c = Σ α_i h_i.",
-                 narration="The context vector c is the weighted sum: every h_i times its weight α_i, all added up.")
+                 narration="The context vector c is the weighted sum: every h_i times its weight α_i, all added up.",
+                 subject=VGroup(comp.weights, comp.matrix))
         self.clear_stage()
-        parts = (FadeIn(comp.weights), FadeIn(comp.matrix), FadeIn(names[:2]))
-        if big:
-            self.play(Write(formula), run_time=1.0)
-            framed.show_whole(self, whole, [formula], *parts, FadeIn(comp.scaffold()), FadeIn(names[2]))
-        else:
-            self.play(Write(formula), *parts, run_time=1.2)
-            self.play(FadeIn(comp.scaffold()), FadeIn(names[2]), run_time=0.5)
-        self.say("Scale each encoder vector by its weight…")
-        if big:
-            shown = framed.scale_every_row(self, comp, whole, [formula], labels=list(comp.weights.row_labels),
-                                           color=palette.WEIGHT)
-        else:
-            shown = scale_every_row(self, comp, color=palette.WEIGHT)
-        norms = src.get("weighted_h").norm(dim=-1).tolist()
+        self.play(Write(formula), run_time=1.0)
+        staging.enter(self, plan, FadeIn(comp.weights), FadeIn(comp.matrix), FadeIn(names[:2]),
+                      scaffold=[FadeIn(comp.scaffold()), FadeIn(names[2])], then_on=VGroup(comp.weights, comp.matrix))
+        self.say("Scale each encoder vector by its weight…", subject=comp.products)
+        shown = staging.scale_every_row(self, plan, comp, labels=list(comp.weights.row_labels), color=palette.WEIGHT)
+        norms = self.src.get("weighted_h").norm(dim=-1).tolist()
         largest = top_index(norms)
         tail = (f": the vector of {self.said[largest]} contributes the most." if largest is not None else
                 f": those of {words_list(self.said[i] for i in tied_at_top(norms))} contribute the most, equally at this precision.")
-        self.say("…then add the scaled vectors" + tail)
+        self.say("…then add the scaled vectors" + tail, subject=comp.result)
         self.play(FadeOut(shown[-1].box), run_time=0.3)
         add_rows(self, comp, with_sum=[FadeIn(names[-1])])  # add_rows fades in the brackets
         if largest is not None:
             self.play(Indicate(comp.products.row(largest), color=palette.CONTEXT), run_time=0.8)
-        if big:  # end on c, its numbers legible (in pieces where the row is too long for the frame)
-            framed.frame_along(self, names[-1], comp.result, whole, [formula])
+        staging.end_along(self, plan, names[-1], comp.result)  # c, its numbers legible (in pieces if too long)
         self.play(Indicate(comp.result, color=palette.CONTEXT), run_time=0.8)
         self.wait(1.5)
 
@@ -477,10 +481,9 @@ class CoffeeCafeScene(AttentionScene):
                    "state plus c.")
         computed_args = ("weights", "Computed", "softmax of these toy scores", "context")
         if illustrative is None:  # a column per word, or (many words in a narrow frame) a row per word
-            computed = legible.first_legible([lambda rows=rows: self._weights_panel(*computed_args, flat=False,
-                                                                                    rows=rows)
-                                              for rows in (False, True)], layout.frame())
-            layout.fit_into(computed, layout.frame())
+            computed, _ = compose([Form("bars" if not rows else "rows",
+                                        lambda rows=rows: self._weights_panel(*computed_args, flat=False, rows=rows))
+                                   for rows in (False, True)], layout.frame())
             self.say(f"Honest numbers: these toy scores give α ≈ {_caption_list(src, 'weights')}."
                      if len(tokens) <= L.listed else "Honest numbers: these are the weights the toy scores give.",
                      narration=f"An honest word about these numbers: the softmax of our toy scores gives "
@@ -494,19 +497,20 @@ class CoffeeCafeScene(AttentionScene):
             return
         trained_args = ("illustrative_weights", "Illustrative", "a trained outcome, from the post",
                         "illustrative_context")
-        candidates = []
-        arrangements = ((False, RIGHT), (True, DOWN), (None, DOWN))
-        for flat, direction in arrangements:
+
+        def panels(flat: bool | None, direction) -> VGroup:
             style = dict(flat=False, short=True) if flat is None else dict(flat=flat)
             pair = VGroup(self._weights_panel(*computed_args, **style), self._weights_panel(*trained_args, **style))
-            pair.arrange(direction, buff=layout.APART if flat is None else layout.FAR,
-                         aligned_edge=UP if direction is RIGHT else RIGHT)
-            candidates.append(pair)
-        pair = layout.fit_best(candidates, layout.frame())
+            return pair.arrange(direction, buff=layout.APART if flat is None else layout.FAR,
+                                aligned_edge=UP if direction is RIGHT else RIGHT)
+
+        pair, plan = compose([Form(name, lambda flat=flat, direction=direction: panels(flat, direction))
+                              for name, flat, direction in (("side by side", False, RIGHT), ("flat, stacked", True, DOWN),
+                                                            ("short, stacked", None, DOWN))], layout.frame())
         computed, trained = pair
         for bar in trained.bars.bars:
             bar.set_fill(opacity=0.35).set_stroke(palette.WEIGHT, width=L.hollow_stroke)
-        if pair is candidates[0]:  # side by side: a vertical rule between them
+        if plan.form == "side by side":  # a vertical rule between them
             divider = Line(pair.get_top(), pair.get_bottom()).move_to(layout.between(computed, trained))
         else:
             divider = Line(pair.get_left(), pair.get_right()).move_to(layout.below(computed, trained))

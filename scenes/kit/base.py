@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
+from collections.abc import Sequence
 from typing import Callable
 
 from manim import DOWN, UP, FadeIn, FadeOut, Mobject, MovingCameraScene, VGroup, Write
@@ -38,6 +39,12 @@ class BeatRecord:
     narration: list[str] = field(default_factory=list)  # what is read aloud, one entry per `say`
 
 
+def _pieces(subject: Mobject | Sequence[Mobject] | None) -> tuple[Mobject, ...]:
+    if subject is None:
+        return ()
+    return (subject,) if isinstance(subject, Mobject) else tuple(subject)
+
+
 def beat(method: Callable) -> Callable:
     """Mark a method as one beat of the storyboard (its name is the beat's name)."""
 
@@ -63,6 +70,7 @@ class AttentionScene(MovingCameraScene):
         self.beat_log: list[BeatRecord] = []
         self.spoken: list[SpokenSentence] = []  # a narrated clip's speech, for the worker to mix into audio
         self._caption: tuple[str, float] | None = None
+        self.cue_subject: tuple[Mobject, ...] = ()  # what the caption now shown talks about (story_gate)
         self._speech_end: float | None = None
 
     # --- beats and subcaptions -------------------------------------------------------------------
@@ -92,11 +100,14 @@ class AttentionScene(MovingCameraScene):
         record.end = self.time
         self.on_beat_end(record)
 
-    def say(self, text: str, narration: str | None = None) -> None:
+    def say(self, text: str, narration: str | None = None, subject: Mobject | Sequence[Mobject] | None = None
+            ) -> None:
         """Set the subcaption from now until the next `say` or the end of the beat.
 
         `narration` is what a narrated clip reads aloud for this caption (default: the caption itself); it may be
         fuller than the caption. Numbers in it must come from the same traced values as the picture.
+        `subject`: what the caption talks about (a grid, its row, a chart); the story gate (story_gate) holds its
+        traced numbers to being on screen, legible and whole, during this caption.
         """
         if self.current_beat is None:
             raise RuntimeError("say() is only valid inside a @beat method")
@@ -104,6 +115,7 @@ class AttentionScene(MovingCameraScene):
         record = self.beat_log[-1]
         spoken = text if narration is None else narration
         self._caption = (text, self.time)
+        self.cue_subject = _pieces(subject)
         record.captions.append(text)
         record.narration.append(spoken)
         if self.narrator is not None and spoken.strip():

@@ -94,57 +94,64 @@ def show_whole(scene: Scene, whole: Mobject, pinned: Sequence[Mobject], *introdu
 def dot_every_row(scene: Scene, comp: DotProducts, whole: Mobject, pinned: Sequence[Mobject], *,
                   labels: Sequence[Mobject] = (), color=palette.KEY, with_first_products: Iterable[Animation] = (),
                   with_first_sum: Iterable[Animation] = (), run_time: float = 1.2,
-                  region: layout.Region | None = None) -> list[ShownProduct]:
+                  region: layout.Region | None = None, every_row_close: bool = False) -> list[ShownProduct]:
     """products.dot_every_row under a camera: row 0 (and up to CLOSE_ROWS) in close-up, with its label
-    (`labels[i]`, a word) when given; then the whole, where the other rows are worked as shaded cells."""
+    (`labels[i]`, a word) when given; then the whole, where the other rows are worked as shaded cells.
+    `every_row_close`: every row is worked in close-up, its numbers legible (the later ones quicker), and the
+    camera pulls back to the whole at the end."""
     shown: list[ShownProduct] = []
     whole_shot = camera.shot_on_all(whole, region)
     for i in range(comp.matrix.rows):
         row, products, result = comp.row(i)
-        if i < CLOSE_ROWS:
+        close = every_row_close or i < CLOSE_ROWS
+        if close:
             extra = [labels[i]] if i < len(labels) else []
             shot = _row_shot([VGroup(comp.vector, row, products, result, *extra),
                               VGroup(comp.vector, products, result, *extra),
                               VGroup(comp.vector, products, result)], region)
-            move_to_shot(scene, shot, whole, pinned, region=region)
+            move_to_shot(scene, shot, whole, pinned, run_time=1.0 if i < CLOSE_ROWS else AFAR_RUN_TIME,
+                         region=region)
         elif i == CLOSE_ROWS:
             move_to_shot(scene, whole_shot, whole, pinned, region=region)
         shown.append(row_times_vector(
             scene, row, comp.vector.body, products, result, color=color, box=shown[-1].box if shown else None,
             with_products=with_first_products if i == 0 else (), with_sum=with_first_sum if i == 0 else (),
-            run_time=run_time if i < CLOSE_ROWS else AFAR_RUN_TIME))
+            run_time=run_time if i < CLOSE_ROWS else (AFAR_RUN_TIME * 2 if close else AFAR_RUN_TIME)))
         keep_in_front(scene, pinned)
     settle(scene, [comp.products, comp.result], [m for s in shown for m in (s.products, s.result)])
     keep_in_front(scene, pinned)
-    if comp.matrix.rows <= CLOSE_ROWS:
+    if comp.matrix.rows <= CLOSE_ROWS or every_row_close:
         move_to_shot(scene, whole_shot, whole, pinned, region=region)
     return shown
 
 
 def scale_every_row(scene: Scene, comp: WeightedRows, whole: Mobject, pinned: Sequence[Mobject], *,
                     labels: Sequence[Mobject] = (), color=palette.VALUE, with_first: Iterable[Animation] = (),
-                    run_time: float = 0.6, region: layout.Region | None = None) -> list[ShownProduct]:
+                    run_time: float = 0.6, region: layout.Region | None = None,
+                    every_row_close: bool = False) -> list[ShownProduct]:
     """products.scale_every_row under a camera: the first row in close-up (weight, row, products), the others from
-    afar as shaded cells; ends on the whole."""
+    afar as shaded cells (or, with `every_row_close`, each in close-up too); ends on the whole."""
     shown: list[ShownProduct] = []
     whole_shot = camera.shot_on_all(whole, region)
     for i in range(comp.matrix.rows):
         weight, row, products = comp.row(i)
-        if i < CLOSE_ROWS:
+        close = every_row_close or i < CLOSE_ROWS
+        if close:
             extra = [labels[i]] if i < len(labels) else []
             shot = _row_shot([VGroup(*extra, weight, row, products), VGroup(weight, row, products),
                               VGroup(row, products), VGroup(products)], region)
-            move_to_shot(scene, shot, whole, pinned, region=region)
+            move_to_shot(scene, shot, whole, pinned, run_time=1.0 if i < CLOSE_ROWS else AFAR_RUN_TIME,
+                         region=region)
         elif i == CLOSE_ROWS:
             move_to_shot(scene, whole_shot, whole, pinned, region=region)
         shown.append(row_times_vector(
             scene, row, weight, products, None, color=color, box=shown[-1].box if shown else None,
             with_products=with_first if i == 0 else (),
-            run_time=max(run_time, 1.0) if i < CLOSE_ROWS else AFAR_RUN_TIME))
+            run_time=max(run_time, 1.0) if i < CLOSE_ROWS else (AFAR_RUN_TIME * 2 if close else AFAR_RUN_TIME)))
         keep_in_front(scene, pinned)
     settle(scene, [comp.products], [s.products for s in shown])
     keep_in_front(scene, pinned)
-    if comp.matrix.rows <= CLOSE_ROWS:
+    if comp.matrix.rows <= CLOSE_ROWS or every_row_close:
         move_to_shot(scene, whole_shot, whole, pinned, region=region)
     return shown
 

@@ -41,6 +41,7 @@ from . import layout, phone, typography
 from .base import AttentionScene, BeatRecord
 from .headless import run_headless
 from .spread_gate import descriptive_claim_problems
+from .story_gate import BeatStory, StoryGate
 from .numbers import TracedNumber, format_value, to_float
 from .view import View, boundary_box, camera_frame, current_view, points_box, screen_box
 
@@ -60,6 +61,8 @@ class SceneReport:
     number_problems: list[str] = field(default_factory=list)
     narrated_number_problems: list[str] = field(default_factory=list)
     typed_claim_problems: list[str] = field(default_factory=list)
+    story_problems: list[str] = field(default_factory=list)  # story_gate: a cue's subject or quoted number unseen
+    story: dict[str, Any] = field(default_factory=dict)  # beat → story_gate.BeatStory
     beat_log: list[BeatRecord] = field(default_factory=list)  # captions and narration of every beat
     shown_numbers: dict[str, set[str]] = field(default_factory=dict)  # beat → every TracedNumber.shown_text seen
     numbers_checked: int = 0
@@ -566,6 +569,7 @@ def inspect_scene_class(scene: str | type[AttentionScene], scene_id: str,
         problems, checked = number_problems(scene, fresh_records, units)
         report.numbers_checked += checked
         report.number_problems.extend(f"{where}: {p}" for p in problems)
+        story.observe(scene, units)
         if scene.current_beat is not None:
             report.shown_numbers.setdefault(scene.current_beat, set()).update(shown_numbers(scene, units))
 
@@ -573,7 +577,10 @@ def inspect_scene_class(scene: str | type[AttentionScene], scene_id: str,
         report.beat_frames.append((record.name, frame[..., :3].copy()))
         report.metrics.append(open_beat.pop() if open_beat else BeatMetrics(record.name))
 
+    story = StoryGate(scene_id)
     finished = run_headless(scene, on_beat_end=on_beat_end, after_animation=after_animation, aspect=aspect)
+    story.finish()
+    report.story_problems, report.story = story.problems, story.beats
     report.beat_log = list(finished.beat_log)
     report.duration = float(finished.renderer.time)
     report.subcaptions = [subtitle.content for subtitle in finished.renderer.file_writer.subcaptions]
@@ -583,7 +590,7 @@ def inspect_scene_class(scene: str | type[AttentionScene], scene_id: str,
 
 def metrics_json(report: SceneReport, example: str, problems: list[str], aspect: str = frame.DEFAULT_ASPECT) -> dict:
     """One scene's legibility figures (every beat, then the scene's median and minimum) and its problems."""
-    beats = [m.as_json() for m in report.metrics]
+    beats = [{**m.as_json(), **report.story.get(m.beat, BeatStory()).as_json()} for m in report.metrics]
     fills = [m.fill for m in report.metrics]
     numbers = [m.number_font_size for m in report.metrics if m.number_font_size is not None]
     texts = [m.min_font_size for m in report.metrics if m.min_font_size is not None]
@@ -612,6 +619,8 @@ def main(argv: list[str] | None = None) -> int:
                         help=f"the frame's shape: {', '.join(frame.ASPECTS)} (default {frame.DEFAULT_ASPECT})")
     parser.add_argument("--json", action="store_true", help="print one JSON object per scene: every beat's "
                         "min_font_size, number_font_size, fill and camera_moves, and the problems found")
+    parser.add_argument("--story", action="store_true", help="hold every scene to the story gate too (a cue's "
+                        "subject and quoted numbers on screen, legible, while it is said; see scenes.kit.story_gate)")
     args = parser.parse_args(argv)
     try:
         frame.check_aspect(args.aspect)
@@ -629,7 +638,7 @@ def main(argv: list[str] | None = None) -> int:
     failed = False
     for scene_id in ids:
         report = inspect_scene(scene_id, args.aspect)
-        problems = report.problems()
+        problems = report.problems() + (report.story_problems if args.story else [])
         failed |= bool(problems)
         if args.json:
             print(json.dumps(metrics_json(report, examples.active_spec().name, problems, args.aspect)))

@@ -151,6 +151,15 @@ def flow(*mobs: Mobject, region: Region | None = None, gap: float = GAP, **arran
     return VGroup(*mobs).arrange(flow_direction(region), buff=gap, **arrange)
 
 
+def side_by_side_or_stacked(*mobs: Mobject, width: float, gap: float = APART) -> "Mobject":
+    """The mobjects in the body's flow direction (`flow`), or one under the other where that is wider than
+    `width` (a claim "q ≠ word" that must keep q at its size). Not fitted."""
+    group = flow(*mobs, gap=gap)
+    if group.width > width:
+        group.arrange(DOWN, buff=gap)
+    return group
+
+
 def row_of(*mobs: Mobject, gap: float = GAP, region: Region | None = None) -> list[Mobject]:
     """Arrange mobjects left to right with `gap` and fit the row into `region` (default: the body)."""
     from manim import VGroup
@@ -162,7 +171,7 @@ def row_of(*mobs: Mobject, gap: float = GAP, region: Region | None = None) -> li
 
 __all__ = [
     "HAIRLINE", "TIGHT", "NEAR", "GAP", "APART", "FAR", "NUDGE", "MARGIN", "Region", "frame", "body", "top_band",
-    "fit_into", "keep_inside", "between", "below", "row_of", "is_tall", "flow_direction", "flow", "UP", "DOWN", "LEFT", "RIGHT",
+    "fit_into", "keep_inside", "between", "below", "row_of", "side_by_side_or_stacked", "is_tall", "flow_direction", "flow", "UP", "DOWN", "LEFT", "RIGHT",
 ]
 
 

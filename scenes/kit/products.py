@@ -218,8 +218,8 @@ def product_row(left: Mobject, right: Mobject, result: Mobject) -> tuple[Mobject
 
 @dataclass(frozen=True)
 class EncoderScoring:
-    """The query scored against every encoder vector: the products and sums, the English words beside h's rows,
-    and the names of q, h and e (in that order)."""
+    """The query scored against every encoder vector: the products and sums, the English words beside h's rows
+    (or beside the sums), and the names of q, h and e (in that order)."""
 
     comp: DotProducts
     words: VGroup
@@ -230,13 +230,19 @@ class EncoderScoring:
         return VGroup(self.comp, self.words, self.names)
 
 
-def encoder_scoring(source: Source, tokens: Sequence[str], *, q_name: str = "q", e_name: str = "e_i") -> EncoderScoring:
-    """e_i = q · h_i for every English word (soft attention's score, in coffee_cafe and soft_formula alike)."""
+def encoder_scoring(source: Source, tokens: Sequence[str], *, q_name: str = "q", e_name: str = "e_i",
+                    stacked: bool | None = None, words_by_sums: bool = False) -> EncoderScoring:
+    """e_i = q · h_i for every English word (soft attention's score, in coffee_cafe and soft_formula alike).
+    `stacked` as in DotProducts; `words_by_sums` puts each word beside its score instead of its row of H (a
+    close-up on the top score then shows both)."""
     comp = DotProducts(source, matrix="H", vector="q", products="score_terms", result="scores",
-                       matrix_color=palette.KEY, vector_color=palette.QUERY, gap=layout.NEAR)
+                       matrix_color=palette.KEY, vector_color=palette.QUERY, gap=layout.NEAR, stacked=stacked)
     words = VGroup(*(label(t, color=palette.ENGLISH) for t in tokens))
     for i, word in enumerate(words):
-        word.next_to(comp.matrix, LEFT, buff=layout.NEAR).match_y(comp.matrix.cell(i, 0))
+        if words_by_sums:
+            word.next_to(comp.result, RIGHT, buff=layout.NEAR).match_y(comp.result.cell(i))
+        else:
+            word.next_to(comp.matrix, LEFT, buff=layout.NEAR).match_y(comp.matrix.cell(i, 0))
     names = VGroup(
         math(q_name, font_size=typography.BODY_SIZE, color=palette.QUERY).next_to(comp.vector, LEFT,
                                                                                  buff=layout.NEAR),
@@ -244,6 +250,18 @@ def encoder_scoring(source: Source, tokens: Sequence[str], *, q_name: str = "q",
         math(e_name, font_size=typography.BODY_SIZE).next_to(comp.result, UP, buff=layout.NEAR),
     )
     return EncoderScoring(comp, words, names)
+
+
+def encoder_scoring_forms(source: Source, tokens: Sequence[str], *, q_name: str = "q",
+                          e_name: str = "e_i") -> list:
+    """The arrangements of the encoder scoring, for scenes.kit.compose: the region's own flow first, with the
+    words beside H's rows; for the camera, the words beside the scores (a close-up on the top score shows both)."""
+    from .forms import flow_forms
+
+    return [form for by_sums in (False, True) for form in flow_forms(
+        lambda stacked, by_sums=by_sums: encoder_scoring(source, tokens, q_name=q_name, e_name=e_name,
+                                                         stacked=stacked, words_by_sums=by_sums),
+        whole=lambda scoring: scoring.group, suffix=", words by the scores" if by_sums else "", close_up=by_sums)]
 
 
 @dataclass(frozen=True)

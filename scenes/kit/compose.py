@@ -1,0 +1,148 @@
+"""The layout engine: a beat gives its content in the forms it may take; the kit picks the form and the plan.
+
+A scene never asks whether its picture fits. It hands `compose` the arrangements its content can take (built by
+the kit's pieces: a product side by side or stacked, words beside their rows or beside the sums, ...), and the
+region it belongs to. One preference order, the same for every scene, frame and example:
+
+1. **worked**: the first form whose numbers read at typography.WORKED_NUMBER_SIZE or more once fitted, every
+   other text at the floor or more;
+2. **floor**: the first form whose smallest text (numbers included) stays at the floor once fitted;
+3. **camera**: the first form made for close-ups (`Form.close_up`), else the one whose text comes out largest
+   of those no wider than the region at the floor (the camera then only pans down), else the narrowest,
+   built at the floor (larger than the region), for the camera to show part by part: the part being worked on
+   framed with its numbers, shades only for the rest.
+
+It returns the fitted composition and a `Plan`, both settled for the rest of the beat: the motion helpers
+(`scenes.kit.staging`) take the plan and do what it says, so no scene writes `if big`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from manim import Mobject
+
+from . import close_up, layout, typography
+from .numbers import TracedNumber
+
+#: The rungs of the preference order, best first (a Plan says which one won).
+WORKED, FLOOR, CAMERA = "worked", "floor", "camera"
+
+
+@dataclass(frozen=True)
+class Form:
+    """One arrangement of a beat's content: `build()` makes it (unfitted); `whole(built)` is what to fit and
+    measure (default: what `build` returned; a form may return a record of parts). `region`: where this form is
+    fitted, when not compose's own (a form that gives up the top band takes the whole frame)."""
+
+    name: str
+    build: Callable[[], Any]
+    whole: Callable[[Any], Mobject] = lambda built: built
+    region: layout.Region | None = None
+    close_up: bool = False  #: made for the camera: what a close-up frames sits together (a word by its score)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """How a composed picture is shown: `rung` (WORKED, FLOOR or CAMERA), the form chosen, the region it was
+    fitted into, and the mobjects that stay still on screen while a camera moves (the step's formula)."""
+
+    whole: Mobject
+    form: str
+    rung: str
+    region: layout.Region
+    pinned: tuple[Mobject, ...] = ()
+
+    @property
+    def camera(self) -> bool:
+        """Whether the camera shows the picture part by part (it is larger than the region at the floor)."""
+        return self.rung == CAMERA
+
+
+def smallest_number(mob: Mobject) -> float | None:
+    """The smallest font size of a traced number in `mob`, as built (None when it shows no number)."""
+    sizes = [close_up.font_size(unit) for unit in close_up.text_units(mob) if isinstance(unit, TracedNumber)]
+    sizes = [s for s in sizes if s is not None]
+    return min(sizes) if sizes else None
+
+
+def fill_factor(mob: Mobject, region: layout.Region) -> float:
+    """How far `layout.fit_into` scales `mob` to fill `region` (shrinking, or growing up to MAX_GROWTH)."""
+    return min(layout.MAX_GROWTH, region.width / max(mob.width, 1e-6), region.height / max(mob.height, 1e-6))
+
+
+def rung_of(mob: Mobject, region: layout.Region) -> str:
+    """The best rung `mob` reaches in `region`: WORKED, FLOOR or CAMERA."""
+    factor = fill_factor(mob, region)
+    text = close_up.smallest_font(mob) * factor
+    numbers = smallest_number(mob)
+    tolerance = 1 - close_up.ROUNDING
+    if text < typography.MIN_FONT_SIZE * tolerance:
+        return CAMERA
+    if numbers is None or numbers * factor >= typography.WORKED_NUMBER_SIZE * tolerance:
+        return WORKED
+    return FLOOR
+
+
+def compose(forms: Sequence[Form], region: layout.Region | None = None, *,
+            pinned: Sequence[Mobject] = ()) -> tuple[Any, Plan]:
+    """Build the forms in order until one reads at the worked size, fit the chosen one into `region` (default: the
+    body), and return (what its build returned, the plan). Forms after the one chosen are never built."""
+    if not forms:
+        raise ValueError("compose needs at least one form")
+    region = region or layout.body()
+    built: list[tuple[Form, Any, str]] = []
+    for form in forms:
+        if form.close_up and any(entry[2] != CAMERA for entry in built):
+            continue  # a close-up form is for the camera only, and an earlier form needs none
+        made = form.build()
+        rung = rung_of(form.whole(made), form.region or region)
+        built.append((form, made, rung))
+        if rung == WORKED:
+            break
+    form, made, rung = _preferred(built, region)
+    whole, region = form.whole(made), form.region or region
+    if rung == CAMERA:
+        close_up.build_legible(whole, region)
+    else:
+        layout.fit_into(whole, region)
+    return made, Plan(whole, form.name, rung, region, tuple(pinned))
+
+
+def _preferred(built: list[tuple[Form, Any, str]], region: layout.Region) -> tuple[Form, Any, str]:
+    for wanted in (WORKED, FLOOR):
+        for entry in built:
+            if entry[2] == wanted:
+                return entry
+    made_for_camera = [entry for entry in built if entry[0].close_up]
+    if made_for_camera:
+        return made_for_camera[0]
+
+    def legibility(entry: tuple[Form, Any, str]) -> float:
+        whole = entry[0].whole(entry[1])
+        return fill_factor(whole, entry[0].region or region) * close_up.smallest_font(whole)
+
+    def width_at_floor(entry: tuple[Form, Any, str]) -> float:
+        whole = entry[0].whole(entry[1])
+        return whole.width * typography.MIN_FONT_SIZE * close_up.BUILD_MARGIN / close_up.smallest_font(whole)
+
+    def one_way(entry: tuple[Form, Any, str]) -> bool:
+        """At the floor it is no wider than its region: the camera only pans down it."""
+        return width_at_floor(entry) <= (entry[0].region or region).width
+
+    pool = [entry for entry in built if one_way(entry)]
+    if not pool:  # every form needs the camera to pan across too: the narrowest at the floor, the least panning
+        return min(built, key=lambda entry: width_at_floor(entry))
+    best = max(legibility(entry) for entry in pool)
+    return next(entry for entry in pool if legibility(entry) >= best - 1e-9)  # the first of equals
+
+
+def single(name: str, build: Callable[[], Any], whole: Callable[[Any], Mobject] = lambda built: built) -> list[Form]:
+    """The one form of content that has no other arrangement (compose still picks its rung)."""
+    return [Form(name, build, whole)]
+
+
+__all__ = ["WORKED", "FLOOR", "CAMERA", "Form", "Plan", "compose", "rung_of", "fill_factor", "smallest_number",
+           "single"]

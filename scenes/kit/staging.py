@@ -1,0 +1,127 @@
+"""Motion that follows a composition's plan (scenes.kit.compose): the scene says what happens, the plan how.
+
+Each helper does the same thing for every rung: with the picture at rest (WORKED, FLOOR) it plays the motion in
+place; under the CAMERA plan it shows the whole from afar, works each row in close-up (its numbers legible), and
+ends on the part the caption talks about. A scene calls them unconditionally.
+
+    enter(scene, plan, *fade_ins, scaffold=...)      bring the picture in (the camera pulled back over it, then on
+                                                     `then_on`, what the caption names)
+    dot_every_row(scene, plan, comp, ...)            products and sums, row by row (products.dot_every_row)
+    scale_every_row(scene, plan, comp, ...)          weights times rows (products.scale_every_row)
+    end_on(scene, plan, part, *animations)           frame `part` (a no-op at rest: it is on screen already)
+    end_along(scene, plan, name, grid)               frame a named row vector, in pieces if it is too long
+    hang_from_top(plan)                              a picture taller than its region starts at the region's top
+    enter_below(scene, plan, part, *fade_ins)        parts entering below the frame come in shaded
+    pan_down(scene, plan, part)                      the camera pans down to `part` (no zoom)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from manim import Animation, Mobject, Scene
+
+from manim import UP
+
+from . import camera, close_up, framed, palette, products
+from .compose import Plan
+from .products import DotProducts, ShownProduct, WeightedRows
+
+#: How long the parts take to come in at rest, and the scaffold (signs, empty brackets) after them.
+ENTER_TIME = 1.2
+SCAFFOLD_TIME = 0.5
+
+
+def enter(scene: Scene, plan: Plan, *introductions: Animation, scaffold: Sequence[Animation] = (),
+          run_time: float = ENTER_TIME, then_on: Mobject | None = None) -> None:
+    """Play `introductions` (the parts' FadeIns), then `scaffold`; under the camera plan the camera first pulls
+    back over the whole, the pinned formula still on screen, then (given `then_on`, what the caption names)
+    frames that part legibly (`end_on`)."""
+    if plan.camera:
+        framed.show_whole(scene, plan.whole, plan.pinned, *introductions, *scaffold, run_time=run_time)
+        if then_on is not None:
+            end_on(scene, plan, then_on)
+        return
+    scene.play(*introductions, run_time=run_time)
+    if scaffold:
+        scene.play(*scaffold, run_time=SCAFFOLD_TIME)
+
+
+def dot_every_row(scene: Scene, plan: Plan, comp: DotProducts, *, labels: Sequence[Mobject] = (),
+                  color=palette.KEY, with_first_products: Iterable[Animation] = (),
+                  with_first_sum: Iterable[Animation] = ()) -> list[ShownProduct]:
+    """Every row of `comp` dotted with its vector; under the camera plan each row in close-up with `labels[i]`."""
+    if plan.camera:
+        return framed.dot_every_row(scene, comp, plan.whole, plan.pinned, labels=labels, color=color,
+                                    with_first_products=with_first_products, with_first_sum=with_first_sum,
+                                    region=plan.region, every_row_close=True)
+    return products.dot_every_row(scene, comp, color=color, with_first_products=with_first_products,
+                                  with_first_sum=with_first_sum)
+
+
+def scale_every_row(scene: Scene, plan: Plan, comp: WeightedRows, *, labels: Sequence[Mobject] = (),
+                    color=palette.VALUE, with_first: Iterable[Animation] = ()) -> list[ShownProduct]:
+    """Every row of `comp` scaled by its weight; under the camera plan each row in close-up with `labels[i]`."""
+    if plan.camera:
+        return framed.scale_every_row(scene, comp, plan.whole, plan.pinned, labels=labels, color=color,
+                                      with_first=with_first, region=plan.region, every_row_close=True)
+    return products.scale_every_row(scene, comp, color=color, with_first=with_first)
+
+
+def end_on(scene: Scene, plan: Plan, part: Mobject, *animations: Animation, run_time: float = 1.0) -> None:
+    """Frame `part` (the top score and its word) under the camera plan, its texts legible: in one shot where one
+    shot can show them all legibly, else its pieces one after the other (the last piece last); `animations` play
+    with the first move. At rest it is on screen already: play `animations` only."""
+    if not plan.camera:
+        if animations:
+            scene.play(*animations, run_time=run_time)
+        return
+    for i, piece in enumerate(legible_pieces(part, plan)):
+        framed.frame_part(scene, piece, plan.whole, plan.pinned, *(animations if i == 0 else ()),
+                          run_time=run_time, region=plan.region)
+
+
+def legible_pieces(part: Mobject, plan: Plan, depth: int = 2) -> list[Mobject]:
+    """`part` itself where a shot on it shows every text legibly, else the same for each of its submobjects in
+    turn (down to `depth` levels): the pieces to frame one after the other."""
+    shot = camera.shot_on(part, plan.region)
+    if depth == 0 or not part.submobjects or all(close_up.legible_in(unit, shot, plan.region)
+                                                  for unit in close_up.text_units(part)):
+        return [part]
+    return [piece for sub in part.submobjects for piece in legible_pieces(sub, plan, depth - 1)]
+
+
+def end_along(scene: Scene, plan: Plan, name: Mobject, grid) -> None:
+    """Frame the named row vector `grid` under the camera plan, in pieces where it is too long for the frame."""
+    if plan.camera:
+        framed.frame_along(scene, name, grid, plan.whole, plan.pinned, region=plan.region)
+
+
+def hang_from_top(plan: Plan) -> None:
+    """Under the camera plan, hang the picture from its region's top (the camera then pans down over the rest);
+    at rest it stays fitted where compose put it."""
+    if plan.camera:
+        plan.whole.shift(UP * (plan.region.top - plan.whole.get_top()[1]))
+
+
+def enter_below(scene: Scene, plan: Plan, part: Mobject, *introductions: Animation, run_time: float = 1.5) -> None:
+    """Play `introductions` for `part`; under the camera plan, what of it lies outside the frame at rest enters
+    hidden (shaded cells, no text), to show once the camera is on it."""
+    if plan.camera:
+        close_up.apply_shot_state(camera.rest_shot(), part, plan.region)
+    scene.play(*introductions, run_time=run_time)
+
+
+#: How long the camera takes to pan down to the rest of a hung picture.
+PAN_TIME = 2.0
+
+
+def pan_down(scene: Scene, plan: Plan, part: Mobject) -> None:
+    """Under the camera plan, pan (no zoom) until `part` is in view, its texts legible; at rest, nothing."""
+    if plan.camera:
+        shot = camera.shot_on(part, plan.region, max_zoom=1.0)
+        framed.move_to_shot(scene, shot, plan.whole, plan.pinned, run_time=PAN_TIME, region=plan.region)
+
+
+__all__ = ["enter", "dot_every_row", "scale_every_row", "end_on", "end_along", "hang_from_top", "enter_below",
+           "pan_down"]

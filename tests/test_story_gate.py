@@ -1,0 +1,68 @@
+"""The story gate: a cue's subject is on screen as legible, whole, uncovered numbers while it is said, and the
+numbers it quotes are on screen (scenes.kit.story_gate); it runs for the ported scenes in every frame."""
+
+from __future__ import annotations
+
+import pytest
+
+from attention_math import examples
+from scenes import frame
+from scenes.kit.inspection import inspect_scene, inspect_scene_class, metrics_json
+from scenes.kit.numbers import Source, format_value
+from tests.fixtures.quality import story_scenes
+
+#: Scenes laid out by the layout engine (scenes.kit.compose) and holding their cues to the story gate.
+STORY_GATED = ("coffee_cafe",)
+
+
+def story(scene_class) -> list[str]:
+    return inspect_scene_class(scene_class, scene_class.__name__).story_problems
+
+
+def test_a_subject_shown_as_numbers_passes():
+    report = inspect_scene_class(story_scenes.ShownStoryScene, "shown")
+    assert report.story_problems == []
+    beat = report.story["the_scores"]
+    assert (beat.subject_values, beat.subject_shown_as_numbers, beat.subject_cut) == (3, 3, 0)
+
+
+def test_a_subject_turned_into_shades_fails():
+    problems = story(story_scenes.ShadedStoryScene)
+    assert len(problems) == 1 and "never on screen as a legible" in problems[0], problems
+    width = Source("coffee").shape("H")[1]
+    assert problems[0].count("(H[0, ") == width, "every entry of the worked row is named"
+
+
+def test_a_subject_cut_at_the_frame_edge_fails_and_is_counted():
+    report = inspect_scene_class(story_scenes.CutStoryScene, "cut")
+    assert report.story_problems and "never on screen" in report.story_problems[0]
+    assert report.story["the_scores_cut"].subject_cut >= 1
+
+
+def test_a_subject_under_another_text_fails():
+    problems = story(story_scenes.CoveredStoryScene)
+    assert problems and "uncovered" in problems[0], problems
+
+
+def test_a_quoted_number_and_a_named_chart_not_on_screen_fail():
+    problems = story(story_scenes.UnseenStoryScene)
+    weight = format_value(Source("coffee").value("weights", 2), 2)
+    assert any(f"quotes {weight}, which is not on screen" in p for p in problems), problems
+    assert any("the subject Rectangle is not on screen" in p for p in problems), problems
+
+
+def test_the_inspection_json_gives_the_subject_figures():
+    report = inspect_scene_class(story_scenes.ShownStoryScene, "shown")
+    beat = metrics_json(report, "post", [])["beats"][-1]
+    assert {"subject_values": 3, "subject_shown_as_numbers": 3, "subject_cut": 0}.items() <= beat.items()
+
+
+@pytest.mark.parametrize("aspect", frame.ASPECTS)
+@pytest.mark.parametrize("scene_id", STORY_GATED)
+def test_the_ported_scenes_pass_the_story_gate_for_the_post(scene_id, aspect, monkeypatch):
+    monkeypatch.delenv("ATTENTION_EXAMPLE", raising=False)
+    assert examples.active_spec().name == "post"
+    report = inspect_scene(scene_id, aspect)
+    assert not report.story_problems, "\n".join(report.story_problems)
+    figures = [report.story[m.beat] for m in report.metrics if m.beat in report.story]
+    assert sum(f.subject_values for f in figures) > 0, "the scene names its subjects"
