@@ -7,9 +7,15 @@ stacked layouts), plus the walk-throughs ``teacher_forcing``, ``bottleneck`` and
 ``modules`` has the post's four nn.Modules (state_dict-compatible with the post's code; also importable from
 the package itself: ``from attention_math import SelfAttention``) and ``conversion``
 moves weights between the stacked and split multi-head layouts.
-``toy_data`` holds the post's numbers; ``example_spec`` reads and checks an example file (``examples/*.toml``) and
-``examples`` computes every record a scene shows from one.
+``toy_data`` holds the post's numbers; ``example_spec`` reads and checks an example file (the post's own,
+``data/post.toml``, ships with the package) and ``examples`` computes every record a scene shows from one.
+
+The distribution ``attention-math`` (this folder's pyproject.toml) depends on torch and numpy only.
 """
+
+#: The one place the version is written (pyproject.toml reads it). Any change to the package's code or data bumps
+#: it: tests/test_version.py holds a hash of the sources per version and fails until it is bumped.
+__version__ = "0.1.0"
 
 from . import (
     attention_dropout,
@@ -32,6 +38,7 @@ from . import (
 from .modules import CausalSelfAttention, MultiHeadCausalAttention, MultiHeadCausalAttentionStacked, SelfAttention
 
 __all__ = [
+    "__version__",
     "SelfAttention",
     "CausalSelfAttention",
     "MultiHeadCausalAttentionStacked",

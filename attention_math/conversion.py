@@ -24,13 +24,14 @@ def split_from_stacked(stacked: MultiHeadCausalAttentionStacked) -> MultiHeadCau
     """A MultiHeadCausalAttention holding the same numbers as ``stacked``."""
     if not isinstance(stacked, MultiHeadCausalAttentionStacked):
         raise ValueError(f"expected MultiHeadCausalAttentionStacked, got {type(stacked).__name__}")
-    first = stacked.heads[0]
+    heads = stacked.head_modules()
+    first = heads[0]
     d_out = stacked.out_proj.in_features
     has_bias = first.W_q.bias is not None
     split = MultiHeadCausalAttention(
-        first.W_q.in_features, d_out, stacked.context_length, len(stacked.heads), first.dropout.p, bias=has_bias
+        first.W_q.in_features, d_out, stacked.context_length, len(heads), first.dropout.p, bias=has_bias
     )
-    wide = stacked_to_split([h.head_weights() for h in stacked.heads])
+    wide = stacked_to_split([h.head_weights() for h in heads])
     _copy_linear(split.W_q, wide.W_q, wide.b_q)
     _copy_linear(split.W_k, wide.W_k, wide.b_k)
     _copy_linear(split.W_v, wide.W_v, wide.b_v)

@@ -1,8 +1,9 @@
 """An example: the sentences, sizes and numbers every clip is computed from, read from a TOML file and checked.
 
-The post's own example is ``examples/post.toml``; a user's file has the same three tables. Every limit is checked
-here, up front, so a bad file fails with one line naming the field and the valid range before anything is computed
-or written. The checked spec is frozen and hashable: ``attention_math.examples`` caches records per spec.
+The post's own example is ``data/post.toml`` in this package (the repository's ``examples/post.toml`` links to it);
+a user's file has the same three tables. Every limit is checked here, up front, so a bad file fails with one line
+naming the field and the valid range before anything is computed or written. The checked spec is frozen and
+hashable: ``attention_math.examples`` caches records per spec.
 """
 
 from __future__ import annotations
@@ -20,9 +21,8 @@ from .seeding import seeded_matrix, width_scaled
 
 Rows = tuple[tuple[float, ...], ...]
 
-#: The repository's example files; the post's example is the default.
-EXAMPLES_DIR = Path(__file__).resolve().parent.parent / "examples"
-POST_EXAMPLE = EXAMPLES_DIR / "post.toml"
+#: The post's example, the default: shipped with the package (the repository's examples/post.toml is a link to it).
+POST_EXAMPLE = Path(__file__).resolve().parent / "data" / "post.toml"
 #: The environment variable that selects the active example (a path to a TOML file); unset = the post's.
 EXAMPLE_ENV_VAR = "ATTENTION_EXAMPLE"
 
@@ -238,10 +238,10 @@ def _width(fields: _Fields, explicit_key: str) -> int:
         first = value[0] if isinstance(value, list) and value else None
         width = len(first) if isinstance(first, list) else (len(value) if isinstance(value, list) else 0)
     else:
-        width = fields.integer("width", WIDTH, default=None) if fields.has("width") else None
-        if width is None:
+        if not fields.has("width"):
             raise fields.error(f"give {fields.where(explicit_key)} or {fields.where('width')} "
                                f"(valid: {WIDTH[0]}–{WIDTH[1]}) with a seed")
+        width = fields.integer("width", WIDTH)
     if not WIDTH[0] <= width <= WIDTH[1]:
         raise fields.error(f"{fields.where(explicit_key)} rows have width {width}; valid: {WIDTH[0]}–{WIDTH[1]}")
     return width
@@ -345,7 +345,7 @@ def from_dict(data: Any, origin: str = "example") -> ExampleSpec:
                        _self_attention(origin, data["self_attention"]), _translator(origin, data["translator"]))
 
 
-def read(path: str | os.PathLike) -> ExampleSpec:
+def read(path: str | os.PathLike[str]) -> ExampleSpec:
     """Read and check an example file."""
     path = Path(path)
     try:

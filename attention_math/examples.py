@@ -14,7 +14,7 @@ Per-term products (``*_terms``, ``weighted_*``) are precomputed so scenes never 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, overload
 
@@ -333,8 +333,15 @@ class LearnedHeadsExample:
 # --- factories: one per record, each computed from an example spec ---------------------------------------------
 
 
-def _tensor(values) -> torch.Tensor:
+def _tensor(values: Sequence[float] | Sequence[Sequence[float]]) -> torch.Tensor:
     return torch.tensor(values, dtype=torch.float32)
+
+
+def _mask_of_causal(mask: torch.Tensor | None) -> torch.Tensor:
+    """The mask of a causal computation (scaled.attention_steps gives None only when it is not causal)."""
+    if mask is None:
+        raise RuntimeError("a causal attention step came back without its mask")
+    return mask
 
 
 def _coffee(spec: ExampleSpec) -> CoffeeExample:
@@ -458,7 +465,7 @@ def _causal(spec: ExampleSpec) -> CausalExample:
         V=a.V,
         scale=a.scale,
         scores=a.scaled_scores,
-        mask=a.mask,
+        mask=_mask_of_causal(a.mask),
         masked_scores=a.masked_scores,
         weights=a.weights,
         output=a.output,
@@ -532,7 +539,7 @@ def _multihead(spec: ExampleSpec) -> MultiHeadExample:
         scale=a.scale,
         raw_scores=a.raw_scores[0],
         scaled_scores=a.scaled_scores[0],
-        mask=a.mask,
+        mask=_mask_of_causal(a.mask),
         masked_scores=a.masked_scores[0],
         weights=a.weights[0],
         head_outputs=m.head_outputs[0],

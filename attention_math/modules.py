@@ -77,6 +77,8 @@ class SelfAttention(nn.Module):
 class CausalSelfAttention(nn.Module):
     """Causal Q/K/V self-attention with dropout on the weights (the post's ``CausalSelfAttention``)."""
 
+    mask: torch.Tensor  # the causal-mask buffer (register_buffer), declared for type checkers
+
     def __init__(self, d_in: int, d_out: int, context_length: int, dropout: float = 0.1, bias: bool = False):
         super().__init__()
         self.d_in = check_positive_int("d_in", d_in)
@@ -132,10 +134,18 @@ class MultiHeadCausalAttentionStacked(nn.Module):
         x = _check_input(self, x, self.d_in, self.context_length)
         T = x.shape[1]
         W_o, b_o = _math(self.out_proj)
+        heads = self.head_modules()
         return multihead_stacked_steps(
-            x, [h.head_weights() for h in self.heads], W_o, b_o,
-            mask=self.heads[0].mask[:T, :T], p=self.heads[0].dropout.p, training=self.training, generator=generator,
+            x, [h.head_weights() for h in heads], W_o, b_o,
+            mask=heads[0].mask[:T, :T], p=heads[0].dropout.p, training=self.training, generator=generator,
         )
+
+    def head_modules(self) -> list[CausalSelfAttention]:
+        """The heads (``self.heads``, an nn.ModuleList, whose items a type checker sees as plain Modules)."""
+        heads = [h for h in self.heads if isinstance(h, CausalSelfAttention)]
+        if len(heads) != len(self.heads):
+            raise TypeError("every item of heads must be a CausalSelfAttention")
+        return heads
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         """(B, T, d_in) -> (B, T, d_out)."""
@@ -144,6 +154,8 @@ class MultiHeadCausalAttentionStacked(nn.Module):
 
 class MultiHeadCausalAttention(nn.Module):
     """Multi-head attention with wide projections split into heads (the post's "Approach 2")."""
+
+    mask: torch.Tensor  # the causal-mask buffer (register_buffer), declared for type checkers
 
     def __init__(
         self, d_in: int, d_out: int, context_length: int, n_heads: int, dropout: float = 0.1, bias: bool = False

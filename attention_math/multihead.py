@@ -53,17 +53,22 @@ HeadWeights = ProjectionWeights
 SplitWeights = ProjectionWeights
 
 
-def _columns(t: torch.Tensor | None, n_heads: int) -> list[torch.Tensor | None]:
-    if t is None:
-        return [None] * n_heads
+def _matrix_columns(t: torch.Tensor, n_heads: int) -> list[torch.Tensor]:
     head_dim = check_heads(t.shape[-1], n_heads)
     return [t[..., h * head_dim : (h + 1) * head_dim].clone() for h in range(n_heads)]
 
 
+def _columns(t: torch.Tensor | None, n_heads: int) -> list[torch.Tensor | None]:
+    if t is None:
+        return [None] * n_heads
+    return list(_matrix_columns(t, n_heads))
+
+
 def split_to_stacked(weights: SplitWeights, n_heads: int) -> tuple[HeadWeights, ...]:
     """Cut the wide matrices into n_heads column blocks, one HeadWeights per head."""
-    parts = {name: _columns(getattr(weights, name), n_heads) for name in ("W_q", "W_k", "W_v", "b_q", "b_k", "b_v")}
-    return tuple(HeadWeights(**{name: parts[name][h] for name in parts}) for h in range(n_heads))
+    W_q, W_k, W_v = (_matrix_columns(m, n_heads) for m in (weights.W_q, weights.W_k, weights.W_v))
+    b_q, b_k, b_v = (_columns(b, n_heads) for b in (weights.b_q, weights.b_k, weights.b_v))
+    return tuple(HeadWeights(W_q[h], W_k[h], W_v[h], b_q[h], b_k[h], b_v[h]) for h in range(n_heads))
 
 
 def stacked_to_split(heads: Sequence[HeadWeights]) -> SplitWeights:
@@ -72,14 +77,21 @@ def stacked_to_split(heads: Sequence[HeadWeights]) -> SplitWeights:
         raise ValueError("need at least one head to convert")
 
     def cat(name: str) -> torch.Tensor | None:
-        values = [getattr(h, name) for h in heads]
-        if all(v is None for v in values):
+        values: list[torch.Tensor | None] = [getattr(h, name) for h in heads]
+        present = [v for v in values if v is not None]
+        if not present:
             return None
-        if any(v is None for v in values):
+        if len(present) < len(values):
             raise ValueError(f"{name} is set on some heads but not others")
-        return torch.cat(values, dim=-1)
+        return torch.cat(present, dim=-1)
 
-    return SplitWeights(**{name: cat(name) for name in ("W_q", "W_k", "W_v", "b_q", "b_k", "b_v")})
+    def cat_matrix(name: str) -> torch.Tensor:
+        matrix = cat(name)
+        if matrix is None:
+            raise ValueError(f"no head has {name}")
+        return matrix
+
+    return SplitWeights(cat_matrix("W_q"), cat_matrix("W_k"), cat_matrix("W_v"), cat("b_q"), cat("b_k"), cat("b_v"))
 
 
 @dataclass(frozen=True, eq=False)

@@ -39,7 +39,7 @@ ensure_system_packages() {
 
 stamp_value() {
     # Everything that should trigger a reinstall when it changes.
-    cat "$ROOT/pyproject.toml" "$ROOT/scripts/bootstrap.sh" | sha256sum | cut -d' ' -f1
+    cat "$ROOT/pyproject.toml" "$ROOT/attention_math/pyproject.toml" "$ROOT/scripts/bootstrap.sh" | sha256sum | cut -d' ' -f1
 }
 
 ensure_venv() {
@@ -56,8 +56,10 @@ ensure_venv() {
         log "installing $TORCH_PIN (CPU wheel)"
         "$VENV/bin/python" -m pip install -q "$TORCH_PIN"
     fi
-    log "installing the project and its extras: test, narration, cluster, slides"
-    "$VENV/bin/python" -m pip install -q -e "$ROOT[test,narration,cluster,slides]"
+    # The math package is a distribution of its own (attention-math, not on PyPI): installed from its folder in the
+    # same command, so pip takes the project's attention-math requirement from there.
+    log "installing the math package (attention_math) and the project with its extras: test, narration, cluster, slides"
+    "$VENV/bin/python" -m pip install -q -e "$ROOT/attention_math" -e "$ROOT[test,narration,cluster,slides]"
     stamp_value > "$stamp"
 }
 

@@ -94,4 +94,6 @@ def test_the_cli_names_the_same_post_example_as_the_package():
     from attention_math import example_spec
     from rendering.pipeline import example_file as cli_examples
 
-    assert cli_examples.POST_EXAMPLE == example_spec.POST_EXAMPLE
+    # examples/post.toml is the repository's link to the file the package ships
+    assert cli_examples.POST_EXAMPLE.resolve() == example_spec.POST_EXAMPLE.resolve()
+    assert cli_examples.POST_EXAMPLE.is_symlink()

@@ -71,6 +71,17 @@ def test_editing_a_shared_input_changes_every_hash(tree, rel):
     assert after[0] != before[0] and after[1] != before[1]
 
 
+@pytest.mark.parametrize("rel", ["attention_math/tests/test_soft.py", "attention_math/README.md",
+                                 "attention_math/pyproject.toml", "attention_math/attention_math.egg-info/PKG-INFO",
+                                 "attention_math/build/lib/soft.py"])
+def test_the_math_packages_tests_and_packaging_are_no_clip_input(tree, rel):
+    """Editing a math test, the package's API page, or reinstalling it (egg-info) rebuilds no clip."""
+    before = _hashes(tree)
+    (tree / rel).parent.mkdir(parents=True, exist_ok=True)
+    (tree / rel).write_text("changed\n")
+    assert _hashes(tree) == before
+
+
 def test_adding_a_kit_file_or_a_manim_cfg_changes_every_hash(tree):
     before = _hashes(tree)
     (tree / "scenes/kit/new.py").write_text("")

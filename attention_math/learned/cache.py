@@ -14,6 +14,7 @@ import json
 import os
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import torch
 
@@ -27,7 +28,7 @@ def cache_dir() -> Path:
     return Path(configured).expanduser() if configured else DEFAULT_CACHE_DIR.expanduser()
 
 
-def cache_key(kind: str, data: bytes, hparams: dict, code: tuple[Path, ...] = ()) -> str:
+def cache_key(kind: str, data: bytes, hparams: dict[str, Any], code: tuple[Path, ...] = ()) -> str:
     """sha256 of the model kind, training data, hyper-parameters, torch version and training source files."""
     digest = hashlib.sha256()
     for part in (
@@ -46,17 +47,18 @@ def cache_path(kind: str, key: str) -> Path:
     return cache_dir() / f"{kind}-{key}.pt"
 
 
-def load(path: Path) -> dict | None:
+def load(path: Path) -> dict[str, Any] | None:
     """The stored payload, or None when absent or unreadable (then the caller retrains and overwrites it)."""
     if not path.is_file():
         return None
     try:
-        return torch.load(path, map_location="cpu", weights_only=True)
+        payload = torch.load(path, map_location="cpu", weights_only=True)
     except Exception:  # a corrupt or foreign file is a cache miss, never a crash
         return None
+    return payload if isinstance(payload, dict) else None  # a file holding something else is a miss too
 
 
-def save(path: Path, payload: dict) -> None:
+def save(path: Path, payload: dict[str, Any]) -> None:
     """Write atomically: readers see either the old file or the complete new one."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=path.name, suffix=".tmp", dir=path.parent)

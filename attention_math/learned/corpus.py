@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -36,7 +37,7 @@ class Vocab:
     words: tuple[str, ...]
 
     @classmethod
-    def build(cls, sentences, specials: tuple[str, ...]) -> "Vocab":
+    def build(cls, sentences: Iterable[Sequence[str]], specials: tuple[str, ...]) -> "Vocab":
         seen = dict.fromkeys(specials)
         for sentence in sentences:
             seen.update(dict.fromkeys(sentence))
@@ -46,7 +47,7 @@ class Vocab:
     def index(self) -> dict[str, int]:
         return {w: i for i, w in enumerate(self.words)}
 
-    def encode(self, tokens) -> list[int]:
+    def encode(self, tokens: Sequence[str]) -> list[int]:
         index = self.index
         unknown = [t for t in tokens if t not in index]
         if unknown:
@@ -54,14 +55,14 @@ class Vocab:
             raise ValueError(f"unknown word(s) {unknown}; this model knows only: {known}")
         return [index[t] for t in tokens]
 
-    def decode(self, ids) -> list[str]:
+    def decode(self, ids: Iterable[int]) -> list[str]:
         return [self.words[i] for i in ids]
 
     def __len__(self) -> int:
         return len(self.words)
 
 
-def build_vocabs(pairs) -> tuple[Vocab, Vocab]:
+def build_vocabs(pairs: Sequence[tuple[Sequence[str], Sequence[str]]]) -> tuple[Vocab, Vocab]:
     """Source vocab (pad only) and target vocab (pad, start, end), in first-seen order so ids are stable."""
     source = Vocab.build((en for en, _ in pairs), (PAD,))
     target = Vocab.build((fr for _, fr in pairs), (PAD, START, END))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+from collections.abc import Iterator
 
 import torch
 
@@ -18,7 +19,7 @@ def training_threads() -> int:
 
 
 @contextlib.contextmanager
-def deterministic(seed: int):
+def deterministic(seed: int) -> Iterator[None]:
     """Seed torch, force deterministic kernels and a fixed thread count; restore everything on exit."""
     previous_threads = torch.get_num_threads()
     previous_deterministic = torch.are_deterministic_algorithms_enabled()

@@ -12,6 +12,7 @@ import json
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import torch
 from torch import nn
@@ -44,7 +45,7 @@ class HeadsConfig:
     learning_rate: float = 3e-3
     seed: int = 0
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         for name in ("d_model", "n_heads", "steps", "batch_size"):
             check_positive_int(f"HeadsConfig.{name}", getattr(self, name))
         if not 2 <= self.n_heads <= 4:
@@ -140,7 +141,7 @@ def _new_model(config: HeadsConfig) -> CausalHeadsModel:
     return CausalHeadsModel(t.vocab_size, t.seq_len, config.d_model, config.n_heads, n_outputs=len(OUTPUTS))
 
 
-def train(config: HeadsConfig = HeadsConfig()) -> dict:
+def train(config: HeadsConfig = HeadsConfig()) -> dict[str, Any]:
     """Train from scratch on fresh random batches (deterministic for a given config); returns the payload."""
     started = time.perf_counter()
     with deterministic(config.seed):

@@ -28,7 +28,7 @@ class HeadsTask:
     seq_len: int = 12
     distant_offset: int = 5
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         for name in ("vocab_size", "seq_len", "distant_offset"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int):

@@ -33,8 +33,15 @@ REQUIRED_ENGLISH = (
     "She drinks the cold water",
 )
 
+#: English subject, French subject, person index into the conjugation tuples below.
+Subject = tuple[str, str, int]
+#: English base form, English 3rd-person singular, French forms for (je, tu, il/elle, nous, ils), article kind.
+Verb = tuple[str, str, tuple[str, str, str, str, str], str]
+#: English noun, French noun, gender, adjectives that make sense with it.
+Noun = tuple[str, str, str, tuple[str, ...]]
+
 # English subject, French subject, person index into the conjugation tuples below.
-SUBJECTS = (
+SUBJECTS: tuple[Subject, ...] = (
     ("I", "je", 0),
     ("You", "tu", 1),
     ("He", "il", 2),
@@ -44,7 +51,7 @@ SUBJECTS = (
 )
 
 # English base form, English 3rd-person singular, French forms for (je, tu, il/elle, nous, ils), article kind.
-VERBS = (
+VERBS: tuple[Verb, ...] = (
     ("love", "loves", ("aime", "aimes", "aime", "aimons", "aiment"), "definite"),
     ("prefer", "prefers", ("préfère", "préfères", "préfère", "préférons", "préfèrent"), "definite"),
     ("drink", "drinks", ("bois", "bois", "boit", "buvons", "boivent"), "partitive"),
@@ -52,7 +59,7 @@ VERBS = (
 )
 
 # English noun, French noun, gender, adjectives that make sense with it.
-NOUNS = (
+NOUNS: tuple[Noun, ...] = (
     ("coffee", "café", "m", ("black", "hot", "cold", "strong", "sweet")),
     ("tea", "thé", "m", ("black", "green", "hot", "cold", "sweet")),
     ("water", "eau", "f", ("cold", "hot", "fresh")),
@@ -96,7 +103,8 @@ def _subject_verb(subject_fr: str, verb_fr: str) -> list[str]:
     return [subject_fr, verb_fr]
 
 
-def translate_template(subject: tuple, verb: tuple, noun: tuple, with_the: bool, adjective: str | None):
+def translate_template(subject: Subject, verb: Verb, noun: Noun, with_the: bool, adjective: str | None
+                       ) -> tuple[str, str]:
     """One (English, French) pair built from the templates; the French is sentence-cased like the English."""
     subject_en, subject_fr, person = subject
     verb_en, verb_en_3s, verb_forms, verb_article = verb

@@ -32,19 +32,21 @@ class Seq2SeqAttention(nn.Module):
         self.combine = nn.Linear(2 * hidden_dim, hidden_dim)
         self.readout = nn.Linear(hidden_dim, target_vocab_size)
 
-    def encode(self, source: torch.Tensor):
+    def encode(self, source: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """Encoder states H (B, Te, H), one per English word, and the summary s = the last state (1, B, H)."""
         states, last = self.encoder(self.source_embedding(source))
         return states, last
 
-    def attend_and_predict(self, decoder_states, encoder_states):
+    def attend_and_predict(
+        self, decoder_states: torch.Tensor, encoder_states: torch.Tensor
+    ) -> tuple[torch.Tensor, torch.Tensor]:
         """Query → soft attention over the English states → next-word logits; also returns the weights."""
         query = self.W_q(decoder_states)  # (B, Tf, H)
         attention = attention_steps(query, encoder_states, encoder_states)
         hidden = torch.tanh(self.combine(torch.cat([decoder_states, attention.output], dim=-1)))
         return self.readout(hidden), attention.weights
 
-    def forward(self, source, target_in):
+    def forward(self, source: torch.Tensor, target_in: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """Teacher forcing: logits (B, Tf, V) for every reference prefix at once, weights (B, Tf, Te).
 
         The decoder starts from the encoder summary s, as in the post; attention adds every h_i on top.
@@ -54,14 +56,17 @@ class Seq2SeqAttention(nn.Module):
         return self.attend_and_predict(decoder_states, encoder_states)
 
     @torch.no_grad()
-    def greedy(self, source, start_id: int, end_id: int, max_len: int):
+    def greedy(
+        self, source: torch.Tensor, start_id: int, end_id: int, max_len: int
+    ) -> tuple[list[int], torch.Tensor]:
         """Generate one sentence (batch of 1) feeding back its own argmax words.
 
         Returns the emitted ids (without <end>) and the attention rows for those words, (len, Te).
         """
         encoder_states, state = self.encode(source)
         previous = torch.tensor([[start_id]])
-        ids, rows = [], []
+        ids: list[int] = []
+        rows: list[torch.Tensor] = []
         for _ in range(max_len):
             decoder_state, state = self.decoder(self.target_embedding(previous), state)
             logits, weights = self.attend_and_predict(decoder_state, encoder_states)

@@ -10,8 +10,10 @@ from __future__ import annotations
 import dataclasses
 import math
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import torch
 from torch import nn
@@ -20,6 +22,9 @@ from . import cache, corpus
 from ..validation import check_positive_int
 from .determinism import deterministic
 from .seq2seq import Seq2SeqAttention
+
+#: (English tokens, French tokens), as corpus.load_pairs gives them.
+Pair = tuple[tuple[str, ...], tuple[str, ...]]
 
 #: The post's example; its alignment is recorded while training.
 EXAMPLE_ENGLISH: tuple[str, ...] = ("I", "love", "coffee")
@@ -45,7 +50,7 @@ class TranslatorConfig:
     seed: int = 0
     snapshots: int = 12
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         for name in ("embed_dim", "hidden_dim", "epochs", "batch_size", "snapshots"):
             check_positive_int(f"TranslatorConfig.{name}", getattr(self, name))
         if self.snapshots < 2:
@@ -111,9 +116,9 @@ class _Bucket:
     target_out: torch.Tensor  # French + <end>
 
 
-def _buckets(pairs, source_vocab, target_vocab) -> list[_Bucket]:
+def _buckets(pairs: Sequence[Pair], source_vocab: corpus.Vocab, target_vocab: corpus.Vocab) -> list[_Bucket]:
     start, end = target_vocab.index[corpus.START], target_vocab.index[corpus.END]
-    by_length: dict[int, list] = {}
+    by_length: dict[int, list[Pair]] = {}
     for en, fr in pairs:
         by_length.setdefault(len(en), []).append((en, fr))
     buckets = []
@@ -152,7 +157,8 @@ def _corpus_loss(model: Seq2SeqAttention, buckets: list[_Bucket]) -> float:
     return total / count
 
 
-def reference_french(english=EXAMPLE_ENGLISH, pairs=None) -> tuple[str, ...]:
+def reference_french(english: Sequence[str] = EXAMPLE_ENGLISH, pairs: Sequence[Pair] | None = None
+                     ) -> tuple[str, ...]:
     """The corpus's French for an English sentence that is in it."""
     for en, fr in pairs if pairs is not None else corpus.load_pairs():
         if en == tuple(english):
@@ -164,7 +170,7 @@ def config_key(config: TranslatorConfig) -> str:
     return cache.cache_key(KIND, corpus.corpus_bytes(), dataclasses.asdict(config), _CODE)
 
 
-def train(config: TranslatorConfig = TranslatorConfig()) -> dict:
+def train(config: TranslatorConfig = TranslatorConfig()) -> dict[str, Any]:
     """Train from scratch (deterministic for a given config) and return the payload that gets cached."""
     pairs = corpus.load_pairs()
     source_vocab, target_vocab = corpus.build_vocabs(pairs)
@@ -222,7 +228,7 @@ def train(config: TranslatorConfig = TranslatorConfig()) -> dict:
     }
 
 
-def _build(config: TranslatorConfig, payload: dict, key: str, from_cache: bool) -> Translator:
+def _build(config: TranslatorConfig, payload: dict[str, Any], key: str, from_cache: bool) -> Translator:
     pairs = corpus.load_pairs()
     source_vocab, target_vocab = corpus.build_vocabs(pairs)
     model = Seq2SeqAttention(len(source_vocab), len(target_vocab), config.embed_dim, config.hidden_dim)

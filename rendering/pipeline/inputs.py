@@ -39,13 +39,25 @@ def _add_file(digest: "hashlib._Hash", name: str, path: Path) -> None:
     digest.update(data)
 
 
+#: Parts of a shared tree that never reach a clip: the math package's own tests, its packaging files and what an
+#: install or a build leaves in it. Editing a math test or reinstalling must not rebuild every clip.
+NOT_INPUTS = ("tests", "build", "dist")
+NOT_INPUT_FILES = ("README.md", "pyproject.toml")
+
+
 def _tree_files(top: Path) -> list[Path]:
     if not top.is_dir():
         return []
     return sorted(
         path for path in top.rglob("*")
         if path.is_file() and "__pycache__" not in path.parts and path.suffix not in (".pyc", ".pyo")
+        and not _packaging(path.relative_to(top))
     )
+
+
+def _packaging(relative: Path) -> bool:
+    first = relative.parts[0]
+    return first in NOT_INPUTS or first.endswith(".egg-info") or relative.as_posix() in NOT_INPUT_FILES
 
 
 def file_digest(path: Path) -> str:

@@ -7,6 +7,7 @@ import torch
 
 from attention_math.learned import heads
 from attention_math.learned.heads_task import IGNORE, HeadsTask
+from model_cache import cache_dir  # noqa: F401  (a fixture)
 
 # --- fast: the task and the measurement, on hand-made inputs ------------------------------------------------
 

@@ -9,6 +9,7 @@ import torch
 
 from attention_math import soft
 from attention_math.learned import corpus, make_corpus, translation
+from model_cache import cache_dir  # noqa: F401  (a fixture)
 
 pytestmark = pytest.mark.slow
 
