@@ -21,7 +21,7 @@ from scenes.kit import (
     format_value, frame_box, label, math, matrix, palette, scale_every_row, token_box, typography, vector,
 )
 from scenes.kit import layout, motion, staging
-from scenes.kit.claims import leader
+from scenes.kit.claims import leader_of, value_list
 from scenes.kit.compose import Form, compose
 from scenes.kit.forms import flow_forms, lines_forms
 from scenes.kit.products import compact_row, encoder_scoring_forms
@@ -55,18 +55,9 @@ def _per_word(src: Source, path: str, tokens: list[str], decimals: int = 2) -> s
     return words_list(f"{format_value(src.value(path, i), decimals)} for {t}" for i, t in enumerate(tokens))
 
 
-def _caption_list(src: Source, path: str, decimals: int = 2) -> str:
-    """"0.28 / 0.19 / 0.52" formatted from the source, for a subcaption."""
-    return " / ".join(format_value(v, decimals) for v in src.get(path).tolist())
-
-
 def _vector_names(n: int) -> str:
     """"h_1, h_2 and h_3", or "h_1 … h_8" once listing them all would be a chore to read."""
     return words_list(f"h_{i + 1}" for i in range(n)) if n <= L.listed else f"h_1 … h_{n}"
-
-
-def _leader(src: Source, path: str, tokens: list[str]) -> tuple[int | None, str]:
-    return leader(tokens, src.get(path).tolist())
 
 
 def _named_row(name: str, body, color) -> VGroup:
@@ -361,7 +352,7 @@ class CoffeeCafeScene(AttentionScene):
         self.say(f"Multiply q and h_i entry by entry, then add the {count_word(comp.matrix.cols)} products.",
                  subject=VGroup(comp.products, comp.result))
         shown = staging.dot_every_row(self, plan, comp, labels=list(words), color=palette.KEY)
-        best, leader = _leader(src, "scores", self.said)
+        best, leader = leader_of(src, "scores", self.said)
         if best is None:
             self.say(f"No single word scores highest: {leader}.", subject=comp.result)
             staging.end_on(self, plan, comp.result, FadeOut(shown[-1].box))
@@ -397,10 +388,10 @@ class CoffeeCafeScene(AttentionScene):
         # each score travels down to its bar and becomes the weight written over it
         scores = [panel.scores.cell(i)[1] for i in range(len(tokens))]
         self.play(motion.lagged(motion.scores_to_weights(scores, list(bars.values))), run_time=1.0)
-        best, leader = _leader(src, "weights", self.said)
+        best, leader = leader_of(src, "weights", self.said)
         verdict = f"{leader} gets the most weight." if best is not None else f"no single word leads: {leader}."
         if len(tokens) <= L.listed:
-            self.say(f"These scores give α ≈ {_caption_list(src, 'weights')}: {verdict}",
+            self.say(f"These scores give α ≈ {value_list(src, 'weights')}: {verdict}",
                      narration=f"The weights come out at {_per_word(src, 'weights', self.said)}: {verdict}")
         else:
             self.say(verdict)
@@ -442,103 +433,125 @@ class CoffeeCafeScene(AttentionScene):
         self.play(Indicate(comp.result, color=palette.CONTEXT), run_time=0.8)
         self.wait(1.5)
 
-    def _weights_panel(self, path: str, heading: str, note: str, context: str, flat: bool,
-                       short: bool = False, rows: bool = False) -> VGroup:
-        """One set of weights with its heading and the context it gives; `flat` puts the heading to the left of the
-        bars (for panels stacked one above the other) instead of above them; `short` keeps the heading above
-        low bars (panels stacked in a portrait frame, too narrow for the heading beside them); `rows` lays a bar
-        per word along a row and c in a column beside them, under the heading (many words in a narrow frame)."""
+    @beat
+    def computed_vs_illustrative(self):
+        """Honesty: the weights these toy scores give, beside the post's illustrative trained outcome (if any)."""
+        src = self.src
+        closing = (f"The decoder then predicts the next {target_language()} word, here “{src.get('next_word')}”, "
+                   "from its state plus c.")
+        if src.get("illustrative_weights") is None:
+            self._computed_alone(closing)
+            return
+        (computed, trained), plan = compose(_comparison_forms(src, self.tokens), layout.frame())
+        for bar in trained.bars.bars:
+            bar.set_fill(opacity=0.35).set_stroke(palette.WEIGHT, width=L.hollow_stroke)
+        divider = _divider(computed, trained, across=plan.form == "side by side")
+
+        self.say(f"Honest numbers: these toy scores give α ≈ {value_list(src, 'weights')}.",
+                 narration=f"An honest word about these numbers: the softmax of our toy scores gives "
+                           f"{_per_word(src, 'weights', self.said)}.", subject=computed)
+        self.clear_stage()
+        self.play(FadeIn(computed), run_time=1.2)
+        self.wait(1.5)
+        self.say(f"The post's {value_list(src, 'illustrative_weights')} is an illustrative outcome of "
+                 "training, not the softmax of these scores.",
+                 narration=f"The post's {_per_word(src, 'illustrative_weights', self.said)} is an illustration of "
+                           "what training might produce, not the softmax of these scores.", subject=trained)
+        self.play(Create(divider), FadeIn(trained), run_time=1.2)
+        self.wait(2.5)
+        leaders = (leader_of(src, "weights", self.said)[0], leader_of(src, "illustrative_weights", self.said)[0])
+        self.say(f"{comparison_verdict(src, self.said)} {closing}", subject=VGroup(computed.bars, trained.bars))
+        highlights = [Indicate(panel.bars.bars[i], color=palette.WEIGHT)
+                      for panel, i in zip((computed, trained), leaders) if i is not None]
+        if highlights:
+            self.play(*highlights, run_time=1.2)
+        self.wait(2.0)
+
+    def _computed_alone(self, closing: str) -> None:
+        """The computed weights alone: the example gives no illustrative trained outcome to set beside them."""
         src, tokens = self.src, self.tokens
-        height = L.narrow_bar_height if short else L.flat_bar_height if flat else L.compare_bar_height
-        bars = ScoreRows(src, path, tokens, max_length=L.weights_bar_length) if rows else \
-            ScoreBars(src, path, tokens, max_height=height)
-        title = VGroup(label(heading, bold=True),
-                       wrapped(note, layout.frame().width, font_size=typography.SMALL_SIZE,
-                               color=palette.MUTED)).arrange(DOWN, buff=layout.TIGHT)
-        if rows:
-            c = VGroup(math("c", font_size=typography.BODY_SIZE, color=palette.CONTEXT),
-                       vector(src, context, decimals=3, orientation="column", color=palette.CONTEXT)).arrange(
-                DOWN, buff=layout.NEAR)
-            panel = VGroup(title, VGroup(bars, c).arrange(RIGHT, buff=layout.APART, aligned_edge=UP)).arrange(
-                DOWN, buff=layout.GAP)
-            panel.bars = bars.bars
-            return panel
+        computed, _ = compose([Form("bars" if not rows else "rows",
+                                    lambda rows=rows: _weights_panel(src, tokens, *COMPUTED, flat=False, rows=rows))
+                               for rows in (False, True)], layout.frame())
+        listed = len(tokens) <= L.listed
+        self.say(f"Honest numbers: these toy scores give α ≈ {value_list(src, 'weights')}." if listed
+                 else "Honest numbers: these are the weights the toy scores give.",
+                 narration=f"An honest word about these numbers: the softmax of our toy scores gives "
+                           f"{_per_word(src, 'weights', self.said)}." if listed else None, subject=computed)
+        self.clear_stage()
+        self.play(FadeIn(computed), run_time=1.2)
+        self.wait(1.5)
+        self.say("This example gives no illustrative trained weights to set beside them: what training "
+                 f"would make of these scores is not shown here. {closing}")
+        self.wait(2.5)
+
+
+#: (path, heading, note, context path) of the two panels the last beat sets side by side.
+COMPUTED = ("weights", "Computed", "softmax of these toy scores", "context")
+ILLUSTRATIVE = ("illustrative_weights", "Illustrative", "a trained outcome, from the post", "illustrative_context")
+
+
+def comparison_verdict(src: Source, said: list[str]) -> str:
+    """Whether the toy scores and the post's illustrative weights agree on the leading word, and whether training
+    sharpened the weights (its largest weight above the toy softmax's)."""
+    lead_now, now_text = leader_of(src, "weights", said)
+    lead_trained, trained_text = leader_of(src, "illustrative_weights", said)
+    if lead_now is not None and lead_now == lead_trained:
+        verdict = f"Either way {said[lead_now]} leads"
+    else:
+        verdict = f"The toy scores put {now_text} first, the illustrative weights {trained_text}"
+    sharper = float(src.get("illustrative_weights").max()) > float(src.get("weights").max())
+    return verdict + ("; training sharpens the scores." if sharper else ".")
+
+
+def _weights_panel(src: Source, tokens: list[str], path: str, heading: str, note: str, context: str, *,
+                   flat: bool, short: bool = False, rows: bool = False) -> VGroup:
+    """One set of weights with its heading and the context it gives; `flat` puts the heading to the left of the
+    bars (for panels stacked one above the other) instead of above them; `short` keeps the heading above
+    low bars (panels stacked in a portrait frame, too narrow for the heading beside them); `rows` lays a bar
+    per word along a row and c in a column beside them, under the heading (many words in a narrow frame)."""
+    height = L.narrow_bar_height if short else L.flat_bar_height if flat else L.compare_bar_height
+    bars = ScoreRows(src, path, tokens, max_length=L.weights_bar_length) if rows else \
+        ScoreBars(src, path, tokens, max_height=height)
+    title = VGroup(label(heading, bold=True),
+                   wrapped(note, layout.frame().width, font_size=typography.SMALL_SIZE,
+                           color=palette.MUTED)).arrange(DOWN, buff=layout.TIGHT)
+    if rows:
+        c = VGroup(math("c", font_size=typography.BODY_SIZE, color=palette.CONTEXT),
+                   vector(src, context, decimals=3, orientation="column", color=palette.CONTEXT)).arrange(
+            DOWN, buff=layout.NEAR)
+        panel = VGroup(title, VGroup(bars, c).arrange(RIGHT, buff=layout.APART, aligned_edge=UP)).arrange(
+            DOWN, buff=layout.GAP)
+    else:
         c = _named_row("c", vector(src, context, decimals=3, color=palette.CONTEXT), palette.CONTEXT)
         if flat:
             panel = VGroup(title, VGroup(bars, c).arrange(DOWN, buff=layout.GAP)).arrange(RIGHT, buff=layout.APART)
         else:
             panel = VGroup(title, bars, c).arrange(DOWN, buff=layout.GAP)
-        panel.bars = bars.bars
-        return panel
+    panel.bars = bars.bars
+    return panel
 
-    @beat
-    def computed_vs_illustrative(self):
-        """Honesty: the weights these toy scores give, beside the post's illustrative trained outcome (if any)."""
-        src, tokens = self.src, self.tokens
-        next_word = src.get("next_word")
-        illustrative = src.get("illustrative_weights")
-        closing = (f"The decoder then predicts the next {target_language()} word, here “{next_word}”, from its "
-                   "state plus c.")
-        computed_args = ("weights", "Computed", "softmax of these toy scores", "context")
-        if illustrative is None:  # a column per word, or (many words in a narrow frame) a row per word
-            computed, _ = compose([Form("bars" if not rows else "rows",
-                                        lambda rows=rows: self._weights_panel(*computed_args, flat=False, rows=rows))
-                                   for rows in (False, True)], layout.frame())
-            self.say(f"Honest numbers: these toy scores give α ≈ {_caption_list(src, 'weights')}."
-                     if len(tokens) <= L.listed else "Honest numbers: these are the weights the toy scores give.",
-                     narration=f"An honest word about these numbers: the softmax of our toy scores gives "
-                               f"{_per_word(src, 'weights', self.said)}." if len(tokens) <= L.listed else None)
-            self.clear_stage()
-            self.play(FadeIn(computed), run_time=1.2)
-            self.wait(1.5)
-            self.say("This example gives no illustrative trained weights to set beside them: what training "
-                     f"would make of these scores is not shown here. {closing}")
-            self.wait(2.5)
-            return
-        trained_args = ("illustrative_weights", "Illustrative", "a trained outcome, from the post",
-                        "illustrative_context")
 
-        def panels(flat: bool | None, direction) -> VGroup:
-            style = dict(flat=False, short=True) if flat is None else dict(flat=flat)
-            pair = VGroup(self._weights_panel(*computed_args, **style), self._weights_panel(*trained_args, **style))
-            return pair.arrange(direction, buff=layout.APART if flat is None else layout.FAR,
-                                aligned_edge=UP if direction is RIGHT else RIGHT)
+def _comparison_forms(src: Source, tokens: list[str]) -> list[Form]:
+    """The computed and the illustrative panels side by side, then stacked with flat headings, then stacked with
+    short bars under their headings (a portrait frame)."""
+    def pair(flat: bool | None, direction) -> VGroup:
+        style = dict(flat=False, short=True) if flat is None else dict(flat=flat)
+        panels = VGroup(_weights_panel(src, tokens, *COMPUTED, **style),
+                        _weights_panel(src, tokens, *ILLUSTRATIVE, **style))
+        return panels.arrange(direction, buff=layout.APART if flat is None else layout.FAR,
+                              aligned_edge=UP if direction is RIGHT else RIGHT)
 
-        pair, plan = compose([Form(name, lambda flat=flat, direction=direction: panels(flat, direction))
-                              for name, flat, direction in (("side by side", False, RIGHT), ("flat, stacked", True, DOWN),
-                                                            ("short, stacked", None, DOWN))], layout.frame())
-        computed, trained = pair
-        for bar in trained.bars.bars:
-            bar.set_fill(opacity=0.35).set_stroke(palette.WEIGHT, width=L.hollow_stroke)
-        if plan.form == "side by side":  # a vertical rule between them
-            divider = Line(pair.get_top(), pair.get_bottom()).move_to(layout.between(computed, trained))
-        else:
-            divider = Line(pair.get_left(), pair.get_right()).move_to(layout.below(computed, trained))
-        divider.set_stroke(palette.MUTED, width=1)
+    return [Form(name, lambda flat=flat, direction=direction: pair(flat, direction))
+            for name, flat, direction in (("side by side", False, RIGHT), ("flat, stacked", True, DOWN),
+                                          ("short, stacked", None, DOWN))]
 
-        self.say(f"Honest numbers: these toy scores give α ≈ {_caption_list(src, 'weights')}.",
-                 narration=f"An honest word about these numbers: the softmax of our toy scores gives "
-                           f"{_per_word(src, 'weights', self.said)}.")
-        self.clear_stage()
-        self.play(FadeIn(computed), run_time=1.2)
-        self.wait(1.5)
-        self.say(f"The post's {_caption_list(src, 'illustrative_weights')} is an illustrative outcome of "
-                 "training, not the softmax of these scores.",
-                 narration=f"The post's {_per_word(src, 'illustrative_weights', self.said)} is an illustration of "
-                           "what training might produce, not the softmax of these scores.")
-        self.play(Create(divider), FadeIn(trained), run_time=1.2)
-        self.wait(2.5)
-        lead_now, now_text = _leader(src, "weights", self.said)
-        lead_trained, trained_text = _leader(src, "illustrative_weights", self.said)
-        if lead_now is not None and lead_now == lead_trained:
-            verdict = f"Either way {self.said[lead_now]} leads"
-        else:
-            verdict = f"The toy scores put {now_text} first, the illustrative weights {trained_text}"
-        sharper = float(illustrative.max()) > float(src.get("weights").max())
-        verdict += "; training sharpens the scores." if sharper else "."
-        self.say(f"{verdict} {closing}")
-        highlights = [Indicate(panel.bars.bars[i], color=palette.WEIGHT)
-                      for panel, i in ((computed, lead_now), (trained, lead_trained)) if i is not None]
-        if highlights:
-            self.play(*highlights, run_time=1.2)
-        self.wait(2.0)
+
+def _divider(computed: VGroup, trained: VGroup, *, across: bool) -> Line:
+    """A thin rule between the two panels: upright between them side by side, lying between them stacked."""
+    pair = VGroup(computed, trained)
+    if across:
+        line = Line(pair.get_top(), pair.get_bottom()).move_to(layout.between(computed, trained))
+    else:
+        line = Line(pair.get_left(), pair.get_right()).move_to(layout.below(computed, trained))
+    return line.set_stroke(palette.MUTED, width=1)

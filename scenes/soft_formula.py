@@ -19,10 +19,11 @@ from scenes.kit import (
     AttentionScene, DotProducts, Source, WeightedRows, add_rows, beat, caption_brace, dot_every_row, flow_arrow,
     format_value, frame_box, label, math, palette, scale_every_row, typography,
 )
-from scenes.kit import camera, close_up, framed, layout, motion, legible
-from scenes.kit.claims import leader
-from scenes.kit.products import encoder_scoring
-from scenes.kit.claims import count_word, words_list
+from scenes.kit import layout, motion, staging
+from scenes.kit.claims import count_word, leader_of, spoken_values, value_list
+from scenes.kit.compose import Form, Plan, compose
+from scenes.kit.forms import flow_forms
+from scenes.kit.products import encoder_scoring_forms
 from scenes.kit.score_bars import ScoreBars, bars_or_rows
 from scenes.kit.languages import source_language
 from scenes.kit.text import wrapped
@@ -64,45 +65,18 @@ class Lit:
 
 @dataclass(frozen=True)
 class Scoring:
-    """What the score step leaves on screen: the products composition, the words naming its rows, the names."""
+    """What the score step leaves on screen: the products composition, the words naming its rows, the names, and
+    the plan it was shown by (the next beat brings the camera back to rest by it)."""
 
     comp: DotProducts
     words: VGroup
     names: VGroup
-
-    def group_all(self) -> VGroup:
-        return VGroup(self.comp, self.words, self.names)
-
-
-def _caption_list(src: Source, path: str, decimals: int = 2) -> str:
-    """"0.73 / 0.35 / 1.35" formatted from the source, for a subcaption."""
-    return " / ".join(format_value(v, decimals) for v in src.get(path).tolist())
-
-
-def _spoken_list(src: Source, path: str, decimals: int = 2) -> str:
-    """"0.73, 0.35 and 1.35": the same numbers as `_caption_list`, as a narrator lists them."""
-    return words_list(format_value(v, decimals) for v in src.get(path).tolist())
-
-
-def _leader(src: Source, path: str, tokens: list[str]) -> tuple[int | None, str]:
-    return leader(tokens, src.get(path).tolist())
-
-
-def _reads_whole(part, region: layout.Region) -> bool:
-    """Whether the camera, framing `part` (the column of scores with its words) in `region`, shows every text of it
-    legible: then the beat ends on all the scores, which the caption lists, rather than on the top one alone."""
-    shot = camera.shot_on(part, region)
-    return all(close_up.legible_in(unit, shot, region) for unit in close_up.text_units(part))
+    plan: Plan
 
 
 def _spread(src: Source, path: str) -> float:
     values = src.get(path)
     return float(values.max() - values.min())
-
-
-def _shown_size(mob) -> float:
-    """The size `mob`'s smallest text comes out at once fitted into the frame (shrunk or grown)."""
-    return legible.fill_factor(mob, layout.frame()) * close_up.smallest_font(mob)
 
 
 class StackedFormula(VGroup):
@@ -119,14 +93,14 @@ class StackedFormula(VGroup):
                        "a2, c")
 
 
-def _formula(stacked: bool | None = None):
-    """The three-part formula with its roles coloured (q yellow, h teal, α violet, c green): on one line, or, where
-    that line fitted to the frame would set it below the legibility floor (a portrait frame) or `stacked` says so,
-    its terms stacked."""
-    eq = math(FORMULA, font_size=typography.BODY_SIZE + 10)
-    if stacked or (stacked is None and not legible.fits_at_floor(eq, layout.frame())):
+def _formula(stacked: bool):
+    """The three-part formula with its roles coloured (q yellow, h teal, α violet, c green): on one line, or its
+    terms stacked, each its own line."""
+    if stacked:
         eq = StackedFormula(*(math(term, font_size=typography.BODY_SIZE) for term in TERMS))
         eq.arrange(DOWN, buff=layout.NEAR)
+    else:
+        eq = math(FORMULA, font_size=typography.BODY_SIZE + 10)
     eq.select("q").set_color(palette.QUERY)
     for name in ("h1", "h2"):
         eq.select(name).set_color(palette.KEY)
@@ -136,16 +110,18 @@ def _formula(stacked: bool | None = None):
     return eq
 
 
-def _fit_formula(eq):
-    """The formula across the frame; stacked, only shrunk to fit (grown to the frame's width, its three lines would
-    take half the frame's height from the picture)."""
-    return layout.fit_into(eq, layout.frame(), grow=not isinstance(eq, StackedFormula))
+def _fit_formula():
+    """The formula across the frame on one line where it reads there, else its terms stacked (only shrunk to fit:
+    grown to the frame's width, its three lines would take half the frame's height from the picture)."""
+    eq, _ = compose([Form("one line", lambda: _formula(False)),
+                     Form("stacked", lambda: _formula(True), grow=False)], layout.frame())
+    return eq
 
 
 def _under_at_rest() -> layout.Region:
     """The room under the formula where it sits at the top of the frame at rest (the camera carries the formula on
     screen when it moves, so its scene position then says nothing about the screen)."""
-    eq = _fit_formula(_formula())
+    eq = _fit_formula()
     eq.to_edge(UP, buff=layout.MARGIN)
     return _under(eq)
 
@@ -227,7 +203,7 @@ class SoftFormulaScene(AttentionScene):
     @beat
     def the_formula(self) -> VGroup:
         """The post's formula, its three parts named; it ends at the top of the frame for the next beats."""
-        eq = _fit_formula(_formula())
+        eq = _fit_formula()
         if isinstance(eq, StackedFormula):
             return self._name_stacked_terms(eq)
         floor = eq.get_bottom()[1]
@@ -247,14 +223,17 @@ class SoftFormulaScene(AttentionScene):
         self.say(f"Given encoder states h_1 … h_T and a decoder query q_t, soft attention is {form}.")
         self.play(Write(formula), run_time=2.0)
         self.wait(0.8)
-        self.say(f"Three parts: score every {source_language()} position, normalise the scores, take a weighted sum.")
+        self.say(f"Three parts: score every {source_language()} position, normalise the scores, take a weighted sum.",
+                 subject=braces)
         self.play(FadeIn(braces, lag_ratio=0.4), run_time=1.5)
         self.wait(1.0)
         over = f"{source_language()} words"
+        indices = VGroup(*(formula.select(name) for name in ("q", "h1")))  # q_t carries t, h_i carries i
         self.say(f"t is the decoder step (here: about to predict “{next_word}”); i runs over the {over}.",
                  narration=f"The index t is the decoder step, here the step about to predict {next_word}, and i "
-                           f"runs over the {over}.")
-        self.wait(2.5)
+                           f"runs over the {over}.", subject=indices)
+        self.play(*(Indicate(part, color=palette.ACCENT) for part in indices), run_time=1.2)
+        self.wait(1.3)
 
     def _name_stacked_terms(self, eq: StackedFormula) -> StackedFormula:
         """the_formula with the terms stacked: each named by a brace under it, the lines spaced apart for the names;
@@ -271,58 +250,33 @@ class SoftFormulaScene(AttentionScene):
     @beat
     def score_term(self, eq: VGroup) -> tuple[Lit, Scoring]:
         """e_{t,i}: one number per English word, each a dot product: products of q and h_i, then their sum."""
-        src, tokens = self.src, self.tokens
+        src = self.src
         box = frame_box(eq.select("score"), color=palette.QUERY)
-        under = _under_at_rest()
-        scoring = encoder_scoring(src, tokens, q_name="q_t", e_name="e_(t,i)")
+        scoring, plan = compose(encoder_scoring_forms(src, self.tokens, q_name="q_t", e_name="e_(t,i)"),
+                                _under_at_rest(), pinned=[eq, box])
         comp, words, names = scoring.comp, scoring.words, scoring.names
-        big = not layout.fits_legibly(scoring.group, _under(eq), close_up.smallest_font(scoring.group))
-        if big:  # each word beside its score, so the close-up on the top score shows both
-            for i, word in enumerate(words):
-                word.next_to(comp.result, RIGHT, buff=layout.NEAR).match_y(comp.result.cell(i))
-        close_up.build_legible(scoring.group, _under(eq))
-
         per_word = f"one number per {source_language()} word"
         self.say(f"score(q_t, h_i) compares the query with each encoder vector: {per_word}.",
-                 narration=f"The score compares the query q_t with each encoder vector h_i, giving {per_word}.")
+                 narration=f"The score compares the query q_t with each encoder vector h_i, giving {per_word}.",
+                 subject=VGroup(comp.products, comp.result))
         self.play(Create(box), run_time=0.8)
-        parts = (FadeIn(words, lag_ratio=0.2), FadeIn(comp.matrix), FadeIn(comp.vector), FadeIn(names[:2]))
-        if big:
-            framed.show_whole(self, scoring.group, [eq, box], *parts, FadeIn(comp.scaffold()), FadeIn(names[-1]),
-                              region=under)
-            shown = framed.dot_every_row(self, comp, scoring.group, [eq, box], labels=list(words),
-                                         color=palette.KEY, region=under)
-        else:
-            self.play(*parts, run_time=1.2)
-            self.play(FadeIn(comp.scaffold()), FadeIn(names[-1]), run_time=0.5)
-            shown = dot_every_row(self, comp, color=palette.KEY)
-        best, leader = _leader(src, "scores", self.said)
-        listed = len(tokens) <= L.listed
-        if big and best is not None:  # a tall frame has the width for every score with its word: the caption lists them
-            column = VGroup(comp.result, words)  # ... and so has a wider one, where the column reads framed whole
-            whole = layout.is_tall() or (listed and _reads_whole(column, under))
-            part = column if whole else VGroup(comp.result.cell(best), words[best])
-            framed.frame_part(self, part, scoring.group, [eq, box], region=under)
-            listed = listed and whole  # the caption lists only scores the close-up shows
-        verdict = f"{leader} highest" if best is not None else f"no single word highest: {leader}"
-        if listed:
-            self.say(f"With the dot product, this example gives e = {_caption_list(src, 'scores')}: {verdict}.",
-                     narration=f"With the dot product, this example scores {_spoken_list(src, 'scores')}: "
-                               f"{verdict}.")
-        else:
-            self.say(f"With the dot product as the score: {verdict}.")
+        staging.enter(self, plan, FadeIn(words, lag_ratio=0.2), FadeIn(comp.matrix), FadeIn(comp.vector),
+                      FadeIn(names[:2]), scaffold=[FadeIn(comp.scaffold()), FadeIn(names[-1])])
+        shown = staging.dot_every_row(self, plan, comp, labels=list(words), color=palette.KEY)
+        best = leader_of(src, "scores", self.said)[0]
+        caption, narration = score_verdict(src, self.said, listed=len(self.tokens) <= L.listed)
+        self.say(caption, narration=narration, subject=comp.result)
+        staging.end_on(self, plan, VGroup(words, comp.result))  # the scores last: the caption reads them
         highlight = [Indicate(comp.result.cell(best), color=palette.QUERY)] if best is not None else []
         self.play(FadeOut(shown[-1].box), *highlight, run_time=1.0)
         self.wait(1.5)
-        return Lit(eq, box), Scoring(comp, words, names)
+        return Lit(eq, box), Scoring(comp, words, names, plan)
 
     @beat
     def normalise_term(self, lit: Lit, scoring: Scoring) -> tuple[Lit, ScoreBars]:
         """α_{t,i}: the softmax turns the scores into weights that sum to one."""
         src, tokens, comp = self.src, self.tokens, scoring.comp
-        self.say("Normalise: exponentiate each score and divide by the sum, so the weights sum to one.")
-        framed_up = not camera.at_rest(self)  # the scores were framed up close (the camera comes back to rest)
-        under = _under_at_rest() if framed_up else _under(lit.eq)
+        under = _under_at_rest()
         # a column per word, or (too many words across a narrow frame to read) a row per word
         panel = bars_or_rows(src, "weights", tokens, under, scores="scores", max_height=L.weights_bar_height,
                              max_length=L.weights_bar_length, arrow=True, score_name="e_(t,i)",
@@ -330,195 +284,93 @@ class SoftFormulaScene(AttentionScene):
         layout.fit_into(panel, under)
         bars = panel.bars
         leftovers = VGroup(scoring.words, scoring.names, *(part for part in comp if part is not comp.result))
-        into_panel = (FadeOut(leftovers), FadeOut(comp.result.brackets),
-                      ReplacementTransform(comp.result.body, panel.scores.body), FadeIn(panel.score_name))
-        if framed_up:  # the scores travel into the panel while the camera comes back to the frame at rest
-            framed.move_to_shot(self, camera.rest_shot(), VGroup(), [lit.eq, lit.box], *into_panel, run_time=1.2,
-                                region=under)
-            self.remove(framed.cover_top_band(self, under))  # at rest nothing passes under the formula
-            box = frame_box(lit.eq.select("softmax"), color=palette.WEIGHT)
-            self.play(ReplacementTransform(lit.box, box), run_time=0.6)
-        else:
-            box = frame_box(lit.eq.select("softmax"), color=palette.WEIGHT)
-            self.play(ReplacementTransform(lit.box, box), *into_panel, run_time=1.2)
+
+        self.say("Normalise: exponentiate each score and divide by the sum, so the weights sum to one.",
+                 subject=panel.scores)
+        staging.back_to_rest(self, scoring.plan, FadeOut(leftovers), FadeOut(comp.result.brackets),
+                             ReplacementTransform(comp.result.body, panel.scores.body), FadeIn(panel.score_name),
+                             run_time=1.2)  # the scores travel into the panel (the camera comes back to rest)
+        box = frame_box(lit.eq.select("softmax"), color=palette.WEIGHT)  # the formula where it rests on screen
+        self.play(ReplacementTransform(lit.box, box), run_time=0.6)
         self.play(FadeIn(panel.arrow), Create(bars.baseline), FadeIn(bars.labels), run_time=0.8)
         self.play(*(GrowFromEdge(bar, panel.grow_edge) for bar in bars.bars), FadeIn(panel.weight_name),
                   run_time=1.2)
         # each score travels down to its bar and becomes the weight written over it
         scores = [panel.scores.cell(i)[1] for i in range(len(tokens))]
         self.play(motion.lagged(motion.scores_to_weights(scores, list(bars.values))), run_time=1.0)
-        best, leader = _leader(src, "weights", self.said)
-        most = f"; {leader} gets the most." if best is not None else f"; no single word gets the most: {leader}."
-        shown = [format_value(v, 2) for v in src.get("weights").tolist()]
-        tiny = sum(text == format_value(0.0, 2) for text in shown)
-        keeps = ("every word keeps some weight" if not tiny else
-                 f"every weight is above zero, though {count_word(tiny)} round to {format_value(0.0, 2)} here")
-        if len(tokens) <= L.listed:
-            self.say(f"α ≈ {_caption_list(src, 'weights')}: {keeps}{most}",
-                     narration=f"The weights come out at {_spoken_list(src, 'weights')}: {keeps}{most}")
-        else:
-            self.say(f"{keeps[0].upper()}{keeps[1:]}{most}")
+        caption, narration = weights_verdict(src, self.said, listed=len(tokens) <= L.listed)
+        self.say(caption, narration=narration, subject=VGroup(*bars.values))
         self.wait(2.0)
         return Lit(lit.eq, box), panel
 
     @beat
     def weighted_sum_term(self, lit: Lit, panel: ScoreBars) -> None:
         """c_t: each encoder vector scaled by its weight, then added."""
-        src, tokens = self.src, self.tokens
+        src, tokens, bars = self.src, self.tokens, panel.bars
         box = frame_box(lit.eq.select("context"), color=palette.CONTEXT)
-        comp = WeightedRows(src, weights="weights", matrix="H", products="weighted_h", result="context",
-                            matrix_color=palette.KEY)
-        comp.weights.add_row_labels(tokens, color=palette.ENGLISH, font_size=typography.LABEL_SIZE)
-        names = VGroup(
-            math("alpha_(t,i)", font_size=typography.BODY_SIZE, color=palette.WEIGHT).next_to(comp.weights, UP,
-                                                                                            buff=layout.NEAR),
-            math("h_i", font_size=typography.BODY_SIZE, color=palette.KEY).next_to(comp.matrix, UP,
-                                                                                  buff=layout.NEAR),
-            math("c_t", font_size=typography.BODY_SIZE, color=palette.CONTEXT).next_to(comp.result, LEFT,
-                                                                                      buff=layout.NEAR),
-        )
-        whole = VGroup(comp, names)
         under = _under_at_rest()
-        big = close_up.build_legible(whole, under)
-        bars = panel.bars
-
-        self.say("Weighted sum: scale each encoder vector h_i by its weight α_(t,i), then add them up.")
+        (comp, names), plan = compose(flow_forms(lambda stacked: _weighted_sum(src, tokens, stacked)),
+                                      under, pinned=[lit.eq, box])
         into_weights = [ReplacementTransform(bars.values[i], comp.weights.cell(i)) for i in range(len(tokens))]
-        panel_rest = FadeOut(VGroup(bars.bars, bars.baseline, bars.labels, panel.scores_group, panel.arrow,
-                                    panel.weight_name))
-        parts = (FadeIn(comp.weights.row_labels), FadeIn(comp.matrix), FadeIn(names[:2]))
-        if big:  # the weights travel into the whole, seen from afar, then the first row is worked up close
-            self.play(ReplacementTransform(lit.box, box), run_time=0.6)
-            shot = camera.shot_on_all(whole, under)
-            close_up.apply_shot_state(shot, whole, under)
-            cover = framed.cover_top_band(self, under)
-            framed.keep_in_front(self, [lit.eq, box])
-            self.play(*camera.move_camera(self, shot, pinned=[cover, lit.eq, box]), *into_weights, panel_rest,
-                      *parts, FadeIn(comp.scaffold()), run_time=1.4)
-            framed.keep_in_front(self, [lit.eq, box])
-            shown = framed.scale_every_row(self, comp, whole, [lit.eq, box], labels=list(comp.weights.row_labels),
-                                           color=palette.WEIGHT, region=under)
-        else:
-            self.play(ReplacementTransform(lit.box, box), *into_weights, panel_rest, *parts, run_time=1.2)
-            self.play(FadeIn(comp.scaffold()), run_time=0.5)
-            shown = scale_every_row(self, comp, color=palette.WEIGHT)
+        panel_rest = staging.fade_out_all(self, VGroup(bars.bars, bars.baseline, bars.labels, bars.values,
+                                                       panel.scores_group, panel.arrow, panel.weight_name))
+
+        self.say("Weighted sum: scale each encoder vector h_i by its weight α_(t,i), then add them up.",
+                 subject=VGroup(comp.weights, comp.products))
+        self.play(ReplacementTransform(lit.box, box), *panel_rest, run_time=0.6)
+        staging.enter(self, plan, *into_weights, FadeIn(comp.weights.row_labels), FadeIn(comp.matrix),
+                      FadeIn(names[:2]), scaffold=[FadeIn(comp.scaffold())], run_time=1.2)
+        shown = staging.scale_every_row(self, plan, comp, labels=list(comp.weights.row_labels), color=palette.WEIGHT)
         self.play(FadeOut(shown[-1].box), run_time=0.3)
         add_rows(self, comp, with_sum=[FadeIn(names[-1])])  # add_rows fades in the brackets
         c_text = ", ".join(format_value(v, 2) for v in src.get("context").tolist())
         self.say(f"c_t = ({c_text}): the context the decoder uses for this step.",
-                 narration=f"The result, c_t = ({c_text}), is the context the decoder uses for this step.")
-        if big:  # end on c_t, its numbers legible (in pieces where the row is too long for the frame)
-            framed.frame_along(self, names[-1], comp.result, whole, [lit.eq, box], region=under)
+                 narration=f"The result, c_t = ({c_text}), is the context the decoder uses for this step.",
+                 subject=comp.result)
+        staging.end_along(self, plan, names[-1], comp.result)  # c_t legible (in pieces where the row is too long)
         self.play(Indicate(comp.result, color=palette.CONTEXT), run_time=1.0)
         self.wait(1.5)
 
     @beat
     def dot_vs_additive(self) -> None:
         """The two common score functions on the same q and h_i, with their scores and weights."""
-        src, tokens = self.src, self.tokens
         self.say("The score function is a choice. Two common ones: a dot product, or a small MLP over [q; h_i].",
                  narration="The score function is a choice. Two common ones: a dot product, or a small MLP applied "
                            "to q and h_i joined together.")
         self.clear_stage()
-        kinds = (("dot product", "e_i = q^top h_i", "scores", "weights", None),
-                 ("additive (small MLP)", _additive_expression(), "additive_scores",
-                  "additive_weights", "seeded at random, not trained"))
-        alone = [_score_panel(src, tokens, *kind[:-1], flat=False, note=kind[-1]) for kind in kinds]
-        pairs_legible = False
-        candidates = []
-        for flat, direction in ((False, RIGHT), (True, DOWN)):
-            pair = VGroup(*(_score_panel(src, tokens, *kind[:-1], flat=flat, note=kind[-1]) for kind in kinds))
-            pair.arrange(direction, buff=layout.FAR, aligned_edge=UP if direction is RIGHT else RIGHT)
-            if not flat:  # formulas of different heights: line the bars (and what hangs under them) up anyway
-                pair[1].formula.match_y(pair[0].formula)
-                VGroup(pair[1].bars, pair[1].remark).shift(
-                    UP * (pair[0].bars.get_bottom()[1] - pair[1].bars.get_bottom()[1]))
-            candidates.append(pair)
-            pairs_legible |= layout.fits_legibly(pair, layout.frame(), close_up.smallest_font(pair))
-        if not pairs_legible and not self._reads_alone(*alone):  # bars for the room the words leave them
-            reserve = self._reminder().height + layout.NEAR  # under the MLP's panel: the dot product's verdict
-            alone = [_score_panel(src, tokens, *kind[:-1], flat=False, note=kind[-1], room=True,
-                                  reserve=reserve if kind is kinds[-1] else 0.0) for kind in kinds]
-        if all(layout.fits_legibly(p, layout.frame(), close_up.smallest_font(p)) for p in alone) and (
-                not pairs_legible or min(map(_shown_size, alone)) > max(map(_shown_size, candidates))
-                < typography.WORKED_NUMBER_SIZE):
-            # too many words for two panels legibly, or for their numbers to read at the worked size when one
-            # alone would read larger: one, then the other
-            self._one_panel_at_a_time(*alone)
+        shown, plan = compose(_score_function_forms(self.src, self.tokens, self.said), layout.frame())
+        if plan.form.startswith("one at a time"):
+            self._one_panel_at_a_time(*shown)
             return
-        pair = layout.fit_best(candidates, layout.frame())
-        dot, mlp = pair
-        if pair is candidates[0]:  # side by side: a vertical rule between them
-            divider = Line(pair.get_top(), pair.get_bottom()).move_to(layout.between(dot, mlp))
-        else:
-            divider = Line(pair.get_left(), pair.get_right()).move_to(layout.below(dot, mlp))
-        divider.set_stroke(palette.MUTED, width=1)
-
+        dot, mlp = shown
+        src, listed = self.src, len(self.tokens) <= L.listed
+        divider = _divider(dot, mlp, across=plan.form == "side by side")
         self.play(FadeIn(dot.heading), Write(dot.formula), FadeIn(mlp.heading), Write(mlp.formula),
                   Create(divider), run_time=1.5)
         self.wait(0.8)
-        listed = len(tokens) <= L.listed
-        self.say(f"Same q and h_i, different scores: dot product {_caption_list(src, 'scores')}, "
-                 f"MLP {_caption_list(src, 'additive_scores')}." if listed else "Same q and h_i, different scores.",
-                 narration=f"Same q and h_i, different scores: the dot product gives {_spoken_list(src, 'scores')}; "
-                           f"the MLP gives {_spoken_list(src, 'additive_scores')}." if listed else None)
+        self.say(f"Same q and h_i, different scores: dot product {value_list(src, 'scores')}, "
+                 f"MLP {value_list(src, 'additive_scores')}." if listed else "Same q and h_i, different scores.",
+                 narration=f"Same q and h_i, different scores: the dot product gives {spoken_values(src, 'scores')}; "
+                           f"the MLP gives {spoken_values(src, 'additive_scores')}." if listed else None,
+                 subject=VGroup(dot.bars.scores, mlp.bars.scores))
         for panel in (dot, mlp):
             self.play(FadeIn(panel.bars.scores_group, lag_ratio=0.2), run_time=1.0)
         self.wait(1.0)
-        dot_lead, dot_text = _leader(src, "weights", self.said)
-        mlp_lead, mlp_text = _leader(src, "additive_weights", self.said)
-        if dot_lead is not None and dot_lead == mlp_lead:
-            verdict = f"both put {self.said[dot_lead]} first."
-        else:
-            verdict = f"the dot product puts {dot_text} first, the MLP {mlp_text}."
-        if listed:
-            self.say(f"Softmax weights: {_caption_list(src, 'weights')} versus "
-                     f"{_caption_list(src, 'additive_weights')}: {verdict}",
-                     narration=f"After the softmax: {_spoken_list(src, 'weights')} for the dot product, versus "
-                               f"{_spoken_list(src, 'additive_weights')} for the MLP: {verdict}")
-        else:
-            self.say(f"After the softmax, {verdict}")
+        caption, narration = both_weights(src, self.said, listed)
+        self.say(caption, narration=narration, subject=VGroup(*dot.bars.bars.values, *mlp.bars.bars.values))
         self.play(FadeIn(dot.bars.weights_group), FadeIn(mlp.bars.weights_group), run_time=1.2)
         self.wait(1.5)
-        flatter = _spread(src, "additive_weights") < _spread(src, "weights")
-        shape = ("so its weights are flatter than the dot product's" if flatter else
-                 "so its weights mean nothing yet, however peaked they look")
-        self.say(f"This MLP's W_1, b_1, w_2 are random, not trained, {shape}; training shapes any score function.")
+        self.say(mlp_is_random(src), subject=mlp.remark)
         self.play(FadeIn(mlp.remark), Indicate(mlp.bars.bars.bars, color=palette.WEIGHT), run_time=1.2)
         self.wait(1.5)
 
-    def _reminder(self) -> VGroup:
-        """The dot product's top word, named under the MLP's panel when the panels come one at a time."""
-        dot_text = _leader(self.src, "weights", self.said)[1]
-        return wrapped(f"dot product: {dot_text} first", layout.frame().width,  # a long word: on two lines
-                       font_size=typography.LABEL_SIZE, color=palette.MUTED)
-
-    def _reads_alone(self, dot: VGroup, mlp: VGroup) -> bool:
-        """Whether each panel alone (the MLP's with the reminder under it) fits the frame legibly."""
-        shown = VGroup(mlp.copy(), self._reminder())
-        shown[1].next_to(shown[0], DOWN, buff=layout.NEAR)
-        return all(layout.fits_legibly(p, layout.frame(), close_up.smallest_font(p)) for p in (dot, shown))
-
-    def _one_panel_at_a_time(self, dot: VGroup, mlp: VGroup) -> None:
+    def _one_panel_at_a_time(self, dot: VGroup, mlp: VGroup, reminder: VGroup) -> None:
         """The dot-product panel, then the additive one in its place (each alone fills the frame legibly); the
         dot product's top word stays named under the MLP's panel so the verdict can be read off the screen."""
         src = self.src
-        dot_lead, dot_text = _leader(src, "weights", self.said)
-        mlp_lead, mlp_text = _leader(src, "additive_weights", self.said)
-        if dot_lead is not None and dot_lead == mlp_lead:
-            verdict = f"both put {self.said[dot_lead]} first."
-        else:
-            verdict = f"the dot product puts {dot_text} first, the MLP {mlp_text}."
-        reminder = self._reminder()
-        for panel in (dot, mlp):
-            layout.fit_into(panel, layout.frame())
-        room = layout.frame()
-        mlp.add(reminder)  # the reminder shares the MLP panel's fitting, under its note
-        reminder.next_to(mlp.remark, DOWN, buff=layout.NEAR)
-        layout.fit_into(mlp, room)
-        mlp.remove(reminder)
+        dot_lead = leader_of(src, "weights", self.said)[0]
         self.play(FadeIn(dot.heading), Write(dot.formula), run_time=1.2)
-        self.say("Same q and h_i, different scores.")
+        self.say("Same q and h_i, different scores.", subject=dot.bars.scores)
         self.play(FadeIn(dot.bars.scores_group, lag_ratio=0.2), run_time=1.0)
         self.wait(0.8)
         self.play(FadeIn(dot.bars.weights_group), run_time=1.0)
@@ -532,13 +384,11 @@ class SoftFormulaScene(AttentionScene):
         self.remove(on_stage)
         self.play(FadeIn(mlp.bars.scores_group, lag_ratio=0.2), run_time=1.0)
         self.wait(0.8)
-        self.say(f"After the softmax, {verdict}")
+        self.say(f"After the softmax, {score_functions_verdict(src, self.said)}",
+                 subject=VGroup(*mlp.bars.bars.values, reminder))
         self.play(FadeIn(mlp.bars.weights_group), FadeIn(reminder), run_time=1.2)
         self.wait(1.5)
-        flatter = _spread(src, "additive_weights") < _spread(src, "weights")
-        shape = ("so its weights are flatter than the dot product's" if flatter else
-                 "so its weights mean nothing yet, however peaked they look")
-        self.say(f"This MLP's W_1, b_1, w_2 are random, not trained, {shape}; training shapes any score function.")
+        self.say(mlp_is_random(src), subject=mlp.remark)
         self.play(FadeIn(mlp.remark), Indicate(mlp.bars.bars.bars, color=palette.WEIGHT), run_time=1.2)
         self.wait(1.5)
 
@@ -549,66 +399,213 @@ class SoftFormulaScene(AttentionScene):
                  narration="Score, normalise, weighted sum: the same pattern that self-attention reuses inside "
                            "Transformers.")
         self.clear_stage()
-        eq = _formula()
-        if isinstance(eq, StackedFormula):
-            self._pattern_in_stacked_terms(eq)
-            return
-        steps = VGroup()
-        for text, color in (("score", palette.QUERY), ("normalise", palette.WEIGHT),
-                            ("weighted sum", palette.CONTEXT)):
-            word = label(text, font_size=typography.BODY_SIZE, color=color)
-            frame = SurroundingRectangle(word, buff=L.step_pad, corner_radius=L.step_corner, color=color,
-                                         stroke_width=2)
-            steps.add(VGroup(frame, word))
-        steps.arrange(RIGHT, buff=layout.FAR)
-        note = VGroup(
-            label("The same pattern runs inside self-attention,", font_size=typography.BODY_SIZE),
-            label("where every token is both a query source and a key/value source.",
-                  font_size=typography.LABEL_SIZE, color=palette.MUTED),
-        ).arrange(DOWN, buff=layout.NEAR)
-        whole = VGroup(eq, steps, note).arrange(DOWN, buff=layout.FAR)
-        if not legible.fits_at_floor(whole, layout.frame()):  # the steps side by side would read too small
-            self._pattern_in_stacked_terms(_formula(stacked=True))
-            return
-        layout.fit_into(whole, layout.frame())
-        arrows = VGroup(flow_arrow(steps[0], steps[1]), flow_arrow(steps[1], steps[2]))
-        links = VGroup(*(Line(eq.select(name).get_bottom() + DOWN * layout.TIGHT, step.get_top() + UP * layout.TIGHT,
-                              stroke_color=palette.MUTED, stroke_width=1.5)
-                         for name, step in zip(("score", "softmax", "context"), steps)))
-
-        self.play(FadeIn(eq), run_time=0.8)
-        self.play(FadeIn(steps, lag_ratio=0.4), Create(links, lag_ratio=0.4), run_time=1.5)
-        self.play(Create(arrows, lag_ratio=0.5), run_time=0.8)
+        pattern, _ = compose(_pattern_forms(), layout.frame())
+        self.play(FadeIn(pattern.eq), run_time=0.8)
+        self.play(FadeIn(pattern.steps, lag_ratio=0.4), Create(pattern.links(), lag_ratio=0.4), run_time=1.5)
+        self.play(Create(pattern.arrows(), lag_ratio=0.5), run_time=0.8)
         self.wait(1.0)
-        self.say("In self-attention every token is both a query source and a key/value source.")
-        self.play(FadeIn(note, shift=UP * layout.NUDGE), run_time=1.0)
+        self.say("In self-attention every token is both a query source and a key/value source.", subject=pattern.note)
+        self.play(FadeIn(pattern.note, shift=UP * layout.NUDGE), run_time=1.0)
         self.wait(2.5)
 
-    def _pattern_in_stacked_terms(self, eq: StackedFormula) -> None:
-        """same_pattern_as_self_attention in a narrow frame: each term of the stacked formula framed as its step,
-        named over it, the steps one under the other with arrows down, the note under them."""
-        width = layout.frame().width
-        steps, words = VGroup(), VGroup()
-        for text, color, line in zip(STEP_NAMES, (palette.QUERY, palette.WEIGHT, palette.CONTEXT), eq):
-            word = label(text, font_size=typography.BODY_SIZE, color=color)
-            VGroup(word, line).arrange(DOWN, buff=layout.TIGHT)
-            frame = SurroundingRectangle(VGroup(word, line), buff=layout.TIGHT, corner_radius=L.step_corner,
-                                         color=color, stroke_width=2)
-            steps.add(VGroup(frame, word, line))
-            words.add(VGroup(frame, word))
-        steps.arrange(DOWN, buff=layout.APART)
-        note = VGroup(
-            wrapped("The same pattern runs inside self-attention,", width, font_size=typography.BODY_SIZE),
-            wrapped("where every token is both a query source and a key/value source.", width,
-                    font_size=typography.LABEL_SIZE, color=palette.MUTED),
-        ).arrange(DOWN, buff=layout.NEAR)
-        layout.fit_into(VGroup(steps, note).arrange(DOWN, buff=layout.APART), layout.frame())
-        arrows = VGroup(flow_arrow(steps[0], steps[1], down=True), flow_arrow(steps[1], steps[2], down=True))
 
-        self.play(FadeIn(eq), run_time=0.8)
-        self.play(FadeIn(words, lag_ratio=0.4), run_time=1.5)
-        self.play(Create(arrows, lag_ratio=0.5), run_time=0.8)
-        self.wait(1.0)
-        self.say("In self-attention every token is both a query source and a key/value source.")
-        self.play(FadeIn(note, shift=UP * layout.NUDGE), run_time=1.0)
-        self.wait(2.5)
+# --- captions and claims: computed from the example -------------------------------------------------------------
+
+def score_verdict(src: Source, said: list[str], *, listed: bool) -> tuple[str, str | None]:
+    """(caption, narration) after the scores: which word scores highest, with every score when `listed`."""
+    best, leader = leader_of(src, "scores", said)
+    verdict = f"{leader} highest" if best is not None else f"no single word highest: {leader}"
+    if not listed:
+        return f"With the dot product as the score: {verdict}.", None
+    return (f"With the dot product, this example gives e = {value_list(src, 'scores')}: {verdict}.",
+            f"With the dot product, this example scores {spoken_values(src, 'scores')}: {verdict}.")
+
+
+def weights_verdict(src: Source, said: list[str], *, listed: bool) -> tuple[str, str | None]:
+    """(caption, narration) after the softmax: every weight is above zero (some may round to 0.00), and which word
+    gets the most, with every weight when `listed`."""
+    best, leader = leader_of(src, "weights", said)
+    most = f"; {leader} gets the most." if best is not None else f"; no single word gets the most: {leader}."
+    zero = format_value(0.0, 2)
+    tiny = sum(format_value(v, 2) == zero for v in src.get("weights").tolist())
+    keeps = ("every word keeps some weight" if not tiny else
+             f"every weight is above zero, though {count_word(tiny)} round to {zero} here")
+    if not listed:
+        return f"{keeps[0].upper()}{keeps[1:]}{most}", None
+    return (f"α ≈ {value_list(src, 'weights')}: {keeps}{most}",
+            f"The weights come out at {spoken_values(src, 'weights')}: {keeps}{most}")
+
+
+def score_functions_verdict(src: Source, said: list[str]) -> str:
+    """Whether the dot product and the MLP put the same word first."""
+    dot_lead, dot_text = leader_of(src, "weights", said)
+    mlp_lead, mlp_text = leader_of(src, "additive_weights", said)
+    if dot_lead is not None and dot_lead == mlp_lead:
+        return f"both put {said[dot_lead]} first."
+    return f"the dot product puts {dot_text} first, the MLP {mlp_text}."
+
+
+def both_weights(src: Source, said: list[str], listed: bool) -> tuple[str, str | None]:
+    """(caption, narration) over both panels' weights."""
+    verdict = score_functions_verdict(src, said)
+    if not listed:
+        return f"After the softmax, {verdict}", None
+    return (f"Softmax weights: {value_list(src, 'weights')} versus {value_list(src, 'additive_weights')}: {verdict}",
+            f"After the softmax: {spoken_values(src, 'weights')} for the dot product, versus "
+            f"{spoken_values(src, 'additive_weights')} for the MLP: {verdict}")
+
+
+def mlp_is_random(src: Source) -> str:
+    """The MLP is seeded, not trained: its weights flatter than the dot product's, or meaningless however peaked."""
+    flatter = _spread(src, "additive_weights") < _spread(src, "weights")
+    shape = ("so its weights are flatter than the dot product's" if flatter else
+             "so its weights mean nothing yet, however peaked they look")
+    return f"This MLP's W_1, b_1, w_2 are random, not trained, {shape}; training shapes any score function."
+
+
+# --- forms: the arrangements the layout engine chooses from ---------------------------------------------------
+
+def _weighted_sum(src: Source, tokens: list[str], stacked: bool) -> VGroup:
+    """c_t = Σ α_(t,i) h_i as weighted rows (the words beside the weights), with the names of α, h and c_t."""
+    comp = WeightedRows(src, weights="weights", matrix="H", products="weighted_h", result="context",
+                        matrix_color=palette.KEY, stacked=stacked)
+    comp.weights.add_row_labels(tokens, color=palette.ENGLISH, font_size=typography.LABEL_SIZE)
+    names = VGroup(
+        math("alpha_(t,i)", font_size=typography.BODY_SIZE, color=palette.WEIGHT).next_to(comp.weights, UP,
+                                                                                        buff=layout.NEAR),
+        math("h_i", font_size=typography.BODY_SIZE, color=palette.KEY).next_to(comp.matrix, UP, buff=layout.NEAR),
+        math("c_t", font_size=typography.BODY_SIZE, color=palette.CONTEXT).next_to(comp.result, LEFT,
+                                                                                  buff=layout.NEAR),
+    )
+    return VGroup(comp, names)
+
+
+#: The two score functions: (title, formula, scores path, weights path, note).
+def _score_functions() -> tuple[tuple, tuple]:
+    return (("dot product", "e_i = q^top h_i", "scores", "weights", None),
+            ("additive (small MLP)", _additive_expression(), "additive_scores", "additive_weights",
+             "seeded at random, not trained"))
+
+
+def _panel_pair(src: Source, tokens: list[str], *, stacked: bool) -> VGroup:
+    """Both panels side by side (words over the bars) or one above the other (words left of the bars)."""
+    pair = VGroup(*(_score_panel(src, tokens, *kind[:-1], flat=stacked, note=kind[-1])
+                    for kind in _score_functions()))
+    pair.arrange(DOWN if stacked else RIGHT, buff=layout.FAR, aligned_edge=RIGHT if stacked else UP)
+    if not stacked:  # formulas of different heights: line the bars (and what hangs under them) up anyway
+        pair[1].formula.match_y(pair[0].formula)
+        VGroup(pair[1].bars, pair[1].remark).shift(UP * (pair[0].bars.get_bottom()[1] - pair[1].bars.get_bottom()[1]))
+    return pair
+
+
+def _reminder(src: Source, said: list[str]) -> VGroup:
+    """The dot product's top word, named under the MLP's panel when the panels come one at a time."""
+    return wrapped(f"dot product: {leader_of(src, 'weights', said)[1]} first", layout.frame().width,
+                   font_size=typography.LABEL_SIZE, color=palette.MUTED)  # a long word: on two lines
+
+
+def _panels_alone(src: Source, tokens: list[str], said: list[str], *, room: bool) -> tuple[VGroup, VGroup, VGroup]:
+    """Each panel alone (dot, MLP, and the reminder under the MLP's note); `room`: the bars' form chosen for the
+    room the words leave them. Laid over one another: each is shown alone in the same place."""
+    reminder = _reminder(src, said)
+    kinds = _score_functions()
+    reserve = reminder.height + layout.NEAR
+    dot, mlp = (_score_panel(src, tokens, *kind[:-1], flat=False, note=kind[-1], room=room,
+                             reserve=reserve if kind is kinds[-1] and room else 0.0) for kind in kinds)
+    reminder.next_to(mlp.remark, DOWN, buff=layout.NEAR)
+    VGroup(mlp, reminder).move_to(dot)
+    return dot, mlp, reminder
+
+
+def _score_function_forms(src: Source, tokens: list[str], said: list[str]) -> list[Form]:
+    """The two panels side by side, one above the other, then one at a time (bars for the whole frame, then for
+    the room the words leave them)."""
+    together = [Form(name, lambda stacked=stacked: _panel_pair(src, tokens, stacked=stacked))
+                for name, stacked in (("side by side", False), ("stacked", True))]
+    alone = [Form(name, lambda room=room: _panels_alone(src, tokens, said, room=room), lambda panels: VGroup(*panels))
+             for name, room in (("one at a time", False), ("one at a time, bars for the room", True))]
+    return together + alone
+
+
+def _divider(first: VGroup, second: VGroup, *, across: bool) -> Line:
+    """A thin rule between two panels: upright between them side by side, lying between them stacked."""
+    pair = VGroup(first, second)
+    if across:
+        line = Line(pair.get_top(), pair.get_bottom()).move_to(layout.between(first, second))
+    else:
+        line = Line(pair.get_left(), pair.get_right()).move_to(layout.below(first, second))
+    return line.set_stroke(palette.MUTED, width=1)
+
+
+@dataclass(frozen=True)
+class Pattern:
+    """The closing picture: the formula, its three steps (framed words), the note; links and arrows drawn once
+    the picture is fitted (they keep their stroke and tips whatever the fitting's scale)."""
+
+    eq: VGroup
+    steps: VGroup  # what enters as the steps (the framed words; in the stacked form, without their lines)
+    boxes: VGroup  # the framed steps, whole
+    note: VGroup
+    down: bool
+
+    @property
+    def group(self) -> VGroup:
+        return VGroup(self.eq, self.boxes, self.note)
+
+    def arrows(self) -> VGroup:
+        return VGroup(*(flow_arrow(a, b, down=self.down) for a, b in zip(self.boxes, self.boxes[1:])))
+
+    def links(self) -> VGroup:
+        """Lines from each term of the one-line formula down to its step (none when the steps hold the terms)."""
+        if self.down:
+            return VGroup()
+        return VGroup(*(Line(self.eq.select(name).get_bottom() + DOWN * layout.TIGHT,
+                             step.get_top() + UP * layout.TIGHT, stroke_color=palette.MUTED, stroke_width=1.5)
+                        for name, step in zip(("score", "softmax", "context"), self.boxes)))
+
+
+STEP_COLORS = (palette.QUERY, palette.WEIGHT, palette.CONTEXT)
+
+
+def _pattern_note(width: float | None = None) -> VGroup:
+    lines = (("The same pattern runs inside self-attention,", typography.BODY_SIZE, palette.TEXT),
+             ("where every token is both a query source and a key/value source.", typography.LABEL_SIZE,
+              palette.MUTED))
+    return VGroup(*(wrapped(text, width, font_size=size, color=color) if width else
+                    label(text, font_size=size, color=color) for text, size, color in lines)).arrange(
+        DOWN, buff=layout.NEAR)
+
+
+def _pattern_across() -> Pattern:
+    """The one-line formula over the three steps side by side, the note under them."""
+    eq, steps = _formula(False), VGroup()
+    for text, color in zip(STEP_NAMES, STEP_COLORS):
+        word = label(text, font_size=typography.BODY_SIZE, color=color)
+        steps.add(VGroup(SurroundingRectangle(word, buff=L.step_pad, corner_radius=L.step_corner, color=color,
+                                              stroke_width=2), word))
+    steps.arrange(RIGHT, buff=layout.FAR)
+    note = _pattern_note()
+    VGroup(eq, steps, note).arrange(DOWN, buff=layout.FAR)
+    return Pattern(eq, steps, steps, note, down=False)
+
+
+def _pattern_stacked() -> Pattern:
+    """Each term of the stacked formula framed as its step, named over it, the steps one under the other with
+    arrows down, the note under them."""
+    eq, width = _formula(True), layout.frame().width
+    boxes, words = VGroup(), VGroup()
+    for text, color, line in zip(STEP_NAMES, STEP_COLORS, eq):
+        word = label(text, font_size=typography.BODY_SIZE, color=color)
+        VGroup(word, line).arrange(DOWN, buff=layout.TIGHT)
+        frame = SurroundingRectangle(VGroup(word, line), buff=layout.TIGHT, corner_radius=L.step_corner,
+                                     color=color, stroke_width=2)
+        boxes.add(VGroup(frame, word, line))
+        words.add(VGroup(frame, word))
+    boxes.arrange(DOWN, buff=layout.APART)
+    note = _pattern_note(width)
+    VGroup(boxes, note).arrange(DOWN, buff=layout.APART)
+    return Pattern(eq, words, boxes, note, down=True)
+
+
+def _pattern_forms() -> list[Form]:
+    return [Form("across", _pattern_across, lambda p: p.group), Form("stacked", _pattern_stacked, lambda p: p.group)]

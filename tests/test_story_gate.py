@@ -3,16 +3,20 @@ numbers it quotes are on screen (scenes.kit.story_gate); it runs for the ported 
 
 from __future__ import annotations
 
+import ast
+import re
+
 import pytest
 
 from attention_math import examples
 from scenes import frame
 from scenes.kit.inspection import inspect_scene, inspect_scene_class, metrics_json
 from scenes.kit.numbers import Source, format_value
+from tests.conftest import ROOT
 from tests.fixtures.quality import story_scenes
 
 #: Scenes laid out by the layout engine (scenes.kit.compose) and holding their cues to the story gate.
-STORY_GATED = ("coffee_cafe",)
+STORY_GATED = ("coffee_cafe", "soft_formula")
 
 
 def story(scene_class) -> list[str]:
@@ -66,3 +70,33 @@ def test_the_ported_scenes_pass_the_story_gate_for_the_post(scene_id, aspect, mo
     assert not report.story_problems, "\n".join(report.story_problems)
     figures = [report.story[m.beat] for m in report.metrics if m.beat in report.story]
     assert sum(f.subject_values for f in figures) > 0, "the scene names its subjects"
+
+
+# --- what a ported scene no longer does ----------------------------------------------------------------------
+
+#: The layout choices a scene made itself before the engine; a ported scene leaves them to the kit.
+LADDER = re.compile(r"is_tall|fits_at_floor|first_legible|first_worked|fill_factor|\bbig\b")
+#: The most lines a beat (a storyboard: what is shown, what moves, what is said) may take.
+BEAT_LINES = 40
+
+
+def beat_lengths(scene_id: str) -> dict[str, int]:
+    tree = ast.parse((ROOT / "scenes" / f"{scene_id}.py").read_text(encoding="utf-8"))
+    return {node.name: node.end_lineno - node.lineno + 1 for node in ast.walk(tree)
+            if isinstance(node, ast.FunctionDef)
+            and any(isinstance(d, ast.Name) and d.id == "beat" for d in node.decorator_list)}
+
+
+@pytest.mark.parametrize("scene_id", STORY_GATED)
+def test_a_ported_scene_writes_no_layout_ladder_and_short_beats(scene_id):
+    source = (ROOT / "scenes" / f"{scene_id}.py").read_text(encoding="utf-8")
+    ladder = [f"line {n}: {line.strip()}" for n, line in enumerate(source.splitlines(), 1) if LADDER.search(line)]
+    assert not ladder, "\n".join(ladder)
+    long = {name: n for name, n in beat_lengths(scene_id).items() if n > BEAT_LINES}
+    assert not long, f"beats over {BEAT_LINES} lines: {long}"
+
+
+def test_the_beat_length_check_counts_a_beats_lines(tmp_path):
+    lengths = beat_lengths("coffee_cafe")
+    assert set(lengths) >= {"state_to_query", "score_each_encoder_vector"}
+    assert all(n > 3 for n in lengths.values())

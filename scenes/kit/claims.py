@@ -86,3 +86,22 @@ def leader(tokens: Sequence[str], values, decimals: int = 2) -> tuple[int | None
         return best, tokens[best]
     tied = tied_at_top(values, decimals)
     return None, f"{words_list(tokens[i] for i in tied)} (tied at {format_value(values[tied[0]], decimals)})"
+
+
+def value_list(source, path: str, decimals: int = 2) -> str:
+    """"0.73 / 0.35 / 1.35": the traced values at `path`, formatted as shown, for a caption."""
+    from .numbers import format_value
+
+    return " / ".join(format_value(v, decimals) for v in source.get(path).tolist())
+
+
+def spoken_values(source, path: str, decimals: int = 2) -> str:
+    """"0.73, 0.35 and 1.35": the same numbers as `value_list`, as a narrator lists them."""
+    from .numbers import format_value
+
+    return words_list(format_value(v, decimals) for v in source.get(path).tolist())
+
+
+def leader_of(source, path: str, said: Sequence[str]) -> tuple[int | None, str]:
+    """`leader` over the traced values at `path`, the words as a caption quotes them."""
+    return leader(said, source.get(path).tolist())

@@ -42,6 +42,7 @@ class Form:
     whole: Callable[[Any], Mobject] = lambda built: built
     region: layout.Region | None = None
     close_up: bool = False  #: made for the camera: what a close-up frames sits together (a word by its score)
+    grow: bool = True  #: fitted larger than built where there is room (False: only shrunk, as a stacked formula)
 
 
 @dataclass(frozen=True)
@@ -73,9 +74,9 @@ def fill_factor(mob: Mobject, region: layout.Region) -> float:
     return min(layout.MAX_GROWTH, region.width / max(mob.width, 1e-6), region.height / max(mob.height, 1e-6))
 
 
-def rung_of(mob: Mobject, region: layout.Region) -> str:
-    """The best rung `mob` reaches in `region`: WORKED, FLOOR or CAMERA."""
-    factor = fill_factor(mob, region)
+def rung_of(mob: Mobject, region: layout.Region, *, grow: bool = True) -> str:
+    """The best rung `mob` reaches in `region` (fitted larger only if `grow`): WORKED, FLOOR or CAMERA."""
+    factor = fill_factor(mob, region) if grow else min(1.0, fill_factor(mob, region))
     text = close_up.smallest_font(mob) * factor
     numbers = smallest_number(mob)
     tolerance = 1 - close_up.ROUNDING
@@ -98,7 +99,7 @@ def compose(forms: Sequence[Form], region: layout.Region | None = None, *,
         if form.close_up and any(entry[2] != CAMERA for entry in built):
             continue  # a close-up form is for the camera only, and an earlier form needs none
         made = form.build()
-        rung = rung_of(form.whole(made), form.region or region)
+        rung = rung_of(form.whole(made), form.region or region, grow=form.grow)
         built.append((form, made, rung))
         if rung == WORKED:
             break
@@ -107,7 +108,7 @@ def compose(forms: Sequence[Form], region: layout.Region | None = None, *,
     if rung == CAMERA:
         close_up.build_legible(whole, region)
     else:
-        layout.fit_into(whole, region)
+        layout.fit_into(whole, region, grow=form.grow)
     return made, Plan(whole, form.name, rung, region, tuple(pinned))
 
 

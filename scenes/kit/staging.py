@@ -10,6 +10,7 @@ ends on the part the caption talks about. A scene calls them unconditionally.
     scale_every_row(scene, plan, comp, ...)          weights times rows (products.scale_every_row)
     end_on(scene, plan, part, *animations)           frame `part` (a no-op at rest: it is on screen already)
     end_along(scene, plan, name, grid)               frame a named row vector, in pieces if it is too long
+    back_to_rest(scene, plan, *animations)           the camera back at rest as the next picture takes over
     hang_from_top(plan)                              a picture taller than its region starts at the region's top
     enter_below(scene, plan, part, *fade_ins)        parts entering below the frame come in shaded
     pan_down(scene, plan, part)                      the camera pans down to `part` (no zoom)
@@ -21,10 +22,11 @@ from collections.abc import Iterable, Sequence
 
 from manim import Animation, Mobject, Scene
 
-from manim import UP
+from manim import UP, VGroup
 
 from . import camera, close_up, framed, palette, products
 from .compose import Plan
+from .framed import fade_out_all  # taking a piece off the stage whole, wherever its parts were added
 from .products import DotProducts, ShownProduct, WeightedRows
 
 #: How long the parts take to come in at rest, and the scaffold (signs, empty brackets) after them.
@@ -38,7 +40,8 @@ def enter(scene: Scene, plan: Plan, *introductions: Animation, scaffold: Sequenc
     back over the whole, the pinned formula still on screen, then (given `then_on`, what the caption names)
     frames that part legibly (`end_on`)."""
     if plan.camera:
-        framed.show_whole(scene, plan.whole, plan.pinned, *introductions, *scaffold, run_time=run_time)
+        framed.show_whole(scene, plan.whole, plan.pinned, *introductions, *scaffold, run_time=run_time,
+                          region=plan.region)
         if then_on is not None:
             end_on(scene, plan, then_on)
         return
@@ -97,6 +100,17 @@ def end_along(scene: Scene, plan: Plan, name: Mobject, grid) -> None:
         framed.frame_along(scene, name, grid, plan.whole, plan.pinned, region=plan.region)
 
 
+def back_to_rest(scene: Scene, plan: Plan, *animations: Animation, run_time: float = 1.2) -> None:
+    """Play `animations` (the next step's picture taking over); under the camera plan the camera comes back to the
+    frame at rest with them, and the band's cover goes (at rest nothing passes under the formula)."""
+    if not plan.camera:
+        scene.play(*animations, run_time=run_time)
+        return
+    framed.move_to_shot(scene, camera.rest_shot(), VGroup(), plan.pinned, *animations, run_time=run_time,
+                        region=plan.region)
+    scene.remove(framed.cover_top_band(scene, plan.region))
+
+
 def hang_from_top(plan: Plan) -> None:
     """Under the camera plan, hang the picture from its region's top (the camera then pans down over the rest);
     at rest it stays fitted where compose put it."""
@@ -123,5 +137,6 @@ def pan_down(scene: Scene, plan: Plan, part: Mobject) -> None:
         framed.move_to_shot(scene, shot, plan.whole, plan.pinned, run_time=PAN_TIME, region=plan.region)
 
 
-__all__ = ["enter", "dot_every_row", "scale_every_row", "end_on", "end_along", "hang_from_top", "enter_below",
+__all__ = ["fade_out_all", "enter", "dot_every_row", "scale_every_row", "end_on", "end_along", "back_to_rest", "hang_from_top",
+           "enter_below",
            "pan_down"]

@@ -111,7 +111,7 @@ class StoryGate:
         if cue.pieces:
             on_stage = {id(m) for top in scene.mobjects for m in top.get_family()}
             for piece in cue.pieces:
-                if id(piece) in on_stage and _drawn_in_view(piece, view):
+                if _on_stage(piece, on_stage) and _drawn_in_view(piece, view):
                     cue.drawn.add(id(piece))
 
     def finish(self) -> None:
@@ -208,6 +208,11 @@ def _layer(number: Mobject, stage: list[Mobject]) -> int:
         if any(part is number for part in mob.get_family()):
             return index
     return len(stage)
+
+
+def _on_stage(piece: Mobject, on_stage: set[int]) -> bool:
+    """The piece, or something it draws, is on the stage (a VGroup made to name parts need not be added itself)."""
+    return id(piece) in on_stage or any(id(part) in on_stage for part in piece.family_members_with_points())
 
 
 def _drawn_in_view(piece: Mobject, view: View) -> bool:
