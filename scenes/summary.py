@@ -90,10 +90,6 @@ CHECKLIST: tuple[tuple[str, str | None], ...] = (
 )
 
 
-def _inset(region: Region, pad: float) -> Region:
-    return Region(region.left + pad, region.right - pad, region.bottom + pad, region.top - pad)
-
-
 def _corner(region: Region, direction) -> np.ndarray:
     """A corner of a region as a point (UL: top left, DL: bottom left)."""
     x = region.left if direction[0] < 0 else region.right
@@ -154,8 +150,7 @@ class SummaryScene(AttentionScene):
         self.say("Checklist.", narration="The checklist.")
         self.clear_stage()
         head = heading("Checklist")
-        # a margin that reads as a page, not a full-bleed wall; a portrait frame is too narrow to give it up
-        region = layout.frame() if layout.is_tall() else _inset(layout.frame(), layout.APART)
+        region = layout.page()
         lines = VGroup(*(self._check_line(text, tail, region.width) for text, tail in CHECKLIST))
         pages = self._check_pages(head, lines, region)
         for page, items in enumerate(pages):
@@ -165,7 +160,7 @@ class SummaryScene(AttentionScene):
                 self.play(FadeIn(head, shift=DOWN * layout.NUDGE), run_time=0.6)
             for line in items:
                 text, tail = CHECKLIST[list(lines).index(line)]
-                self.say(text + (f" {tail}." if tail else ""))
+                self.say(text + (f" {tail}." if tail else ""), subject=line)
                 self.play(FadeIn(line[0], scale=1.4), FadeIn(line[1], shift=RIGHT * layout.NUDGE), run_time=0.8)
                 self.wait(2.0)
         self.wait(1.5)
@@ -198,7 +193,8 @@ class SummaryScene(AttentionScene):
             gain = self._gain(stage)
             here = self._here(stage)
             self.say(f"{number}. {stage.name}: {gain}{here}.",
-                     narration=f"Stage {number}, {stage.name}: {gain[0].lower() + gain[1:]}{here}.")
+                     narration=f"Stage {number}, {stage.name}: {gain[0].lower() + gain[1:]}{here}.",
+                     subject=card.head)
             self._turn_page(card.page)
             self.play(Create(card.frame), FadeIn(card.head), FadeIn(card.subtitle), run_time=0.6)
             if card.link is not None:
@@ -230,7 +226,7 @@ class SummaryScene(AttentionScene):
         rows = layout.frame().split_rows(*([1] * down), gap=layout.GAP)
         page = [cell for row in rows for cell in row.split_columns(*([1] * across), gap=L.card_gap)]
         regions = [page[i % len(page)] for i in range(len(self.numbered))]
-        inner = [_inset(region, L.card_pad) for region in regions]
+        inner = [layout.inset(region, L.card_pad) for region in regions]
         gains = [self._wrapped(self._gain(stage), box.width) for (_, stage), box in zip(self.numbered, inner)]
         band = max(g.height for g in gains)
         cards: list[Card] = []

@@ -16,7 +16,7 @@ from tests.conftest import ROOT
 from tests.fixtures.quality import story_scenes
 
 #: Scenes laid out by the layout engine (scenes.kit.compose) and holding their cues to the story gate.
-STORY_GATED = ("coffee_cafe", "soft_formula")
+STORY_GATED = ("coffee_cafe", "soft_formula", "summary")
 
 
 def story(scene_class) -> list[str]:
@@ -58,7 +58,8 @@ def test_a_quoted_number_and_a_named_chart_not_on_screen_fail():
 def test_the_inspection_json_gives_the_subject_figures():
     report = inspect_scene_class(story_scenes.ShownStoryScene, "shown")
     beat = metrics_json(report, "post", [])["beats"][-1]
-    assert {"subject_values": 3, "subject_shown_as_numbers": 3, "subject_cut": 0}.items() <= beat.items()
+    assert {"subject_values": 3, "subject_shown_as_numbers": 3, "subject_cut": 0, "subject_pieces": 0}.items() \
+        <= beat.items()
 
 
 @pytest.mark.parametrize("aspect", frame.ASPECTS)
@@ -69,7 +70,7 @@ def test_the_ported_scenes_pass_the_story_gate_for_the_post(scene_id, aspect, mo
     report = inspect_scene(scene_id, aspect)
     assert not report.story_problems, "\n".join(report.story_problems)
     figures = [report.story[m.beat] for m in report.metrics if m.beat in report.story]
-    assert sum(f.subject_values for f in figures) > 0, "the scene names its subjects"
+    assert sum(f.subject_values + f.subject_pieces for f in figures) > 0, "the scene names its subjects"
 
 
 # --- what a ported scene no longer does ----------------------------------------------------------------------

@@ -88,6 +88,17 @@ def body() -> Region:
     return Region(whole.left, whole.right, whole.bottom + BOTTOM_BAND, whole.top - TOP_BAND)
 
 
+def inset(region: Region, pad: float) -> Region:
+    """`region` with `pad` taken off every side."""
+    return Region(region.left + pad, region.right - pad, region.bottom + pad, region.top - pad)
+
+
+def page() -> Region:
+    """Where a page of text (a checklist) sits: the frame with a margin that reads as a page, not a full-bleed wall;
+    a portrait frame is too narrow to give it up, and keeps its whole width."""
+    return frame() if is_tall() else inset(frame(), APART)
+
+
 def top_band() -> Region:
     whole = frame()
     return Region(whole.left, whole.right, whole.top - TOP_BAND, whole.top)
@@ -170,7 +181,7 @@ def row_of(*mobs: Mobject, gap: float = GAP, region: Region | None = None) -> li
 
 
 __all__ = [
-    "HAIRLINE", "TIGHT", "NEAR", "GAP", "APART", "FAR", "NUDGE", "MARGIN", "Region", "frame", "body", "top_band",
+    "HAIRLINE", "TIGHT", "NEAR", "GAP", "APART", "FAR", "NUDGE", "MARGIN", "Region", "frame", "body", "top_band", "inset", "page",
     "fit_into", "keep_inside", "between", "below", "row_of", "side_by_side_or_stacked", "is_tall", "flow_direction", "flow", "UP", "DOWN", "LEFT", "RIGHT",
 ]
 

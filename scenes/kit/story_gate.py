@@ -64,10 +64,13 @@ class BeatStory:
     subject_values: int = 0
     subject_shown_as_numbers: int = 0
     subject_cut: int = 0
+    subject_pieces: int = 0  # named pieces without numbers (a chart, a stage's card)
+    subject_pieces_shown: int = 0
 
     def as_json(self) -> dict:
         return {"subject_values": self.subject_values, "subject_shown_as_numbers": self.subject_shown_as_numbers,
-                "subject_cut": self.subject_cut}
+                "subject_cut": self.subject_cut, "subject_pieces": self.subject_pieces,
+                "subject_pieces_shown": self.subject_pieces_shown}
 
 
 class StoryGate:
@@ -125,6 +128,8 @@ class StoryGate:
         story.subject_values += len(cue.numbers)
         story.subject_shown_as_numbers += sum(id(n) in cue.legible for n in cue.numbers)
         story.subject_cut += sum(id(n) in cue.cut and id(n) not in cue.legible for n in cue.numbers)
+        story.subject_pieces += len(cue.pieces)
+        story.subject_pieces_shown += sum(id(p) in cue.drawn for p in cue.pieces)
         where = f"{self.scene_id} / beat {cue.beat} / cue “{cue.caption[:60]}”"
         missing = [n for n in cue.numbers if id(n) not in cue.legible]
         if missing:
