@@ -9,15 +9,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import numpy as np
-
 from manim import (
-    DOWN, LEFT, ORIGIN, RIGHT, UP, Arrow, Create, FadeIn, FadeOut, GrowArrow, Indicate, LaggedStart, Line, MoveToTarget, ReplacementTransform,
-    SurroundingRectangle, TransformFromCopy, Typst, VectorizedPoint, VGroup, Write, config,
+    DOWN, LEFT, ORIGIN, RIGHT, UP, Arrow, Create, FadeIn, FadeOut, GrowArrow, Indicate, LaggedStart, Line, ReplacementTransform,
+    SurroundingRectangle, TransformFromCopy, Typst, VectorizedPoint, VGroup, Write,
 )
 
 from scenes.kit import AttentionScene, Source, TokenRow, beat, flow_arrow, frame_box, label, layout, palette, typography
-from scenes.kit import camera, close_up
+from scenes.kit import staging
+from scenes.kit.compose import Form, compose, single
 from scenes.kit.layout import Region
 from scenes.kit.languages import source_language, target_language
 from scenes.kit.text import wrapped
@@ -61,17 +60,30 @@ class Encoder:
 
 
 @dataclass(frozen=True)
-class ShortStrip:
-    """The encoder strip shortened for the top band: tag, first word, "…", last word, the arrows, s."""
+class Strip:
+    """The encoder strip: tag, the words (every one, or first "…" last, or none), the arrows, the arrow into s,
+    and s; `kind` says which."""
 
     group: VGroup
     tag: VGroup
-    first: VGroup | None  # None: a frame too narrow for first … last, the strip is "encoder → s"
-    gap: VGroup | None
-    last: VGroup | None
-    arrows: VGroup | None
+    words: VGroup
+    arrows: VGroup
     into_s: VGroup
     summary: VGroup
+    kind: str
+
+    def pairs(self, reading: "Strip") -> tuple[tuple, tuple]:
+        """(pieces of the reading strip, the pieces of this band strip each becomes)."""
+        if self.kind == "whole":
+            return ((reading.tag, reading.words, reading.arrows, reading.into_s, reading.summary),
+                    (self.tag, self.words, self.arrows, self.into_s, self.summary))
+        if self.kind == "shortened":
+            return ((VGroup(reading.tag, reading.words[0], reading.arrows[0]),
+                     VGroup(*reading.words[1:], *reading.arrows[1:]), VGroup(reading.into_s, reading.summary)),
+                    (VGroup(self.tag, self.words[0], self.words[1]), VGroup(self.words[2], self.arrows),
+                     VGroup(self.into_s, self.summary)))
+        return ((reading.tag, VGroup(reading.words, reading.arrows, reading.into_s), reading.summary),
+                (self.tag, self.into_s, self.summary))
 
 
 @dataclass(frozen=True)
@@ -129,58 +141,32 @@ class TeacherForcingScene(AttentionScene):
     def encoder_reads_english(self) -> Encoder:
         """Both modes start the same: the encoder turns the English into one summary s."""
         english = self.src.get("english")
+        strip, plan = compose(single("reading strip", lambda: self._strip(english), lambda built: built.group))
         self.say(f"Encoder first, in both modes: {' → '.join(english)} ⇒ summary s.",
                  narration=f"In both modes the encoder comes first: it reads {', '.join(english)}, and sums the "
-                           "sentence up in one vector, s.")
-        words = self._row(english, palette.ENGLISH, gap=layout.APART)
-        summary = self._token("s", palette.CONTEXT)
-        tag = label("encoder", font_size=typography.SMALL_SIZE, color=palette.MUTED)
-        strip = VGroup(tag, words, summary).arrange(RIGHT, buff=layout.APART)
-        big = close_up.build_legible(strip, layout.body())  # too long to read whole: the camera follows the reader
-        arrows = VGroup(*(flow_arrow(a, b, buff=layout.HAIRLINE) for a, b in zip(words[:-1], words[1:])))
-        into_s = flow_arrow(words[-1], summary, color=palette.CONTEXT, buff=layout.HAIRLINE)
-        encoder = VGroup(tag, words, arrows, into_s, summary)
-
-        def follow(mob) -> list:  # the camera along the strip, the reader's word in view, never past the strip's ends
-            if not big:
-                return []
-            half = config.frame_width / 2 - layout.MARGIN
-            x = float(np.clip(mob.get_center()[0], strip.get_left()[0] + half, strip.get_right()[0] - half))
-            shot = camera.Shot(np.array([x, 0.0, 0.0]), config.frame_width)
-            return [*camera.move_camera(self, shot, pinned=[]), *close_up.shot_state(self, shot, encoder)]
-
-        self.play(FadeIn(tag), *follow(tag), run_time=0.4)
-        reader = self._reader(words[0])
-        self.play(FadeIn(words[0]), Create(reader), *follow(words[0]), run_time=0.6)
-        for i in range(1, len(words)):
-            moved = self._reader(words[i])
-            self.play(GrowArrow(arrows[i - 1]), FadeIn(words[i]), ReplacementTransform(reader, moved),
-                      *follow(words[i]), run_time=0.7)
+                           "sentence up in one vector, s.", subject=VGroup(strip.words, strip.summary))
+        follow = lambda mob: staging.follow_along(self, plan, mob, strip.group)  # noqa: E731  (at rest: nothing)
+        self.play(FadeIn(strip.tag), *follow(strip.tag), run_time=0.4)
+        reader = self._reader(strip.words[0])
+        self.play(FadeIn(strip.words[0]), Create(reader), *follow(strip.words[0]), run_time=0.6)
+        for i in range(1, len(strip.words)):
+            moved = self._reader(strip.words[i])
+            self.play(GrowArrow(strip.arrows[i - 1]), FadeIn(strip.words[i]), ReplacementTransform(reader, moved),
+                      *follow(strip.words[i]), run_time=0.7)
             reader = moved
-        self.play(GrowArrow(into_s), FadeIn(summary, scale=1.3), FadeOut(reader), *follow(summary), run_time=0.8)
+        self.play(GrowArrow(strip.into_s), FadeIn(strip.summary, scale=1.3), FadeOut(reader), *follow(strip.summary),
+                  run_time=0.8)
         self.wait(0.8)
-        self.say(f"Whatever the mode, the decoder gets this s plus {target_language()} history, one word at a time.")
-        if big:  # the top band holds the strip only shortened: its first word … its last word ⇒ s
-            short = self._short_strip(english)
-            if short.first is not None:
-                targets = (VGroup(short.tag, short.first, short.gap), VGroup(short.last, short.arrows),
-                           VGroup(short.into_s, short.summary))
-                sources = (VGroup(tag, words[0], arrows[0]), VGroup(*words[1:], *arrows[1:]),
-                           VGroup(into_s, summary))
-            else:  # a frame too narrow even for first … last: the words fold into the arrow "encoder → s"
-                targets = (short.tag, short.into_s, short.summary)
-                sources = (tag, VGroup(words, arrows, into_s), summary)
-            self.play(*camera.move_camera(self, camera.rest_shot(), pinned=[]),
-                      *(ReplacementTransform(a, b) for a, b in zip(sources, targets)), run_time=1.0)
-            self.remove(*targets)  # the same mobjects, as the one strip later beats keep on screen
-            self.add(short.group)
-            self.wait(1.0)
-            return Encoder(short.group, short.summary)
-        encoder.generate_target()
-        layout.fit_into(encoder.target, layout.top_band())
-        self.play(MoveToTarget(encoder), run_time=0.8)
+        band, _ = compose(self._band_forms(english), layout.top_band())
+        self.say(f"This summary s goes up top: in both modes every decoder step below is given it, with the "
+                 f"{target_language()} words so far.", subject=band.summary)
+        sources, targets = band.pairs(strip)
+        staging.back_to_rest(self, plan, *(ReplacementTransform(a, b) for a, b in zip(sources, targets)),
+                             run_time=1.0)
+        self.remove(*targets)  # the same mobjects, as the one strip later beats keep on screen
+        self.add(band.group)
         self.wait(1.0)
-        return Encoder(encoder, summary)
+        return Encoder(band.group, band.summary)
 
     @beat
     def generating_first_step(self, encoder: Encoder) -> StepTable:
@@ -504,26 +490,32 @@ class TeacherForcingScene(AttentionScene):
             for sub in mob.submobjects:
                 cls._split_on_screen(sub, on_screen, shown, still)
 
-    def _short_strip(self, english) -> "ShortStrip":
-        """encoder  first → … → last ⇒ s, fitted into the top band: the strip of a sentence too long to stay there
-        whole at a legible size (the reading beat showed every word)."""
+    def _strip(self, english, *, shortened: bool = False, folded: bool = False) -> "Strip":
+        """encoder  word → word → … ⇒ s: every word (the reading strip), or, for the top band, only the first and
+        the last word with "…" between them (`shortened`), or the words folded into the arrow "encoder → s"."""
         tag = label("encoder", font_size=typography.SMALL_SIZE, color=palette.MUTED)
-        first = self._token(english[0], palette.ENGLISH)
-        gap = label("…", font_size=typography.LABEL_SIZE, color=palette.MUTED)
-        last = self._token(english[-1], palette.ENGLISH)
         summary = self._token("s", palette.CONTEXT)
-        group = VGroup(tag, first, gap, last, summary).arrange(RIGHT, buff=layout.APART)
-        if not layout.fits_legibly(group, layout.top_band(), typography.SMALL_SIZE):  # a narrow frame
-            group = VGroup(tag, summary).arrange(RIGHT, buff=layout.FAR)
-            layout.fit_into(group, layout.top_band(), grow=False)
+        if folded:
+            VGroup(tag, summary).arrange(RIGHT, buff=layout.FAR)
             into_s = flow_arrow(tag, summary, color=palette.CONTEXT, buff=layout.NEAR)
-            return ShortStrip(VGroup(tag, summary, into_s), tag, None, None, None, None, into_s, summary)
-        layout.fit_into(group, layout.top_band())
-        arrows = VGroup(flow_arrow(first, gap, buff=layout.HAIRLINE), flow_arrow(gap, last, buff=layout.HAIRLINE))
-        into_s = flow_arrow(last, summary, color=palette.CONTEXT, buff=layout.HAIRLINE)
-        group.add(arrows, into_s)
-        return ShortStrip(VGroup(tag, first, gap, last, summary, arrows, into_s), tag, first, gap, last, arrows,
-                          into_s, summary)
+            return Strip(VGroup(tag, summary, into_s), tag, VGroup(), VGroup(), into_s, summary, kind="folded")
+        if shortened:
+            words = VGroup(self._token(english[0], palette.ENGLISH),
+                           label("…", font_size=typography.LABEL_SIZE, color=palette.MUTED),
+                           self._token(english[-1], palette.ENGLISH)).arrange(RIGHT, buff=layout.APART)
+        else:
+            words = self._row(english, palette.ENGLISH, gap=layout.APART)
+        VGroup(tag, words, summary).arrange(RIGHT, buff=layout.APART)
+        arrows = VGroup(*(flow_arrow(a, b, buff=layout.HAIRLINE) for a, b in zip(words[:-1], words[1:])))
+        into_s = flow_arrow(words[-1], summary, color=palette.CONTEXT, buff=layout.HAIRLINE)
+        return Strip(VGroup(tag, words, arrows, into_s, summary), tag, words, arrows, into_s, summary,
+                     kind="shortened" if shortened else "whole")
+
+    def _band_forms(self, english) -> list[Form]:
+        """The strip the top band keeps: whole, else first … last, else folded into "encoder → s" (only shrunk)."""
+        return [Form("whole", lambda: self._strip(english), lambda built: built.group),
+                Form("first … last", lambda: self._strip(english, shortened=True), lambda built: built.group),
+                Form("folded", lambda: self._strip(english, folded=True), lambda built: built.group, grow=False)]
 
     @staticmethod
     def _stage(encoder: Encoder) -> Region:

@@ -16,7 +16,7 @@ from tests.conftest import ROOT
 from tests.fixtures.quality import story_scenes
 
 #: Scenes laid out by the layout engine (scenes.kit.compose) and holding their cues to the story gate.
-STORY_GATED = ("coffee_cafe", "soft_formula", "summary")
+STORY_GATED = ("coffee_cafe", "soft_formula", "summary", "teacher_forcing")
 
 
 def story(scene_class) -> list[str]:

@@ -11,6 +11,7 @@ ends on the part the caption talks about. A scene calls them unconditionally.
     end_on(scene, plan, part, *animations)           frame `part` (a no-op at rest: it is on screen already)
     end_along(scene, plan, name, grid)               frame a named row vector, in pieces if it is too long
     back_to_rest(scene, plan, *animations)           the camera back at rest as the next picture takes over
+    follow_along(scene, plan, mob, within)           the camera's move keeping `mob` in view along a long strip
     hang_from_top(plan)                              a picture taller than its region starts at the region's top
     enter_below(scene, plan, part, *fade_ins)        parts entering below the frame come in shaded
     pan_down(scene, plan, part)                      the camera pans down to `part` (no zoom)
@@ -22,9 +23,10 @@ from collections.abc import Iterable, Sequence
 
 from manim import Animation, Mobject, Scene
 
-from manim import UP, VGroup
+import numpy as np
+from manim import UP, VGroup, config
 
-from . import camera, close_up, framed, palette, products
+from . import camera, close_up, framed, layout, palette, products
 from .compose import Plan
 from .framed import fade_out_all  # taking a piece off the stage whole, wherever its parts were added
 from .products import DotProducts, ShownProduct, WeightedRows
@@ -111,6 +113,18 @@ def back_to_rest(scene: Scene, plan: Plan, *animations: Animation, run_time: flo
     scene.remove(framed.cover_top_band(scene, plan.region))
 
 
+def follow_along(scene: Scene, plan: Plan, mob: Mobject, within: Mobject) -> list[Animation]:
+    """Under the camera plan, the camera's move (as animations to play with the step's own) that keeps `mob` (the
+    word being read) in view along a strip wider than the frame, never past the strip's ends, `within` taking the
+    state that shot shows; at rest, nothing to add."""
+    if not plan.camera:
+        return []
+    half = config.frame_width / 2 - layout.MARGIN
+    x = float(np.clip(mob.get_center()[0], plan.whole.get_left()[0] + half, plan.whole.get_right()[0] - half))
+    shot = camera.Shot(np.array([x, 0.0, 0.0]), config.frame_width)
+    return [*camera.move_camera(scene, shot, pinned=[]), *close_up.shot_state(scene, shot, within)]
+
+
 def hang_from_top(plan: Plan) -> None:
     """Under the camera plan, hang the picture from its region's top (the camera then pans down over the rest);
     at rest it stays fitted where compose put it."""
@@ -137,6 +151,6 @@ def pan_down(scene: Scene, plan: Plan, part: Mobject) -> None:
         framed.move_to_shot(scene, shot, plan.whole, plan.pinned, run_time=PAN_TIME, region=plan.region)
 
 
-__all__ = ["fade_out_all", "enter", "dot_every_row", "scale_every_row", "end_on", "end_along", "back_to_rest", "hang_from_top",
+__all__ = ["fade_out_all", "enter", "dot_every_row", "scale_every_row", "end_on", "end_along", "back_to_rest", "follow_along", "hang_from_top",
            "enter_below",
            "pan_down"]
