@@ -60,6 +60,26 @@ def _uses_a_module_fixture(item: pytest.Item) -> bool:
                                     for defs in info.name2fixturedefs.values() if defs)
 
 
+#: The quick inner loop (`./dev.sh test -m quick`): the math package, the command line, the layout engine, and one
+#: scene (coffee_cafe) through every gate in each frame. Slow tests are never quick.
+QUICK_MODULES = ("test_render_args.py", "test_example_spec.py", "test_kit_compose.py", "test_story_gate.py",
+                 "test_math_import.py", "test_math_distribution.py")
+QUICK_FOLDER = ROOT / "attention_math" / "tests"
+QUICK_SCENE = "coffee_cafe"
+
+
+def _quick(item: pytest.Item) -> bool:
+    if item.get_closest_marker("slow"):
+        return False
+    if QUICK_FOLDER in item.path.parents:
+        return True
+    if item.path.name not in QUICK_MODULES:
+        return False
+    params = getattr(item, "callspec", None)
+    scene = params.params.get("scene_id") if params is not None else None
+    return scene is None or scene == QUICK_SCENE
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
     """How the tests spread over the pytest-xdist workers (`--dist loadgroup`).
@@ -69,6 +89,8 @@ def pytest_collection_modifyitems(config, items):
     - The slow tests start first (longest first packs the two workers best: the short tests fill in at the end).
     """
     for item in items:
+        if _quick(item):
+            item.add_marker(pytest.mark.quick)
         if not item.get_closest_marker("xdist_group") and _uses_a_module_fixture(item):
             item.add_marker(pytest.mark.xdist_group(f"module-{item.module.__name__}"))
     items.sort(key=lambda item: (not item.get_closest_marker("slow"), item.path.name not in LONGEST_MODULES))

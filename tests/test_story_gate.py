@@ -68,7 +68,7 @@ def test_the_ported_scenes_pass_the_story_gate_for_the_post(scene_id, aspect, mo
     monkeypatch.delenv("ATTENTION_EXAMPLE", raising=False)
     assert examples.active_spec().name == "post"
     report = inspect_scene(scene_id, aspect)
-    assert not report.story_problems, "\n".join(report.story_problems)
+    assert not report.story_problems + report.problems(), "\n".join(report.story_problems + report.problems())
     figures = [report.story[m.beat] for m in report.metrics if m.beat in report.story]
     assert sum(f.subject_values + f.subject_pieces for f in figures) > 0, "the scene names its subjects"
 
