@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from manim import DOWN, LEFT, ORIGIN, RIGHT, UP, ManimColor, Typst, VGroup, interpolate_color
 
+from .contrast import readable_on
 from . import layout, palette, typography
 from .numbers import Source
 from .text import SANS_PREAMBLE, align_baselines, escape_markup, label
@@ -85,13 +86,16 @@ class AttentionMap(VGroup):
             for i in range(self.rows):
                 for j in range(self.cols):
                     value = source.value(path, (i, j))
-                    grid.cell(i, j)[0].set_fill(interpolate_color(palette.ZERO, tint, max(0.0, min(1.0, value))))
+                    shade = interpolate_color(palette.ZERO, tint, max(0.0, min(1.0, value)))
+                    grid.cell(i, j)[0].set_fill(shade)
+                    for number in grid.cell(i, j)[1:]:  # its digits in the colour that reads on the head's shade
+                        number.set_color(readable_on(shade, (palette.TEXT, palette.BACKGROUND)))
         self.future = VGroup(*(grid.cell(i, j) for i in range(self.rows) for j in range(self.cols)
                                if causal and j > i))
         for cell in self.future:
             cell[0].set_fill(palette.MASKED, opacity=1)
             for number in cell[1:]:
-                number.set_color(palette.MUTED)
+                number.set_color(readable_on(palette.MASKED, (palette.MUTED, palette.TEXT)))
 
         self.add(grid, self.row_labels, self.column_labels)
         self.query_name = label(query_label, font_size=font_size, color=palette.QUERY) if query_label else VGroup()

@@ -13,25 +13,26 @@ ACCENT = ManimColor("#FFFFFF")
 
 QUERY = ManimColor("#F4D35E")  # Q: yellow
 KEY = ManimColor("#3DD6C6")  # K: teal
-VALUE = ManimColor("#F28FD0")  # V: pink
+VALUE = ManimColor("#DC5EB1")  # V: pink (deep enough to stay apart from K's teal under deuteranopia)
 CONTEXT = ManimColor("#A3E635")  # context / output vectors z, c
 
 POSITIVE = ManimColor("#4EA8F5")  # positive values: blue
 NEGATIVE = ManimColor("#F2542D")  # negative values: red-orange
 ZERO = ManimColor("#1C2230")  # a zero cell's fill
-MASKED = ManimColor("#3A3F4B")  # cells hidden by the causal mask
+MASKED = ManimColor("#5F6675")  # cells hidden by the causal mask (3:1 against the background, WCAG 1.4.11)
 DROPPED = ManimColor("#5A2A2A")  # weights zeroed by dropout
 WEIGHT = ManimColor("#B48EF5")  # attention weights / probabilities: violet
 ENGLISH = ManimColor("#E9C46A")
 FRENCH = ManimColor("#8ECAE6")
 WRONG = ManimColor("#FF5C5C")
-RIGHT = ManimColor("#7BD389")
+RIGHT = ManimColor("#8AD897")  # light enough to stay apart from WRONG under deuteranopia
 
 ROLE_COLORS = {"Q": QUERY, "K": KEY, "V": VALUE}
 
 #: One tint per attention head (label colour, and a faint panel behind the head's slice of a matrix): sky blue,
-#: amber, salmon, mint. Four, because an example has at most four heads; none is a Q/K/V or weight colour.
-HEAD_TINTS = (ManimColor("#5DADE2"), ManimColor("#F5B041"), ManimColor("#EC7063"), ManimColor("#58D68D"))
+#: amber, salmon, mint. Four, because an example has at most four heads; none is a Q/K/V or weight colour. Each pair
+#: stays apart under simulated colour-vision deficiencies (tests/test_palette_access.py).
+HEAD_TINTS = (ManimColor("#5DADE2"), ManimColor("#F5B041"), ManimColor("#EC7063"), ManimColor("#68E59C"))
 
 
 def value_color(value: float, scale: float) -> ManimColor:

@@ -13,6 +13,7 @@ from manim import (
     SurroundingRectangle,
 )
 
+from .contrast import readable_on
 from . import palette, typography
 from .numbers import Source, TracedNumber
 from .text import label
@@ -84,9 +85,13 @@ class TensorGrid(VGroup):
                 value = source.value(path, index)
                 square = Rectangle(width=width, height=cell_size, stroke_width=1 if shading != "none" else 0,
                                    stroke_color=palette.BACKGROUND)
-                square.set_fill(self._fill(value, shading, scale), opacity=1 if shading != "none" else 0)
+                shade = self._fill(value, shading, scale)
+                square.set_fill(shade, opacity=1 if shading != "none" else 0)
                 cell = VGroup(square)
                 if show_values:
+                    if shading != "none":  # the digits take the colour that reads on their own shade
+                        numbers[r, c].set_color(readable_on(shade, (number_color, palette.TEXT,
+                                                                    palette.BACKGROUND)))
                     cell.add(numbers[r, c].move_to(square))
                 cell.move_to([c * width, -r * cell_size, 0])
                 row_cells.append(cell)
