@@ -326,8 +326,7 @@ class CoffeeCafeScene(AttentionScene):
                  subject=parts.h_names)
         staging.enter_below(self, plan, VGroup(encoder, parts.role), FadeIn(encoder, lag_ratio=0.3),
                             FadeIn(parts.role), run_time=1.5)
-        staging.pan_down(self, plan, VGroup(*(parts.encoder.row(i) for i in range(n // 2, n)),
-                                            parts.h_names[n // 2:]))
+        staging.end_on(self, plan, parts.h_names)  # the names the caption lists, legible (the camera's turn)
         self.wait(1.5)
 
     @beat

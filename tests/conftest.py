@@ -19,6 +19,10 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 
+#: The scenes laid out by the layout engine (scenes.kit.compose), held to the story gate in every frame and example.
+STORY_GATED = ("coffee_cafe", "soft_formula", "summary", "teacher_forcing")
+
+
 def per_scene(values, scene_id=lambda value: value, name=None) -> list:
     """Parameters of one scene each, grouped by scene: under pytest-xdist (`--dist loadgroup`) every test of one scene
     runs in the worker that already holds that scene's cached headless run (`inspect_scene`), and the scenes spread

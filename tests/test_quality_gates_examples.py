@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from attention_math import example_spec, examples
-from conftest import ROOT, per_scene
+from conftest import ROOT, STORY_GATED, per_scene
 from scenes.kit.base import BeatRecord
 from scenes.kit.inspection import inspect_scene, metrics_json, typed_claim_problems
 from scenes import frame
@@ -66,12 +66,13 @@ EDGE_CASES = [(scene_id, name, aspect) for scene_id in EXAMPLE_SCENES for name i
 def test_every_clip_passes_the_quality_gates_for_the_edge_example(case, monkeypatch):
     """In the test's own process, beside the scene's other gates (one worker per scene): the Typst texts compiled
     and parsed for one example are reused by the next. Every frame: a phone's portrait and square clips are laid
-    out for the example too (in portrait the gates hold texts and numbers to the phone's CSS-px floors)."""
+    out for the example too (in portrait the gates hold texts and numbers to the phone's CSS-px floors). A scene
+    on the layout engine (STORY_GATED) is held to the story gate too."""
     scene_id, name, aspect = case
     monkeypatch.setenv(example_spec.EXAMPLE_ENV_VAR, str(ROOT / "examples" / f"{name}.toml"))
     assert examples.active_spec().name == name
     report = inspect_scene(scene_id, aspect)
-    problems = report.problems()
+    problems = report.problems() + (report.story_problems if scene_id in STORY_GATED else [])
     figures = figures_path(name, scene_id, aspect)
     figures.parent.mkdir(parents=True, exist_ok=True)
     figures.write_text(json.dumps(metrics_json(report, name, problems, aspect)), encoding="utf-8")

@@ -12,11 +12,9 @@ from attention_math import examples
 from scenes import frame
 from scenes.kit.inspection import inspect_scene, inspect_scene_class, metrics_json
 from scenes.kit.numbers import Source, format_value
-from tests.conftest import ROOT
+from conftest import ROOT, STORY_GATED
 from tests.fixtures.quality import story_scenes
 
-#: Scenes laid out by the layout engine (scenes.kit.compose) and holding their cues to the story gate.
-STORY_GATED = ("coffee_cafe", "soft_formula", "summary", "teacher_forcing")
 
 
 def story(scene_class) -> list[str]:

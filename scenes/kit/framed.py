@@ -77,6 +77,42 @@ def _row_shot(candidates: Sequence[Mobject], region: layout.Region | None = None
     return camera.shot_on(candidates[-1], region)
 
 
+def reads_in_one_shot(part: Mobject, region: layout.Region | None = None) -> bool:
+    """Whether one shot on `part` shows every text of it whole and at or above the floor."""
+    return shows_legibly(camera.shot_on(part, region), part, region)
+
+
+def shows_legibly(shot: camera.Shot, part: Mobject, region: layout.Region | None = None) -> bool:
+    """Whether `shot` shows every text of `part` whole and at or above the floor."""
+    return all(close_up.legible_in(unit, shot, region) for unit in close_up.text_units(part))
+
+
+def sweep(scene: Scene, pieces: Sequence[Mobject], whole: Mobject, pinned: Sequence[Mobject], *,
+          region: layout.Region | None = None, run_time: float = AFAR_RUN_TIME) -> None:
+    """Frame `pieces` in order, as many together as one shot shows legibly: every number of a part too wide (or
+    too tall) for one legible shot is seen legible once (a six-entry row across a phone's width)."""
+    group: list[Mobject] = []
+    for piece in pieces:
+        if group and not reads_in_one_shot(VGroup(*group, piece), region):
+            move_to_shot(scene, camera.shot_on(VGroup(*group), region), whole, pinned, run_time=run_time,
+                         region=region)
+            group = []
+        group.append(piece)
+    if group:
+        move_to_shot(scene, camera.shot_on(VGroup(*group), region), whole, pinned, run_time=run_time, region=region)
+
+
+def _dot_row_pieces(comp: DotProducts, i: int, extra: Sequence[Mobject]) -> list[Mobject]:
+    """Row i of a product, in reading order: its matrix row's cells, the vector's entries, the row's products,
+    then its sum (and word); `sweep` frames as many together as read."""
+    return [*comp.matrix.row(i), *comp.vector.row(0), *comp.products.row(i), comp.result.cell(i), *extra]
+
+
+def _scale_row_pieces(comp: WeightedRows, i: int, extra: Sequence[Mobject]) -> list[Mobject]:
+    """Row i of a weighted sum, in reading order: its word, its weight, its matrix row's cells, its products."""
+    return [*extra, comp.weights.cell(i), *comp.matrix.row(i), *comp.products.row(i)]
+
+
 def show_whole(scene: Scene, whole: Mobject, pinned: Sequence[Mobject], *introductions: Animation,
                run_time: float = 1.2, region: layout.Region | None = None) -> camera.Shot:
     """Pull the camera out until all of `whole` fits the body (its numbers shaded, its small texts hidden), then
@@ -118,6 +154,9 @@ def dot_every_row(scene: Scene, comp: DotProducts, whole: Mobject, pinned: Seque
             with_products=with_first_products if i == 0 else (), with_sum=with_first_sum if i == 0 else (),
             run_time=run_time if i < CLOSE_ROWS else (AFAR_RUN_TIME * 2 if close else AFAR_RUN_TIME)))
         keep_in_front(scene, pinned)
+        if every_row_close and not shows_legibly(shot, VGroup(comp.vector, row, products, result), region):
+            sweep(scene, _dot_row_pieces(comp, i, [labels[i]] if i < len(labels) else []), whole, pinned,
+                  region=region)
     settle(scene, [comp.products, comp.result], [m for s in shown for m in (s.products, s.result)])
     keep_in_front(scene, pinned)
     if comp.matrix.rows <= CLOSE_ROWS or every_row_close:
@@ -149,6 +188,9 @@ def scale_every_row(scene: Scene, comp: WeightedRows, whole: Mobject, pinned: Se
             with_products=with_first if i == 0 else (),
             run_time=max(run_time, 1.0) if i < CLOSE_ROWS else (AFAR_RUN_TIME * 2 if close else AFAR_RUN_TIME)))
         keep_in_front(scene, pinned)
+        if every_row_close and not shows_legibly(shot, VGroup(weight, row, products), region):
+            sweep(scene, _scale_row_pieces(comp, i, [labels[i]] if i < len(labels) else []), whole, pinned,
+                  region=region)
     settle(scene, [comp.products], [s.products for s in shown])
     keep_in_front(scene, pinned)
     if comp.matrix.rows <= CLOSE_ROWS or every_row_close:
@@ -214,4 +256,4 @@ def fade_out_all(scene: Scene, piece: Mobject) -> list[Animation]:
 
 
 __all__ = ["CLOSE_ROWS", "frame_along", "cover_top_band", "keep_in_front", "move_to_shot", "show_whole", "dot_every_row", "scale_every_row", "frame_part",
-           "shown_by", "fade_out_all"]
+           "shown_by", "fade_out_all", "reads_in_one_shot", "sweep"]

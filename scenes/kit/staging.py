@@ -30,6 +30,7 @@ from . import camera, close_up, framed, layout, palette, products
 from .compose import Plan
 from .framed import fade_out_all  # taking a piece off the stage whole, wherever its parts were added
 from .products import DotProducts, ShownProduct, WeightedRows
+from .widgets import TensorGrid
 
 #: How long the parts take to come in at rest, and the scaffold (signs, empty brackets) after them.
 ENTER_TIME = 1.2
@@ -75,25 +76,33 @@ def scale_every_row(scene: Scene, plan: Plan, comp: WeightedRows, *, labels: Seq
 
 def end_on(scene: Scene, plan: Plan, part: Mobject, *animations: Animation, run_time: float = 1.0) -> None:
     """Frame `part` (the top score and its word) under the camera plan, its texts legible: in one shot where one
-    shot can show them all legibly, else its pieces one after the other (the last piece last); `animations` play
-    with the first move. At rest it is on screen already: play `animations` only."""
+    shot can show them all legibly, else piece after piece in reading order (rows, or a row's cells), as many
+    together as read (`animations` play with the first move). At rest it is on screen already: play `animations`
+    only."""
     if not plan.camera:
         if animations:
             scene.play(*animations, run_time=run_time)
         return
-    for i, piece in enumerate(legible_pieces(part, plan)):
-        framed.frame_part(scene, piece, plan.whole, plan.pinned, *(animations if i == 0 else ()),
-                          run_time=run_time, region=plan.region)
+    pieces = legible_pieces(part, plan)
+    if len(pieces) <= 1:
+        framed.frame_part(scene, part, plan.whole, plan.pinned, *animations, run_time=run_time, region=plan.region)
+        return
+    if animations:
+        scene.play(*animations, run_time=run_time)
+    framed.sweep(scene, pieces, plan.whole, plan.pinned, region=plan.region)
 
 
-def legible_pieces(part: Mobject, plan: Plan, depth: int = 2) -> list[Mobject]:
-    """`part` itself where a shot on it shows every text legibly, else the same for each of its submobjects in
-    turn (down to `depth` levels): the pieces to frame one after the other."""
-    shot = camera.shot_on(part, plan.region)
-    if depth == 0 or not part.submobjects or all(close_up.legible_in(unit, shot, plan.region)
-                                                  for unit in close_up.text_units(part)):
-        return [part]
-    return [piece for sub in part.submobjects for piece in legible_pieces(sub, plan, depth - 1)]
+def legible_pieces(part: Mobject, plan: Plan) -> list[Mobject]:
+    """`part` itself where one shot shows every text of it legibly; else its pieces in reading order: a grid's
+    rows (a row too wide, its cells), a group's parts, each split again the same way."""
+    if framed.reads_in_one_shot(part, plan.region) or not close_up.text_units(part):
+        return [part] if close_up.text_units(part) else []
+    if isinstance(part, TensorGrid):
+        rows = [part.row(r) for r in range(part.rows)]
+        return [piece for row in rows for piece in
+                ([row] if framed.reads_in_one_shot(row, plan.region) else list(row.submobjects))]
+    pieces = [piece for sub in part.submobjects for piece in legible_pieces(sub, plan)]
+    return pieces or [part]
 
 
 def end_along(scene: Scene, plan: Plan, name: Mobject, grid) -> None:
