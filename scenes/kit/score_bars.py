@@ -278,10 +278,8 @@ class SoftmaxPicture(VGroup):
             return names_arrow(target, tag)
         if self.lying:  # the tag already over the bars
             return flow_arrow(target[0], bars).match_y(target[0].body)
-        if self.arrow_runs == DOWNWARDS:
-            arrow = flow_arrow(target[0], bars, down=True)
-            tag.next_to(arrow, RIGHT, buff=layout.NEAR)
-            return arrow
+        if self.arrow_runs == DOWNWARDS:  # the tag stays where the fitted picture has it, the arrow on its left
+            return flow_arrow(target[0], bars, down=True).next_to(tag, LEFT, buff=layout.NEAR)
         arrow = flow_arrow(target, bars).match_y(target[0].body)
         tag.next_to(arrow, UP, buff=layout.TIGHT)
         return arrow
