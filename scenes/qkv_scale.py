@@ -250,16 +250,17 @@ def query_projection_forms(src: Source, word: str, qn: int) -> list[Form]:
     stacked under the matrix (a square frame, a wide example)."""
     whole = lambda made: made.whole  # noqa: E731
     beside = each_row_height(lambda cell: flow_forms(lambda under: query_projection(src, word, qn, cell, under),
-                                                     whole=whole, suffix=f", rows {cell:.2f} tall"))
+                                                     whole=whole, suffix=f", rows {cell} tall"))
     return beside + row_height_forms(lambda cell: query_projection(src, word, qn, cell, True, True), whole=whole,
                                      name="stacked, ")
 
 
-def keys_and_values(src: Source, tokens: list[str], stacked: bool) -> VGroup:
-    """K and V, named, their rows named by the words: the keys k_j and the values v_j the query row will use."""
+def keys_and_values(src: Source, tokens: list[str], stacked: bool, cell: float = typography.CELL) -> VGroup:
+    """K and V, named, their rows (`cell` tall) named by the words: the keys k_j and the values v_j the query row
+    will use."""
     grids = VGroup()
     for path, color in (("K", palette.KEY), ("V", palette.VALUE)):
-        grid = _grid(src, path, color)
+        grid = _grid(src, path, color, cell)
         grid.add_row_labels(tokens, color=palette.ENGLISH, font_size=typography.LABEL_SIZE)
         name = math(f"{path} = X W_{path}", color=color).next_to(grid, UP, buff=layout.NEAR)
         grids.add(VGroup(grid, name))
@@ -373,7 +374,7 @@ def mixing(src: Source, tokens: list[str], qn: int, cell: float, stacked: bool) 
 def mixing_forms(src: Source, tokens: list[str], qn: int) -> list[Form]:
     """Side by side and stacked (the body's own flow first) at every row height."""
     return each_row_height(lambda cell: flow_forms(lambda stacked: mixing(src, tokens, qn, cell, stacked),
-                                                   whole=lambda made: made.whole, suffix=f", rows {cell:.2f} tall"))
+                                                   whole=lambda made: made.whole, suffix=f", rows {cell} tall"))
 
 
 def product_column(left, right, result) -> tuple[VGroup, VGroup]:
@@ -669,8 +670,9 @@ class QKVScaleScene(AttentionScene):
 
     def show_keys_and_values(self, eq, light: TermLight) -> None:
         """K and V again, their rows named by the words, while the caption says the keys and values are their rows."""
-        grids, plan = compose(flow_forms(lambda stacked: keys_and_values(self.src, self.tokens, stacked)),
-                              pinned=[eq, light.box])
+        grids, plan = compose(each_row_height(lambda cell: flow_forms(
+            lambda stacked: keys_and_values(self.src, self.tokens, stacked, cell), suffix=f", rows {cell} tall")),
+            pinned=[eq, light.box])
         self.say("The keys k_j = x_j W_K and values v_j = x_j W_V are the rows of K and V we already have.",
                  narration="Keys and values are made the same way, k_j from x_j times W_K and v_j from x_j times "
                            "W_V: they are the rows of K and V we already have.",
