@@ -93,3 +93,87 @@ def test_a_wide_product_goes_to_the_camera_at_the_floor():
 def test_compose_needs_a_form():
     with pytest.raises(ValueError, match="at least one form"):
         compose.compose([])
+
+
+# --- the generators two scenes share (scenes.kit.forms, scenes.kit.score_bars) ---------------------------------
+def rain_softmax_forms():
+    """weight_free's Step B content (the post's ω and α over the rain sentence) in the softmax step's forms."""
+    from scenes.kit.score_bars import softmax_forms
+    from scenes.kit.text import math
+    from scenes.kit.widgets import vector
+
+    src = Source("rain")
+    return softmax_forms(src, "alpha", list(src.get("tokens")),
+                         lambda cell, orientation: vector(src, "omega", orientation=orientation, cell_size=cell),
+                         lambda: math("omega"))
+
+
+@pytest.mark.parametrize("aspect, form, rung", [
+    ("landscape", "scores beside the bars, rows", compose.WORKED),
+    ("square", "scores over the bars, rows", compose.WORKED),
+    # a phone: every standing or roomy lying form needs the camera, so the form made for it (the lying bars close
+    # to the scores) is built, and it reads at the floor
+    ("portrait", "lying bars close to the scores, rows", compose.FLOOR),
+])
+def test_the_softmax_step_takes_the_arrangement_its_frame_reads(aspect, form, rung):
+    made, plan, number, body = plan_for(aspect, rain_softmax_forms)
+    assert plan.form.startswith(form) and plan.rung == rung
+    assert number >= typography.MIN_FONT_SIZE * (1 - 1e-6)
+    assert plan.whole.width <= body.width + 1e-6 and plan.whole.height <= body.height + 1e-6
+    arrow = made.arrow()  # the arrow of the arrangement: on the names' line where the bars lie close
+    if made.arrow_runs == "on the names":
+        assert abs(arrow.get_center()[1] - made.target[1].get_center()[1]) < 1e-6
+    else:
+        assert made.target[0].get_right()[0] <= arrow.get_left()[0] + 1e-6 or made.arrow_runs == "downwards"
+
+
+def test_the_close_softmax_form_is_never_built_where_another_reads():
+    with in_frame("landscape"):
+        forms = rain_softmax_forms()
+        assert [f.close_up for f in forms].index(True) == len(forms) - 3, "the close forms come last, made for it"
+        _, plan = compose.compose(forms)
+    assert not plan.form.startswith("lying bars close")
+
+
+def test_row_height_forms_try_the_roomiest_rows_first_and_keep_the_first_that_reads_worked():
+    from scenes.kit import legible
+    from scenes.kit.forms import row_height_forms
+
+    source = Source("qkv")
+
+    def forms():
+        return row_height_forms(lambda cell: DotProducts(source, matrix="K", vector="query_row.q",
+                                                         products="query_row.score_terms",
+                                                         result="query_row.raw_scores", cell_size=cell))
+    with in_frame("landscape"):
+        names = [f.name for f in forms()]
+    assert len(names) == len(legible.row_heights()) and names[0] == f"rows {typography.CELL:.2f} tall"
+    _, plan, number, _ = plan_for("landscape", forms)
+    assert (plan.form, plan.rung) == (names[0], compose.WORKED) and number >= typography.WORKED_NUMBER_SIZE * 0.99
+    _, plan, number, _ = plan_for("portrait", forms)  # a phone: lower rows, at the floor
+    assert plan.form != names[0] and plan.rung == compose.FLOOR and number >= typography.MIN_FONT_SIZE * 0.99
+
+
+def test_map_style_forms_keep_square_rows_where_they_read_and_stand_the_keys_up_on_a_phone():
+    from scenes.kit.attention_map import AttentionMap
+    from scenes.kit.forms import map_style_forms
+
+    source = Source("qkv")
+    forms = lambda: map_style_forms(lambda style: AttentionMap(source, "weights", list(source.get("tokens")),  # noqa: E731
+                                                               **style))
+    _, plan, _, _ = plan_for("landscape", forms)
+    assert (plan.form, plan.rung) == ("map style 0", compose.WORKED)
+    _, plan, number, _ = plan_for("portrait", forms)
+    assert plan.form in ("map style 2", "map style 3") and plan.rung == compose.FLOOR  # upright key words
+    assert number >= typography.MIN_FONT_SIZE * 0.99
+
+
+def test_each_row_height_lists_another_generators_forms_row_height_by_row_height():
+    from scenes.kit import legible
+    from scenes.kit.forms import each_row_height
+
+    with in_frame("landscape"):
+        forms = each_row_height(lambda cell: flow_forms(lambda stacked: None, suffix=f" {cell:.2f}"))
+        heights = legible.row_heights()
+    assert [f.name for f in forms] == [f"{kind} {cell:.2f}" for cell in heights
+                                       for kind in ("side by side", "stacked")]

@@ -201,3 +201,14 @@ def test_with_animations_skipped_no_copy_is_made():
     seen = _played(True, source, result)
     assert all(m in (source, result) for _, on_stage, _ in seen.get("frames", []) for m in on_stage)
     assert seen["after"] == [result]
+
+
+def test_row_after_row_lands_one_rows_copies_before_the_next_row_leaves():
+    from manim import Dot, FadeIn as Fade
+
+    rows = [[Fade(Dot()), Fade(Dot())], [Fade(Dot()), Fade(Dot()), Fade(Dot())]]
+    together = motion.row_after_row(rows)
+    (first, start1, end1), (second, start2, end2) = together.anims_with_timings
+    assert start1 == 0 and start2 >= end1 - 1e-9, "the second row starts once the first has landed"
+    assert [len(group.animations) for group in (first, second)] == [2, 3]
+    assert motion.row_after_row([[], rows[0]]).animations and len(motion.row_after_row([[], rows[0]]).animations) == 1

@@ -5,6 +5,9 @@ arrangements exist and in which order they are preferred for the region at hand,
 
     flow_forms(build)            build(stacked): side by side and stacked, the region's own flow first
     lines_forms(build, count)    build(lines): a row of items in one line, then two, ... up to `count`
+    row_height_forms(build)      build(cell): the same grids with their rows at each of the kit's row heights
+    each_row_height(forms_of)    forms_of(cell): another generator's forms at each row height, roomiest first
+    map_style_forms(build)       build(style): an attention map in each of the kit's arrangements, roomiest first
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from typing import Any
 
 from manim import Mobject
 
-from . import layout
+from . import layout, legible
 from .compose import Form
 
 
@@ -42,4 +45,26 @@ def lines_forms(build: Callable[[int], Any], count: int, *, whole: Callable[[Any
             for lines in range(1, max(count, 1) + 1)]
 
 
-__all__ = ["flow_forms", "lines_forms"]
+def row_height_forms(build: Callable[[float], Any], *, whole: Callable[[Any], Mobject] = _itself,
+                     name: str = "", region: layout.Region | None = None, close_up: bool = False) -> list[Form]:
+    """The same content with its rows at each of the kit's row heights, roomiest first (`build(cell)`): square
+    rows, compact ones, then rows padded by a hairline only. `name` prefixes each form's name."""
+    return [Form(f"{name}rows {cell:.2f} tall", lambda cell=cell: build(cell), whole, region, close_up)
+            for cell in legible.row_heights()]
+
+
+def each_row_height(forms_of: Callable[[float], list[Form]]) -> list[Form]:
+    """`forms_of(cell)` (another generator's forms, built with rows `cell` tall) for each of the kit's row
+    heights, roomiest first, one after the other."""
+    return [form for cell in legible.row_heights() for form in forms_of(cell)]
+
+
+def map_style_forms(build: Callable[[dict], Any], *, whole: Callable[[Any], Mobject] = _itself,
+                    name: str = "") -> list[Form]:
+    """An attention map (with whatever shares its rows) in each of the kit's arrangements, roomiest first
+    (`build(style)`, the style's keywords go to AttentionMap): square rows, compact rows, then upright key words."""
+    return [Form(f"{name}map style {i}", lambda style=style: build(style), whole)
+            for i, style in enumerate(legible.map_styles())]
+
+
+__all__ = ["flow_forms", "lines_forms", "row_height_forms", "each_row_height", "map_style_forms"]

@@ -131,6 +131,12 @@ def lagged(animations: Sequence[Animation], lag: float = LAG) -> Animation:
     return LaggedStart(*animations, lag_ratio=lag)
 
 
+def row_after_row(rows: Sequence[Sequence[Animation]], lag: float = LAG) -> Animation:
+    """Travelling copies a row at a time: each row's copies lagged (`lagged`), a row starting once the one before
+    has landed, so at most one row's copies are in flight over the grids."""
+    return LaggedStart(*(lagged(row, lag) for row in rows if row), lag_ratio=1.0)
+
+
 def entries_to_products(row: Mobject, vector: Mobject, products: Mobject) -> list[Animation]:
     """Entry k of `row` and entry k of `vector` travel together to product slot k.
 
@@ -182,5 +188,5 @@ def slide_slices(slices: Sequence[Mobject], targets: Sequence[Mobject]) -> list[
     return [travel(s, t) for s, t in zip(slices, targets)]
 
 
-__all__ = ["LAG", "Travel", "travel", "lagged", "entries_to_products", "collapse", "scores_to_weights", "rows_into_sum",
+__all__ = ["LAG", "Travel", "travel", "lagged", "row_after_row", "entries_to_products", "collapse", "scores_to_weights", "rows_into_sum",
            "weighted_rows_into_row", "mask_enters", "slide_slices"]

@@ -323,15 +323,20 @@ def into_product(left: Mobject, right: Mobject, product: TensorGrid) -> list[Ani
     entries of row i of L travel with those of column k of R into it (motion.weighted_rows_into_row). L may be a
     grid or a map (anything with `.row(i)`); a factor written as a symbol travels whole in place of its entries.
     Play them lagged (`motion.lagged`), then `settle(scene, [product], cells)`."""
-    anims: list[Animation] = []
-    for i in range(product.rows):
-        weights = left.row(i) if hasattr(left, "row") else left
-        if isinstance(right, TensorGrid):
-            anims += motion.weighted_rows_into_row(weights, [right.row(m) for m in range(right.rows)],
-                                                   product.row(i))
-        else:
-            anims += [motion.travel(VGroup(weights, right), cell) for cell in product.row(i)]
-    return anims
+    return [anim for row in into_product_by_row(left, right, product) for anim in row]
+
+
+def into_product_by_row(left: Mobject, right: Mobject, product: TensorGrid) -> list[list[Animation]]:
+    """`into_product`'s travelling copies grouped by the row of `product` they arrive in: play them with
+    `motion.row_after_row`, so one row's copies at a time are in flight, then `settle`."""
+    return [_into_row(left, right, product, i) for i in range(product.rows)]
+
+
+def _into_row(left: Mobject, right: Mobject, product: TensorGrid, i: int) -> list[Animation]:
+    weights = left.row(i) if hasattr(left, "row") else left
+    if isinstance(right, TensorGrid):
+        return motion.weighted_rows_into_row(weights, [right.row(m) for m in range(right.rows)], product.row(i))
+    return [motion.travel(VGroup(weights, right), cell) for cell in product.row(i)]
 
 
 def dot_every_row(scene: Scene, comp: DotProducts, *, color=palette.KEY,
@@ -376,5 +381,5 @@ def add_rows(scene: Scene, comp: WeightedRows, *, with_sum: Iterable[Animation] 
 __all__ = [
     "EncoderScoring", "encoder_scoring", "product_row",
     "DotProducts", "WeightedRows", "ShownProduct", "row_times_vector", "dot_every_row", "scale_every_row",
-    "add_rows", "shared_cell_width", "settle", "compact_row", "into_product",
+    "add_rows", "shared_cell_width", "settle", "compact_row", "into_product", "into_product_by_row",
 ]

@@ -7,16 +7,16 @@ row shares that spacing, so the two line up for any sentence.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from manim import DOWN, LEFT, PI, RIGHT, UP, Arrow, Line, Mobject, Rectangle, VGroup
 
 from . import layout, palette, typography
 from .numbers import Source
-from .text import label, math
+from .text import label, math, wrapped
 from .attention_map import upright_label
 from .legible import fill_factor, fits_at_floor, smallest_text
-from .widgets import SoftmaxBars, heatmap
+from .widgets import SoftmaxBars, flow_arrow, heatmap
 
 #: Bar width when the words under the bars are short.
 BAR_WIDTH = 0.8
@@ -250,4 +250,123 @@ def names_arrow(column: VGroup, tag: Mobject) -> Arrow:
                  max_tip_length_to_length_ratio=0.25)
 
 
-__all__ = ["ScoreBars", "ScoreRows", "bars_or_rows", "lie_beside", "names_arrow", "lying_bars", "LYING_LENGTH", "bar_pitch", "BAR_WIDTH", "stand_labels_upright"]
+# --- scores → softmax → bars: the four arrangements of a softmax step ---------------------------------------------
+
+#: How the arrow of a softmax step runs from the scores to the bars: across (side by side), downwards (the scores
+#: over the bars), or on the names' line (lying bars built close to the scores).
+ACROSS, DOWNWARDS, ON_THE_NAMES = "across", "downwards", "on the names"
+
+
+class SoftmaxPicture(VGroup):
+    """A softmax step's arrangement: `target` (the scores' grid and its name, `target[0]`, `target[1]`), `tag` (the
+    "softmax" words) and `bars` (SoftmaxBars, standing or `lying`); `arrow_runs` says how the arrow runs (ACROSS,
+    DOWNWARDS, ON_THE_NAMES). `arrow()` makes the arrow (placing the tag where the arrangement left it free)."""
+
+    def __init__(self, target: VGroup, tag: Mobject, bars: SoftmaxBars, arrow_runs: str):
+        super().__init__(target, tag, bars)
+        self.target, self.tag, self.bars, self.arrow_runs = target, tag, bars, arrow_runs
+
+    @property
+    def lying(self) -> bool:
+        """The bars lie along their words' rows (lying_bars)."""
+        return getattr(self.bars, "lying", False)
+
+    def arrow(self) -> Mobject:
+        """The arrow from the scores to the bars (call once the picture is fitted)."""
+        target, tag, bars = self.target, self.tag, self.bars
+        if self.arrow_runs == ON_THE_NAMES:  # built close: from the scores' name to the tag over the bars
+            return names_arrow(target, tag)
+        if self.lying:  # the tag already over the bars
+            return flow_arrow(target[0], bars).match_y(target[0].body)
+        if self.arrow_runs == DOWNWARDS:  # the tag stays where the fitted picture has it, the arrow on its left
+            return flow_arrow(target[0], bars, down=True).next_to(tag, LEFT, buff=layout.NEAR)
+        arrow = flow_arrow(target, bars).match_y(target[0].body)
+        tag.next_to(arrow, UP, buff=layout.TIGHT)
+        return arrow
+
+
+def standing_bars(source: Source, path: str, tokens: Sequence[str], room: float, *, bar_width: float = BAR_WIDTH,
+                  bar_height: float = 2.6) -> SoftmaxBars:
+    """The weights at `path` as bars standing on one line, as tall as `room` (with their words) allows, at most
+    `bar_height` for a weight of 1, each as wide as the widest word under it; words that laid flat would make the
+    bars wider than the body stand upright under them (as in ScoreBars)."""
+    upright = upright_words(tokens, bar_width)
+    widest = max(label(t, font_size=typography.SMALL_SIZE).width for t in tokens)
+    width = bar_width if upright else max(bar_width, widest - layout.GAP + layout.TIGHT)
+
+    def build(height: float) -> SoftmaxBars:
+        bars = SoftmaxBars(source, path, tokens, max_height=height, bar_width=width,
+                           buff=layout.NEAR if upright else layout.GAP)
+        return stand_labels_upright(bars, tokens) if upright else bars
+
+    probe = build(bar_height)
+    words = probe.height - max(b.height for b in probe.bars)
+    tallest = float(source.get(path).max())  # softmax: tallest > 0
+    return build(min(bar_height, (room - words) / tallest))
+
+
+def softmax_forms(source: Source, weights: str, tokens: Sequence[str], scores: Callable[[float, str], Mobject],
+                  name: Callable[[], Mobject], *, tag: str = "softmax", bar_width: float = BAR_WIDTH,
+                  bar_height: float = 2.6) -> list:
+    """The arrangements of a softmax step (scores → "softmax" → bars), for the layout engine (scenes.kit.compose),
+    each at every row height: the scores as a column beside standing bars (a wide body's first), as a row over
+    them (a tall body's first), as a column beside their words with the bars lying along the rows, and (made for
+    the camera: eleven words in portrait) the lying bars close to the scores, the arrow on the names' line.
+    `scores(cell, orientation)` builds the scores' grid ("column" or "row", rows `cell` tall), `name()` its name.
+    Each form builds a SoftmaxPicture."""
+    from .compose import Form
+    from .forms import row_height_forms
+
+    body = layout.body()
+    many = upright_words(tokens, bar_width)  # a long sentence: the row packs closer
+
+    def tag_text() -> Mobject:
+        return label(tag, font_size=typography.SMALL_SIZE, color=palette.WEIGHT)
+
+    def beside(cell: float) -> SoftmaxPicture:
+        target = VGroup(scores(cell, "column"), name())
+        target[1].next_to(target[0], UP, buff=layout.NEAR)
+        bars = standing_bars(source, weights, tokens, body.height, bar_width=bar_width, bar_height=bar_height)
+        picture = SoftmaxPicture(target, tag_text(), bars, ACROSS)
+        picture.arrange(RIGHT, buff=layout.GAP if many else layout.FAR)
+        return picture
+
+    def over(cell: float) -> SoftmaxPicture:
+        target = VGroup(scores(cell, "row"), name())
+        target[1].next_to(target[0], LEFT, buff=layout.NEAR)
+        bars = standing_bars(source, weights, tokens, body.height - target.height - 2 * layout.FAR,
+                             bar_width=bar_width, bar_height=bar_height)
+        picture = SoftmaxPicture(target, tag_text(), bars, DOWNWARDS)
+        picture.arrange(DOWN, buff=layout.FAR)
+        return picture
+
+    def lying(cell: float, length: float = LYING_LENGTH, gap: float = layout.FAR) -> SoftmaxPicture:
+        target = VGroup(scores(cell, "column"), name())
+        target[0].add_row_labels(list(tokens), color=palette.ENGLISH, font_size=typography.SMALL_SIZE)
+        target[1].next_to(target[0].body, UP, buff=layout.NEAR)
+        bars = lying_bars(source, weights, tokens, cell, length)
+        words = tag_text()
+        widest = max(label(w, font_size=typography.SMALL_SIZE).width for w in tag.split())
+        if words.width > bars.width >= widest:  # a long tag over short bars: in lines as wide as the bars
+            words = wrapped(tag, bars.width, font_size=typography.SMALL_SIZE, color=palette.WEIGHT)
+        lie_beside(target, bars, words, gap)
+        close = gap != layout.FAR
+        if close:  # no room for the arrow between the rows: on the names' line
+            words.match_y(target[1])
+        return SoftmaxPicture(target, words, bars, ON_THE_NAMES if close else ACROSS)
+
+    def close(cell: float) -> SoftmaxPicture:
+        first = lying(cell, gap=layout.GAP)
+        room = body.width * smallest_text(first) / typography.MIN_FONT_SIZE
+        return lying(cell, LYING_LENGTH + min(0, room - first.width), layout.GAP)
+
+    standing = [(beside, "beside"), (over, "over")]
+    forms = [form for build, named in (standing[::-1] if layout.is_tall() else standing)
+             for form in row_height_forms(build, name=f"scores {named} the bars, ")]
+    forms += row_height_forms(lying, name="bars lying along the words, ")
+    forms += row_height_forms(close, name="lying bars close to the scores, ", close_up=True)
+    return forms
+
+
+__all__ = ["ScoreBars", "ScoreRows", "bars_or_rows", "lie_beside", "names_arrow", "lying_bars", "LYING_LENGTH", "bar_pitch", "BAR_WIDTH", "stand_labels_upright", "SoftmaxPicture", "softmax_forms", "standing_bars",
+           "ACROSS", "DOWNWARDS", "ON_THE_NAMES"]

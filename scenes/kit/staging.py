@@ -15,6 +15,7 @@ ends on the part the caption talks about. A scene calls them unconditionally.
     hang_from_top(plan)                              a picture taller than its region starts at the region's top
     enter_below(scene, plan, part, *fade_ins)        parts entering below the frame come in shaded
     pan_down(scene, plan, part)                      the camera pans down to `part` (no zoom)
+    return_to_rest(scene, pinned, *animations)       the same where the step before's plan is not at hand
 """
 
 from __future__ import annotations
@@ -38,10 +39,21 @@ SCAFFOLD_TIME = 0.5
 
 
 def enter(scene: Scene, plan: Plan, *introductions: Animation, scaffold: Sequence[Animation] = (),
-          run_time: float = ENTER_TIME, then_on: Mobject | None = None) -> None:
+          run_time: float = ENTER_TIME, then_on: Mobject | None = None, with_the_move: bool = False) -> None:
     """Play `introductions` (the parts' FadeIns), then `scaffold`; under the camera plan the camera first pulls
     back over the whole, the pinned formula still on screen, then (given `then_on`, what the caption names)
-    frames that part legibly (`end_on`)."""
+    frames that part legibly (`end_on`). `with_the_move`: under the camera plan the introductions play during
+    the pull-back, so what they bring from the picture before (numbers travelling into the whole) takes the
+    whole's shot state as it lands, never shown below the floor."""
+    if plan.camera and with_the_move:
+        framed.cover_top_band(scene, plan.region)
+        framed.move_to_shot(scene, camera.shot_on_all(plan.whole, plan.region), plan.whole, plan.pinned,
+                            *introductions, run_time=run_time, region=plan.region)
+        if scaffold:
+            scene.play(*scaffold, run_time=SCAFFOLD_TIME)
+        if then_on is not None:
+            end_on(scene, plan, then_on)
+        return
     if plan.camera:
         framed.show_whole(scene, plan.whole, plan.pinned, *introductions, *scaffold, run_time=run_time,
                           region=plan.region)
@@ -160,6 +172,21 @@ def pan_down(scene: Scene, plan: Plan, part: Mobject) -> None:
         framed.move_to_shot(scene, shot, plan.whole, plan.pinned, run_time=PAN_TIME, region=plan.region)
 
 
-__all__ = ["fade_out_all", "enter", "dot_every_row", "scale_every_row", "end_on", "end_along", "back_to_rest", "follow_along", "hang_from_top",
-           "enter_below",
-           "pan_down"]
+#: How long the camera takes to come back to rest from a close-up.
+REST_TIME = 0.8
+
+
+def return_to_rest(scene: Scene, pinned: Sequence[Mobject], *animations: Animation,
+                   run_time: float = REST_TIME) -> None:
+    """The camera back at rest where a step before (whose plan this step does not hold) ended in close-up,
+    `pinned` (the formula) still on screen, `animations` along; at rest, `animations` only (at their own pace)."""
+    if camera.at_rest(scene):
+        if animations:
+            scene.play(*animations, run_time=run_time)
+        return
+    scene.play(*camera.move_camera(scene, camera.rest_shot(), pinned=[m for m in pinned if m is not None]),
+               *animations, run_time=run_time)
+
+
+__all__ = ["fade_out_all", "enter", "dot_every_row", "scale_every_row", "end_on", "end_along", "back_to_rest",
+           "return_to_rest", "follow_along", "hang_from_top", "enter_below", "pan_down"]
