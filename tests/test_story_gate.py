@@ -12,7 +12,7 @@ from scenes.kit.numbers import Source, format_value
 from tests.fixtures.quality import story_scenes
 
 #: Scenes laid out by the layout engine (scenes.kit.compose) and holding their cues to the story gate.
-STORY_GATED = ("coffee_cafe",)
+STORY_GATED = ("coffee_cafe", "weight_free")
 
 
 def story(scene_class) -> list[str]:
