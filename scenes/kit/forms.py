@@ -8,6 +8,9 @@ arrangements exist and in which order they are preferred for the region at hand,
     row_height_forms(build)      build(cell): the same grids with their rows at each of the kit's row heights
     each_row_height(forms_of)    forms_of(cell): another generator's forms at each row height, roomiest first
     map_style_forms(build)       build(style): an attention map in each of the kit's arrangements, roomiest first
+    sized_forms(build)           build(cell): grids at each row height the kit's grids take, roomiest first
+    sized_flow_forms(build)      build(stacked, cell): side by side and stacked (the region's flow first), at each
+                                 row height, roomiest first
 """
 
 from __future__ import annotations
@@ -60,11 +63,36 @@ def each_row_height(forms_of: Callable[[float], list[Form]]) -> list[Form]:
 
 
 def map_style_forms(build: Callable[[dict], Any], *, whole: Callable[[Any], Mobject] = _itself,
-                    name: str = "") -> list[Form]:
+                    name: str = "", region: layout.Region | None = None) -> list[Form]:
     """An attention map (with whatever shares its rows) in each of the kit's arrangements, roomiest first
-    (`build(style)`, the style's keywords go to AttentionMap): square rows, compact rows, then upright key words."""
-    return [Form(f"{name}map style {i}", lambda style=style: build(style), whole)
+    (`build(style)`, the style's keywords go to AttentionMap): square rows, compact rows, then upright key words;
+    each form fitted to `region` (default compose's)."""
+    return [Form(f"{name}map style {i}", lambda style=style: build(style), whole, region)
             for i, style in enumerate(legible.map_styles())]
 
 
-__all__ = ["flow_forms", "lines_forms", "row_height_forms", "each_row_height", "map_style_forms"]
+def sized_forms(build: Callable[[float], Any], *, whole: Callable[[Any], Mobject] = _itself,
+                region: layout.Region | None = None, suffix: str = "") -> list[Form]:
+    """The content at each row height the kit's grids take (`build(cell)`), roomiest first: square rows, compact
+    rows (one line of text), rows padded by a hairline only; each form fitted to `region` (default compose's)."""
+    from .legible import row_heights
+
+    names = ("square rows", "compact rows", "hairline rows")
+    return [Form(name + suffix, lambda cell=cell: build(cell), whole, region)
+            for name, cell in zip(names, row_heights())]
+
+
+def sized_flow_forms(build: Callable[[bool, float], Any], region: layout.Region | None = None, *,
+                     whole: Callable[[Any], Mobject] = _itself, suffix: str = "") -> list[Form]:
+    """`build(stacked, cell)` side by side and stacked (the region's own flow first, as flow_forms) at each row
+    height, roomiest first (as sized_forms): every arrangement at square rows before any at compact rows."""
+    from .legible import row_heights
+
+    names = ("square rows", "compact rows", "hairline rows")
+    return [form for name, cell in zip(names, row_heights())
+            for form in flow_forms(lambda stacked, cell=cell: build(stacked, cell), region, whole=whole,
+                                   suffix=f", {name}{suffix}")]
+
+
+__all__ = ["flow_forms", "lines_forms", "row_height_forms", "each_row_height", "map_style_forms", "sized_forms",
+           "sized_flow_forms"]

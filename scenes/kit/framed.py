@@ -49,6 +49,11 @@ def _pinned(scene: Scene, pinned: Sequence[Mobject]) -> list[Mobject]:
     return [*extra, *pinned]
 
 
+def pinned_on_screen(scene: Scene, pinned: Sequence[Mobject]) -> list[Mobject]:
+    """`pinned` and, when it is on screen, the top band's cover: what a camera move carries along."""
+    return _pinned(scene, pinned)
+
+
 def keep_in_front(scene: Scene, pinned: Sequence[Mobject]) -> None:
     """The cover and the formula over whatever entered since (a product row arriving under the top band)."""
     scene.bring_to_front(*_pinned(scene, pinned))
@@ -255,5 +260,6 @@ def fade_out_all(scene: Scene, piece: Mobject) -> list[Animation]:
     return [FadeOut(mob) for mob in scene.mobjects if part(mob)]
 
 
-__all__ = ["CLOSE_ROWS", "frame_along", "cover_top_band", "keep_in_front", "move_to_shot", "show_whole", "dot_every_row", "scale_every_row", "frame_part",
-           "shown_by", "fade_out_all", "reads_in_one_shot", "sweep"]
+__all__ = ["CLOSE_ROWS", "frame_along", "cover_top_band", "keep_in_front", "pinned_on_screen", "move_to_shot",
+           "show_whole", "dot_every_row", "scale_every_row", "frame_part", "shown_by", "fade_out_all",
+           "reads_in_one_shot", "sweep"]

@@ -16,13 +16,17 @@ ends on the part the caption talks about. A scene calls them unconditionally.
     enter_below(scene, plan, part, *fade_ins)        parts entering below the frame come in shaded
     pan_down(scene, plan, part)                      the camera pans down to `part` (no zoom)
     return_to_rest(scene, pinned, *animations)       the same where the step before's plan is not at hand
+    end_across(scene, plan, parts)                   frame `parts` (a map's words, then its columns) left to right,
+                                                     as many at once as one legible shot holds
+    come_to_rest(scene, plan, *animations)           the camera back at rest (the last picture worked part by part)
+                                                     while `animations` play, `plan.pinned` still on screen
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from manim import Animation, Mobject, Scene
+from manim import Animation, Mobject, Scene, VGroup
 
 import numpy as np
 from manim import UP, VGroup, config
@@ -188,5 +192,38 @@ def return_to_rest(scene: Scene, pinned: Sequence[Mobject], *animations: Animati
                *animations, run_time=run_time)
 
 
+def end_across(scene: Scene, plan: Plan, parts: Sequence[Mobject], *animations: Animation,
+               run_time: float = 1.0) -> None:
+    """Under the camera plan, frame `parts` left to right (a map's row words, then its columns), as many together
+    as a shot at the frame's own scale or closer holds, so that every number is seen legible once (a grid too wide
+    for a narrow frame at the floor); `animations` play with the first move. At rest, play `animations` only."""
+    if not plan.camera:
+        if animations:
+            scene.play(*animations, run_time=run_time)
+        return
+    room = plan.region.width - 2 * camera.FRAMING_MARGIN
+    pieces: list[list[Mobject]] = [[]]
+    for part in parts:
+        if pieces[-1] and VGroup(*pieces[-1], part).width > room:
+            pieces.append([])
+        pieces[-1].append(part)
+    for i, piece in enumerate(pieces):
+        framed.frame_part(scene, VGroup(*piece), plan.whole, plan.pinned, *(animations if i == 0 else ()),
+                          run_time=run_time, region=plan.region)
+
+
+def come_to_rest(scene: Scene, plan: Plan, *animations: Animation, run_time: float = 1.0) -> None:
+    """Play `animations` (the last picture leaving, a part of it moving into `plan`'s picture) while the camera comes
+    back to rest from wherever the last composition left it, `plan.pinned` (the step's formula) and the top band's
+    cover carried along, still on screen; with the camera at rest already, just play them."""
+    if camera.at_rest(scene):
+        if animations:
+            scene.play(*animations, run_time=run_time)
+        return
+    framed.keep_in_front(scene, plan.pinned)
+    scene.play(*camera.move_camera(scene, camera.rest_shot(), pinned=framed.pinned_on_screen(scene, plan.pinned)),
+               *animations, run_time=run_time)
+
+
 __all__ = ["fade_out_all", "enter", "dot_every_row", "scale_every_row", "end_on", "end_along", "back_to_rest",
-           "return_to_rest", "follow_along", "hang_from_top", "enter_below", "pan_down"]
+           "return_to_rest", "come_to_rest", "end_across", "follow_along", "hang_from_top", "enter_below", "pan_down"]
