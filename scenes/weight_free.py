@@ -592,7 +592,7 @@ class WeightFreeScene(AttentionScene):
                  "the matrix X.", subject=X)
         staging.enter(self, plan, *(ReplacementTransform(w, lab) for w, lab in zip(sentence, X.row_labels)),
                       LaggedStart(*(FadeIn(X.row(i)) for i in range(X.rows)), lag_ratio=0.2),
-                      FadeIn(X.brackets), FadeIn(name), run_time=1.6, then_on=X)
+                      FadeIn(X.brackets), FadeIn(name), run_time=1.6, then_on=X, carried=sentence)
         self.wait(1.6)
         return VGroup(X, name)
 
@@ -604,9 +604,10 @@ class WeightFreeScene(AttentionScene):
         comp, q_name, o_name = scoring.comp, scoring.q_name, scoring.o_name
         self.say(f"Step A: fix the query “{self.tokens[self.qi]}” (x{subscript(self.qn)}) and score every word "
                  "by a dot product.", subject=comp.matrix.row(self.qi))
+        staging.come_to_rest(self, plan, staying=X_named)  # from the close-up on X, where it took one
         self.add(steps.line[1:].set_opacity(0))
         staging.enter(self, plan, FadeOut(X_name), ReplacementTransform(X, comp.matrix), FadeIn(steps.line[0]),
-                      then_on=comp.matrix, run_time=1.0)
+                      then_on=comp.matrix, run_time=1.0, carried=X_named)
         q_box = frame_box(comp.matrix.row(self.qi), color=palette.QUERY, buff=0)
         self.play(Create(q_box), TransformFromCopy(comp.matrix.row(self.qi), comp.vector.body),
                   FadeIn(comp.vector.brackets), FadeIn(q_name), steps.line[1:].animate.set_opacity(steps.dim),
@@ -669,7 +670,7 @@ class WeightFreeScene(AttentionScene):
                                     for i in range(comp.weights.rows)),
                       FadeOut(VGroup(bars.bars, bars.baseline, bars.labels)), FadeIn(comp.matrix),
                       FadeIn(mixing.a_name), scaffold=[FadeIn(comp.scaffold()), FadeIn(mixing.w_name)],
-                      then_on=VGroup(comp.weights, comp.matrix))
+                      then_on=VGroup(comp.weights, comp.matrix), carried=[bars])
         self.play(*light.on(steps.c, ["al", "v"], palette.VALUE), run_time=0.4)
         labels = list(comp.matrix.row_labels) if hasattr(comp.matrix, "row_labels") else []
         shown = staging.scale_every_row(self, pinned_with(plan, light), comp, labels=labels, color=palette.VALUE)
@@ -726,14 +727,15 @@ class WeightFreeScene(AttentionScene):
             w.tag.next_to(arrow, UP, buff=layout.TIGHT)
         self.say("Softmax along each row turns the scores into the weight matrix A; every row sums to one.",
                  subject=A)
-        staging.come_to_rest(self, pinned_with(plan, light), FadeOut(s.passing), *([ReplacementTransform(scores, w.moved)] if beside
-                                                                 else []))
+        staging.come_to_rest(self, pinned_with(plan, light), FadeOut(s.passing), staying=[scores],
+                             *([ReplacementTransform(scores, w.moved)] if beside else []))
         growth = [(TransformFromCopy(w.moved.row(i), A.row(i)) if beside else
                    ReplacementTransform(scores.row(i), A.row(i))) for i in range(n)]
         axes = FadeIn(A.axes) if beside else ReplacementTransform(scores.axes, A.axes)
         self.play(*light.on(s.eq, ["sm", "a"], palette.WEIGHT), run_time=0.5)
         staging.enter(self, pinned_with(plan, light), FadeIn(arrow), FadeIn(w.tag),
-                      LaggedStart(*growth, lag_ratio=0.2), axes, FadeIn(w.a_name), run_time=1.8)
+                      LaggedStart(*growth, lag_ratio=0.2), axes, FadeIn(w.a_name), run_time=1.8,
+                      carried=[scores, w.moved])
         settle(self, [A], [*(A.row(i) for i in range(n)), A.axes, *([] if beside else [scores])])
         self.wait(0.6)
         row_box = frame_box(A.row(qi), color=palette.QUERY, buff=0)
@@ -756,11 +758,11 @@ class WeightFreeScene(AttentionScene):
         A, X, Z = row.A, row.X, row.Z
         self.say("Multiply the weights by X: Z = A X holds every context vector, one row per word.",
                  subject=[g for g in (A, X) if isinstance(g, TensorGrid)])
-        staging.come_to_rest(self, pinned_with(plan, light), FadeOut(w.leaving))
+        staging.come_to_rest(self, pinned_with(plan, light), FadeOut(w.leaving), staying=[w.A])
         a_enter = ReplacementTransform(w.A, A) if isinstance(A, AttentionMap) else FadeTransform(w.A, A)
         self.play(*light.on(eq, ["ax"]), run_time=0.5)
         staging.enter(self, pinned_with(plan, light), a_enter, FadeIn(row.signs), FadeIn(X), FadeIn(row.names[:-1]),
-                      run_time=1.0)
+                      run_time=1.0, carried=[w.A])
         self.play(row_by_row(into_product(A, X, Z), Z.rows), FadeIn(Z.brackets), FadeIn(row.names[-1]),
                   *light.on(eq, ["z", "ax"], palette.CONTEXT), run_time=0.6 * Z.rows + 0.6)
         settle(self, [Z], [cell for cells in Z.cells for cell in cells])

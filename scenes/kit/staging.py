@@ -37,12 +37,17 @@ SCAFFOLD_TIME = 0.5
 
 
 def enter(scene: Scene, plan: Plan, *introductions: Animation, scaffold: Sequence[Animation] = (),
-          run_time: float = ENTER_TIME, then_on: Mobject | None = None) -> None:
+          run_time: float = ENTER_TIME, then_on: Mobject | None = None, carried: Sequence[Mobject] = ()) -> None:
     """Play `introductions` (the parts' FadeIns), then `scaffold`; under the camera plan the camera first pulls
     back over the whole, the pinned formula still on screen, then (given `then_on`, what the caption names)
-    frames that part legibly (`end_on`)."""
+    frames that part legibly (`end_on`). `carried`: what the last picture leaves on screen to turn into this one
+    (a matrix the product takes over): under the camera plan it takes the state the pulled-back shot shows
+    (shades, no small texts) while the camera pulls back."""
     if plan.camera:
-        framed.show_whole(scene, plan.whole, plan.pinned, *introductions, *scaffold, run_time=run_time)
+        shot = camera.shot_on_all(plan.whole, plan.region)
+        with_move = close_up.shot_state(scene, shot, VGroup(*carried), plan.region) if carried else []
+        framed.show_whole(scene, plan.whole, plan.pinned, *introductions, *scaffold, run_time=run_time,
+                          with_move=with_move)
         if then_on is not None:
             end_on(scene, plan, then_on)
         return
@@ -147,17 +152,22 @@ def end_across(scene: Scene, plan: Plan, parts: Sequence[Mobject], *animations: 
                           run_time=run_time, region=plan.region)
 
 
-def come_to_rest(scene: Scene, plan: Plan, *animations: Animation, run_time: float = 1.0) -> None:
+def come_to_rest(scene: Scene, plan: Plan, *animations: Animation, run_time: float = 1.0,
+                 staying: Sequence[Mobject] = ()) -> None:
     """Play `animations` (the last picture leaving, a part of it moving into `plan`'s picture) while the camera comes
-    back to rest from wherever the last composition left it, `plan.pinned` (the step's formula) and the top band's
-    cover carried along, still on screen; with the camera at rest already, just play them."""
+    back to rest from wherever the last composition left it, what of `plan.pinned` (the step's formula) is on
+    screen and the top band's cover carried along, still on screen; `staying` (what of the last picture stays on
+    screen) takes the state the frame at rest shows. With the camera at rest already, just play `animations`."""
     if camera.at_rest(scene):
         if animations:
             scene.play(*animations, run_time=run_time)
         return
-    framed.keep_in_front(scene, plan.pinned)
-    scene.play(*camera.move_camera(scene, camera.rest_shot(), pinned=framed.pinned_on_screen(scene, plan.pinned)),
-               *animations, run_time=run_time)
+    shown = {id(m) for m in scene.get_mobject_family_members()}
+    carried = [m for m in framed.pinned_on_screen(scene, plan.pinned) if id(m) in shown]
+    framed.keep_in_front(scene, carried)
+    states = close_up.shot_state(scene, camera.rest_shot(), VGroup(*staying), plan.region) if staying else []
+    scene.play(*camera.move_camera(scene, camera.rest_shot(), pinned=carried), *states, *animations,
+               run_time=run_time)
 
 
 __all__ = ["enter", "dot_every_row", "scale_every_row", "end_on", "end_along", "hang_from_top", "enter_below",
