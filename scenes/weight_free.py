@@ -592,7 +592,8 @@ class WeightFreeScene(AttentionScene):
                  "the matrix X.", subject=X)
         staging.enter(self, plan, *(ReplacementTransform(w, lab) for w, lab in zip(sentence, X.row_labels)),
                       LaggedStart(*(FadeIn(X.row(i)) for i in range(X.rows)), lag_ratio=0.2),
-                      FadeIn(X.brackets), FadeIn(name), run_time=1.6, then_on=X, carried=sentence)
+                      FadeIn(X.brackets), FadeIn(name), run_time=1.6, carried=sentence)
+        staging.end_across(self, plan, [VGroup(X.row_labels, name), *(X.column(j) for j in range(X.cols))])
         self.wait(1.6)
         return VGroup(X, name)
 
@@ -607,7 +608,8 @@ class WeightFreeScene(AttentionScene):
         staging.come_to_rest(self, plan, staying=X_named)  # from the close-up on X, where it took one
         self.add(steps.line[1:].set_opacity(0))
         staging.enter(self, plan, FadeOut(X_name), ReplacementTransform(X, comp.matrix), FadeIn(steps.line[0]),
-                      then_on=comp.matrix, run_time=1.0, carried=X_named)
+                      run_time=1.0, carried=X_named)
+        staging.end_across(self, plan, [comp.matrix.row_labels[self.qi], *comp.matrix.row(self.qi)])
         q_box = frame_box(comp.matrix.row(self.qi), color=palette.QUERY, buff=0)
         self.play(Create(q_box), TransformFromCopy(comp.matrix.row(self.qi), comp.vector.body),
                   FadeIn(comp.vector.brackets), FadeIn(q_name), steps.line[1:].animate.set_opacity(steps.dim),
@@ -622,9 +624,9 @@ class WeightFreeScene(AttentionScene):
                                       color=palette.KEY)
         self.play(*light.on(steps.a, ["om"]), run_time=0.5)
         best = top_index(self.src.get("omega"))
-        top = VGroup(o_name, comp.result)
-        self.say(top_score_caption(self.src, self.tokens, self.qi), subject=top)
-        staging.end_on(self, pinned_with(plan, light), top, FadeOut(shown[-1].box))
+        self.say(top_score_caption(self.src, self.tokens, self.qi), subject=VGroup(o_name, comp.result))
+        omega = [o_name, *(comp.result.cell(i) for i in range(len(self.tokens)))]
+        staging.end_across(self, pinned_with(plan, light), omega, FadeOut(shown[-1].box))
         self.play(*([] if best is None else [comp.result.cell(best)[1].animate.set_color(palette.QUERY)]),
                   run_time=0.6)
         self.wait(1.6)
@@ -670,7 +672,10 @@ class WeightFreeScene(AttentionScene):
                                     for i in range(comp.weights.rows)),
                       FadeOut(VGroup(bars.bars, bars.baseline, bars.labels)), FadeIn(comp.matrix),
                       FadeIn(mixing.a_name), scaffold=[FadeIn(comp.scaffold()), FadeIn(mixing.w_name)],
-                      then_on=VGroup(comp.weights, comp.matrix), carried=[bars])
+                      carried=[bars])
+        staging.end_across(self, plan, [VGroup(comp.matrix.row_labels) if hasattr(comp.matrix, "row_labels") else
+                                        VGroup(), *(comp.matrix.column(j) for j in range(comp.matrix.cols)),
+                                        comp.weights])
         self.play(*light.on(steps.c, ["al", "v"], palette.VALUE), run_time=0.4)
         labels = list(comp.matrix.row_labels) if hasattr(comp.matrix, "row_labels") else []
         shown = staging.scale_every_row(self, pinned_with(plan, light), comp, labels=labels, color=palette.VALUE)
@@ -712,7 +717,7 @@ class WeightFreeScene(AttentionScene):
         row_box = frame_box(scores.row(qi), color=palette.QUERY, buff=0)
         self.say(f"Row {self.qn} is exactly the ω of Step A: “{self.tokens[qi]}” against every word.",
                  subject=scores.row(qi))
-        staging.end_on(self, pinned_with(plan, light), VGroup(scores.row_labels[qi], scores.row(qi)), Create(row_box))
+        staging.end_across(self, pinned_with(plan, light), [scores.row_labels[qi], *scores.row(qi)], Create(row_box))
         self.wait(1.6)
         return AllScores(eq, scores, VGroup(X, arrow, tag, row_box), style)
 
@@ -745,7 +750,8 @@ class WeightFreeScene(AttentionScene):
                  subject=VGroup(A.row(qi), alpha))
         self.play(Create(row_box), run_time=0.6)
         self.play(TransformFromCopy(A.row(qi), alpha.body), FadeIn(alpha_name), Create(alpha_box), run_time=1.2)
-        staging.end_on(self, pinned_with(plan, light), VGroup(A.row(qi), alpha))
+        staging.end_across(self, pinned_with(plan, light), [VGroup(A.cell(qi, j), alpha.cell(0, j))
+                                                            for j in range(A.cols)])
         self.wait(1.8)
         return Weights(A, VGroup(w.moved, arrow, w.tag, w.a_name, row_box, w.check, alpha_box), s.style)
 
@@ -771,7 +777,7 @@ class WeightFreeScene(AttentionScene):
         boxes = [frame_box(Z.row(qi), color=palette.QUERY, buff=0)]
         if isinstance(A, AttentionMap):
             boxes.append(frame_box(A.row(qi), color=palette.QUERY, buff=0))
-        staging.end_on(self, pinned_with(plan, light), VGroup(row.names[-1], Z.row(qi)), *map(Create, boxes))
+        staging.end_across(self, pinned_with(plan, light), [row.names[-1], *Z.row(qi)], *map(Create, boxes))
         self.wait(2.4)
 
     @beat
