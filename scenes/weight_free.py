@@ -478,31 +478,31 @@ def row_by_row(anims, rows: int) -> LaggedStart:
     return LaggedStart(*(motion.lagged(anims[i * per:(i + 1) * per]) for i in range(rows)), lag_ratio=1.0)
 
 
-def roles_panels(src: Source, roles, one: bool, region: layout.Region, shaded: bool = False,
-                 cell: float = typography.CELL) -> VGroup:
-    """X three times, as queries, keys and values; `one`: one X named three times (shaded by its values where its
-    numbers would not read)."""
+def roles_panels(src: Source, roles, one: bool, region: layout.Region, cell: float = typography.CELL,
+                 shaded: bool = False) -> VGroup:
+    """X three times, as queries, keys and values; `one`: one X named three times (a narrow frame), `shaded` by its
+    values where its numbers would not read (they were read in the beats before)."""
     if not one:
         return VGroup(*(VGroup(math(f"{letter} = X", color=color, font_size=typography.HEADING_SIZE),
                                x_matrix(src, None, color, cell),
                                label(f"as {word}", font_size=typography.LABEL_SIZE, color=color)).arrange(
             DOWN, buff=layout.GAP) for word, color, letter in roles)).arrange(RIGHT, buff=layout.FAR, aligned_edge=UP)
+    names = [math(f"{letter} = X", color=color, font_size=typography.HEADING_SIZE) for _, color, letter in roles]
+    names = VGroup(*names).arrange(RIGHT, buff=layout.GAP) if shaded else layout.flow(*names, region=region,
+                                                                                       gap=layout.FAR)
     grid = (heatmap(src, "X", weights=False, show_values=False, cell_size=cell) if shaded
             else x_matrix(src, None, cell=cell))
-    names = [math(f"{letter} = X", color=color, font_size=typography.HEADING_SIZE) for _, color, letter in roles]
-    names = (VGroup(*names).arrange(RIGHT, buff=layout.GAP) if shaded  # the shaded rows are low: one line above
-             else layout.flow(*names, region=region, gap=layout.FAR))
     uses = wrapped("as queries, keys and values", region.width, font_size=typography.LABEL_SIZE, color=palette.MUTED)
     return VGroup(VGroup(names, grid, uses).arrange(DOWN, buff=layout.GAP))
 
 
 def roles_forms(src: Source, roles, region: layout.Region) -> list[Form]:
-    """Three copies of X side by side; else one X named three times, at each row height; else shaded."""
+    """Three copies of X side by side; else one X named three times, at each row height; where even that needs the
+    camera, X shaded by its values (a form for the camera's case only: compose.Form.close_up)."""
     return [Form("three copies", lambda: roles_panels(src, roles, False, region), region=region),
-            *sized_forms(lambda cell: roles_panels(src, roles, True, region, cell=cell), region=region,
-                         suffix=", one X"),
-            *sized_forms(lambda cell: roles_panels(src, roles, True, region, True, cell), region=region,
-                         suffix=", one X shaded")[1:]]
+            *sized_forms(lambda cell: roles_panels(src, roles, True, region, cell), region=region, suffix=", one X"),
+            Form("one X, shaded", lambda: roles_panels(src, roles, True, region, shaded=True), region=region,
+                 close_up=True)]
 
 
 def next_forms() -> list[Form]:
@@ -518,9 +518,8 @@ def next_forms() -> list[Form]:
         return VGroup(head, wrapped(differ, layout.frame().width, font_size=typography.BODY_SIZE,
                                     color=palette.MUTED)).arrange(DOWN, buff=layout.TIGHT)
 
-    return [Form(f"in {lines} line(s)", lambda lines=lines: build(lines),
-                 region=layout.frame().split_rows(*shares)[1])
-            for lines, shares in ((1, L.roles_and_next), (2, L.roles_and_next_narrow))]
+    return [Form(name, lambda lines=lines: build(lines), region=layout.frame().split_rows(*shares)[1])
+            for name, lines, shares in (("one line", 1, L.roles_and_next), ("two lines", 2, L.roles_and_next_narrow))]
 
 
 def pinned_with(plan: Plan, light: TermLight) -> Plan:
@@ -785,9 +784,9 @@ class WeightFreeScene(AttentionScene):
         """The bridge: with no weights, the same rows of X were query, key and value."""
         roles = (("queries", palette.QUERY, "Q"), ("keys", palette.KEY, "K"), ("values", palette.VALUE, "V"))
         nxt, next_plan = compose(next_forms())
-        upper = layout.frame().split_rows(*(L.roles_and_next if next_plan.form == "in 1 line(s)"
+        upper = layout.frame().split_rows(*(L.roles_and_next if next_plan.form == "one line"
                                             else L.roles_and_next_narrow))[0]
-        panels, plan = compose(roles_forms(self.src, roles, upper), upper)
+        panels, plan = compose(roles_forms(self.src, roles, upper), upper, pinned=[nxt])
         self.say("Notice: with no weights, the same vectors X played all three roles — query, key and value.",
                  subject=list(panels))
         self.clear_stage()

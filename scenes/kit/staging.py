@@ -135,8 +135,9 @@ def pan_down(scene: Scene, plan: Plan, part: Mobject) -> None:
 def end_across(scene: Scene, plan: Plan, parts: Sequence[Mobject], *animations: Animation,
                run_time: float = 1.0) -> None:
     """Under the camera plan, frame `parts` left to right (a map's row words, then its columns), as many together
-    as a shot at the frame's own scale or closer holds, so that every number is seen legible once (a grid too wide
-    for a narrow frame at the floor); `animations` play with the first move. At rest, play `animations` only."""
+    as a shot at the frame's own scale holds (the camera pans from one to the next, no zoom), so that every number
+    is seen legible once (a grid too wide for a narrow frame at the floor); `animations` play with the first move.
+    At rest, play `animations` only."""
     if not plan.camera:
         if animations:
             scene.play(*animations, run_time=run_time)
@@ -147,9 +148,10 @@ def end_across(scene: Scene, plan: Plan, parts: Sequence[Mobject], *animations: 
         if pieces[-1] and VGroup(*pieces[-1], part).width > room:
             pieces.append([])
         pieces[-1].append(part)
-    for i, piece in enumerate(pieces):
-        framed.frame_part(scene, VGroup(*piece), plan.whole, plan.pinned, *(animations if i == 0 else ()),
-                          run_time=run_time, region=plan.region)
+    for i, piece in enumerate(pieces):  # built at the floor: the camera pans, it never zooms in on a small piece
+        shot = camera.shot_on(VGroup(*piece), plan.region, max_zoom=1.0)
+        framed.move_to_shot(scene, shot, plan.whole, plan.pinned, *(animations if i == 0 else ()),
+                            run_time=run_time, region=plan.region)
 
 
 def come_to_rest(scene: Scene, plan: Plan, *animations: Animation, run_time: float = 1.0,
