@@ -24,7 +24,7 @@ from scenes.kit.attention_map import AttentionMap
 from scenes.kit.claims import all_of, bottom_index, count_word, top_index
 from scenes.kit.compose import Form, Plan, compose
 from scenes.kit.forms import lines_forms, map_style_forms, sized_flow_forms, sized_forms
-from scenes.kit.products import NUMBER, into_product, product_row, settle, shared_cell_width
+from scenes.kit.products import NUMBER, compact_row, into_product, product_row, settle, shared_cell_width
 from scenes.kit.score_bars import LYING_LENGTH, lie_beside, lying_bars, names_arrow, stand_labels_upright, upright_words
 from scenes.kit.spotlight import TermLight
 from scenes.kit.spread_claims import blend_phrase
@@ -501,8 +501,8 @@ def roles_forms(src: Source, roles, region: layout.Region) -> list[Form]:
     camera, X shaded by its values (a form for the camera's case only: compose.Form.close_up)."""
     return [Form("three copies", lambda: roles_panels(src, roles, False, region), region=region),
             *sized_forms(lambda cell: roles_panels(src, roles, True, region, cell), region=region, suffix=", one X"),
-            Form("one X, shaded", lambda: roles_panels(src, roles, True, region, shaded=True), region=region,
-                 close_up=True)]
+            Form("one X, shaded", lambda: roles_panels(src, roles, True, region, compact_row(), shaded=True),
+                 region=region, close_up=True)]
 
 
 def next_forms() -> list[Form]:
@@ -716,7 +716,8 @@ class WeightFreeScene(AttentionScene):
         row_box = frame_box(scores.row(qi), color=palette.QUERY, buff=0)
         self.say(f"Row {self.qn} is exactly the ω of Step A: “{self.tokens[qi]}” against every word.",
                  subject=scores.row(qi))
-        staging.end_across(self, pinned_with(plan, light), [scores.row_labels[qi], *scores.row(qi)], Create(row_box))
+        word_last = [*reversed(scores.row(qi)), scores.row_labels[qi]]  # the shots end on the word the caption names
+        staging.end_across(self, pinned_with(plan, light), word_last, Create(row_box))
         self.wait(1.6)
         return AllScores(eq, scores, VGroup(X, arrow, tag, row_box), style)
 
