@@ -612,13 +612,14 @@ class WeightFreeScene(AttentionScene):
         q_box = frame_box(comp.matrix.row(self.qi), color=palette.QUERY, buff=0)
         self.play(Create(q_box), TransformFromCopy(comp.matrix.row(self.qi), comp.vector.body),
                   FadeIn(comp.vector.brackets), FadeIn(q_name), steps.line[1:].animate.set_opacity(steps.dim),
-                  *light.on(steps.a, ["q", "k"], palette.KEY, paint=["k"]), run_time=1.2)
+                  *light.on(steps.a, ["q"], palette.QUERY), run_time=1.2)
         self.play(FadeIn(comp.scaffold()), FadeIn(o_name), run_time=0.5)
         self.wait(0.8)
         qn = subscript(self.qn)
         self.say(f"Multiply x{qn} and xᵢ entry by entry, add the products: one score ωᵢ per word.",
                  narration=f"Multiply x{qn} and each xᵢ entry by entry, and add the products: "
                            "that gives one score, ωᵢ, per word.", subject=VGroup(comp.products, comp.result))
+        self.play(*light.on(steps.a, ["q", "k"], palette.KEY, paint=["k"]), run_time=0.5)
         shown = staging.dot_every_row(self, pinned_with(plan, light), comp, labels=list(comp.matrix.row_labels),
                                       color=palette.KEY)
         self.play(*light.on(steps.a, ["om"]), run_time=0.5)
