@@ -7,7 +7,7 @@ import pytest
 from manim import tempconfig
 
 from scenes import frame
-from scenes.kit import compose, layout, typography
+from scenes.kit import close_up, compose, layout, typography
 from scenes.kit.forms import flow_forms
 from scenes.kit.numbers import Source
 from scenes.kit.products import DotProducts, encoder_scoring_forms
@@ -93,3 +93,46 @@ def test_a_wide_product_goes_to_the_camera_at_the_floor():
 def test_compose_needs_a_form():
     with pytest.raises(ValueError, match="at least one form"):
         compose.compose([])
+
+
+def _rain_scoring(stacked: bool, cell: float):
+    """Self-attention's Step A for the post's sentence: X (4 × 3) dotted with the query x₃."""
+    return DotProducts(Source("rain"), matrix="X", vector="query", products="omega_terms", result="omega",
+                       row_labels=list(Source("rain").get("tokens")), cell_size=cell, stacked=stacked)
+
+
+def test_sized_flow_forms_try_every_arrangement_at_square_rows_before_compact_ones():
+    from scenes.kit.forms import sized_flow_forms
+
+    with in_frame("landscape"):
+        wide = [form.name for form in sized_flow_forms(_rain_scoring)]
+    with in_frame("portrait"):
+        tall = [form.name for form in sized_flow_forms(_rain_scoring)]
+    assert wide[:3] == ["side by side, square rows", "stacked, square rows", "side by side, compact rows"]
+    assert tall[:3] == ["stacked, square rows", "side by side, square rows", "stacked, compact rows"]
+    assert len(wide) == len(tall) == 6
+
+
+def test_the_post_step_a_reads_worked_side_by_side_in_landscape_and_needs_the_camera_in_portrait():
+    """4 × 3 with its products and sums: whole at square rows in landscape; in a phone's body no arrangement of
+    the kit's DotProducts reads at the floor (the sums beside the products make it too wide), so the camera."""
+    from scenes.kit.forms import sized_flow_forms
+
+    _, plan, number, body = plan_for("landscape", lambda: sized_flow_forms(_rain_scoring))
+    assert (plan.form, plan.rung) == ("side by side, square rows", compose.WORKED)
+    assert number >= typography.WORKED_NUMBER_SIZE * (1 - 1e-6)
+    _, plan, number, body = plan_for("portrait", lambda: sized_flow_forms(_rain_scoring))
+    assert plan.rung == compose.CAMERA and plan.whole.width > body.width
+    assert number >= typography.MIN_FONT_SIZE * (1 - 1e-6), "its numbers built legible"
+    assert close_up.smallest_font(plan.whole) <= typography.MIN_FONT_SIZE * 1.1, "its smallest text at the floor"
+
+
+def test_map_style_forms_keep_square_rows_where_the_map_reads_worked():
+    from scenes.kit.attention_map import AttentionMap
+    from scenes.kit.forms import map_style_forms
+
+    def weights(style):
+        return AttentionMap(Source("rain"), "weights", list(Source("rain").get("tokens")), font_size=32, **style)
+
+    _, plan, number, _ = plan_for("landscape", lambda: map_style_forms(weights))
+    assert (plan.form, plan.rung) == ("square rows", compose.WORKED) and number >= typography.WORKED_NUMBER_SIZE - 1e-6
