@@ -23,8 +23,8 @@ from scenes.kit import close_up
 from scenes.kit.attention_map import AttentionMap
 from scenes.kit.claims import all_of, bottom_index, count_word, top_index
 from scenes.kit.compose import Form, Plan, compose
-from scenes.kit.forms import lines_forms, map_style_forms, sized_flow_forms, sized_forms
-from scenes.kit.products import NUMBER, into_product, product_row, settle, shared_cell_width
+from scenes.kit.forms import flow_forms_by_row_height, lines_forms, map_style_forms, row_height_forms
+from scenes.kit.products import NUMBER, compact_row, into_product, product_row, settle, shared_cell_width
 from scenes.kit.score_bars import LYING_LENGTH, lie_beside, lying_bars, names_arrow, stand_labels_upright, upright_words
 from scenes.kit.spotlight import TermLight
 from scenes.kit.spread_claims import blend_phrase
@@ -111,7 +111,7 @@ def named_x_forms(src: Source, tokens: list[str]) -> list[Form]:
         grid = x_matrix(src, tokens, cell=cell)
         return VGroup(grid, math("X", font_size=typography.HEADING_SIZE).next_to(grid.body, UP, buff=layout.GAP))
 
-    return sized_forms(build)
+    return row_height_forms(build)
 
 
 @dataclass(frozen=True)
@@ -185,8 +185,8 @@ def scoring_forms(src: Source, tokens: list[str], qn: int) -> list[Form]:
         return Scoring(comp, q_name, o_name)
 
     whole = lambda scoring: scoring.group  # noqa: E731
-    return [*sized_flow_forms(build, whole=whole),
-            *sized_forms(lambda cell: build(True, cell, under=True), whole=whole, suffix=", sums under the products")]
+    return [*flow_forms_by_row_height(build, whole=whole),
+            *row_height_forms(lambda cell: build(True, cell, under=True), whole=whole, suffix=", sums under the products")]
 
 
 #: How Step B's arrow runs from the scores to the bars: across (side by side), downwards (the scores over the
@@ -269,9 +269,9 @@ def softmax_forms(src: Source, tokens: list[str]) -> list[Form]:
     """Scores → softmax → bars: across or down (the body's flow first), then the bars lying along the words'
     rows, then those close to the scores; each at every row height."""
     whole = lambda picture: picture.row  # noqa: E731
-    return [*sized_flow_forms(lambda stacked, cell: softmax_picture(src, tokens, cell, stacked), whole=whole),
-            *sized_forms(lambda cell: lying_softmax(src, tokens, cell), whole=whole, suffix=", lying bars"),
-            *sized_forms(lambda cell: lying_softmax(src, tokens, cell, close=True), whole=whole,
+    return [*flow_forms_by_row_height(lambda stacked, cell: softmax_picture(src, tokens, cell, stacked), whole=whole),
+            *row_height_forms(lambda cell: lying_softmax(src, tokens, cell), whole=whole, suffix=", lying bars"),
+            *row_height_forms(lambda cell: lying_softmax(src, tokens, cell, close=True), whole=whole,
                          suffix=", lying bars close")]
 
 
@@ -318,7 +318,7 @@ def mixing_forms(src: Source, tokens: list[str], qn: int) -> list[Form]:
         z_name = math(f"z_{qn}", color=palette.CONTEXT).next_to(comp.result, RIGHT, buff=layout.NEAR)
         return Mixing(comp, a_name, w_name, z_name)
 
-    return [form for words in (True, False) for form in sized_flow_forms(
+    return [form for words in (True, False) for form in flow_forms_by_row_height(
         lambda stacked, cell, words=words: build(stacked, cell, words), whole=lambda mixing: mixing.group,
         suffix="" if words else ", rows unnamed")]
 
@@ -459,10 +459,10 @@ def outputs_forms(src: Source, tokens: list[str], style: dict) -> list[Form]:
     """A × X = Z as three grids (across or down), then X as a symbol, then A as a symbol (X's rows named), at
     each row height."""
     whole = lambda row: row.whole  # noqa: E731
-    return [*sized_flow_forms(lambda stacked, cell: product_row_of(src, tokens, style, stacked), whole=whole),
-            *sized_flow_forms(lambda stacked, cell: product_row_of(src, tokens, style, stacked, x_grid=False),
+    return [*flow_forms_by_row_height(lambda stacked, cell: product_row_of(src, tokens, style, stacked), whole=whole),
+            *flow_forms_by_row_height(lambda stacked, cell: product_row_of(src, tokens, style, stacked, x_grid=False),
                               whole=whole, suffix=", X a symbol"),
-            *sized_flow_forms(lambda stacked, cell: product_row_of(src, tokens, dict(cell_size=cell), stacked,
+            *flow_forms_by_row_height(lambda stacked, cell: product_row_of(src, tokens, dict(cell_size=cell), stacked,
                                                                    a_grid=False), whole=whole, suffix=", A a symbol")]
 
 
@@ -478,31 +478,31 @@ def row_by_row(anims, rows: int) -> LaggedStart:
     return LaggedStart(*(motion.lagged(anims[i * per:(i + 1) * per]) for i in range(rows)), lag_ratio=1.0)
 
 
-def roles_panels(src: Source, roles, one: bool, region: layout.Region, shaded: bool = False,
-                 cell: float = typography.CELL) -> VGroup:
-    """X three times, as queries, keys and values; `one`: one X named three times (shaded by its values where its
-    numbers would not read)."""
+def roles_panels(src: Source, roles, one: bool, region: layout.Region, cell: float = typography.CELL,
+                 shaded: bool = False) -> VGroup:
+    """X three times, as queries, keys and values; `one`: one X named three times (a narrow frame), `shaded` by its
+    values where its numbers would not read (they were read in the beats before)."""
     if not one:
         return VGroup(*(VGroup(math(f"{letter} = X", color=color, font_size=typography.HEADING_SIZE),
                                x_matrix(src, None, color, cell),
                                label(f"as {word}", font_size=typography.LABEL_SIZE, color=color)).arrange(
             DOWN, buff=layout.GAP) for word, color, letter in roles)).arrange(RIGHT, buff=layout.FAR, aligned_edge=UP)
+    names = [math(f"{letter} = X", color=color, font_size=typography.HEADING_SIZE) for _, color, letter in roles]
+    names = VGroup(*names).arrange(RIGHT, buff=layout.GAP) if shaded else layout.flow(*names, region=region,
+                                                                                       gap=layout.FAR)
     grid = (heatmap(src, "X", weights=False, show_values=False, cell_size=cell) if shaded
             else x_matrix(src, None, cell=cell))
-    names = [math(f"{letter} = X", color=color, font_size=typography.HEADING_SIZE) for _, color, letter in roles]
-    names = (VGroup(*names).arrange(RIGHT, buff=layout.GAP) if shaded  # the shaded rows are low: one line above
-             else layout.flow(*names, region=region, gap=layout.FAR))
     uses = wrapped("as queries, keys and values", region.width, font_size=typography.LABEL_SIZE, color=palette.MUTED)
     return VGroup(VGroup(names, grid, uses).arrange(DOWN, buff=layout.GAP))
 
 
 def roles_forms(src: Source, roles, region: layout.Region) -> list[Form]:
-    """Three copies of X side by side; else one X named three times, at each row height; else shaded."""
+    """Three copies of X side by side; else one X named three times, at each row height; where even that needs the
+    camera, X shaded by its values (a form for the camera's case only: compose.Form.close_up)."""
     return [Form("three copies", lambda: roles_panels(src, roles, False, region), region=region),
-            *sized_forms(lambda cell: roles_panels(src, roles, True, region, cell=cell), region=region,
-                         suffix=", one X"),
-            *sized_forms(lambda cell: roles_panels(src, roles, True, region, True, cell), region=region,
-                         suffix=", one X shaded")[1:]]
+            *row_height_forms(lambda cell: roles_panels(src, roles, True, region, cell), region=region, suffix=", one X"),
+            Form("one X, shaded", lambda: roles_panels(src, roles, True, region, compact_row(), shaded=True),
+                 region=region, close_up=True)]
 
 
 def next_forms() -> list[Form]:
@@ -518,9 +518,8 @@ def next_forms() -> list[Form]:
         return VGroup(head, wrapped(differ, layout.frame().width, font_size=typography.BODY_SIZE,
                                     color=palette.MUTED)).arrange(DOWN, buff=layout.TIGHT)
 
-    return [Form(f"in {lines} line(s)", lambda lines=lines: build(lines),
-                 region=layout.frame().split_rows(*shares)[1])
-            for lines, shares in ((1, L.roles_and_next), (2, L.roles_and_next_narrow))]
+    return [Form(name, lambda lines=lines: build(lines), region=layout.frame().split_rows(*shares)[1])
+            for name, lines, shares in (("one line", 1, L.roles_and_next), ("two lines", 2, L.roles_and_next_narrow))]
 
 
 def pinned_with(plan: Plan, light: TermLight) -> Plan:
@@ -592,7 +591,8 @@ class WeightFreeScene(AttentionScene):
                  "the matrix X.", subject=X)
         staging.enter(self, plan, *(ReplacementTransform(w, lab) for w, lab in zip(sentence, X.row_labels)),
                       LaggedStart(*(FadeIn(X.row(i)) for i in range(X.rows)), lag_ratio=0.2),
-                      FadeIn(X.brackets), FadeIn(name), run_time=1.6, then_on=X)
+                      FadeIn(X.brackets), FadeIn(name), run_time=1.6, carried=sentence)
+        staging.end_across(self, plan, [VGroup(X.row_labels, name), *(X.column(j) for j in range(X.cols))])
         self.wait(1.6)
         return VGroup(X, name)
 
@@ -604,26 +604,30 @@ class WeightFreeScene(AttentionScene):
         comp, q_name, o_name = scoring.comp, scoring.q_name, scoring.o_name
         self.say(f"Step A: fix the query “{self.tokens[self.qi]}” (x{subscript(self.qn)}) and score every word "
                  "by a dot product.", subject=comp.matrix.row(self.qi))
+        # from the close-up on X, where it took one
+        staging.come_to_rest(self, plan.pinned, staying=X_named, region=plan.region)
         self.add(steps.line[1:].set_opacity(0))
         staging.enter(self, plan, FadeOut(X_name), ReplacementTransform(X, comp.matrix), FadeIn(steps.line[0]),
-                      then_on=comp.matrix, run_time=1.0)
+                      run_time=1.0, carried=X_named)
+        staging.end_across(self, plan, [comp.matrix.row_labels[self.qi], *comp.matrix.row(self.qi)])
         q_box = frame_box(comp.matrix.row(self.qi), color=palette.QUERY, buff=0)
         self.play(Create(q_box), TransformFromCopy(comp.matrix.row(self.qi), comp.vector.body),
                   FadeIn(comp.vector.brackets), FadeIn(q_name), steps.line[1:].animate.set_opacity(steps.dim),
-                  *light.on(steps.a, ["q", "k"], palette.KEY, paint=["k"]), run_time=1.2)
+                  *light.on(steps.a, ["q"], palette.QUERY), run_time=1.2)
         self.play(FadeIn(comp.scaffold()), FadeIn(o_name), run_time=0.5)
         self.wait(0.8)
         qn = subscript(self.qn)
         self.say(f"Multiply x{qn} and xᵢ entry by entry, add the products: one score ωᵢ per word.",
                  narration=f"Multiply x{qn} and each xᵢ entry by entry, and add the products: "
                            "that gives one score, ωᵢ, per word.", subject=VGroup(comp.products, comp.result))
+        self.play(*light.on(steps.a, ["q", "k"], palette.KEY, paint=["k"]), run_time=0.5)
         shown = staging.dot_every_row(self, pinned_with(plan, light), comp, labels=list(comp.matrix.row_labels),
                                       color=palette.KEY)
         self.play(*light.on(steps.a, ["om"]), run_time=0.5)
         best = top_index(self.src.get("omega"))
-        top = VGroup(o_name, comp.result)
-        self.say(top_score_caption(self.src, self.tokens, self.qi), subject=top)
-        staging.end_on(self, pinned_with(plan, light), top, FadeOut(shown[-1].box))
+        self.say(top_score_caption(self.src, self.tokens, self.qi), subject=VGroup(o_name, comp.result))
+        omega = [o_name, *(comp.result.cell(i) for i in range(len(self.tokens)))]
+        staging.end_across(self, pinned_with(plan, light), omega, FadeOut(shown[-1].box))
         self.play(*([] if best is None else [comp.result.cell(best)[1].animate.set_color(palette.QUERY)]),
                   run_time=0.6)
         self.wait(1.6)
@@ -639,8 +643,8 @@ class WeightFreeScene(AttentionScene):
         self.say("Step B: softmax turns the scores into weights α that are positive and sum to one.",
                  subject=target[0])
         leaving = VGroup(comp.matrix, comp.vector, comp.products, comp.times, comp.sum_sign, a.leaving)
-        staging.come_to_rest(self, pinned_with(plan, light), FadeOut(leaving),
-                             ReplacementTransform(VGroup(comp.result, a.o_name), target))
+        staging.come_to_rest(self, pinned_with(plan, light).pinned, FadeOut(leaving),
+                             ReplacementTransform(VGroup(comp.result, a.o_name), target), region=plan.region)
         self.play(*light.off(), steps.line[0].animate.set_opacity(steps.dim), steps.line[1].animate.set_opacity(1),
                   run_time=0.5)
         self.play(*light.on(steps.b, ["sm"], palette.WEIGHT), Create(arrow), FadeIn(tag), run_time=0.8)
@@ -669,7 +673,10 @@ class WeightFreeScene(AttentionScene):
                                     for i in range(comp.weights.rows)),
                       FadeOut(VGroup(bars.bars, bars.baseline, bars.labels)), FadeIn(comp.matrix),
                       FadeIn(mixing.a_name), scaffold=[FadeIn(comp.scaffold()), FadeIn(mixing.w_name)],
-                      then_on=VGroup(comp.weights, comp.matrix))
+                      carried=[bars])
+        staging.end_across(self, plan, [VGroup(comp.matrix.row_labels) if hasattr(comp.matrix, "row_labels") else
+                                        VGroup(), *(comp.matrix.column(j) for j in range(comp.matrix.cols)),
+                                        comp.weights])
         self.play(*light.on(steps.c, ["al", "v"], palette.VALUE), run_time=0.4)
         labels = list(comp.matrix.row_labels) if hasattr(comp.matrix, "row_labels") else []
         shown = staging.scale_every_row(self, pinned_with(plan, light), comp, labels=labels, color=palette.VALUE)
@@ -711,7 +718,8 @@ class WeightFreeScene(AttentionScene):
         row_box = frame_box(scores.row(qi), color=palette.QUERY, buff=0)
         self.say(f"Row {self.qn} is exactly the ω of Step A: “{self.tokens[qi]}” against every word.",
                  subject=scores.row(qi))
-        staging.end_on(self, pinned_with(plan, light), VGroup(scores.row_labels[qi], scores.row(qi)), Create(row_box))
+        word_last = [*reversed(scores.row(qi)), scores.row_labels[qi]]  # the shots end on the word the caption names
+        staging.end_across(self, pinned_with(plan, light), word_last, Create(row_box))
         self.wait(1.6)
         return AllScores(eq, scores, VGroup(X, arrow, tag, row_box), style)
 
@@ -726,14 +734,16 @@ class WeightFreeScene(AttentionScene):
             w.tag.next_to(arrow, UP, buff=layout.TIGHT)
         self.say("Softmax along each row turns the scores into the weight matrix A; every row sums to one.",
                  subject=A)
-        staging.come_to_rest(self, pinned_with(plan, light), FadeOut(s.passing), *([ReplacementTransform(scores, w.moved)] if beside
-                                                                 else []))
+        staging.come_to_rest(self, pinned_with(plan, light).pinned, FadeOut(s.passing),
+                             *([ReplacementTransform(scores, w.moved)] if beside else []), staying=[scores],
+                             region=plan.region)
         growth = [(TransformFromCopy(w.moved.row(i), A.row(i)) if beside else
                    ReplacementTransform(scores.row(i), A.row(i))) for i in range(n)]
         axes = FadeIn(A.axes) if beside else ReplacementTransform(scores.axes, A.axes)
         self.play(*light.on(s.eq, ["sm", "a"], palette.WEIGHT), run_time=0.5)
         staging.enter(self, pinned_with(plan, light), FadeIn(arrow), FadeIn(w.tag),
-                      LaggedStart(*growth, lag_ratio=0.2), axes, FadeIn(w.a_name), run_time=1.8)
+                      LaggedStart(*growth, lag_ratio=0.2), axes, FadeIn(w.a_name), run_time=1.8,
+                      carried=[scores, w.moved])
         settle(self, [A], [*(A.row(i) for i in range(n)), A.axes, *([] if beside else [scores])])
         self.wait(0.6)
         row_box = frame_box(A.row(qi), color=palette.QUERY, buff=0)
@@ -743,7 +753,8 @@ class WeightFreeScene(AttentionScene):
                  subject=VGroup(A.row(qi), alpha))
         self.play(Create(row_box), run_time=0.6)
         self.play(TransformFromCopy(A.row(qi), alpha.body), FadeIn(alpha_name), Create(alpha_box), run_time=1.2)
-        staging.end_on(self, pinned_with(plan, light), VGroup(A.row(qi), alpha))
+        staging.end_across(self, pinned_with(plan, light), [VGroup(A.cell(qi, j), alpha.cell(0, j))
+                                                            for j in range(A.cols)])
         self.wait(1.8)
         return Weights(A, VGroup(w.moved, arrow, w.tag, w.a_name, row_box, w.check, alpha_box), s.style)
 
@@ -756,11 +767,12 @@ class WeightFreeScene(AttentionScene):
         A, X, Z = row.A, row.X, row.Z
         self.say("Multiply the weights by X: Z = A X holds every context vector, one row per word.",
                  subject=[g for g in (A, X) if isinstance(g, TensorGrid)])
-        staging.come_to_rest(self, pinned_with(plan, light), FadeOut(w.leaving))
+        staging.come_to_rest(self, pinned_with(plan, light).pinned, FadeOut(w.leaving), staying=[w.A],
+                             region=plan.region)
         a_enter = ReplacementTransform(w.A, A) if isinstance(A, AttentionMap) else FadeTransform(w.A, A)
         self.play(*light.on(eq, ["ax"]), run_time=0.5)
         staging.enter(self, pinned_with(plan, light), a_enter, FadeIn(row.signs), FadeIn(X), FadeIn(row.names[:-1]),
-                      run_time=1.0)
+                      run_time=1.0, carried=[w.A])
         self.play(row_by_row(into_product(A, X, Z), Z.rows), FadeIn(Z.brackets), FadeIn(row.names[-1]),
                   *light.on(eq, ["z", "ax"], palette.CONTEXT), run_time=0.6 * Z.rows + 0.6)
         settle(self, [Z], [cell for cells in Z.cells for cell in cells])
@@ -769,7 +781,7 @@ class WeightFreeScene(AttentionScene):
         boxes = [frame_box(Z.row(qi), color=palette.QUERY, buff=0)]
         if isinstance(A, AttentionMap):
             boxes.append(frame_box(A.row(qi), color=palette.QUERY, buff=0))
-        staging.end_on(self, pinned_with(plan, light), VGroup(row.names[-1], Z.row(qi)), *map(Create, boxes))
+        staging.end_across(self, pinned_with(plan, light), [row.names[-1], *Z.row(qi)], *map(Create, boxes))
         self.wait(2.4)
 
     @beat
@@ -777,9 +789,9 @@ class WeightFreeScene(AttentionScene):
         """The bridge: with no weights, the same rows of X were query, key and value."""
         roles = (("queries", palette.QUERY, "Q"), ("keys", palette.KEY, "K"), ("values", palette.VALUE, "V"))
         nxt, next_plan = compose(next_forms())
-        upper = layout.frame().split_rows(*(L.roles_and_next if next_plan.form == "in 1 line(s)"
+        upper = layout.frame().split_rows(*(L.roles_and_next if next_plan.form == "one line"
                                             else L.roles_and_next_narrow))[0]
-        panels, plan = compose(roles_forms(self.src, roles, upper), upper)
+        panels, plan = compose(roles_forms(self.src, roles, upper), upper, pinned=[nxt])
         self.say("Notice: with no weights, the same vectors X played all three roles — query, key and value.",
                  subject=list(panels))
         self.clear_stage()

@@ -119,13 +119,15 @@ def _scale_row_pieces(comp: WeightedRows, i: int, extra: Sequence[Mobject]) -> l
 
 
 def show_whole(scene: Scene, whole: Mobject, pinned: Sequence[Mobject], *introductions: Animation,
-               run_time: float = 1.2, region: layout.Region | None = None) -> camera.Shot:
+               run_time: float = 1.2, region: layout.Region | None = None,
+               with_move: Sequence[Animation] = ()) -> camera.Shot:
     """Pull the camera out until all of `whole` fits the body (its numbers shaded, its small texts hidden), then
-    play `introductions` (the FadeIns of the parts); returns the whole's shot."""
+    play `introductions` (the FadeIns of the parts); `with_move` plays with the camera's move; returns the whole's
+    shot."""
     shot = camera.shot_on_all(whole, region)
     close_up.apply_shot_state(shot, whole, region)
     cover_top_band(scene, region)
-    scene.play(*camera.move_camera(scene, shot, pinned=_pinned(scene, pinned)), run_time=0.8)
+    scene.play(*camera.move_camera(scene, shot, pinned=_pinned(scene, pinned)), *with_move, run_time=0.8)
     if introductions:
         scene.play(*introductions, run_time=run_time)
     keep_in_front(scene, pinned)
