@@ -43,6 +43,7 @@ class Form:
     region: layout.Region | None = None
     close_up: bool = False  #: made for the camera: what a close-up frames sits together (a word by its score)
     grow: bool = True  #: fitted larger than built where there is room (False: only shrunk, as a stacked formula)
+    marks: bool = False  #: its grids' cells hold marks (a ✓/✗ table): their shades stand in for no numbers
 
 
 @dataclass(frozen=True)
@@ -83,10 +84,10 @@ def shows_shades(mob: Mobject) -> bool:
                for m in mob.get_family())
 
 
-def rung_of(mob: Mobject, region: layout.Region, *, grow: bool = True) -> str:
+def rung_of(mob: Mobject, region: layout.Region, *, grow: bool = True, marks: bool = False) -> str:
     """The best rung `mob` reaches in `region` (fitted larger only if `grow`): WORKED, FLOOR or CAMERA (a form
-    that shows numbers as shades is on the camera's rung, whatever its size)."""
-    if shows_shades(mob):
+    that shows numbers as shades is on the camera's rung, whatever its size, unless its cells hold `marks`)."""
+    if shows_shades(mob) and not marks:
         return CAMERA
     factor = fill_factor(mob, region) if grow else min(1.0, fill_factor(mob, region))
     text = close_up.smallest_font(mob) * factor
@@ -111,7 +112,7 @@ def compose(forms: Sequence[Form], region: layout.Region | None = None, *,
         if form.close_up and any(entry[2] != CAMERA for entry in built):
             continue  # a close-up form is for the camera only, and an earlier form needs none
         made = form.build()
-        rung = rung_of(form.whole(made), form.region or region, grow=form.grow)
+        rung = rung_of(form.whole(made), form.region or region, grow=form.grow, marks=form.marks)
         built.append((form, made, rung))
         if rung == WORKED:
             break

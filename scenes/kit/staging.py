@@ -19,6 +19,11 @@ ends on the part the caption talks about. A scene calls them unconditionally.
                                                      as many at once as one legible shot holds
     come_to_rest(scene, pinned, *animations)         the same where the step before's plan is not at hand: from
                                                      wherever the camera is, `pinned` still on screen
+    end_over(scene, plan, rows)                      frame every part of a grid at the frame's own scale (no zoom):
+                                                     across its columns where its height fits, else rows at a time
+    work_rows(scene, plan, rows)                     a grid worked a row at a time (scores into weights, rows into
+                                                     their sums): at rest in place, under the camera plan each row
+                                                     in close-up, panned left to right where it is wider than a shot
 """
 
 from __future__ import annotations
@@ -26,7 +31,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 import numpy as np
-from manim import UP, Animation, Mobject, Scene, VGroup, config
+from manim import UP, Animation, LaggedStart, Mobject, Scene, VGroup, config
 
 from . import camera, close_up, framed, layout, palette, products
 from .compose import Plan
@@ -220,5 +225,74 @@ def come_to_rest(scene: Scene, pinned: Sequence[Mobject | None], *animations: An
                run_time=run_time)
 
 
+#: How long each move of end_over takes.
+AFTER_TIME = 0.6
+
+#: One step of a row's work: a part of the row (a cell, its word, its sum) and the animations that land on it.
+RowPart = tuple[Mobject, Sequence[Animation]]
+
+
+def work_rows(scene: Scene, plan: Plan, rows: Sequence[Sequence[Sequence[RowPart]]], *, run_time: float = 0.6,
+              lag: float = 0.0) -> None:
+    """Work a grid a row at a time, so at most one row's travelling copies are in flight over the settled numbers.
+    `rows[i]` is row i's phases, played one after another (the scores becoming weights, then the weights into the
+    row's sum); a phase is its parts in reading order, each with the animations that land on it (a part may have
+    none: the row's word, framed with its cells). At rest each phase is one play (its animations lagged by `lag`).
+    Under the camera plan each phase is seen in close-up at the frame's own scale (the whole is built at the
+    floor, the camera pans and never zooms): its parts grouped left to right, as many together as a shot holds,
+    the camera moving to each group while that group's animations play."""
+    for row in rows:
+        for phase in row:
+            if not plan.camera:
+                animations = [a for _, anims in phase for a in anims]
+                if animations:
+                    scene.play(LaggedStart(*animations, lag_ratio=lag), run_time=run_time)
+                continue
+            for group in _shot_groups([part for part, _ in phase], plan.region):
+                shot = camera.shot_on(VGroup(*(phase[k][0] for k in group)), plan.region, max_zoom=1.0)
+                framed.move_to_shot(scene, shot, plan.whole, plan.pinned, *(a for k in group for a in phase[k][1]),
+                                    run_time=run_time, region=plan.region)
+
+
+def end_over(scene: Scene, plan: Plan, rows: Sequence[Sequence[Mobject]], *animations: Animation,
+             run_time: float = AFTER_TIME) -> None:
+    """Under the camera plan, show every part of a grid (`rows`, each its parts left to right, as many in each row)
+    once at the frame's own scale, so each of its numbers is seen legible (the whole is built at the floor; the
+    camera pans, never zooms): where the grid is no taller than a shot, across its columns, as many together as a
+    shot holds; else a block of rows at a time, a row too wide for a shot in pieces. `animations` play with the
+    first move. At rest, play `animations` only."""
+    if not plan.camera:
+        if animations:
+            scene.play(*animations, run_time=run_time)
+        return
+    room = plan.region.height - 2 * camera.FRAMING_MARGIN
+    if VGroup(*(part for row in rows for part in row)).height <= room:
+        columns = [VGroup(*(row[k] for row in rows)) for k in range(min(len(row) for row in rows))]
+        shots = [VGroup(*(columns[k] for k in group)) for group in _shot_groups(columns, plan.region)]
+    else:
+        shots = []
+        for row in rows:
+            pieces = [VGroup(*(row[k] for k in group)) for group in _shot_groups(row, plan.region)]
+            if len(pieces) == 1 and shots and VGroup(shots[-1], pieces[0]).height <= room \
+                    and VGroup(shots[-1], pieces[0]).width <= plan.region.width - 2 * camera.FRAMING_MARGIN:
+                shots[-1] = VGroup(shots[-1], pieces[0])
+            else:
+                shots.extend(pieces)
+    for i, piece in enumerate(shots):
+        framed.move_to_shot(scene, camera.shot_on(piece, plan.region, max_zoom=1.0), plan.whole, plan.pinned,
+                            *(animations if i == 0 else ()), run_time=run_time, region=plan.region)
+
+
+def _shot_groups(parts: Sequence[Mobject], region: layout.Region) -> list[list[int]]:
+    """The indices of `parts` grouped left to right, as many together as one shot at the frame's scale holds."""
+    room = region.width - 2 * camera.FRAMING_MARGIN
+    groups: list[list[int]] = [[]]
+    for k, part in enumerate(parts):
+        if groups[-1] and VGroup(*(parts[g] for g in groups[-1]), part).width > room:
+            groups.append([])
+        groups[-1].append(k)
+    return [group for group in groups if group]
+
+
 __all__ = ["fade_out_all", "enter", "dot_every_row", "scale_every_row", "end_on", "end_along", "back_to_rest",
-           "come_to_rest", "end_across", "follow_along", "hang_from_top", "enter_below", "pan_down"]
+           "come_to_rest", "end_across", "follow_along", "hang_from_top", "enter_below", "pan_down", "end_over", "work_rows"]
