@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from manim import (
-    DOWN, RIGHT, UP, Create, FadeIn, FadeOut, Indicate, LaggedStart, ReplacementTransform, VGroup, Write,
+    DOWN, RIGHT, UP, Create, FadeIn, FadeOut, Indicate, LaggedStart, Line, Mobject, ReplacementTransform, VGroup,
+    Write,
 )
 
 from scenes.kit import (
@@ -216,9 +217,17 @@ def order_title(text: str, color) -> VGroup:
     return layout.fit_into(label(text, font_size=typography.BODY_SIZE, color=color), layout.top_band(), grow=False)
 
 
+def row_word(amap: AttentionMap, i: int) -> VGroup:
+    """Row i's word, spanning the words' column (a close-up framed on it shows the longer words of the rows near
+    it whole too)."""
+    words = amap.row_labels
+    y = amap.row_labels[i].get_center()[1]
+    return VGroup(words[i], Line([words.get_left()[0], y, 0], [words.get_right()[0], y, 0], stroke_width=0))
+
+
 def row_parts(amap: AttentionMap, i: int, animations_of) -> list:
     """Row i of `amap` for staging.work_rows: its word (nothing lands on it), then each cell with what lands there."""
-    return [(amap.row_labels[i], []), *((amap.cell(i, j), animations_of(j)) for j in range(amap.cols))]
+    return [(row_word(amap, i), []), *((amap.cell(i, j), animations_of(j)) for j in range(amap.cols))]
 
 
 def map_rows(amap: AttentionMap) -> list[list]:
@@ -283,7 +292,7 @@ class CausalTriangleScene(AttentionScene):
         return table
 
     @beat
-    def scaled_scores(self, table: AttentionMap, line_plan: Plan) -> tuple[VGroup, MainStage, Plan]:
+    def scaled_scores(self, table: AttentionMap, line_plan: Plan) -> tuple[Mobject, MainStage, Plan]:
         """The scores grid that the mask will act on: every query row against every key column."""
         eq = layout.fit_into(math("omega = (Q K^top) / sqrt(d_k)", font_size=EQUATION), layout.top_band())
         stage, plan = compose(main_stage_forms(self.src, self.tokens), under(line_plan.region), pinned=[eq])
@@ -303,10 +312,10 @@ class CausalTriangleScene(AttentionScene):
         staging.end_over(self, plan, map_rows(scores))
         self.play(*(Indicate(c, color=palette.WRONG, scale_factor=1.08) for c in future), run_time=1.5)
         self.wait(3.0)
-        return VGroup(eq), stage, plan
+        return eq, stage, plan
 
     @beat
-    def mask_the_future(self, eq: VGroup, stage: MainStage, plan: Plan) -> Masked:
+    def mask_the_future(self, eq: Mobject, stage: MainStage, plan: Plan) -> Masked:
         """Fill the future cells with −∞: the ω̃ cases, lit up as the picture applies each case."""
         scores, masked = stage.scores, stage.masked
         future = [[(i, j) for j in range(i + 1, self.n)] for i in range(self.n - 1)]
@@ -386,7 +395,7 @@ class CausalTriangleScene(AttentionScene):
         self.play(FadeIn(stage.wrong_sums[0]), run_time=0.4)
         rows = [VGroup(*(unmasked.cell(i, j) if j <= i else zeroed.cell(i, j) for j in range(self.n)))
                 for i in range(self.n)]
-        staging.work_rows(self, plan, [[[(zeroed.row_labels[i], []), *sum_phase(rows[i], stage.wrong_sums[1][i])]]
+        staging.work_rows(self, plan, [[[(row_word(zeroed, i), []), *sum_phase(rows[i], stage.wrong_sums[1][i])]]
                                        for i in range(self.n)], run_time=1.5 / self.n)
         marks = [stage.wrong_sums[1][i] for i in short] or [stage.wrong_sums[1]]
         staging.end_over(self, plan, column_rows(stage.wrong_sums))
@@ -411,7 +420,7 @@ class CausalTriangleScene(AttentionScene):
         self.say("Exact zeros above the diagonal, and every row is still a distribution over the past.",
                  subject=stage.right_sums)
         self.play(FadeIn(stage.right_sums[0]), run_time=0.3)
-        staging.work_rows(self, plan, [[[(stage.right.row_labels[i], []),
+        staging.work_rows(self, plan, [[[(row_word(stage.right, i), []),
                                          *sum_phase(stage.right.row(i), stage.right_sums[1][i])]]
                                        for i in range(self.n)], run_time=1.2 / self.n)
         staging.end_over(self, plan, column_rows(stage.right_sums))
