@@ -235,6 +235,16 @@ def map_rows(amap: AttentionMap) -> list[list]:
     return [[amap.query_name, *amap.column_labels], *([amap.row_labels[i], *amap.row(i)] for i in range(amap.rows))]
 
 
+def future_rows(amap: AttentionMap) -> list[list]:
+    """The map's cells above the diagonal (j > i), a row at a time, for staging.end_over."""
+    return [[amap.cell(i, j) for j in range(i + 1, amap.cols)] for i in range(amap.rows - 1)]
+
+
+def past_rows(amap: AttentionMap) -> list[list]:
+    """The map's cells on and below the diagonal (j ≤ i), a row at a time, for staging.end_over."""
+    return [[amap.cell(i, j) for j in range(i + 1)] for i in range(amap.rows)]
+
+
 def column_rows(column: VGroup) -> list[list]:
     """A sums column (header, numbers) for staging.end_over: one part a row."""
     return [[column[0]], *([number] for number in column[1])]
@@ -309,7 +319,7 @@ class CausalTriangleScene(AttentionScene):
         self.wait(1.5)
         future = [scores.cell(i, j) for i in range(self.n) for j in range(i + 1, self.n)]
         self.say(signs_caption(self.src.get("scores")), subject=VGroup(*future))
-        staging.end_over(self, plan, map_rows(scores))
+        staging.end_over(self, plan, future_rows(scores))
         self.play(*(Indicate(c, color=palette.WRONG, scale_factor=1.08) for c in future), run_time=1.5)
         self.wait(3.0)
         return eq, stage, plan
@@ -340,7 +350,7 @@ class CausalTriangleScene(AttentionScene):
         past = [scores.cell(i, j) for i in range(self.n) for j in range(i + 1)]
         self.say("The past and the diagonal keep their scores: that is the first case of ω̃.", subject=VGroup(*past))
         keep_box = frame_box(VGroup(cases.select("keep"), cases.select("past")), color=palette.RIGHT)
-        staging.end_over(self, plan, map_rows(scores), ReplacementTransform(future_box, keep_box))
+        staging.end_over(self, plan, past_rows(scores), ReplacementTransform(future_box, keep_box))
         self.play(*(Indicate(c, color=palette.RIGHT, scale_factor=1.08) for c in past), run_time=1.5)
         self.wait(2.5)
         self.play(FadeOut(keep_box), run_time=0.4)
@@ -380,12 +390,13 @@ class CausalTriangleScene(AttentionScene):
         unmasked, zeroed = stage.unmasked, stage.zeroed
         self.say("The wrong order: softmax over all keys first (the future included), then zero the future.",
                  narration="Now the wrong order: a softmax over all the keys first, the future included, and only "
-                           "then zero the future.", subject=unmasked)
+                           "then zero the future.",
+                 subject=[cell for row in future_rows(unmasked) for cell in row])
         self.clear_stage()
         staging.hang_from_top(plan)
         staging.enter(self, plan, FadeIn(unmasked.axes), FadeIn(VGroup(*(unmasked.row(i) for i in range(self.n)))),
                       FadeIn(title), run_time=1.2)  # the cells in a group of their own: transforms replace them there
-        staging.end_over(self, plan, map_rows(unmasked))
+        staging.end_over(self, plan, future_rows(unmasked))
         self.wait(1.5)
         pairs = [(i, j) for i in range(self.n) for j in range(i + 1, self.n)]
         self.play(*(ReplacementTransform(unmasked.cell(i, j), zeroed.cell(i, j)) for i, j in pairs), run_time=1.5)
@@ -406,7 +417,8 @@ class CausalTriangleScene(AttentionScene):
     @beat
     def right_order_recap(self, stage: OrderStage, plan: Plan) -> None:
         """The same map in the right order: mask then softmax, and every row sums to one again."""
-        self.say("The right order: mask the scores with −∞ first, then softmax.", subject=stage.right)
+        self.say("The right order: mask the scores with −∞ first, then softmax.",
+                 subject=[cell for row in past_rows(stage.right) for cell in row])
         cells = [stage.unmasked.cell(i, j) if j <= i else stage.zeroed.cell(i, j)
                  for i in range(self.n) for j in range(self.n)]
         targets = [stage.right.cell(i, j) for i in range(self.n) for j in range(self.n)]
@@ -416,7 +428,7 @@ class CausalTriangleScene(AttentionScene):
         plan = replace(plan, pinned=(title,))
         staging.enter(self, plan, *(ReplacementTransform(c, t) for c, t in zip(cells, targets)),
                       *([FadeOut(stage.wrong_sums)] if stage.one_place else []), run_time=1.5)
-        staging.end_over(self, plan, map_rows(stage.right))
+        staging.end_over(self, plan, past_rows(stage.right))
         self.say("Exact zeros above the diagonal, and every row is still a distribution over the past.",
                  subject=stage.right_sums)
         self.play(FadeIn(stage.right_sums[0]), run_time=0.3)

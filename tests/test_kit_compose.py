@@ -198,3 +198,33 @@ def test_the_post_step_a_reads_worked_side_by_side_in_landscape_and_needs_the_ca
     assert plan.rung == compose.CAMERA and plan.whole.width > body.width
     assert number >= typography.MIN_FONT_SIZE * (1 - 1e-6), "its numbers built legible"
     assert close_up.smallest_font(plan.whole) <= typography.MIN_FONT_SIZE * 1.1, "its smallest text at the floor"
+
+
+@pytest.mark.parametrize("aspect", frame.ASPECTS)
+def test_a_table_of_marks_is_no_shaded_stand_in_for_numbers(aspect):
+    """A ✓/✗ table built on a map's shaded cells (no numbers): its shades go with its marks, so a form that says so
+    (Form.marks) is laid out at rest; without it the same table counts as shades standing in for numbers."""
+    from dataclasses import replace
+
+    from scenes.kit import label, palette
+    from scenes.kit.attention_map import AttentionMap
+    from scenes.kit.forms import map_style_forms
+
+    src = Source("causal")
+    tokens = list(src.get("tokens"))
+
+    def table(style):
+        amap = AttentionMap(src, "mask", tokens, causal=True, show_values=False,
+                            font_size=typography.LABEL_SIZE, **style)
+        for i in range(len(tokens)):
+            for j in range(len(tokens)):
+                amap.cell(i, j).add(label("✗" if j > i else "✓", font_size=typography.LABEL_SIZE,
+                                          color=palette.TEXT).move_to(amap.cell(i, j)[0]))
+        return amap
+
+    with in_frame(aspect):
+        _, marked = compose.compose([replace(form, marks=True) for form in map_style_forms(table)])
+        _, shaded = compose.compose(map_style_forms(table))
+        assert marked.rung == compose.WORKED and not marked.camera
+        assert marked.whole.width <= layout.body().width + 1e-6
+        assert shaded.rung == compose.CAMERA

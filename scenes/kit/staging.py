@@ -226,7 +226,7 @@ def come_to_rest(scene: Scene, pinned: Sequence[Mobject | None], *animations: An
 
 
 #: How long each move of end_over takes.
-AFTER_TIME = 0.6
+AFTER_TIME = 0.5
 
 #: One step of a row's work: a part of the row (a cell, its word, its sum) and the animations that land on it.
 RowPart = tuple[Mobject, Sequence[Animation]]
@@ -259,16 +259,17 @@ def end_over(scene: Scene, plan: Plan, rows: Sequence[Sequence[Mobject]], *anima
     """Under the camera plan, show every part of a grid (`rows`, each its parts left to right, as many in each row)
     once at the frame's own scale, so each of its numbers is seen legible (the whole is built at the floor; the
     camera pans, never zooms): where the grid is no taller than a shot, across its columns, as many together as a
-    shot holds; else a block of rows at a time, a row too wide for a shot in pieces. `animations` play with the
+    shot holds (`rows` may hold parts of differing counts); else a block of rows at a time, a row too wide for a shot in pieces. `animations` play with the
     first move. At rest, play `animations` only."""
     if not plan.camera:
         if animations:
             scene.play(*animations, run_time=run_time)
         return
     room = plan.region.height - 2 * camera.FRAMING_MARGIN
-    if VGroup(*(part for row in rows for part in row)).height <= room:
-        columns = [VGroup(*(row[k] for row in rows)) for k in range(min(len(row) for row in rows))]
-        shots = [VGroup(*(columns[k] for k in group)) for group in _shot_groups(columns, plan.region)]
+    parts = [part for row in rows for part in row]
+    if VGroup(*parts).height <= room:  # left to right, whatever each row holds (a map's upper triangle)
+        parts.sort(key=lambda part: part.get_center()[0])
+        shots = [VGroup(*(parts[k] for k in group)) for group in _shot_groups(parts, plan.region)]
     else:
         shots = []
         for row in rows:
