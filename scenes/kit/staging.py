@@ -256,11 +256,11 @@ def work_rows(scene: Scene, plan: Plan, rows: Sequence[Sequence[Sequence[RowPart
 
 def end_over(scene: Scene, plan: Plan, rows: Sequence[Sequence[Mobject]], *animations: Animation,
              run_time: float = AFTER_TIME) -> None:
-    """Under the camera plan, show every part of a grid (`rows`, each its parts left to right, as many in each row)
-    once at the frame's own scale, so each of its numbers is seen legible (the whole is built at the floor; the
-    camera pans, never zooms): where the grid is no taller than a shot, across its columns, as many together as a
-    shot holds (`rows` may hold parts of differing counts); else a block of rows at a time, a row too wide for a shot in pieces. `animations` play with the
-    first move. At rest, play `animations` only."""
+    """Under the camera plan, show every part of a grid (`rows`, each its parts left to right) once at the frame's
+    own scale, so each of its numbers is seen legible (the whole is built at the floor; the camera pans, never
+    zooms): where the grid is no taller than a shot, left to right, as many parts together as a shot holds (the
+    rows may hold differing counts: a map's upper triangle); else a block of rows at a time, a row too wide for a
+    shot in pieces. `animations` play with the first move. At rest, play `animations` only."""
     if not plan.camera:
         if animations:
             scene.play(*animations, run_time=run_time)
@@ -296,4 +296,5 @@ def _shot_groups(parts: Sequence[Mobject], region: layout.Region) -> list[list[i
 
 
 __all__ = ["fade_out_all", "enter", "dot_every_row", "scale_every_row", "end_on", "end_along", "back_to_rest",
-           "come_to_rest", "end_across", "follow_along", "hang_from_top", "enter_below", "pan_down", "end_over", "work_rows"]
+           "come_to_rest", "end_across", "follow_along", "hang_from_top", "enter_below", "pan_down", "end_over",
+           "work_rows"]
