@@ -20,6 +20,8 @@ from scenes.kit import (
 from scenes.kit import camera, close_up, framed
 from scenes.kit.attention_map import shaded_number_size, share_columns
 from scenes.kit.claims import count_word
+from scenes.kit.compose import Form, compose
+from scenes.kit.forms import flow_forms
 from scenes.kit.products import into_product, settle
 
 #: The constant "1" of the formulas 1 − p and 1/(1 − p): part of the notation, not data.
@@ -514,65 +516,89 @@ class DropoutWeightsScene(AttentionScene):
         causal = Source("causal")
         sums = [causal.value("wrong_order_row_sums", i) for i in range(self.n)]
         least = min(range(self.n), key=lambda i: sums[i])
-        kept = format_value(sums[least], 2)
-        if kept != format_value(ONE, 2):
-            self.say(f"Swap steps two and three (softmax, then mask) and the rows no longer sum to one: "
-                     f"the row of “{self.tokens[least]}” keeps only {kept}.")
-        else:
-            self.say(f"Swap steps two and three (softmax, then mask): here every row still shows {kept}, because "
-                     "the future held almost no weight; in general the rows stop summing to one.")
+        table, _ = compose(order_sums_forms(causal, self.n))
+        self.say(swap_caption(self.tokens, sums), subject=table.wrong.numbers)
         mask_box, soft_box = pipe.boxes[STEP["mask"]], pipe.boxes[STEP["softmax"]]
         self.play(Swap(mask_box, soft_box), run_time=1.2)
         self.play(mask_box[0].animate.set_stroke(palette.WRONG, 5),
                   soft_box[0].animate.set_stroke(palette.WRONG, 5), run_time=0.4)
-        header = label("row sums of the weights", font_size=typography.LABEL_SIZE, color=palette.MUTED)
-        tall = layout.is_tall()  # portrait: each order a column of sums, a row per query, under its name
-        if not tall:  # a line per order, unless its sums are too many to read in one line (eight words, square)
-            wrong = self._sums_line(causal, "wrong_order_row_sums", "softmax, then mask:", palette.WRONG, tall)
-            right = self._sums_line(causal, "right_order_row_sums", "mask, then softmax:", palette.RIGHT, tall)
-            table = VGroup(header, wrong, right).arrange(DOWN, buff=layout.APART)
-            right.align_to(wrong, LEFT)
-            for new, old in zip(right.numbers, wrong.numbers):
-                new.match_x(old)
-            tall = not layout.fits_legibly(table, layout.body(), typography.LABEL_SIZE)
-        if tall:  # the sums a GAP apart, closer where a long column would not fit the body legibly (eleven words)
-            for gap in (layout.GAP, layout.TIGHT):
-                wrong = self._sums_line(causal, "wrong_order_row_sums", "softmax, then mask:", palette.WRONG, tall,
-                                        gap)
-                right = self._sums_line(causal, "right_order_row_sums", "mask, then softmax:", palette.RIGHT, tall,
-                                        gap)
-                columns = VGroup(wrong, right).arrange(RIGHT, buff=layout.APART, aligned_edge=UP)
-                for new, old in zip(right.numbers, wrong.numbers):
-                    new.match_y(old)
-                table = VGroup(header, columns).arrange(DOWN, buff=layout.APART)
-                if layout.fits_legibly(table, layout.body(), typography.LABEL_SIZE):
-                    break
-        layout.fit_into(table, layout.body())
-        self.play(FadeIn(header), FadeIn(wrong, shift=UP * layout.NUDGE), run_time=0.8)
-        self.wait(3.5)
+        self.play(FadeIn(table.header), FadeIn(table.wrong, shift=UP * layout.NUDGE), run_time=0.8)
+        self.play(Indicate(table.wrong.numbers[least], color=palette.WRONG, scale_factor=1.2), run_time=0.8)
+        self.wait(2.7)
         self.say("So: mask, softmax, dropout, × V, in that order; the causal clip shows the swap in full.",
                  narration="So: mask, softmax, dropout, then multiply by V, in that order. The causal clip shows the "
-                           "swap in full.")
+                           "swap in full.", subject=table.right.numbers)
         self.play(Swap(mask_box, soft_box), run_time=1.0)
         self.play(*self._focus(pipe, STEP["dropout"], palette.RIGHT), run_time=0.6)  # it dims the swapped two
-        self.play(FadeIn(right, shift=UP * layout.NUDGE), run_time=0.8)
+        self.play(FadeIn(table.right, shift=UP * layout.NUDGE), run_time=0.8)
         self.wait(2.5)
 
-    def _sums_line(self, causal: Source, path: str, text: str, color, tall: bool = False,
-                   gap: float = layout.GAP) -> VGroup:
-        """"<order>: s_1 … s_T" — the traced row sums of one order of operations; `tall` sets them in a column
-        under the order's name, broken over two lines."""
-        numbers = VGroup(*(causal.number(path, i, decimals=2, font_size=typography.NUMBER_SIZE, color=color)
-                           for i in range(self.n)))
-        if tall:
-            numbers.arrange(DOWN, buff=gap)
-            name = VGroup(*(label(part, font_size=typography.LABEL_SIZE, color=color)
-                            for part in text.split(" ", 1))).arrange(DOWN, buff=layout.TIGHT)
-            line = VGroup(name, numbers).arrange(DOWN, buff=layout.GAP)
-            line.numbers = numbers
-            return line
+
+# --- the last beat's table -------------------------------------------------------------------------------------
+def swap_caption(tokens, sums) -> str:
+    """What swapping steps two and three does to the rows' sums, as shown: the row that keeps least, or (where
+    every row still shows one) why."""
+    least = min(range(len(tokens)), key=lambda i: sums[i])
+    kept = format_value(sums[least], 2)
+    if kept != format_value(ONE, 2):
+        return (f"Swap steps two and three (softmax, then mask) and the rows no longer sum to one: "
+                f"the row of “{tokens[least]}” keeps only {kept}.")
+    return (f"Swap steps two and three (softmax, then mask): here every row still shows {kept}, because "
+            "the future held almost no weight; in general the rows stop summing to one.")
+
+
+@dataclass(frozen=True)
+class OrderSums:
+    """The row sums of both orders under one header: a line per order, or a column per order."""
+
+    header: VGroup
+    wrong: VGroup  # the line's group, with `.numbers`
+    right: VGroup
+
+    @property
+    def whole(self) -> VGroup:
+        return VGroup(self.header, self.wrong, self.right)
+
+
+def sums_line(causal: Source, n: int, path: str, text: str, color, column: bool, gap: float) -> VGroup:
+    """"<order>: s_1 … s_T" — the traced row sums of one order of operations; `column` sets them in a column under
+    the order's name, broken over two lines, `gap` apart."""
+    numbers = VGroup(*(causal.number(path, i, decimals=2, font_size=typography.NUMBER_SIZE, color=color)
+                       for i in range(n)))
+    if column:
+        numbers.arrange(DOWN, buff=gap)
+        name = VGroup(*(label(part, font_size=typography.LABEL_SIZE, color=color)
+                        for part in text.split(" ", 1))).arrange(DOWN, buff=layout.TIGHT)
+        line = VGroup(name, numbers).arrange(DOWN, buff=layout.GAP)
+    else:
         numbers.arrange(RIGHT, buff=layout.APART)
-        name = label(text, font_size=typography.LABEL_SIZE, color=color)
-        line = VGroup(name, numbers).arrange(RIGHT, buff=layout.GAP)
-        line.numbers = numbers
-        return line
+        line = VGroup(label(text, font_size=typography.LABEL_SIZE, color=color), numbers).arrange(RIGHT,
+                                                                                                  buff=layout.GAP)
+    line.numbers = numbers
+    return line
+
+
+def order_sums(causal: Source, n: int, column: bool, gap: float = layout.GAP) -> OrderSums:
+    """The header over both orders' sums: a line each, the right order's numbers under the wrong order's; or a
+    column each, side by side, the sums of one row level."""
+    header = label("row sums of the weights", font_size=typography.LABEL_SIZE, color=palette.MUTED)
+    wrong = sums_line(causal, n, "wrong_order_row_sums", "softmax, then mask:", palette.WRONG, column, gap)
+    right = sums_line(causal, n, "right_order_row_sums", "mask, then softmax:", palette.RIGHT, column, gap)
+    if column:
+        columns = VGroup(wrong, right).arrange(RIGHT, buff=layout.APART, aligned_edge=UP)
+        for new, old in zip(right.numbers, wrong.numbers):
+            new.match_y(old)
+        VGroup(header, columns).arrange(DOWN, buff=layout.APART)
+    else:
+        VGroup(header, wrong, right).arrange(DOWN, buff=layout.APART)
+        right.align_to(wrong, LEFT)
+        for new, old in zip(right.numbers, wrong.numbers):
+            new.match_x(old)
+    return OrderSums(header, wrong, right)
+
+
+def order_sums_forms(causal: Source, n: int) -> list[Form]:
+    """A line per order and a column per order (the body's own flow first), then the columns close-packed."""
+    whole = lambda table: table.whole  # noqa: E731
+    return [*flow_forms(lambda column: order_sums(causal, n, column), whole=whole),
+            Form("stacked, close", lambda: order_sums(causal, n, True, layout.TIGHT), whole)]
