@@ -73,6 +73,81 @@ def fits_worked(mob, region: layout.Region) -> bool:
     return FONT * layout.fit_factor(mob, region) >= typography.WORKED_NUMBER_SIZE
 
 
+def step_numbers() -> list:
+    return [label(f"{k + 1}", font_size=typography.LABEL_SIZE, color=palette.MUTED) for k in range(len(STEP))]
+
+
+def step_boxes() -> VGroup:
+    """One box per step, its content centred and its number in the corner, all the size of the largest."""
+    contents = [
+        math("(Q K^top) / sqrt(d_k)", font_size=typography.LABEL_SIZE),
+        label("mask −∞", font_size=typography.LABEL_SIZE),
+        label("softmax", font_size=typography.LABEL_SIZE, color=palette.WEIGHT),
+        label("dropout", font_size=typography.LABEL_SIZE, color=palette.WRONG),
+        math("times {{ V : v }}", font_size=typography.LABEL_SIZE + 2),
+    ]
+    contents[-1].select("v").set_color(palette.VALUE)
+    numbers = step_numbers()
+    corner = max(n.width for n in numbers) + layout.TIGHT * 2  # room for the step number each side
+    width = max(c.width for c in contents) + 2 * corner
+    height = max(c.height for c in contents) + 2 * layout.TIGHT + max(n.height for n in numbers)
+    boxes = VGroup()
+    for content, number in zip(contents, numbers):
+        box = RoundedRectangle(corner_radius=layout.TIGHT, width=width, height=height,
+                               stroke_color=palette.MUTED, stroke_width=2)
+        content.move_to(box)
+        number.align_to(box, UL).shift((RIGHT + DOWN) * layout.TIGHT)
+        boxes.add(VGroup(box, content, number))
+    return boxes
+
+
+def chain(boxes: VGroup, direction) -> VGroup:
+    """The boxes one after the other in `direction` (RIGHT or DOWN), an arrow from each to the next."""
+    boxes.arrange(direction, buff=layout.APART if direction is RIGHT else layout.GAP)
+    ends = (VGroup.get_right, VGroup.get_left) if direction is RIGHT else (VGroup.get_bottom, VGroup.get_top)
+    arrows = VGroup(*(Arrow(ends[0](boxes[k]), ends[1](boxes[k + 1]), buff=layout.HAIRLINE,
+                            color=palette.MUTED, stroke_width=3, max_tip_length_to_length_ratio=0.35)
+                      for k in range(len(boxes) - 1)))
+    pipeline = VGroup(boxes, arrows)
+    pipeline.boxes, pipeline.arrows = boxes, arrows
+    return pipeline
+
+
+def chips() -> VGroup:
+    """The spine of a narrow frame: the five steps by number only, in a row (the captions name steps by number;
+    the first beat shows what each one is, at full size)."""
+    numbers = step_numbers()
+    side = max(max(n.width, n.height) for n in numbers) + 2 * layout.TIGHT
+    boxes = VGroup()
+    for number in numbers:
+        box = RoundedRectangle(corner_radius=layout.TIGHT, width=side, height=side,
+                               stroke_color=palette.MUTED, stroke_width=2)
+        boxes.add(VGroup(box, number.move_to(box)))
+    return chain(boxes, RIGHT)
+
+
+#: The spine's forms: the boxes in a row across the top band, else the numbered chips.
+BOXES, CHIPS = "boxes", "chips"
+
+
+def pipeline_forms() -> list[Form]:
+    """The five steps as boxes in a row in the top band; where they would not read there, the numbered chips."""
+    return [Form(BOXES, lambda: chain(step_boxes(), RIGHT), region=layout.top_band()),
+            Form(CHIPS, chips, region=layout.top_band(), grow=False)]
+
+
+def pipeline_stage() -> layout.Region:
+    """The frame above the bottom band: the first beat's place (nothing else is on screen yet)."""
+    whole, body = layout.frame(), layout.body()
+    return layout.Region(whole.left, whole.right, body.bottom, whole.top)
+
+
+def staged_pipeline_forms() -> list[Form]:
+    """The five boxes at full size for the first beat of a narrow frame, in a row or a column (the frame's own flow
+    first), in pipeline_stage()."""
+    return flow_forms(lambda stacked: chain(step_boxes(), DOWN if stacked else RIGHT), pipeline_stage())
+
+
 class DropoutWeightsScene(AttentionScene):
     scene_id = "dropout_weights"
 
@@ -88,76 +163,6 @@ class DropoutWeightsScene(AttentionScene):
         self.drop_and_rescale(pipe, stage)
         self.train_versus_eval(pipe)
         self.why_mask_before_softmax(pipe)
-
-    # --- pipeline ---------------------------------------------------------------------------------------------
-    def _pipeline(self) -> VGroup:
-        """The post's five steps as boxes in a row: scaled scores → mask → softmax → dropout → × V, fitted into the
-        top band; where they would not read there (a portrait or square frame), the spine is `_chips` instead."""
-        pipeline = self._chain(self._step_boxes(), RIGHT)
-        if not layout.fits_legibly(pipeline, layout.top_band(), typography.LABEL_SIZE):
-            return self._chips()
-        return layout.fit_into(pipeline, layout.top_band())
-
-    def _step_boxes(self) -> VGroup:
-        """One box per step, its content centred and its number in the corner, all the size of the largest."""
-        contents = [
-            math("(Q K^top) / sqrt(d_k)", font_size=typography.LABEL_SIZE),
-            label("mask −∞", font_size=typography.LABEL_SIZE),
-            label("softmax", font_size=typography.LABEL_SIZE, color=palette.WEIGHT),
-            label("dropout", font_size=typography.LABEL_SIZE, color=palette.WRONG),
-            math("times {{ V : v }}", font_size=typography.LABEL_SIZE + 2),
-        ]
-        contents[-1].select("v").set_color(palette.VALUE)
-        numbers = self._step_numbers()
-        corner = max(n.width for n in numbers) + layout.TIGHT * 2  # room for the step number each side
-        width = max(c.width for c in contents) + 2 * corner
-        height = max(c.height for c in contents) + 2 * layout.TIGHT + max(n.height for n in numbers)
-        boxes = VGroup()
-        for content, number in zip(contents, numbers):
-            box = RoundedRectangle(corner_radius=layout.TIGHT, width=width, height=height,
-                                   stroke_color=palette.MUTED, stroke_width=2)
-            content.move_to(box)
-            number.align_to(box, UL).shift((RIGHT + DOWN) * layout.TIGHT)
-            boxes.add(VGroup(box, content, number))
-        return boxes
-
-    @staticmethod
-    def _step_numbers() -> list:
-        return [label(f"{k + 1}", font_size=typography.LABEL_SIZE, color=palette.MUTED) for k in range(len(STEP))]
-
-    @staticmethod
-    def _chain(boxes: VGroup, direction) -> VGroup:
-        """The boxes one after the other in `direction` (RIGHT or DOWN), an arrow from each to the next."""
-        boxes.arrange(direction, buff=layout.APART if direction is RIGHT else layout.GAP)
-        ends = (VGroup.get_right, VGroup.get_left) if direction is RIGHT else (VGroup.get_bottom, VGroup.get_top)
-        arrows = VGroup(*(Arrow(ends[0](boxes[k]), ends[1](boxes[k + 1]), buff=layout.HAIRLINE,
-                                color=palette.MUTED, stroke_width=3, max_tip_length_to_length_ratio=0.35)
-                          for k in range(len(boxes) - 1)))
-        pipeline = VGroup(boxes, arrows)
-        pipeline.boxes, pipeline.arrows = boxes, arrows
-        return pipeline
-
-    def _chips(self) -> VGroup:
-        """The spine of a narrow frame: the five steps by number only, in a row across the top band (the captions
-        name steps by number; the first beat shows what each one is, at full size)."""
-        numbers = self._step_numbers()
-        side = max(max(n.width, n.height) for n in numbers) + 2 * layout.TIGHT
-        boxes = VGroup()
-        for number in numbers:
-            box = RoundedRectangle(corner_radius=layout.TIGHT, width=side, height=side,
-                                   stroke_color=palette.MUTED, stroke_width=2)
-            boxes.add(VGroup(box, number.move_to(box)))
-        chips = self._chain(boxes, RIGHT)
-        chips.compact = True
-        return layout.fit_into(chips, layout.top_band(), grow=False)
-
-    def _stage_pipeline(self) -> VGroup:
-        """The five boxes at full size for the first beat of a narrow frame: in a row or a column, whichever reads
-        larger, in the frame above the bottom band (nothing else is on screen yet)."""
-        whole, body = layout.frame(), layout.body()
-        stage = layout.Region(whole.left, whole.right, body.bottom, whole.top)
-        return layout.fit_best([self._chain(self._step_boxes(), RIGHT), self._chain(self._step_boxes(), DOWN)],
-                               stage)
 
     def _focus(self, pipe: VGroup, step: int, color=palette.ACCENT) -> list:
         """Animations that highlight box `step` (0-based) and dim the others."""
@@ -252,13 +257,12 @@ class DropoutWeightsScene(AttentionScene):
     @beat
     def order_of_operations(self) -> VGroup:
         """The pipeline that every later picture points into."""
-        self.say("The order of operations: scaled scores, causal mask, softmax, dropout, then multiply by V.")
-        pipe = self._pipeline()
-        compact = getattr(pipe, "compact", False)
-        if compact:  # a narrow frame: the boxes at full size now, the numbered chips in the top band after
-            shown = self._stage_pipeline()
-        else:
-            shown = pipe
+        pipe, plan = compose(pipeline_forms())
+        compact = plan.form == CHIPS
+        shown = compose(staged_pipeline_forms(), pipeline_stage())[0] if compact else pipe
+        self.say("The order of operations: scaled scores, causal mask, softmax, dropout, then multiply by V.",
+                 subject=shown)
+        if not compact:  # a narrow frame shows the boxes at full size now, the numbered chips in the top band after
             pipe.generate_target()  # where it stays for the rest of the clip: the top band
             layout.fit_into(pipe, layout.body())  # meanwhile, as large as the body allows
         self.play(LaggedStart(*(FadeIn(b, shift=RIGHT * layout.NUDGE) for b in shown.boxes), lag_ratio=0.3),
@@ -266,7 +270,8 @@ class DropoutWeightsScene(AttentionScene):
         for k in range(len(shown.boxes)):
             self.play(*self._focus(shown, k), run_time=0.5)
         self.wait(0.5)
-        self.say("Dropout acts on the weight matrix: after the softmax, before the multiplication by V.")
+        self.say("Dropout acts on the weight matrix: after the softmax, before the multiplication by V.",
+                 subject=shown.boxes[STEP["dropout"]])
         self.play(*self._focus(shown, STEP["dropout"], palette.WRONG), run_time=0.6)
         self.wait(2.0)
         if not compact:
