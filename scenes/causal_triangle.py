@@ -294,8 +294,7 @@ class CausalTriangleScene(AttentionScene):
         self.wait(1.0)
         self.say("When generating left to right the later tokens do not exist yet, so training must hide them too.",
                  subject=[cell[1] for cell in table.future])
-        staging.end_across(self, plan, [VGroup(table.row_labels, table.query_name),
-                                        *(VGroup(table.column(j), table.column_labels[j]) for j in range(self.n))])
+        staging.end_over(self, plan, future_rows(table))
         self.play(*(Indicate(cell[1], color=palette.WRONG, scale_factor=1.3) for cell in table.future),
                   run_time=1.5)
         self.wait(3.5)
