@@ -28,7 +28,7 @@ from scenes.kit import layout, motion, staging
 from scenes.kit.attention_map import AttentionMap
 from scenes.kit.claims import top_index
 from scenes.kit.compose import Form, Plan, compose
-from scenes.kit.forms import each_row_height, flow_forms, lines_forms, map_style_forms, row_height_forms
+from scenes.kit.forms import flow_forms_by_row_height, lines_forms, map_style_forms, row_height_forms
 from scenes.kit.products import NUMBER, into_product_by_row, product_row, settle, shared_cell_width
 from scenes.kit.score_bars import SoftmaxPicture, softmax_forms
 from scenes.kit.spotlight import TermLight
@@ -249,8 +249,7 @@ def query_projection_forms(src: Source, word: str, qn: int) -> list[Form]:
     """q's name beside the sum then under it (the body's own flow first), at every row height; then the products
     stacked under the matrix (a square frame, a wide example)."""
     whole = lambda made: made.whole  # noqa: E731
-    beside = each_row_height(lambda cell: flow_forms(lambda under: query_projection(src, word, qn, cell, under),
-                                                     whole=whole, suffix=f", rows {cell} tall"))
+    beside = flow_forms_by_row_height(lambda under, cell: query_projection(src, word, qn, cell, under), whole=whole)
     return beside + row_height_forms(lambda cell: query_projection(src, word, qn, cell, True, True), whole=whole,
                                      name="stacked, ")
 
@@ -373,8 +372,8 @@ def mixing(src: Source, tokens: list[str], qn: int, cell: float, stacked: bool) 
 
 def mixing_forms(src: Source, tokens: list[str], qn: int) -> list[Form]:
     """Side by side and stacked (the body's own flow first) at every row height."""
-    return each_row_height(lambda cell: flow_forms(lambda stacked: mixing(src, tokens, qn, cell, stacked),
-                                                   whole=lambda made: made.whole, suffix=f", rows {cell} tall"))
+    return flow_forms_by_row_height(lambda stacked, cell: mixing(src, tokens, qn, cell, stacked),
+                                    whole=lambda made: made.whole)
 
 
 def product_column(left, right, result) -> tuple[VGroup, VGroup]:
@@ -670,15 +669,14 @@ class QKVScaleScene(AttentionScene):
 
     def show_keys_and_values(self, eq, light: TermLight) -> None:
         """K and V again, their rows named by the words, while the caption says the keys and values are their rows."""
-        grids, plan = compose(each_row_height(lambda cell: flow_forms(
-            lambda stacked: keys_and_values(self.src, self.tokens, stacked, cell), suffix=f", rows {cell} tall")),
-            pinned=[eq, light.box])
+        grids, plan = compose(flow_forms_by_row_height(
+            lambda stacked, cell: keys_and_values(self.src, self.tokens, stacked, cell)), pinned=[eq, light.box])
         self.say("The keys k_j = x_j W_K and values v_j = x_j W_V are the rows of K and V we already have.",
                  narration="Keys and values are made the same way, k_j from x_j times W_K and v_j from x_j times "
                            "W_V: they are the rows of K and V we already have.",
                  subject=VGroup(grids[0][0], grids[1][0]))
         self.clear_picture([eq, light.box], light)
-        staging.return_to_rest(self, [eq, light.box])
+        staging.come_to_rest(self, [eq, light.box])
         staging.enter(self, plan, *(FadeIn(part) for part in grids), then_on=grids)
 
     @beat
@@ -689,7 +687,7 @@ class QKVScaleScene(AttentionScene):
         self.say("Step two, score: dot the query with every key, k_j being the rows of K.",
                  subject=VGroup(comp.matrix, comp.result))
         self.clear_picture([eq, light.box], light)
-        staging.return_to_rest(self, [eq, light.box])
+        staging.come_to_rest(self, [eq, light.box])
         div_arrow = flow_arrow(comp.result, s.scaled) if s.beside else VGroup()
         if s.beside:
             s.scale.next_to(div_arrow, UP, buff=layout.TIGHT)
@@ -724,7 +722,7 @@ class QKVScaleScene(AttentionScene):
                  subject=bars)
         column = VGroup(s.scaled, s.scaled_name)
         self.clear_picture([eq, light.box, column], light)
-        staging.return_to_rest(self, [eq, light.box], Transform(column, picture.target))
+        staging.come_to_rest(self, [eq, light.box], Transform(column, picture.target))
         self.play(*light.on(eq, ["sm", "q", "k", "scale"], palette.WEIGHT, paint=["sm"]), run_time=0.5)
         plan = pinned(plan, eq, light.box)
         staging.enter(self, plan, Create(arrow), FadeIn(picture.tag), run_time=0.8)
@@ -751,7 +749,7 @@ class QKVScaleScene(AttentionScene):
         comp = m.comp
         self.say("Step four, mix: scale each value v_j by its weight…", subject=VGroup(comp.weights, comp.products))
         self.clear_picture([eq, light.box, bars], light)
-        staging.return_to_rest(self, [eq, light.box])
+        staging.come_to_rest(self, [eq, light.box])
         self.play(*light.on(eq, ["v"], palette.VALUE), run_time=0.5)
         plan = pinned(plan, eq, light.box)
         staging.enter(self, plan, *(ReplacementTransform(bars.values[j], comp.weights.cell(j))
@@ -780,7 +778,7 @@ class QKVScaleScene(AttentionScene):
         A, V, Z, qi = row.A, row.V, row.Z, self.qi
         self.say("Every query row at once: the weight matrix times V gives one output row per word.", subject=Z)
         self.clear_picture([eq, light.box], light)
-        staging.return_to_rest(self, [eq, light.box])
+        staging.come_to_rest(self, [eq, light.box])
         a_rows = [A.row(i) for i in range(Z.rows)] if isinstance(A, AttentionMap) else []
         a_parts = ([LaggedStart(*(FadeIn(r, shift=RIGHT * layout.NUDGE) for r in a_rows), lag_ratio=0.15),
                     FadeIn(A.axes)] if a_rows else [FadeIn(A)])

@@ -7,7 +7,7 @@ import pytest
 from manim import tempconfig
 
 from scenes import frame
-from scenes.kit import compose, layout, typography
+from scenes.kit import close_up, compose, layout, typography
 from scenes.kit.forms import flow_forms
 from scenes.kit.numbers import Source
 from scenes.kit.products import DotProducts, encoder_scoring_forms
@@ -109,11 +109,11 @@ def rain_softmax_forms():
 
 
 @pytest.mark.parametrize("aspect, form, rung", [
-    ("landscape", "scores beside the bars, rows", compose.WORKED),
-    ("square", "scores over the bars, rows", compose.WORKED),
+    ("landscape", "scores beside the bars, ", compose.WORKED),
+    ("square", "scores over the bars, ", compose.WORKED),
     # a phone: every standing or roomy lying form needs the camera, so the form made for it (the lying bars close
     # to the scores) is built, and it reads at the floor
-    ("portrait", "lying bars close to the scores, rows", compose.FLOOR),
+    ("portrait", "lying bars close to the scores, ", compose.FLOOR),
 ])
 def test_the_softmax_step_takes_the_arrangement_its_frame_reads(aspect, form, rung):
     made, plan, number, body = plan_for(aspect, rain_softmax_forms)
@@ -147,7 +147,7 @@ def test_row_height_forms_try_the_roomiest_rows_first_and_keep_the_first_that_re
                                                          result="query_row.raw_scores", cell_size=cell))
     with in_frame("landscape"):
         names = [f.name for f in forms()]
-    assert len(names) == len(legible.row_heights()) and names[0] == f"rows {typography.CELL:.2f} tall"
+    assert len(names) == len(legible.row_heights()) and names[0] == "square rows"
     _, plan, number, _ = plan_for("landscape", forms)
     assert (plan.form, plan.rung) == (names[0], compose.WORKED) and number >= typography.WORKED_NUMBER_SIZE * 0.99
     _, plan, number, _ = plan_for("portrait", forms)  # a phone: lower rows, at the floor
@@ -168,12 +168,57 @@ def test_map_style_forms_keep_square_rows_where_they_read_and_stand_the_keys_up_
     assert number >= typography.MIN_FONT_SIZE * 0.99
 
 
-def test_each_row_height_lists_another_generators_forms_row_height_by_row_height():
-    from scenes.kit import legible
-    from scenes.kit.forms import each_row_height
+def _rain_scoring(stacked: bool, cell: float):
+    """Self-attention's Step A for the post's sentence: X (4 × 3) dotted with the query x₃."""
+    return DotProducts(Source("rain"), matrix="X", vector="query", products="omega_terms", result="omega",
+                       row_labels=list(Source("rain").get("tokens")), cell_size=cell, stacked=stacked)
+
+
+def test_flow_forms_by_row_height_try_every_arrangement_at_square_rows_before_compact_ones_in_the_frames_flow():
+    from scenes.kit.forms import flow_forms_by_row_height
 
     with in_frame("landscape"):
-        forms = each_row_height(lambda cell: flow_forms(lambda stacked: None, suffix=f" {cell:.2f}"))
-        heights = legible.row_heights()
-    assert [f.name for f in forms] == [f"{kind} {cell:.2f}" for cell in heights
-                                       for kind in ("side by side", "stacked")]
+        wide = [form.name for form in flow_forms_by_row_height(_rain_scoring)]
+    with in_frame("portrait"):
+        tall = [form.name for form in flow_forms_by_row_height(_rain_scoring)]
+    assert wide[:3] == ["side by side, square rows", "stacked, square rows", "side by side, compact rows"]
+    assert tall[:3] == ["stacked, square rows", "side by side, square rows", "stacked, compact rows"]
+    assert len(wide) == len(tall) == 6
+
+
+def test_the_post_step_a_reads_worked_side_by_side_in_landscape_and_needs_the_camera_in_portrait():
+    """4 × 3 with its products and sums: whole at square rows in landscape; in a phone's body no arrangement of
+    the kit's DotProducts reads at the floor (the sums beside the products make it too wide), so the camera."""
+    from scenes.kit.forms import flow_forms_by_row_height
+
+    _, plan, number, body = plan_for("landscape", lambda: flow_forms_by_row_height(_rain_scoring))
+    assert (plan.form, plan.rung) == ("side by side, square rows", compose.WORKED)
+    assert number >= typography.WORKED_NUMBER_SIZE * (1 - 1e-6)
+    _, plan, number, body = plan_for("portrait", lambda: flow_forms_by_row_height(_rain_scoring))
+    assert plan.rung == compose.CAMERA and plan.whole.width > body.width
+    assert number >= typography.MIN_FONT_SIZE * (1 - 1e-6), "its numbers built legible"
+    assert close_up.smallest_font(plan.whole) <= typography.MIN_FONT_SIZE * 1.1, "its smallest text at the floor"
+
+
+# --- motion that follows a camera plan (scenes.kit.staging) -----------------------------------------------------
+def test_a_column_taller_than_a_phone_holds_is_framed_top_to_bottom_at_the_frames_own_scale():
+    """end_across's shots on a part taller than the region: each as tall as the region holds, no zoom, the first
+    showing the part's top and the last its bottom (the wide example's eleven rows of X in a phone's frame)."""
+    from manim import Rectangle
+
+    from scenes.kit import camera
+    from scenes.kit.staging import _down
+
+    with in_frame("portrait"):
+        region = layout.body()
+        room = region.height - 2 * camera.FRAMING_MARGIN
+        column = Rectangle(width=1.0, height=2.6 * room).move_to([0.3, -1.0, 0])
+        shots = _down(column, region)
+        assert len(shots) == 3
+        for shot in shots:
+            assert shot.width == pytest.approx(camera.rest_shot().width)  # panned, never zoomed
+        seen = [(s.center[1] + region.center[1] - room / 2, s.center[1] + region.center[1] + room / 2) for s in shots]
+        assert seen[0][1] == pytest.approx(column.get_top()[1]) and seen[-1][0] == pytest.approx(column.get_bottom()[1])
+        assert all(a[0] <= b[1] for a, b in zip(seen, seen[1:])), "no gap between one shot and the next"
+        short = Rectangle(width=1.0, height=0.5 * room)
+        assert len(_down(short, region)) == 1

@@ -35,6 +35,11 @@ def test_a_subject_turned_into_shades_fails():
     assert problems[0].count("(H[0, ") == width, "every entry of the worked row is named"
 
 
+def test_a_subject_drawn_as_shades_without_numbers_fails():
+    problems = story(story_scenes.ShadesOnlyStoryScene)
+    assert len(problems) == 1 and "shown as shades, without its numbers" in problems[0], problems
+
+
 def test_a_subject_cut_at_the_frame_edge_fails_and_is_counted():
     report = inspect_scene_class(story_scenes.CutStoryScene, "cut")
     assert report.story_problems and "never on screen" in report.story_problems[0]

@@ -51,3 +51,26 @@ def test_the_top_score_is_named_against_the_query_or_the_tie_said():
     assert caption.startswith(f"“{rain.tokens[best]}” scores highest") and f"{omega[best]:.2f}" in caption
     assert ("against itself" in caption) == (best == rain.query_index)
     assert top_score_caption(_Scores([0.5, 0.5, 0.1]), ["a", "b", "c"], 2).startswith("Two words tie")
+
+
+class _Bars:
+    """A stand-in for Step B's bars: one bar and one written value per word."""
+
+    def __init__(self, n):
+        from manim import Dot, VGroup
+
+        self.bars = VGroup(*(Dot() for _ in range(n)))
+        self.values = VGroup(*(Dot() for _ in range(n)))
+
+
+def test_the_reading_of_the_bars_is_about_the_most_and_the_least_weighted_bar():
+    from scenes.weight_free import distribution_subject
+
+    rain = examples.build("rain")
+    alpha = torch.softmax(rain.X[rain.query_index] @ rain.X.T, dim=0)  # recomputed here
+    hi, lo = int(alpha.argmax()), int(alpha.argmin())
+    bars = _Bars(len(rain.tokens))
+    subject = distribution_subject(bars, alpha)
+    assert [list(piece) for piece in subject] == [[bars.bars[hi], bars.values[hi]], [bars.bars[lo], bars.values[lo]]]
+    tied = _Bars(3)
+    assert list(distribution_subject(tied, torch.tensor([0.4, 0.4, 0.2]))) == [tied.bars, tied.values]

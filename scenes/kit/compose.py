@@ -74,8 +74,20 @@ def fill_factor(mob: Mobject, region: layout.Region) -> float:
     return min(layout.MAX_GROWTH, region.width / max(mob.width, 1e-6), region.height / max(mob.height, 1e-6))
 
 
+def shows_shades(mob: Mobject) -> bool:
+    """Whether `mob` holds a grid whose cells are shades without their numbers (a heat map built without values):
+    shades stand in for numbers only as the last resort, on the camera's rung."""
+    from .widgets import TensorGrid
+
+    return any(isinstance(m, TensorGrid) and m.cells and not m.numbers() and m.shading != "none"
+               for m in mob.get_family())
+
+
 def rung_of(mob: Mobject, region: layout.Region, *, grow: bool = True) -> str:
-    """The best rung `mob` reaches in `region` (fitted larger only if `grow`): WORKED, FLOOR or CAMERA."""
+    """The best rung `mob` reaches in `region` (fitted larger only if `grow`): WORKED, FLOOR or CAMERA (a form
+    that shows numbers as shades is on the camera's rung, whatever its size)."""
+    if shows_shades(mob):
+        return CAMERA
     factor = fill_factor(mob, region) if grow else min(1.0, fill_factor(mob, region))
     text = close_up.smallest_font(mob) * factor
     numbers = smallest_number(mob)

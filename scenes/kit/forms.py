@@ -5,8 +5,11 @@ arrangements exist and in which order they are preferred for the region at hand,
 
     flow_forms(build)            build(stacked): side by side and stacked, the region's own flow first
     lines_forms(build, count)    build(lines): a row of items in one line, then two, ... up to `count`
-    row_height_forms(build)      build(cell): the same grids with their rows at each of the kit's row heights
-    each_row_height(forms_of)    forms_of(cell): another generator's forms at each row height, roomiest first
+    row_height_forms(build)      build(cell): the same grids with their rows at each of the kit's row heights,
+                                 roomiest first
+    flow_forms_by_row_height(build)
+                                 build(stacked, cell): side by side and stacked (the region's flow first), at each
+                                 row height, roomiest first
     map_style_forms(build)       build(style): an attention map in each of the kit's arrangements, roomiest first
 """
 
@@ -45,26 +48,37 @@ def lines_forms(build: Callable[[int], Any], count: int, *, whole: Callable[[Any
             for lines in range(1, max(count, 1) + 1)]
 
 
+#: What the kit's row heights (legible.row_heights(), roomiest first) are called in a form's name.
+ROW_NAMES = ("square rows", "compact rows", "hairline rows")
+
+
 def row_height_forms(build: Callable[[float], Any], *, whole: Callable[[Any], Mobject] = _itself,
-                     name: str = "", region: layout.Region | None = None, close_up: bool = False) -> list[Form]:
+                     name: str = "", suffix: str = "", region: layout.Region | None = None,
+                     close_up: bool = False) -> list[Form]:
     """The same content with its rows at each of the kit's row heights, roomiest first (`build(cell)`): square
-    rows, compact ones, then rows padded by a hairline only. `name` prefixes each form's name."""
-    return [Form(f"{name}rows {cell:.2f} tall", lambda cell=cell: build(cell), whole, region, close_up)
-            for cell in legible.row_heights()]
+    rows, compact ones (one line of text), then rows padded by a hairline only. The form's name is `name`, the
+    row height's, then `suffix`; each form fitted to `region` (default compose's)."""
+    return [Form(f"{name}{rows}{suffix}", lambda cell=cell: build(cell), whole, region, close_up)
+            for rows, cell in zip(ROW_NAMES, legible.row_heights())]
 
 
-def each_row_height(forms_of: Callable[[float], list[Form]]) -> list[Form]:
-    """`forms_of(cell)` (another generator's forms, built with rows `cell` tall) for each of the kit's row
-    heights, roomiest first, one after the other."""
-    return [form for cell in legible.row_heights() for form in forms_of(cell)]
+def flow_forms_by_row_height(build: Callable[[bool, float], Any], region: layout.Region | None = None, *,
+                             whole: Callable[[Any], Mobject] = _itself, suffix: str = "") -> list[Form]:
+    """`build(stacked, cell)` side by side and stacked (the region's own flow first, as flow_forms) at each row
+    height, roomiest first (as row_height_forms): every arrangement at square rows before any at compact rows."""
+    return [form for rows, cell in zip(ROW_NAMES, legible.row_heights())
+            for form in flow_forms(lambda stacked, cell=cell: build(stacked, cell), region, whole=whole,
+                                   suffix=f", {rows}{suffix}")]
 
 
 def map_style_forms(build: Callable[[dict], Any], *, whole: Callable[[Any], Mobject] = _itself,
-                    name: str = "") -> list[Form]:
+                    name: str = "", region: layout.Region | None = None) -> list[Form]:
     """An attention map (with whatever shares its rows) in each of the kit's arrangements, roomiest first
-    (`build(style)`, the style's keywords go to AttentionMap): square rows, compact rows, then upright key words."""
-    return [Form(f"{name}map style {i}", lambda style=style: build(style), whole)
+    (`build(style)`, the style's keywords go to AttentionMap): square rows, compact rows, then upright key words;
+    each form fitted to `region` (default compose's)."""
+    return [Form(f"{name}map style {i}", lambda style=style: build(style), whole, region)
             for i, style in enumerate(legible.map_styles())]
 
 
-__all__ = ["flow_forms", "lines_forms", "row_height_forms", "each_row_height", "map_style_forms"]
+__all__ = ["flow_forms", "lines_forms", "ROW_NAMES", "row_height_forms", "flow_forms_by_row_height",
+           "map_style_forms"]

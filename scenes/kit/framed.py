@@ -49,6 +49,11 @@ def _pinned(scene: Scene, pinned: Sequence[Mobject]) -> list[Mobject]:
     return [*extra, *pinned]
 
 
+def pinned_on_screen(scene: Scene, pinned: Sequence[Mobject]) -> list[Mobject]:
+    """`pinned` and, when it is on screen, the top band's cover: what a camera move carries along."""
+    return _pinned(scene, pinned)
+
+
 def keep_in_front(scene: Scene, pinned: Sequence[Mobject]) -> None:
     """The cover and the formula over whatever entered since (a product row arriving under the top band)."""
     scene.bring_to_front(*_pinned(scene, pinned))
@@ -114,13 +119,15 @@ def _scale_row_pieces(comp: WeightedRows, i: int, extra: Sequence[Mobject]) -> l
 
 
 def show_whole(scene: Scene, whole: Mobject, pinned: Sequence[Mobject], *introductions: Animation,
-               run_time: float = 1.2, region: layout.Region | None = None) -> camera.Shot:
+               run_time: float = 1.2, region: layout.Region | None = None,
+               with_move: Sequence[Animation] = ()) -> camera.Shot:
     """Pull the camera out until all of `whole` fits the body (its numbers shaded, its small texts hidden), then
-    play `introductions` (the FadeIns of the parts); returns the whole's shot."""
+    play `introductions` (the FadeIns of the parts); `with_move` plays with the camera's move; returns the whole's
+    shot."""
     shot = camera.shot_on_all(whole, region)
     close_up.apply_shot_state(shot, whole, region)
     cover_top_band(scene, region)
-    scene.play(*camera.move_camera(scene, shot, pinned=_pinned(scene, pinned)), run_time=0.8)
+    scene.play(*camera.move_camera(scene, shot, pinned=_pinned(scene, pinned)), *with_move, run_time=0.8)
     if introductions:
         scene.play(*introductions, run_time=run_time)
     keep_in_front(scene, pinned)
@@ -255,5 +262,6 @@ def fade_out_all(scene: Scene, piece: Mobject) -> list[Animation]:
     return [FadeOut(mob) for mob in scene.mobjects if part(mob)]
 
 
-__all__ = ["CLOSE_ROWS", "frame_along", "cover_top_band", "keep_in_front", "move_to_shot", "show_whole", "dot_every_row", "scale_every_row", "frame_part",
-           "shown_by", "fade_out_all", "reads_in_one_shot", "sweep"]
+__all__ = ["CLOSE_ROWS", "frame_along", "cover_top_band", "keep_in_front", "pinned_on_screen", "move_to_shot",
+           "show_whole", "dot_every_row", "scale_every_row", "frame_part", "shown_by", "fade_out_all",
+           "reads_in_one_shot", "sweep"]

@@ -15,20 +15,23 @@ ends on the part the caption talks about. A scene calls them unconditionally.
     hang_from_top(plan)                              a picture taller than its region starts at the region's top
     enter_below(scene, plan, part, *fade_ins)        parts entering below the frame come in shaded
     pan_down(scene, plan, part)                      the camera pans down to `part` (no zoom)
-    return_to_rest(scene, pinned, *animations)       the same where the step before's plan is not at hand
+    rest_as(scene, plan, overviews)                  the camera back at rest, the worked whole turned into its
+                                                     overview (the first that fits the region, numbers as shades)
+    end_across(scene, plan, parts)                   frame `parts` (a map's words, then its columns) left to right,
+                                                     as many at once as one legible shot holds
+    come_to_rest(scene, pinned, *animations)         the same where the step before's plan is not at hand: from
+                                                     wherever the camera is, `pinned` still on screen
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-
-from manim import Animation, Mobject, Scene
+from collections.abc import Callable, Iterable, Sequence
 
 import numpy as np
-from manim import UP, VGroup, config
+from manim import UP, Animation, FadeTransform, Mobject, Rectangle, Scene, VGroup, config
 
 from . import camera, close_up, framed, layout, palette, products
-from .compose import Plan
+from .compose import Form, Plan
 from .framed import fade_out_all  # taking a piece off the stage whole, wherever its parts were added
 from .products import DotProducts, ShownProduct, WeightedRows
 from .widgets import TensorGrid
@@ -39,24 +42,26 @@ SCAFFOLD_TIME = 0.5
 
 
 def enter(scene: Scene, plan: Plan, *introductions: Animation, scaffold: Sequence[Animation] = (),
-          run_time: float = ENTER_TIME, then_on: Mobject | None = None, with_the_move: bool = False) -> None:
+          run_time: float = ENTER_TIME, then_on: Mobject | None = None, with_the_move: bool = False,
+          carried: Sequence[Mobject] = ()) -> None:
     """Play `introductions` (the parts' FadeIns), then `scaffold`; under the camera plan the camera first pulls
     back over the whole, the pinned formula still on screen, then (given `then_on`, what the caption names)
-    frames that part legibly (`end_on`). `with_the_move`: under the camera plan the introductions play during
+    frames that part legibly (`end_on`). Under the camera plan, `with_the_move`: the introductions play during
     the pull-back, so what they bring from the picture before (numbers travelling into the whole) takes the
-    whole's shot state as it lands, never shown below the floor."""
-    if plan.camera and with_the_move:
-        framed.cover_top_band(scene, plan.region)
-        framed.move_to_shot(scene, camera.shot_on_all(plan.whole, plan.region), plan.whole, plan.pinned,
-                            *introductions, run_time=run_time, region=plan.region)
-        if scaffold:
-            scene.play(*scaffold, run_time=SCAFFOLD_TIME)
-        if then_on is not None:
-            end_on(scene, plan, then_on)
-        return
+    whole's shot state as it lands, never shown below the floor; `carried`: what the last picture leaves on
+    screen to turn into this one (a matrix the product takes over) takes that state while the camera pulls back."""
     if plan.camera:
-        framed.show_whole(scene, plan.whole, plan.pinned, *introductions, *scaffold, run_time=run_time,
-                          region=plan.region)
+        shot = camera.shot_on_all(plan.whole, plan.region)
+        if with_the_move:
+            framed.cover_top_band(scene, plan.region)
+            framed.move_to_shot(scene, shot, plan.whole, plan.pinned, *introductions, run_time=run_time,
+                                region=plan.region)
+            if scaffold:
+                scene.play(*scaffold, run_time=SCAFFOLD_TIME)
+        else:
+            with_move = close_up.shot_state(scene, shot, VGroup(*carried), plan.region) if carried else []
+            framed.show_whole(scene, plan.whole, plan.pinned, *introductions, *scaffold, run_time=run_time,
+                              region=plan.region, with_move=with_move)
         if then_on is not None:
             end_on(scene, plan, then_on)
         return
@@ -176,17 +181,80 @@ def pan_down(scene: Scene, plan: Plan, part: Mobject) -> None:
 REST_TIME = 0.8
 
 
-def return_to_rest(scene: Scene, pinned: Sequence[Mobject], *animations: Animation,
-                   run_time: float = REST_TIME) -> None:
-    """The camera back at rest where a step before (whose plan this step does not hold) ended in close-up,
-    `pinned` (the formula) still on screen, `animations` along; at rest, `animations` only (at their own pace)."""
+def rest_as(scene: Scene, plan: Plan, overviews: Sequence[Form], *animations: Animation,
+            run_time: float = REST_TIME) -> Mobject:
+    """Under the camera plan, the camera back at rest while the worked whole turns into its overview (the same
+    content with its numbers as shades, each having been read in close-up): the first of `overviews` (roomiest
+    first) that fits the plan's region as built, else the last shrunk into it; so what follows finds the region's
+    room. At rest, play `animations` only. Returns the picture now on screen."""
+    if not plan.camera:
+        if animations:
+            scene.play(*animations, run_time=run_time)
+        return plan.whole
+    picture = None
+    for form in overviews:
+        picture = form.whole(form.build())
+        if picture.width <= plan.region.width and picture.height <= plan.region.height:
+            break
+    picture = layout.fit_into(picture, plan.region, grow=False)
+    come_to_rest(scene, plan.pinned, FadeTransform(plan.whole, picture), *animations, run_time=run_time)
+    return picture
+
+
+def end_across(scene: Scene, plan: Plan, parts: Sequence[Mobject], *animations: Animation,
+               run_time: float = 1.0) -> None:
+    """Under the camera plan, frame `parts` left to right (a map's row words, then its columns), as many together
+    as a shot at the frame's own scale holds (the camera pans from one to the next, no zoom; down a part taller
+    than the frame holds), so that every number is seen legible once (a grid too big for a narrow frame at the
+    floor); `animations` play with the first move.
+    At rest, play `animations` only."""
+    if not plan.camera:
+        if animations:
+            scene.play(*animations, run_time=run_time)
+        return
+    room = plan.region.width - 2 * camera.FRAMING_MARGIN
+    pieces: list[list[Mobject]] = [[]]
+    for part in parts:
+        if pieces[-1] and VGroup(*pieces[-1], part).width > room:
+            pieces.append([])
+        pieces[-1].append(part)
+    shots = [shot for piece in pieces for shot in _down(VGroup(*piece), plan.region)]
+    for i, shot in enumerate(shots):  # built at the floor: the camera pans, it never zooms in on a small piece
+        framed.move_to_shot(scene, shot, plan.whole, plan.pinned, *(animations if i == 0 else ()),
+                            run_time=run_time, region=plan.region)
+
+
+def _down(piece: Mobject, region: layout.Region) -> list[camera.Shot]:
+    """Shots at the frame's own scale on `piece`: one where it is no taller than the region holds, else top to
+    bottom, each as tall as the region holds (a column of eleven words in a phone's frame)."""
+    room = region.height - 2 * camera.FRAMING_MARGIN
+    stops = int(np.ceil(piece.height / room - 1e-6))
+    if stops <= 1:
+        return [camera.shot_on(piece, region, max_zoom=1.0)]
+    top, step = piece.get_top()[1] - room / 2, (piece.height - room) / (stops - 1)
+    x = piece.get_center()[0]
+    return [camera.shot_on(Rectangle(width=piece.width, height=room).move_to([x, top - k * step, 0]), region,
+                           max_zoom=1.0) for k in range(stops)]
+
+
+def come_to_rest(scene: Scene, pinned: Sequence[Mobject | None], *animations: Animation,
+                 run_time: float = REST_TIME, staying: Sequence[Mobject] = (),
+                 region: layout.Region | None = None) -> None:
+    """The camera back at rest from wherever a step before left it (its plan not at hand), playing `animations`
+    (the last picture leaving, a part of it moving into this one); what of `pinned` (the formula, its highlight)
+    and the top band's cover is on screen moves along; `staying` (what of the last picture stays) takes the state
+    the frame at rest shows in `region`. With the camera at rest already, just play `animations`."""
     if camera.at_rest(scene):
         if animations:
             scene.play(*animations, run_time=run_time)
         return
-    scene.play(*camera.move_camera(scene, camera.rest_shot(), pinned=[m for m in pinned if m is not None]),
-               *animations, run_time=run_time)
+    shown = {id(m) for m in scene.get_mobject_family_members()}
+    carried = [m for m in framed.pinned_on_screen(scene, [m for m in pinned if m is not None]) if id(m) in shown]
+    framed.keep_in_front(scene, carried)
+    states = close_up.shot_state(scene, camera.rest_shot(), VGroup(*staying), region) if staying else []
+    scene.play(*camera.move_camera(scene, camera.rest_shot(), pinned=carried), *states, *animations,
+               run_time=run_time)
 
 
 __all__ = ["fade_out_all", "enter", "dot_every_row", "scale_every_row", "end_on", "end_along", "back_to_rest",
-           "return_to_rest", "follow_along", "hang_from_top", "enter_below", "pan_down"]
+           "come_to_rest", "rest_as", "end_across", "follow_along", "hang_from_top", "enter_below", "pan_down"]

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from manim import Mobject, config
 
 from . import typography
+from .compose import shows_shades
 from .numbers import TracedNumber
 from .view import View, current_view, screen_box
 
@@ -140,6 +141,9 @@ class StoryGate:
         for piece in cue.pieces:
             if id(piece) not in cue.drawn:
                 self.problems.append(f"{where}: the subject {type(piece).__name__} is not on screen during the cue")
+            elif shows_shades(piece):
+                self.problems.append(f"{where}: the subject {type(piece).__name__} is shown as shades, without its "
+                                     "numbers")
         quoted = [q for text in (cue.caption, cue.narration) for q in _quoted(text)]
         for number in dict.fromkeys(quoted):
             if _as_number(number) not in cue.shown:

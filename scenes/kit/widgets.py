@@ -60,7 +60,7 @@ class TensorGrid(VGroup):
         shape = tuple(tensor.shape)
         if len(shape) not in (1, 2):
             raise ValueError(f"TensorGrid shows 1-D or 2-D tensors; {source.name}.{path} has shape {shape}")
-        self.source, self.path, self.shape_2d = source, path, shape
+        self.source, self.path, self.shape_2d, self.shading = source, path, shape, shading
         if len(shape) == 1:
             rows, cols = (1, shape[0]) if orientation == "row" else (shape[0], 1)
         else:
