@@ -58,3 +58,16 @@ def test_the_colour_behind_a_text_is_the_commonest_colour_around_its_ink():
     w, h = config.frame_width, config.frame_height
     box = ((48 / 100 - 0.5) * w, (52 / 100 - 0.5) * w, (0.5 - 55 / 100) * h, (0.5 - 45 / 100) * h)
     assert contrast_gate.behind(frame, box, "#FF5C5C") == "#5F6675"
+
+
+def test_an_arrow_and_a_masked_cell_in_the_palettes_colours_pass():
+    problems, _ = contrast_of(contrast_scenes.GraphicsScene)
+    assert problems == []
+    assert wcag("#5F6675", "#101318") >= 3.0  # the mask's grey against the background, as the palette promises
+
+
+def test_a_faint_arrow_fails_the_graphics_minimum():
+    problems, _ = contrast_of(contrast_scenes.FaintArrowScene)
+    assert len(problems) == 1 and "graphic contrast" in problems[0] and "Arrow" in problems[0], problems
+    ratio = float(problems[0].split("graphic contrast ")[1].split(":")[0])
+    assert ratio == pytest.approx(wcag("#2A2F38", "#101318"), rel=0.05)

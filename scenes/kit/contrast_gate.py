@@ -16,10 +16,11 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 
 import numpy as np
-from manim import Mobject, config
+from manim import Arrow, Mobject, Rectangle, config
 
-from . import contrast
+from . import contrast, palette
 from .view import View, screen_box
+from .widgets import SoftmaxBars
 
 #: Colours are counted in steps of this many levels (of 255) per channel, so anti-aliasing and shade noise fall
 #: into the background's bin.
@@ -94,21 +95,42 @@ def text_problems(measured: Sequence[tuple[Mobject, float, str, str]], describe)
             for unit, value, seen, under in measured if value < contrast.TEXT_MINIMUM - 1e-9]
 
 
-def graphic_contrast(frame: np.ndarray, view: View, graphics: Iterable[tuple[Mobject, str]],
+def meaningful_graphics(mobjects: Iterable[Mobject]) -> list[tuple[Mobject, str, float]]:
+    """The graphics that carry meaning among `mobjects`' families, with the colour and opacity they are drawn in:
+    arrows (one stage of the computation to the next), softmax bars (a weight's size), masked cells (the future a
+    query may not see)."""
+    found: list[tuple[Mobject, str, float]] = []
+    seen: set[int] = set()
+    for root in mobjects:
+        for mob in root.get_family():
+            if id(mob) in seen:
+                continue
+            seen.add(id(mob))
+            if isinstance(mob, Arrow) and mob.get_stroke_opacity() > 0:
+                found.append((mob, mob.get_stroke_color().to_hex(), float(mob.get_stroke_opacity())))
+            elif isinstance(mob, SoftmaxBars):
+                found.extend((bar, bar.get_fill_color().to_hex(), float(bar.get_fill_opacity())) for bar in mob.bars
+                             if bar.get_fill_opacity() > 0)
+                seen.update(id(bar) for bar in mob.bars)
+            elif (isinstance(mob, Rectangle) and mob.get_fill_opacity() > 0.5
+                  and mob.get_fill_color().to_hex().upper() == palette.MASKED.to_hex().upper()):
+                found.append((mob, palette.MASKED.to_hex(), float(mob.get_fill_opacity())))
+    return found
+
+
+def graphic_contrast(frame: np.ndarray, view: View, graphics: Iterable[tuple[Mobject, str, float]],
                      margin: int = 3) -> list[tuple[Mobject, float, str, str]]:
-    """(graphic, ratio, its colour, the colour around it) for graphics that carry meaning, each given with the
-    colour it is drawn in: the ratio against the most common colour in a ring `margin` pixels wide around it."""
+    """(graphic, ratio, its colour as seen, the colour around it) for each of `graphics` in view (with the colour
+    and opacity it is drawn in): against the commonest colour in a ring `margin` pixels wide just outside its box."""
     measured = []
-    for mob, colour in graphics:
-        box = screen_box(mob, view)
-        r0, r1, c0, c1 = _pixel_box(box, frame.shape)
+    for mob, colour, opacity in graphics:
+        r0, r1, c0, c1 = _pixel_box(screen_box(mob, view), frame.shape)
         if r1 <= r0 or c1 <= c0:
-            continue
-        ring = np.ones(frame.shape[:2], dtype=bool)
-        ring[max(r0 - margin, 0):r1 + margin, max(c0 - margin, 0):c1 + margin] = False
-        ring[:max(r0 - 2 * margin, 0), :] = ring[r1 + 2 * margin:, :] = True
-        ring[:, :max(c0 - 2 * margin, 0)] = ring[:, c1 + 2 * margin:] = True
-        around = frame[..., :3][~ring & ~_inside(frame.shape, r0, r1, c0, c1)]
+            continue  # out of view
+        outer = np.zeros(frame.shape[:2], dtype=bool)
+        outer[max(r0 - margin, 0):r1 + margin, max(c0 - margin, 0):c1 + margin] = True
+        outer[r0:r1, c0:c1] = False
+        around = frame[..., :3][outer].astype(int)
         if len(around) == 0:
             continue
         bins = Counter(map(tuple, (around // QUANTUM).tolist()))
@@ -116,8 +138,15 @@ def graphic_contrast(frame: np.ndarray, view: View, graphics: Iterable[tuple[Mob
         members = around[np.all(around // QUANTUM == np.array(mode), axis=1)]
         r, g, b = (int(v) for v in members.mean(axis=0).round())
         under = f"#{r:02X}{g:02X}{b:02X}"
-        measured.append((mob, contrast.ratio(colour, under), colour, under))
+        seen = contrast.blend(colour, min(opacity, 1.0), under).to_hex()
+        measured.append((mob, contrast.ratio(seen, under), seen, under))
     return measured
+
+
+def graphic_problems(measured: Sequence[tuple[Mobject, float, str, str]]) -> list[str]:
+    """One line for every graphic that carries meaning below 3:1 against what is around it."""
+    return [f"graphic contrast {value:.2f}:1 < {contrast.GRAPHIC_MINIMUM}:1: {type(mob).__name__} ({seen} on {under})"
+            for mob, value, seen, under in measured if value < contrast.GRAPHIC_MINIMUM - 1e-9]
 
 
 def _inside(shape: tuple[int, ...], r0: int, r1: int, c0: int, c1: int) -> np.ndarray:
@@ -126,4 +155,5 @@ def _inside(shape: tuple[int, ...], r0: int, r1: int, c0: int, c1: int) -> np.nd
     return mask
 
 
-__all__ = ["QUANTUM", "READ_OPACITY", "ink", "behind", "text_contrast", "text_problems", "graphic_contrast"]
+__all__ = ["QUANTUM", "READ_OPACITY", "ink", "behind", "text_contrast", "text_problems", "meaningful_graphics",
+           "graphic_contrast", "graphic_problems"]

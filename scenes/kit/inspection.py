@@ -62,7 +62,7 @@ class SceneReport:
     narrated_number_problems: list[str] = field(default_factory=list)
     typed_claim_problems: list[str] = field(default_factory=list)
     story_problems: list[str] = field(default_factory=list)  # story_gate: a cue's subject or quoted number unseen
-    contrast_problems: list[str] = field(default_factory=list)  # contrast_gate: a text below 4.5:1 at a beat's end
+    contrast_problems: list[str] = field(default_factory=list)  # contrast_gate: text < 4.5:1, a graphic < 3:1
     min_text_contrast: dict[str, float | None] = field(default_factory=dict)  # beat → its lowest text contrast
     story: dict[str, Any] = field(default_factory=dict)  # beat → story_gate.BeatStory
     beat_log: list[BeatRecord] = field(default_factory=list)  # captions and narration of every beat
@@ -582,6 +582,10 @@ def inspect_scene_class(scene: str | type[AttentionScene], scene_id: str,
         report.contrast_problems.extend(f"{scene_id} / beat {record.name} / end: {problem}"
                                         for problem in contrast_gate.text_problems(measured, describe))
         report.min_text_contrast[record.name] = min((m[1] for m in measured), default=None)
+        graphics = contrast_gate.graphic_contrast(frame, current_view(scene), contrast_gate.meaningful_graphics(
+            [m for m in scene.mobjects if is_visible(m)]))
+        report.contrast_problems.extend(f"{scene_id} / beat {record.name} / end: {problem}"
+                                        for problem in contrast_gate.graphic_problems(graphics))
         report.metrics.append(open_beat.pop() if open_beat else BeatMetrics(record.name))
 
     story = StoryGate(scene_id)
