@@ -14,6 +14,8 @@ import pytest
 
 from tests.test_page_browser import CHROMIUM, CHROMIUM_ARGS, LocalServer, make_test_media
 
+pytestmark = pytest.mark.browser
+
 ROOT = Path(__file__).resolve().parents[1]
 AXE = ROOT / "tests" / "a11y" / "node_modules" / "axe-core" / "axe.min.js"
 WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
