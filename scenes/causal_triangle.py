@@ -21,6 +21,7 @@ from scenes.kit import (
 from scenes.kit import camera, close_up, framed, legible
 from scenes.kit.attention_map import UPRIGHT_PAD, shaded_number_size, share_columns
 from scenes.kit.claims import count_word, words_list
+from scenes.kit.contrast import readable_on
 from scenes.kit.products import settle
 from scenes.kit.spread_claims import past_rows_phrase
 
@@ -251,8 +252,9 @@ class CausalTriangleScene(AttentionScene):
         for i in range(self.n):
             for j in range(self.n):
                 future = j > i
-                mark = label(CROSS if future else CHECK, font_size=size,
-                             color=palette.WRONG if future else palette.RIGHT)
+                mark = label(CROSS if future else CHECK, font_size=size,  # ✗ read on the mask's grey (4.5:1)
+                             color=readable_on(palette.MASKED, (palette.WRONG, palette.TEXT)) if future
+                             else palette.RIGHT)
                 table.cell(i, j).add(mark.move_to(table.cell(i, j)[0]))
         if not dense and not self._legible(table, layout.body(), size):
             return self._check_table(dense=True)

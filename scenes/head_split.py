@@ -43,7 +43,7 @@ class HeadSplitLayout:
     shaded_cell: float = 0.42  #: first try for a cell shown by its shade alone
     shrink_tries: int = 5  #: how often a shaded composition may shrink its cells to fit
     tint_pad: float = 0.08  #: a head's panel reaches this far beyond its cells
-    tint_opacity: float = 0.16
+    tint_opacity: float = 0.08  #: light enough that Q, K and V digits on it keep 4.5:1 (WCAG 1.4.3)
     dash_overhang: float = 0.15  #: a cut line runs this far past the grid
     arrow_room: float = 0.9  #: between the wide W_Q and the narrow ones, for the arrows
     floor_margin: float = 1.04  #: a composition built for the camera comes out this much above the floor
