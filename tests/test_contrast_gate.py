@@ -71,3 +71,8 @@ def test_a_faint_arrow_fails_the_graphics_minimum():
     assert len(problems) == 1 and "graphic contrast" in problems[0] and "Arrow" in problems[0], problems
     ratio = float(problems[0].split("graphic contrast ")[1].split(":")[0])
     assert ratio == pytest.approx(wcag("#2A2F38", "#101318"), rel=0.05)
+
+
+def test_a_block_of_masked_cells_is_one_shape_against_the_background_and_a_faded_arrow_is_not_read():
+    problems, _ = contrast_of(contrast_scenes.MaskBlockScene)
+    assert problems == []

@@ -95,11 +95,13 @@ def text_problems(measured: Sequence[tuple[Mobject, float, str, str]], describe)
             for unit, value, seen, under in measured if value < contrast.TEXT_MINIMUM - 1e-9]
 
 
-def meaningful_graphics(mobjects: Iterable[Mobject]) -> list[tuple[Mobject, str, float]]:
-    """The graphics that carry meaning among `mobjects`' families, with the colour and opacity they are drawn in:
-    arrows (one stage of the computation to the next), softmax bars (a weight's size), masked cells (the future a
-    query may not see)."""
-    found: list[tuple[Mobject, str, float]] = []
+def meaningful_graphics(mobjects: Iterable[Mobject]) -> list[tuple[Mobject, str, float, str | None]]:
+    """The graphics that carry meaning among `mobjects`' families, with the colour and opacity they are drawn in
+    and what they are held against (None: whatever surrounds them most): arrows (one stage of the computation to
+    the next), softmax bars (a weight's size), masked cells (the future a query may not see). A masked cell is held
+    against the background where the mask meets it: inside a map it is told from a weighted cell by its mark or
+    digits and the grid's lines, and a block of masked cells is one shape."""
+    found: list[tuple[Mobject, str, float, str | None]] = []
     seen: set[int] = set()
     for root in mobjects:
         for mob in root.get_family():
@@ -107,23 +109,27 @@ def meaningful_graphics(mobjects: Iterable[Mobject]) -> list[tuple[Mobject, str,
                 continue
             seen.add(id(mob))
             if isinstance(mob, Arrow) and mob.get_stroke_opacity() > 0:
-                found.append((mob, mob.get_stroke_color().to_hex(), float(mob.get_stroke_opacity())))
+                found.append((mob, mob.get_stroke_color().to_hex(), float(mob.get_stroke_opacity()), None))
             elif isinstance(mob, SoftmaxBars):
-                found.extend((bar, bar.get_fill_color().to_hex(), float(bar.get_fill_opacity())) for bar in mob.bars
-                             if bar.get_fill_opacity() > 0)
+                found.extend((bar, bar.get_fill_color().to_hex(), float(bar.get_fill_opacity()), None)
+                             for bar in mob.bars if bar.get_fill_opacity() > 0)
                 seen.update(id(bar) for bar in mob.bars)
             elif (isinstance(mob, Rectangle) and mob.get_fill_opacity() > 0.5
                   and mob.get_fill_color().to_hex().upper() == palette.MASKED.to_hex().upper()):
-                found.append((mob, palette.MASKED.to_hex(), float(mob.get_fill_opacity())))
+                found.append((mob, palette.MASKED.to_hex(), float(mob.get_fill_opacity()),
+                              palette.BACKGROUND.to_hex()))
     return found
 
 
-def graphic_contrast(frame: np.ndarray, view: View, graphics: Iterable[tuple[Mobject, str, float]],
+def graphic_contrast(frame: np.ndarray, view: View, graphics: Iterable[tuple[Mobject, str, float, str | None]],
                      margin: int = 3) -> list[tuple[Mobject, float, str, str]]:
-    """(graphic, ratio, its colour as seen, the colour around it) for each of `graphics` in view (with the colour
-    and opacity it is drawn in): against the commonest colour in a ring `margin` pixels wide just outside its box."""
+    """(graphic, ratio, its colour as seen, the colour around it) for each of `graphics` in view and read (drawn
+    at READ_OPACITY or more; given with its colour, opacity and what it is held against): against the commonest
+    colour in a ring `margin` pixels wide just outside its box (of that colour only, where one is given)."""
     measured = []
-    for mob, colour, opacity in graphics:
+    for mob, colour, opacity, against in graphics:
+        if opacity < READ_OPACITY:
+            continue  # faded on purpose (the part of the story set aside), as a faded text is not read
         r0, r1, c0, c1 = _pixel_box(screen_box(mob, view), frame.shape)
         if r1 <= r0 or c1 <= c0:
             continue  # out of view
@@ -131,6 +137,9 @@ def graphic_contrast(frame: np.ndarray, view: View, graphics: Iterable[tuple[Mob
         outer[max(r0 - margin, 0):r1 + margin, max(c0 - margin, 0):c1 + margin] = True
         outer[r0:r1, c0:c1] = False
         around = frame[..., :3][outer].astype(int)
+        if against is not None:  # only where it meets that colour
+            near = np.array([int(against[i:i + 2], 16) for i in (1, 3, 5)])
+            around = around[np.abs(around - near).max(axis=1) <= QUANTUM]
         if len(around) == 0:
             continue
         bins = Counter(map(tuple, (around // QUANTUM).tolist()))
