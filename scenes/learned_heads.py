@@ -15,7 +15,7 @@ from manim import (
     Mobject, VGroup, Write, config,
 )
 
-from scenes.kit import layout, motion, staging
+from scenes.kit import close_up, camera, framed, layout, legible, motion  # head_patterns: not yet ported
 from scenes.kit import (
     AttentionMap, AttentionScene, Source, beat, format_value, frame_box, heatmap, label, math, palette, typography,
 )
@@ -324,40 +324,91 @@ class LearnedHeadsScene(AttentionScene):
         self.play(FadeIn(line3), run_time=0.8)
         self.wait(4.0)
 
-    def _head_map_forms(self) -> list[Form]:
-        """The heads' maps side by side at square cells, then at tight cells, then one under another: the first
-        that reads fills the frame; where none does, the camera frames a head at a time."""
-        return [Form(name, lambda cell=cell, direction=direction, pad=pad: self._head_maps(cell, direction, pad),
-                     lambda made: made[2], layout.frame())
-                for name, cell, direction, pad in (("side by side", L.map_cell, RIGHT, None),
-                                                   ("side by side, tight", L.tight_map_cell, RIGHT, layout.TIGHT),
-                                                   ("one under another", L.tight_map_cell, DOWN, layout.TIGHT))]
-
     @beat
     def head_patterns(self):
         """Each head's weights on the example sequence, side by side; the two diagonals they chose."""
-        (maps, notes, _), plan = compose(self._head_map_forms(), layout.frame())
+        src, k = self.src, self.k
+        frame = layout.frame()
+        maps, notes, whole = legible.first_legible(
+            (lambda cell=cell, direction=direction, pad=pad: self._head_maps(cell, direction, pad)
+             for cell, direction, pad in ((L.map_cell, RIGHT, None), (L.tight_map_cell, RIGHT, layout.TIGHT),
+                                          (L.tight_map_cell, DOWN, layout.TIGHT))),
+            frame, whole=lambda built: built[2])
+        # heads one under another that still cannot fit legibly (portrait): built legible, the camera on each head
+        big = close_up.build_legible(whole, frame)
+
+        # the pieces the camera visits one under another: a piece the shot would cut at the frame's edge (a strip
+        # of the head above or below the one in the shot) fades out as the camera moves, and back in where the
+        # shot shows it whole
+        # (a head's boxes and cut line, drawn on it later, go where it goes)
+        pieces, gone = [notes, *maps], set()
+        drawn_on: list[list] = [[] for _ in pieces]  # head h is piece 1 + h: the notes come first
+
+        def look_at(part, *animations, run_time: float = 1.0, entering: bool = False) -> None:
+            """The camera to `part` (`entering`: the pieces enter with this first move, those it would cut stay out)."""
+            if big:
+                shot = camera.shot_on(part, frame)
+                seen = [framed.shown_by(piece, shot) for piece in pieces]
+                reading = [i for i, piece in enumerate(pieces) if piece is part or piece in part.submobjects]
+                leaving = [i for i, (some, every) in enumerate(seen)
+                           if i not in reading and i not in gone and some and not every]
+                coming = [i for i in range(len(pieces)) if i not in leaving] if entering else \
+                    [i for i in sorted(gone) if seen[i][1] or i in reading]
+                gone.difference_update(coming)
+                gone.update(leaving)
+                staying = VGroup(*(piece for i, piece in enumerate(pieces) if i not in gone))
+                fades = [] if entering else [fade for i in leaving for piece in (pieces[i], *drawn_on[i])
+                                             for fade in framed.fade_out_all(self, piece)]
+                # the pieces coming back enter first, under what `animations` draw on them (a head's cut line)
+                framed.move_to_shot(self, shot, staying, [], *fades,
+                                    *(FadeIn(piece) for i in coming for piece in (pieces[i], *drawn_on[i])),
+                                    *animations, run_time=run_time, region=frame)
+            elif animations:
+                self.play(*animations, run_time=run_time)
+
         self.say("Each head's weights on the example. Row t shows where position t looks; grey cells are the "
-                 "masked future.", subject=[m[0] for m in maps])
+                 "masked future.")
         self.clear_stage()
-        staging.enter(self, plan, FadeIn(maps), FadeIn(notes), run_time=1.5, then_on=VGroup(notes, maps[0]))
+        if big:
+            close_up.apply_shot_state(camera.shot_on(VGroup(notes, maps[0]), frame), whole, frame)
+            look_at(VGroup(notes, maps[0]), run_time=1.5, entering=True)
+        else:
+            self.play(FadeIn(maps), FadeIn(notes), run_time=1.5)
         self.wait(4.5)
-        for head, offset, what in ((self.prev_head, PREVIOUS_OFFSET, "puts its weight just left of the diagonal: "
-                                    "the previous digit."),
-                                   (self.far_head, self.k, f"lines up {format_value(self.k, 0)} steps back: the "
-                                    "distant digit.")):
-            self.say(f"{_head_name(head).capitalize()} {what}", subject=maps[head][0])
-            boxes = self._diagonal_boxes(maps[head][0], offset, HEAD_TINTS[head % len(HEAD_TINTS)])
-            staging.end_on(self, plan, maps[head], Create(boxes, lag_ratio=0.1), run_time=1.2)
-            self.wait(3.0)
-        cut = VGroup(*(DashedLine(m[0].cell(self.k, 0).get_corner(UP + LEFT),
-                                  m[0].cell(self.k, self.T - 1).get_corner(UP + RIGHT),
+
+        prev_map, far_map = maps[self.prev_head][0], maps[self.far_head][0]
+        self.say(f"{_head_name(self.prev_head).capitalize()} puts its weight just left of the diagonal: the "
+                 "previous digit.")
+        look_at(maps[self.prev_head])
+        prev_boxes = self._diagonal_boxes(prev_map, PREVIOUS_OFFSET, self.prev_color)
+        self.play(Create(prev_boxes, lag_ratio=0.1), run_time=1.2)
+        drawn_on[1 + self.prev_head].append(prev_boxes)
+        self.wait(3.0)
+        self.say(f"{_head_name(self.far_head).capitalize()} lines up {format_value(src.value('distant_offset'), 0)} "
+                 "steps back: the distant digit.")
+        look_at(maps[self.far_head])
+        far_boxes = self._diagonal_boxes(far_map, k, self.far_color)
+        self.play(Create(far_boxes, lag_ratio=0.1), run_time=1.2)
+        drawn_on[1 + self.far_head].append(far_boxes)
+        self.wait(3.0)
+        cut = VGroup(*(DashedLine(m[0].cell(k, 0).get_corner(UP + LEFT),
+                                  m[0].cell(k, self.T - 1).get_corner(UP + RIGHT),
                                   color=palette.MUTED, stroke_width=2) for m in maps))
         self.say("Rows above the dashed line have no target, so nothing trains them; the measurement below "
-                 "skips them.", subject=cut)
-        for h in (self.far_head, *(h for h in range(self.n_heads) if h != self.far_head)):  # the head in view first
-            staging.end_on(self, plan, maps[h], Create(cut[h]), run_time=0.8)
-        self.wait(4.0)
+                 "skips them.")
+        if big:  # head by head, each cut where its digits and name read: the head in the shot, then the other
+            shown_now = self.far_head
+            others = [h for h in range(self.n_heads) if h != shown_now]
+            self.play(Create(cut[shown_now]), run_time=0.8)
+            drawn_on[1 + shown_now].append(cut[shown_now])
+            self.wait(2.0)
+            for h in others:
+                look_at(maps[h], Create(cut[h]), run_time=1.2)
+                drawn_on[1 + h].append(cut[h])
+            self.wait(2.5)
+        else:
+            self.play(Create(cut), run_time=0.8)
+            self.wait(5.5)
 
     def _masses(self, narrow: bool) -> VGroup:
         """(title, where, (grid, row names, column names), accuracy): the offset-mass table under its title, its
@@ -448,7 +499,7 @@ class LearnedHeadsScene(AttentionScene):
     def asserted_now_measured(self, measured_cells):
         """The post's sentence, next to the numbers that now back it: the two measured numbers of the table
         (`measured_cells`, from measured_masses) travel into its cards."""
-        (quote, said, cards, measured), _ = compose(self._quote_forms())
+        (quote, said, cards, measured), _ = compose(self._quote_forms(), layout.frame())
 
         # the two measured numbers stay on screen while the rest of the table goes; they travel into the cards
         measured_numbers = [cell[-1] for cell in measured_cells]
