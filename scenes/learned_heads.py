@@ -280,7 +280,7 @@ class LearnedHeadsScene(AttentionScene):
         """The task in one sentence, on one example sequence; the two answers travel out of the sequence."""
         t, k = self.T - 1, self.k
         task, _ = compose([Form("the sequence on one line", lambda: self._task(False), lambda made: made.picture),
-                           Form("the sequence in lines of k + 1", lambda: self._task(True), lambda made: made.whole,
+                           Form("the sequence in lines ending at t", lambda: self._task(True), lambda made: made.whole,
                                 layout.frame())])
         k_line, prev_arrow, far_arrow, row, here, prev_box, far_box, t_name, prev_name, far_name, outputs = task.picture
         self.say(self.src.get("description"), subject=task.sentence)
@@ -293,8 +293,9 @@ class LearnedHeadsScene(AttentionScene):
         self.play(Create(prev_arrow), Create(prev_box), FadeIn(prev_name), run_time=0.9)
         self.play(Create(far_arrow), Create(far_box), FadeIn(far_name), FadeIn(k_line), run_time=0.9)
         # the two answers are the digits themselves: copies travel from the sequence to the outputs
-        self.play(FadeIn(outputs[0]), FadeIn(outputs[2]), motion.travel(row[t - PREVIOUS_OFFSET][1], outputs[1]),
-                  motion.travel(row[t - k][1], outputs[3]), run_time=1.2)
+        outputs_name, prev_out, and_word, far_out = outputs
+        self.play(FadeIn(outputs_name), FadeIn(and_word), motion.travel(row[t - PREVIOUS_OFFSET][1], prev_out),
+                  motion.travel(row[t - k][1], far_out), run_time=1.2)
         self.wait(3.0)
         self.say("Both outputs are read straight off the attention layer, so it pays to give each one its own head.",
                  subject=outputs)

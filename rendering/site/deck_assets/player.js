@@ -10,12 +10,12 @@
   var notesButton = document.querySelector(".toggle-notes");
   var current = -1;
   var notesShown = false;
-  var started = false;  // nothing plays until the presenter asks: no sound on its own (WCAG 1.4.2)
+  var asked = false;  // nothing plays until the presenter asks: no sound on its own (WCAG 1.4.2)
 
   function video(n) { return slides[n].querySelector("video"); }
 
   function play(n) {
-    started = true;
+    asked = true;
     var v = video(n);
     v.currentTime = 0;
     var started = v.play();
@@ -25,7 +25,7 @@
   }
 
   function forward() {  // the first "next" plays the slide the deck opened on; each one after moves on
-    if (started) { show(current + 1); } else { play(current); }
+    if (asked) { show(current + 1); } else { play(current); }
   }
 
   function show(n, waiting) {
