@@ -21,6 +21,7 @@ from scenes.kit import (
 from scenes.kit.attention_map import share_columns
 from scenes.kit.claims import count_word, words_list
 from scenes.kit.compose import Form, Plan, compose
+from scenes.kit.contrast import readable_on
 from scenes.kit.forms import map_style_forms
 from scenes.kit.products import settle
 from scenes.kit.spread_claims import past_rows_phrase
@@ -109,7 +110,9 @@ def check_table(src: Source, tokens, style: dict) -> AttentionMap:
                          query_label="query i", key_label="key j", **style)
     for i in range(len(tokens)):
         for j in range(len(tokens)):
-            mark = label(CROSS if j > i else CHECK, font_size=size, color=palette.WRONG if j > i else palette.RIGHT)
+            future = j > i
+            mark = label(CROSS if future else CHECK, font_size=size,  # ✗ read on the mask's grey (4.5:1)
+                         color=readable_on(palette.MASKED, (palette.WRONG, palette.TEXT)) if future else palette.RIGHT)
             table.cell(i, j).add(mark.move_to(table.cell(i, j)[0]))
     return table
 

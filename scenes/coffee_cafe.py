@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from manim import (
-    DOWN, LEFT, RIGHT, UP, Create, FadeIn, FadeOut, GrowFromEdge, Indicate, Line, RoundedRectangle,
+    DOWN, LEFT, RIGHT, UP, Create, FadeIn, FadeOut, GrowFromEdge, Indicate, RoundedRectangle,
     TransformFromCopy, VGroup, Write,
 )
 
@@ -22,6 +22,7 @@ from scenes.kit import (
 )
 from scenes.kit import layout, motion, staging
 from scenes.kit.claims import leader_of, value_list
+from scenes.kit.widgets import divider
 from scenes.kit.compose import Form, compose
 from scenes.kit.forms import flow_forms, lines_forms
 from scenes.kit.products import compact_row, encoder_scoring_forms
@@ -444,7 +445,7 @@ class CoffeeCafeScene(AttentionScene):
         (computed, trained), plan = compose(_comparison_forms(src, self.tokens), layout.frame())
         for bar in trained.bars.bars:
             bar.set_fill(opacity=0.35).set_stroke(palette.WEIGHT, width=L.hollow_stroke)
-        divider = _divider(computed, trained, across=plan.form == "side by side")
+        rule = divider(computed, trained, across=plan.form == "side by side")
 
         self.say(f"Honest numbers: these toy scores give α ≈ {value_list(src, 'weights')}.",
                  narration=f"An honest word about these numbers: the softmax of our toy scores gives "
@@ -456,7 +457,7 @@ class CoffeeCafeScene(AttentionScene):
                  "training, not the softmax of these scores.",
                  narration=f"The post's {_per_word(src, 'illustrative_weights', self.said)} is an illustration of "
                            "what training might produce, not the softmax of these scores.", subject=trained)
-        self.play(Create(divider), FadeIn(trained), run_time=1.2)
+        self.play(Create(rule), FadeIn(trained), run_time=1.2)
         self.wait(2.5)
         leaders = (leader_of(src, "weights", self.said)[0], leader_of(src, "illustrative_weights", self.said)[0])
         self.say(f"{comparison_verdict(src, self.said)} {closing}", subject=VGroup(computed.bars, trained.bars))
@@ -545,12 +546,3 @@ def _comparison_forms(src: Source, tokens: list[str]) -> list[Form]:
             for name, flat, direction in (("side by side", False, RIGHT), ("flat, stacked", True, DOWN),
                                           ("short, stacked", None, DOWN))]
 
-
-def _divider(computed: VGroup, trained: VGroup, *, across: bool) -> Line:
-    """A thin rule between the two panels: upright between them side by side, lying between them stacked."""
-    pair = VGroup(computed, trained)
-    if across:
-        line = Line(pair.get_top(), pair.get_bottom()).move_to(layout.between(computed, trained))
-    else:
-        line = Line(pair.get_left(), pair.get_right()).move_to(layout.below(computed, trained))
-    return line.set_stroke(palette.MUTED, width=1)

@@ -43,13 +43,12 @@ class HeadSplitLayout:
     shaded_cell: float = 0.42  #: first try for a cell shown by its shade alone
     shrink_tries: int = 5  #: how often a shaded composition may shrink its cells to fit
     tint_pad: float = 0.08  #: a head's panel reaches this far beyond its cells
-    tint_opacity: float = 0.16
+    tint_opacity: float = 0.08  #: light enough that Q, K and V digits on it keep 4.5:1 (WCAG 1.4.3)
     dash_overhang: float = 0.15  #: a cut line runs this far past the grid
     arrow_room: float = 0.9  #: between the wide W_Q and the narrow ones, for the arrows
     floor_margin: float = 1.04  #: a composition built for the camera comes out this much above the floor
     move_time: float = 0.9  #: one camera move from part to part
     first_row_lag: float = 0.5  #: the first row's entries arrive one after another (the eye follows each)
-    row_lag: float = 0.3  #: the other rows, quicker
     cell_shrink_slack: float = 0.99  #: shrinking the cells alone to a room, a hair further (the sizes are measured)
 
 
@@ -446,9 +445,9 @@ class HeadSplitScene(AttentionScene):
             # once there: a transform pads its mobject with copies of the larger source, and a padded cell would
             # carry them into every later transform (slow to draw, and growing)
             stand_ins = {(i, j): result.cell(i, j).copy() for i in rows for j in cols}
-            self.play(motion.lagged([motion.lagged([motion.travel(VGroup(left.row(i), right.column(j)),
-                                                                  stand_ins[i, j]) for j in cols], lag)
-                                     for i in rows], L.row_lag), run_time=run_time)
+            # a row at a time: the next row's copies leave once this row's have landed, never a pile in flight
+            self.play(motion.row_after_row([[motion.travel(VGroup(left.row(i), right.column(j)), stand_ins[i, j])
+                                             for j in cols] for i in rows], lag), run_time=run_time)
             self.remove(*stand_ins.values())
             self.add(*(result.cell(i, j) for i, j in stand_ins))
 
@@ -462,7 +461,7 @@ class HeadSplitScene(AttentionScene):
         if pinned is not None:
             self._shoot(camera.shot_on_all(whole), whole, pinned)
         if result.rows > 1:
-            arrive(range(1, result.rows), motion.LAG, run_time=1.6)
+            arrive(range(1, result.rows), motion.LAG, run_time=max(1.6, 0.5 * (result.rows - 1)))
         self.remove(*(result.cell(i, j) for i in range(result.rows) for j in cols))
         self.add(result.body)
 

@@ -15,10 +15,12 @@ from manim import (
     Mobject, VGroup, Write, config,
 )
 
-from scenes.kit import close_up, camera, framed, layout, legible, motion
+from scenes.kit import close_up, camera, framed, layout, legible, motion  # head_patterns: not yet ported
 from scenes.kit import (
     AttentionMap, AttentionScene, Source, beat, format_value, frame_box, heatmap, label, math, palette, typography,
 )
+from scenes.kit.compose import Form, compose
+from scenes.kit.forms import flow_forms
 from scenes.kit.text import wrapped
 
 
@@ -49,6 +51,15 @@ PREVIOUS_TEXT = f"t - {PREVIOUS_OFFSET}"
 def _head_name(h: int) -> str:
     """Heads are numbered from 1 on screen (index h in the tensors)."""
     return f"head {h + 1}"
+
+
+def verdict(prev_head: int, far_head: int) -> str:
+    """What the training showed of the post's sentence: two heads took one offset each, or one head took both."""
+    if prev_head != far_head:
+        return (f"Trained here on a task that needs both, {_head_name(prev_head)} and {_head_name(far_head)} did "
+                "exactly that, and now it is measured, not asserted.")
+    return (f"Trained here on a task that needs both, one head, {_head_name(prev_head)}, took both offsets: "
+            "measured, and not the split the post describes.")
 
 
 #: A relation between two words ("t ≥ k") is never broken: no line starts or ends with it.
@@ -106,6 +117,25 @@ def _flowed(parts, width: float, *, gap: float = layout.NEAR, line_gap: float = 
             break
         width, chunks = width * L.balance_step, narrower
     return VGroup(*(line_of(chunk) for chunk in chunks)).arrange(DOWN, buff=line_gap)
+
+
+#: The post's sentence, as it breaks it.
+QUOTE_LINES = ("“Different heads can learn different score patterns",
+               "(for example local adjacency versus longer-range links).”")
+#: The task, as the clip says it (two lines where a frame has the room).
+TASK_SENTENCE = ("At every position t ≥ k, output two digits:", "the previous one and the one k back.")
+
+
+@dataclass(frozen=True)
+class TaskPicture:
+    """The task's sentence and its picture: k, the arrows, the sequence, the boxes, the names, the outputs."""
+
+    sentence: VGroup
+    picture: VGroup
+
+    @property
+    def whole(self) -> VGroup:
+        return VGroup(self.sentence, self.picture)
 
 
 class LearnedHeadsScene(AttentionScene):
@@ -181,10 +211,10 @@ class LearnedHeadsScene(AttentionScene):
         return VGroup(*(frame_box(amap.cell(t, t - offset), color=color, buff=0)
                         for t in range(self.k, self.T)))
 
-    def _row_lines(self, row: VGroup) -> list[VGroup]:
-        """The sequence's boxes on one line, or in a tall frame on lines of k + 1 counted back from the end: the
-        last position, its previous digit and the digit k back then share the last line with their arrows."""
-        if not layout.is_tall():
+    def _row_lines(self, row: VGroup, in_lines: bool) -> list[VGroup]:
+        """The sequence's boxes on one line, or (`in_lines`) on lines of k + 1 counted back from the end: the last
+        position, its previous digit and the digit k back then share the last line with their arrows."""
+        if not in_lines:
             row.arrange(RIGHT, buff=layout.TIGHT)
             return [row]
         span = self.k + 1
@@ -202,68 +232,73 @@ class LearnedHeadsScene(AttentionScene):
         return f"Neither puts more than {format_value(cross, 2)} on the other's offset."
 
     # --- beats -----------------------------------------------------------------------------------------------
-    @beat
-    def the_task(self):
-        """The task in one sentence, on one example sequence; the two answers travel out of the sequence."""
-        src, T, k = self.src, self.T, self.k
-        t = T - 1
+    def _task(self, in_lines: bool) -> "TaskPicture":
+        """The task on the example: the sequence (on one line, or `in_lines` of k + 1 under a wrapped sentence),
+        position t, its previous digit and the digit k back with their arrows, and the outputs; not yet fitted."""
+        T, k, t = self.T, self.k, self.T - 1
         row = VGroup(*(self._digit_box(i) for i in range(T)))
-        lines = self._row_lines(row)
-        sentence_lines = ("At every position t ≥ k, output two digits:", "the previous one and the one k back.")
-        tall = layout.is_tall()  # portrait: the sentence wraps over the picture, the sequence over two lines
-        if tall:
-            sentence = _flowed([" ".join(sentence_lines)], layout.frame().width, gap=layout.TIGHT,
+        lines = self._row_lines(row, in_lines)
+        if in_lines:
+            sentence = _flowed([" ".join(TASK_SENTENCE)], layout.frame().width, gap=layout.TIGHT,
                                font_size=typography.BODY_SIZE)
         else:
-            sentence = VGroup(*(label(line, font_size=typography.BODY_SIZE) for line in sentence_lines)).arrange(
+            sentence = VGroup(*(label(line, font_size=typography.BODY_SIZE) for line in TASK_SENTENCE)).arrange(
                 DOWN, buff=layout.TIGHT)
             layout.fit_into(sentence, layout.top_band(), grow=False)
-
+        lift = UP * L.arrow_lift
         here = frame_box(row[t], color=palette.ACCENT, buff=layout.HAIRLINE)
         t_name = math("t", font_size=typography.BODY_SIZE, color=palette.ACCENT).next_to(row[t], DOWN, buff=layout.NEAR)
-        prev_box = frame_box(row[t - PREVIOUS_OFFSET], color=self.prev_color, buff=layout.HAIRLINE)
-        far_box = frame_box(row[t - k], color=self.far_color, buff=layout.HAIRLINE)
-        prev_arrow = CurvedArrow(row[t].get_top() + UP * L.arrow_lift, row[t - PREVIOUS_OFFSET].get_top() + UP * L.arrow_lift,
-                                 angle=1.6, color=self.prev_color, tip_length=0.15)
-        far_arrow = CurvedArrow(row[t].get_top() + UP * L.arrow_lift, row[t - k].get_top() + UP * L.arrow_lift, angle=1.0,
-                                color=self.far_color, tip_length=0.18)
+        prev, far = row[t - PREVIOUS_OFFSET], row[t - k]
+        prev_arrow = CurvedArrow(row[t].get_top() + lift, prev.get_top() + lift, angle=1.6, color=self.prev_color,
+                                 tip_length=0.15)
+        far_arrow = CurvedArrow(row[t].get_top() + lift, far.get_top() + lift, angle=1.0, color=self.far_color,
+                                tip_length=0.18)
         # k names the span of the long arrow: the answer k places back
         k_line = VGroup(math("k =", font_size=typography.BODY_SIZE, color=self.far_color),
-                        src.number("distant_offset", decimals=0, color=self.far_color)).arrange(RIGHT, buff=layout.TIGHT)
-        k_line.next_to(far_arrow, UP, buff=layout.TIGHT)
+                        self.src.number("distant_offset", decimals=0, color=self.far_color)).arrange(
+            RIGHT, buff=layout.TIGHT).next_to(far_arrow, UP, buff=layout.TIGHT)
         prev_name = math(PREVIOUS_TEXT, font_size=typography.SMALL_SIZE, color=self.prev_color)
-        prev_name.next_to(row[t - PREVIOUS_OFFSET], DOWN, buff=layout.NEAR).match_y(t_name)
+        prev_name.next_to(prev, DOWN, buff=layout.NEAR).match_y(t_name)
         far_name = math("t - k", font_size=typography.SMALL_SIZE, color=self.far_color)
-        far_name.next_to(row[t - k], DOWN, buff=layout.NEAR).match_y(t_name)
-        prev_out = self._digit(t - PREVIOUS_OFFSET, color=self.prev_color)
-        far_out = self._digit(t - k, color=self.far_color)
-        outputs_name, and_word = label("outputs at t:", color=palette.MUTED), label("and", color=palette.MUTED)
-        outputs = VGroup(outputs_name, prev_out, and_word, far_out).arrange(RIGHT, buff=layout.NEAR)
-        outputs.next_to(VGroup(lines[-1], t_name), DOWN, buff=layout.FAR)
+        far_name.next_to(far, DOWN, buff=layout.NEAR).match_y(t_name)
+        outputs = VGroup(label("outputs at t:", color=palette.MUTED), self._digit(t - PREVIOUS_OFFSET, color=self.prev_color),
+                         label("and", color=palette.MUTED), self._digit(t - k, color=self.far_color)).arrange(
+            RIGHT, buff=layout.NEAR).next_to(VGroup(lines[-1], t_name), DOWN, buff=layout.FAR)
         if len(lines) > 1:  # the earlier lines over the arrows and k of the last one
             VGroup(*lines[:-1]).next_to(VGroup(k_line, prev_arrow, far_arrow), UP, buff=layout.GAP).align_to(
                 lines[-1], RIGHT)
-        picture = VGroup(k_line, prev_arrow, far_arrow, row, here, prev_box, far_box, t_name, prev_name, far_name,
+        picture = VGroup(k_line, prev_arrow, far_arrow, row, here, frame_box(prev, color=self.prev_color,
+                                                                             buff=layout.HAIRLINE),
+                         frame_box(far, color=self.far_color, buff=layout.HAIRLINE), t_name, prev_name, far_name,
                          outputs)
-        if tall:
-            layout.fit_into(VGroup(sentence, picture).arrange(DOWN, buff=layout.FAR), layout.frame())
-        else:
-            layout.fit_into(picture, layout.body())
+        if in_lines:
+            VGroup(sentence, picture).arrange(DOWN, buff=layout.FAR)
+        return TaskPicture(sentence, picture)
 
-        self.say(src.get("description"))
-        self.play(FadeIn(sentence), run_time=1.0)
+    @beat
+    def the_task(self):
+        """The task in one sentence, on one example sequence; the two answers travel out of the sequence."""
+        t, k = self.T - 1, self.k
+        task, _ = compose([Form("the sequence on one line", lambda: self._task(False), lambda made: made.picture),
+                           Form("the sequence in lines ending at t", lambda: self._task(True), lambda made: made.whole,
+                                layout.frame())])
+        k_line, prev_arrow, far_arrow, row, here, prev_box, far_box, t_name, prev_name, far_name, outputs = task.picture
+        self.say(self.src.get("description"), subject=task.sentence)
+        self.play(FadeIn(task.sentence), run_time=1.0)
         self.play(FadeIn(row, lag_ratio=0.08), run_time=1.5)
         self.wait(5.5)
-        self.say("At position t the answer is the digit just before it and the digit k places back.")
+        self.say("At position t the answer is the digit just before it and the digit k places back.",
+                 subject=[row[t], row[t - PREVIOUS_OFFSET], row[t - k]])
         self.play(Create(here), FadeIn(t_name), run_time=0.6)
         self.play(Create(prev_arrow), Create(prev_box), FadeIn(prev_name), run_time=0.9)
         self.play(Create(far_arrow), Create(far_box), FadeIn(far_name), FadeIn(k_line), run_time=0.9)
         # the two answers are the digits themselves: copies travel from the sequence to the outputs
-        self.play(FadeIn(outputs_name), FadeIn(and_word),
-                  motion.travel(row[t - PREVIOUS_OFFSET][1], prev_out), motion.travel(row[t - k][1], far_out),
-                  run_time=1.2)
+        outputs_name, prev_out, and_word, far_out = outputs
+        self.play(FadeIn(outputs_name), FadeIn(and_word), motion.travel(row[t - PREVIOUS_OFFSET][1], prev_out),
+                  motion.travel(row[t - k][1], far_out), run_time=1.2)
         self.wait(3.0)
-        self.say("Both outputs are read straight off the attention layer, so it pays to give each one its own head.")
+        self.say("Both outputs are read straight off the attention layer, so it pays to give each one its own head.",
+                 subject=outputs)
         self.wait(6.0)
 
     @beat
@@ -376,43 +411,45 @@ class LearnedHeadsScene(AttentionScene):
             self.play(Create(cut), run_time=0.8)
             self.wait(5.5)
 
+    def _masses(self, narrow: bool) -> VGroup:
+        """(title, where, (grid, row names, column names), accuracy): the offset-mass table under its title, its
+        columns wide enough for their names on one line, or (`narrow`) narrow with each name over two lines."""
+        src, width = self.src, layout.frame().width
+        name_width = width / (self.n_heads + 1) if narrow else width
+        col_names = VGroup(*(VGroup(wrapped(words, name_width, color=color),
+                                    math(f"({offset})", font_size=typography.SMALL_SIZE, color=color)).arrange(
+            DOWN, buff=layout.TIGHT) for words, offset, color in (("previous digit", PREVIOUS_TEXT, self.prev_color),
+                                                                  ("digit k back", "t - k", self.far_color))))
+        # a column is at least as wide as its name (with room between the two names)
+        cell_width = max(L.narrow_mass_cell_width if narrow else L.mass_cell_width,
+                         max(name.width for name in col_names) + (layout.TIGHT if narrow else layout.APART))
+        grid = heatmap(src, "offset_masses", cell_width=cell_width, cell_size=L.mass_cell_height)
+        row_names = VGroup(*(label(_head_name(h), bold=True, color=HEAD_TINTS[h % len(HEAD_TINTS)]).next_to(
+            grid.cells[h][0], LEFT, buff=layout.NEAR if narrow else layout.GAP) for h in range(self.n_heads)))
+        for j, name in enumerate(col_names):
+            name.next_to(grid.cells[0][j], UP, buff=layout.NEAR)
+        title = wrapped("mean attention weight on each offset", width, font_size=typography.BODY_SIZE)
+        muted = dict(font_size=typography.SMALL_SIZE, color=palette.MUTED)
+        n_eval = src.number("n_eval_sequences", decimals=0, **muted)
+        where = _flowed(["over", n_eval, "fresh random sequences, positions t ≥ k"], width, gap=layout.TIGHT, **muted)
+        accuracy = _flowed(["fraction of output digits right:",
+                            src.number("accuracy", decimals=2, font_size=typography.SMALL_SIZE, color=palette.RIGHT)],
+                           width, gap=layout.TIGHT, **muted)
+        whole = VGroup(title, where, VGroup(grid, row_names, col_names), accuracy).arrange(DOWN, buff=layout.GAP)
+        return whole
+
     @beat
     def measured_masses(self):
         """The measurement: mean weight on offset 1 and on offset k, per head, over fresh random sequences."""
         src = self.src
-        tall = layout.is_tall()  # portrait: narrow columns, each name on two lines
-        width = layout.frame().width
-        name_width = width / (self.n_heads + 1) if tall else width
-        col_names = VGroup(
-            VGroup(wrapped("previous digit", name_width, color=self.prev_color),
-                   math(f"({PREVIOUS_TEXT})", font_size=typography.SMALL_SIZE, color=self.prev_color)).arrange(
-                DOWN, buff=layout.TIGHT),
-            VGroup(wrapped("digit k back", name_width, color=self.far_color),
-                   math("(t - k)", font_size=typography.SMALL_SIZE, color=self.far_color)).arrange(DOWN, buff=layout.TIGHT),
-        )
-        # a column is at least as wide as its name (with room between the two names)
-        cell_width = max(L.narrow_mass_cell_width if tall else L.mass_cell_width,
-                         max(name.width for name in col_names) + (layout.TIGHT if tall else layout.APART))
-        grid = heatmap(src, "offset_masses", cell_width=cell_width, cell_size=L.mass_cell_height)
-        row_names = VGroup(*(label(_head_name(h), bold=True, color=HEAD_TINTS[h % len(HEAD_TINTS)]).next_to(grid.cells[h][0], LEFT, buff=layout.NEAR if tall else layout.GAP)
-                             for h in range(self.n_heads)))
-        for j, name in enumerate(col_names):
-            name.next_to(grid.cells[0][j], UP, buff=layout.NEAR)
-        table = VGroup(grid, row_names, col_names)
-        title = wrapped("mean attention weight on each offset", width, font_size=typography.BODY_SIZE)
-        n_eval = src.number("n_eval_sequences", decimals=0, font_size=typography.SMALL_SIZE, color=palette.MUTED)
-        muted = dict(font_size=typography.SMALL_SIZE, color=palette.MUTED)
-        where = _flowed(["over", n_eval, "fresh random sequences, positions t ≥ k"], width, gap=layout.TIGHT,
-                        **muted)
-        accuracy = _flowed(["fraction of output digits right:",
-                            src.number("accuracy", decimals=2, font_size=typography.SMALL_SIZE, color=palette.RIGHT)],
-                           width, gap=layout.TIGHT, **muted)
-        layout.fit_into(VGroup(title, where, table, accuracy).arrange(DOWN, buff=layout.GAP), layout.frame())
+        masses, _ = compose([Form(name, lambda narrow=narrow: self._masses(narrow), region=layout.frame())
+                             for name, narrow in (("names on one line", False), ("names on two lines", True))])
+        title, where, (grid, row_names, col_names), accuracy = masses
         where.next_to(title, DOWN, buff=layout.TIGHT)
 
         n_text = format_value(src.value("n_eval_sequences"), 0)
         self.say(f"Now measure it: each head's mean weight on the previous digit and on the digit k back, over "
-                 f"{n_text} fresh random sequences.")
+                 f"{n_text} fresh random sequences.", subject=grid)
         self.clear_stage()
         self.play(FadeIn(title), FadeIn(where), run_time=0.8)
         self.play(FadeIn(col_names), FadeIn(row_names), run_time=0.8)
@@ -421,66 +458,63 @@ class LearnedHeadsScene(AttentionScene):
         prev = format_value(src.value("offset_masses", (self.prev_head, 0)), 2)
         far = format_value(src.value("offset_masses", (self.far_head, 1)), 2)
         self.say(f"{_head_name(self.prev_head).capitalize()}: {prev} on the previous digit. "
-                 f"{_head_name(self.far_head).capitalize()}: {far} on the digit k back. {self._crossover()}")
+                 f"{_head_name(self.far_head).capitalize()}: {far} on the digit k back. {self._crossover()}",
+                 subject=grid)
         self.play(Create(frame_box(grid.cells[self.prev_head][0], color=self.prev_color, buff=layout.HAIRLINE)),
                   Create(frame_box(grid.cells[self.far_head][1], color=self.far_color, buff=layout.HAIRLINE)), run_time=0.8)
         self.wait(5.3)
         self.say(f"And the task is solved: a fraction {format_value(src.value('accuracy'), 2)} of the output "
-                 "digits are right.")
+                 "digits are right.", subject=accuracy)
         self.play(FadeIn(accuracy), run_time=0.8)
         self.wait(3.8)
         # handed on to the next beat: the two boxed cells, whose numbers travel into its cards
         return grid.cells[self.prev_head][0], grid.cells[self.far_head][1]
 
+    def _quoted(self, stacked: bool, in_its_lines: bool) -> tuple[VGroup, VGroup, VGroup, VGroup]:
+        """(quote, said, cards, measured): the post's sentence (`in_its_lines`: as the post breaks it, else wrapped
+        to the frame) over the two result cards, side by side or (`stacked`) one under the other."""
+        width = layout.frame().width
+        words = (VGroup(*(label(line, font_size=typography.BODY_SIZE) for line in QUOTE_LINES)).arrange(
+            DOWN, buff=layout.TIGHT) if in_its_lines else
+            wrapped(" ".join(QUOTE_LINES), width, font_size=typography.BODY_SIZE))
+        said = label("the post: asserted", font_size=typography.SMALL_SIZE, color=palette.MUTED)
+        top = VGroup(words, said).arrange(DOWN, buff=layout.NEAR).to_edge(UP, buff=layout.APART)
+        cards = VGroup(self._card(self.prev_head, 0, "local adjacency", self.prev_color),
+                       self._card(self.far_head, 1, "longer-range link", self.far_color))
+        cards.arrange(DOWN if stacked else RIGHT, buff=layout.GAP if stacked else layout.FAR)
+        measured = wrapped("here: measured on a trained model", width, font_size=typography.SMALL_SIZE,
+                           color=palette.RIGHT)
+        VGroup(cards, measured).arrange(DOWN, buff=layout.GAP).next_to(
+            top, DOWN, buff=layout.GAP if stacked else layout.APART)
+        return words, said, cards, measured
+
+    def _quote_forms(self) -> list[Form]:
+        """The quote in the post's two lines, then wrapped to the frame; each with the cards in the frame's own
+        flow first."""
+        return [form for in_its_lines in (True, False)
+                for form in flow_forms(lambda stacked, lines=in_its_lines: self._quoted(stacked, lines),
+                                       layout.frame(), whole=lambda parts: VGroup(*parts),
+                                       suffix=", the quote in its lines" if in_its_lines else ", the quote wrapped")]
+
     @beat
     def asserted_now_measured(self, measured_cells):
         """The post's sentence, next to the numbers that now back it: the two measured numbers of the table
         (`measured_cells`, from measured_masses) travel into its cards."""
-        quote_lines = ("“Different heads can learn different score patterns",
-                       "(for example local adjacency versus longer-range links).”")
-        width = layout.frame().width  # a narrower frame (portrait, square): the sentence wraps at its own size
-        quote_width = max(label(line, font_size=typography.BODY_SIZE).width for line in quote_lines)
-
-        def arrangement(stacked: bool) -> tuple[VGroup, VGroup, VGroup, VGroup]:
-            """(quote, said, cards, measured) arranged: the cards side by side, or (`stacked`, a narrow frame) one
-            under the other."""
-            words = (VGroup(*(label(line, font_size=typography.BODY_SIZE) for line in quote_lines)).arrange(
-                DOWN, buff=layout.TIGHT) if quote_width <= width else
-                wrapped(" ".join(quote_lines), width, font_size=typography.BODY_SIZE))
-            said = label("the post: asserted", font_size=typography.SMALL_SIZE, color=palette.MUTED)
-            top = VGroup(words, said).arrange(DOWN, buff=layout.NEAR).to_edge(UP, buff=layout.APART)
-            cards = VGroup(self._card(self.prev_head, 0, "local adjacency", self.prev_color),
-                           self._card(self.far_head, 1, "longer-range link", self.far_color))
-            cards.arrange(DOWN if stacked else RIGHT, buff=layout.GAP if stacked else layout.FAR)
-            measured = wrapped("here: measured on a trained model", width, font_size=typography.SMALL_SIZE,
-                               color=palette.RIGHT)
-            VGroup(cards, measured).arrange(DOWN, buff=layout.GAP).next_to(
-                top, DOWN, buff=layout.GAP if stacked else layout.APART)
-            return words, said, cards, measured
-
-        # the arrangement that reads larger in this frame (landscape and square: side by side; portrait: stacked)
-        built = [arrangement(stacked) for stacked in (False, True)]
-        quote, said, cards, measured = max(built, key=lambda parts: legible.fill_factor(VGroup(*parts),
-                                                                                         layout.frame()))
-        layout.fit_into(VGroup(quote, said, cards, measured), layout.frame())
+        (quote, said, cards, measured), _ = compose(self._quote_forms(), layout.frame())
 
         # the two measured numbers stay on screen while the rest of the table goes; they travel into the cards
         measured_numbers = [cell[-1] for cell in measured_cells]
         for cell, number in zip(measured_cells, measured_numbers):
             cell.remove(number)
         self.add(*measured_numbers)
-        self.say("The post says different heads can learn different patterns, local versus longer-range.")
+        self.say("The post says different heads can learn different patterns, local versus longer-range.",
+                 subject=quote)
         self.play(*(FadeOut(m) for m in self.mobjects if m is not self.camera.frame and m not in measured_numbers),
                   run_time=0.6)
         self.play(Write(quote), FadeIn(said), run_time=1.5)
         self.wait(3.0)
-        if self.prev_head != self.far_head:
-            self.say(f"Trained here on a task that needs both, {_head_name(self.prev_head)} and "
-                     f"{_head_name(self.far_head)} did exactly that, and now it is measured, not asserted.")
-        else:
-            self.say(f"Trained here on a task that needs both, one head, {_head_name(self.prev_head)}, took both "
-                     "offsets: measured, and not the split the post describes.")
         values = [c[1][1] for c in cards]
+        self.say(verdict(self.prev_head, self.far_head), subject=values)
         self.play(*(FadeIn(c[0]) for c in cards), *(FadeIn(c[1][0]) for c in cards), FadeIn(measured),
                   *(motion.travel(number, value) for number, value in zip(measured_numbers, values)),
                   *(FadeOut(number) for number in measured_numbers), run_time=1.4)

@@ -21,6 +21,7 @@ from scenes.kit import (
 )
 from scenes.kit import layout, motion, staging
 from scenes.kit.claims import count_word, leader_of, spoken_values, value_list
+from scenes.kit.widgets import divider
 from scenes.kit.compose import Form, Plan, compose
 from scenes.kit.forms import flow_forms
 from scenes.kit.products import encoder_scoring_forms
@@ -344,9 +345,9 @@ class SoftFormulaScene(AttentionScene):
             return
         dot, mlp = shown
         src, listed = self.src, len(self.tokens) <= L.listed
-        divider = _divider(dot, mlp, across=plan.form == "side by side")
+        rule = divider(dot, mlp, across=plan.form == "side by side")
         self.play(FadeIn(dot.heading), Write(dot.formula), FadeIn(mlp.heading), Write(mlp.formula),
-                  Create(divider), run_time=1.5)
+                  Create(rule), run_time=1.5)
         self.wait(0.8)
         self.say(f"Same q and h_i, different scores: dot product {value_list(src, 'scores')}, "
                  f"MLP {value_list(src, 'additive_scores')}." if listed else "Same q and h_i, different scores.",
@@ -526,15 +527,6 @@ def _score_function_forms(src: Source, tokens: list[str], said: list[str]) -> li
              for name, room in (("one at a time", False), ("one at a time, bars for the room", True))]
     return together + alone
 
-
-def _divider(first: VGroup, second: VGroup, *, across: bool) -> Line:
-    """A thin rule between two panels: upright between them side by side, lying between them stacked."""
-    pair = VGroup(first, second)
-    if across:
-        line = Line(pair.get_top(), pair.get_bottom()).move_to(layout.between(first, second))
-    else:
-        line = Line(pair.get_left(), pair.get_right()).move_to(layout.below(first, second))
-    return line.set_stroke(palette.MUTED, width=1)
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ from scenes.kit.attention_map import AttentionMap
 from scenes.kit.claims import all_of, bottom_index, count_word, top_index
 from scenes.kit.compose import Form, Plan, compose
 from scenes.kit.forms import flow_forms_by_row_height, lines_forms, map_style_forms, row_height_forms
-from scenes.kit.products import NUMBER, compact_row, into_product, product_row, settle, shared_cell_width
+from scenes.kit.products import NUMBER, into_product_by_row, product_row, settle, shared_cell_width
 from scenes.kit.score_bars import LYING_LENGTH, lie_beside, lying_bars, names_arrow, stand_labels_upright, upright_words
 from scenes.kit.spotlight import TermLight
 from scenes.kit.spread_claims import blend_phrase
@@ -186,7 +186,8 @@ def scoring_forms(src: Source, tokens: list[str], qn: int) -> list[Form]:
 
     whole = lambda scoring: scoring.group  # noqa: E731
     return [*flow_forms_by_row_height(build, whole=whole),
-            *row_height_forms(lambda cell: build(True, cell, under=True), whole=whole, suffix=", sums under the products")]
+            *row_height_forms(lambda cell: build(True, cell, under=True), whole=whole,
+                              suffix=", sums under the products")]
 
 
 #: How Step B's arrow runs from the scores to the bars: across (side by side), downwards (the scores over the
@@ -392,7 +393,8 @@ def weights_forms(src: Source, tokens: list[str], style: dict) -> list[Form]:
         a_name = math("A", font_size=typography.HEADING_SIZE, color=palette.WEIGHT).next_to(A.body, RIGHT,
                                                                                            buff=layout.GAP)
         check = alpha_under(src, A, style["cell_size"])
-        tag = VGroup(*(label(w, font_size=typography.SMALL_SIZE, color=palette.WEIGHT) for w in ("softmax", "each row")))
+        tag = VGroup(*(label(w, font_size=typography.SMALL_SIZE, color=palette.WEIGHT)
+                       for w in ("softmax", "each row")))
         tag.arrange(DOWN, buff=layout.TIGHT)
         if form == "beside the scores":
             moved = AttentionMap(src, "scores", tokens, weights=False, font_size=NUMBER, **style)
@@ -471,17 +473,10 @@ def map_parts(m: AttentionMap) -> list[VGroup]:
     return [VGroup(m.row_labels, m.query_name), *(VGroup(m.column(j), m.column_labels[j]) for j in range(m.cols))]
 
 
-def row_by_row(anims, rows: int) -> LaggedStart:
-    """Travelling copies a row's worth at a time: the next row's leave as the last of this row's arrive, so at
-    most one row's copies are in flight over the settled numbers."""
-    per = len(anims) // rows
-    return LaggedStart(*(motion.lagged(anims[i * per:(i + 1) * per]) for i in range(rows)), lag_ratio=1.0)
-
-
 def roles_panels(src: Source, roles, one: bool, region: layout.Region, cell: float = typography.CELL,
                  shaded: bool = False) -> VGroup:
     """X three times, as queries, keys and values; `one`: one X named three times (a narrow frame), `shaded` by its
-    values where its numbers would not read (they were read in the beats before)."""
+    values (the overview once its numbers were read in close-up)."""
     if not one:
         return VGroup(*(VGroup(math(f"{letter} = X", color=color, font_size=typography.HEADING_SIZE),
                                x_matrix(src, None, color, cell),
@@ -497,12 +492,11 @@ def roles_panels(src: Source, roles, one: bool, region: layout.Region, cell: flo
 
 
 def roles_forms(src: Source, roles, region: layout.Region) -> list[Form]:
-    """Three copies of X side by side; else one X named three times, at each row height; where even that needs the
-    camera, X shaded by its values (a form for the camera's case only: compose.Form.close_up)."""
+    """Three copies of X side by side; else one X named three times, at each row height (where even that needs
+    the camera, it frames X's rows legibly in turn)."""
     return [Form("three copies", lambda: roles_panels(src, roles, False, region), region=region),
-            *row_height_forms(lambda cell: roles_panels(src, roles, True, region, cell), region=region, suffix=", one X"),
-            Form("one X, shaded", lambda: roles_panels(src, roles, True, region, compact_row(), shaded=True),
-                 region=region, close_up=True)]
+            *row_height_forms(lambda cell: roles_panels(src, roles, True, region, cell), region=region,
+                              suffix=", one X")]
 
 
 def next_forms() -> list[Form]:
@@ -685,7 +679,7 @@ class WeightFreeScene(AttentionScene):
         self.play(FadeOut(shown[-1].box), run_time=0.3)
         add_rows(self, comp, with_sum=[FadeIn(mixing.z_name)])
         self.play(*light.on(steps.c, ["sum", "z"], palette.CONTEXT), run_time=0.5)
-        staging.end_along(self, pinned_with(plan, light), mixing.z_name, comp.result)
+        staging.end_on(self, pinned_with(plan, light), VGroup(mixing.z_name, comp.result))
         self.wait(2.6)
 
     @beat
@@ -745,6 +739,7 @@ class WeightFreeScene(AttentionScene):
                       LaggedStart(*growth, lag_ratio=0.2), axes, FadeIn(w.a_name), run_time=1.8,
                       carried=[scores, w.moved])
         settle(self, [A], [*(A.row(i) for i in range(n)), A.axes, *([] if beside else [scores])])
+        staging.end_across(self, pinned_with(plan, light), map_parts(A))  # at rest: on screen already
         self.wait(0.6)
         row_box = frame_box(A.row(qi), color=palette.QUERY, buff=0)
         alpha, alpha_name = w.check
@@ -773,7 +768,9 @@ class WeightFreeScene(AttentionScene):
         self.play(*light.on(eq, ["ax"]), run_time=0.5)
         staging.enter(self, pinned_with(plan, light), a_enter, FadeIn(row.signs), FadeIn(X), FadeIn(row.names[:-1]),
                       run_time=1.0, carried=[w.A])
-        self.play(row_by_row(into_product(A, X, Z), Z.rows), FadeIn(Z.brackets), FadeIn(row.names[-1]),
+        staging.end_across(self, pinned_with(plan, light), [g.column(j) for g in (A, X) if isinstance(g, TensorGrid)
+                                                            for j in range(g.cols)])
+        self.play(motion.row_after_row(into_product_by_row(A, X, Z)), FadeIn(Z.brackets), FadeIn(row.names[-1]),
                   *light.on(eq, ["z", "ax"], palette.CONTEXT), run_time=0.6 * Z.rows + 0.6)
         settle(self, [Z], [cell for cells in Z.cells for cell in cells])
         self.say(f"Row {self.qn} of Z is z{subscript(self.qn)} from Step C: the same numbers, "
@@ -791,14 +788,15 @@ class WeightFreeScene(AttentionScene):
         nxt, next_plan = compose(next_forms())
         upper = layout.frame().split_rows(*(L.roles_and_next if next_plan.form == "one line"
                                             else L.roles_and_next_narrow))[0]
-        panels, plan = compose(roles_forms(self.src, roles, upper), upper, pinned=[nxt])
+        panels, plan = compose(roles_forms(self.src, roles, upper), upper)
         self.say("Notice: with no weights, the same vectors X played all three roles — query, key and value.",
                  subject=list(panels))
         self.clear_stage()
         light.forget()
         staging.enter(self, plan, LaggedStart(*(FadeIn(p, shift=UP * layout.NUDGE) for p in panels), lag_ratio=0.3),
-                      run_time=1.8)
+                      run_time=1.8, then_on=panels)
         self.wait(1.5)
+        staging.rest_as(self, plan, row_height_forms(lambda cell: roles_panels(self.src, roles, True, upper, cell, True)))
         self.say("Next, three trainable matrices W_Q, W_K, W_V let queries, keys and values differ.", subject=nxt)
         self.play(Write(nxt), run_time=1.2)
         self.wait(2.0)

@@ -63,5 +63,28 @@ ensure_venv() {
     stamp_value > "$stamp"
 }
 
+AXE_DIR="$ROOT/tests/a11y"
+
+ensure_axe_core() {
+    # axe-core audits the page and the decks for WCAG 2.2 A/AA in headless Chromium; npm installs the version
+    # tests/a11y/package.json pins into tests/a11y/node_modules (git-ignored), once, for offline use after.
+    local wanted installed
+    wanted="$(sed -n 's/.*"axe-core": "\(.*\)".*/\1/p' "$AXE_DIR/package.json")"
+    installed="$(sed -n 's/^  "version": "\(.*\)".*/\1/p' "$AXE_DIR/node_modules/axe-core/package.json" 2>/dev/null || true)"
+    [ "$installed" = "$wanted" ] && return 0
+    if ! command -v npm >/dev/null 2>&1; then
+        local cmd="apt-get update && apt-get install -y --no-install-recommends nodejs npm"
+        if [ "$(id -u)" -ne 0 ]; then
+            log "npm is missing; run as root:  $cmd"
+            exit 1
+        fi
+        log "installing Debian packages: nodejs npm"
+        DEBIAN_FRONTEND=noninteractive bash -c "$cmd" >/dev/null
+    fi
+    log "installing axe-core $wanted (npm) into tests/a11y"
+    npm install --prefix "$AXE_DIR" --no-audit --no-fund --no-save --silent >/dev/null
+}
+
 ensure_system_packages
 ensure_venv
+ensure_axe_core

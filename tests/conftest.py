@@ -68,7 +68,7 @@ def _uses_a_module_fixture(item: pytest.Item) -> bool:
 #: The quick inner loop (`./dev.sh test -m quick`): the math package, the command line, the layout engine, and one
 #: scene (coffee_cafe) through every gate in each frame. Slow tests are never quick.
 QUICK_MODULES = ("test_render_args.py", "test_example_spec.py", "test_kit_compose.py", "test_story_gate.py",
-                 "test_math_import.py", "test_math_distribution.py")
+                 "test_math_distribution.py")
 QUICK_FOLDER = ROOT / "attention_math" / "tests"
 QUICK_SCENE = "coffee_cafe"
 

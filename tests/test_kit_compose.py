@@ -228,3 +228,27 @@ def test_a_table_of_marks_is_no_shaded_stand_in_for_numbers(aspect):
         assert marked.rung == compose.WORKED and not marked.camera
         assert marked.whole.width <= layout.body().width + 1e-6
         assert shaded.rung == compose.CAMERA
+
+
+# --- motion that follows a camera plan (scenes.kit.staging) -----------------------------------------------------
+def test_a_column_taller_than_a_phone_holds_is_framed_top_to_bottom_at_the_frames_own_scale():
+    """end_across's shots on a part taller than the region: each as tall as the region holds, no zoom, the first
+    showing the part's top and the last its bottom (the wide example's eleven rows of X in a phone's frame)."""
+    from manim import Rectangle
+
+    from scenes.kit import camera
+    from scenes.kit.staging import _down
+
+    with in_frame("portrait"):
+        region = layout.body()
+        room = region.height - 2 * camera.FRAMING_MARGIN
+        column = Rectangle(width=1.0, height=2.6 * room).move_to([0.3, -1.0, 0])
+        shots = _down(column, region)
+        assert len(shots) == 3
+        for shot in shots:
+            assert shot.width == pytest.approx(camera.rest_shot().width)  # panned, never zoomed
+        seen = [(s.center[1] + region.center[1] - room / 2, s.center[1] + region.center[1] + room / 2) for s in shots]
+        assert seen[0][1] == pytest.approx(column.get_top()[1]) and seen[-1][0] == pytest.approx(column.get_bottom()[1])
+        assert all(a[0] <= b[1] for a, b in zip(seen, seen[1:])), "no gap between one shot and the next"
+        short = Rectangle(width=1.0, height=0.5 * room)
+        assert len(_down(short, region)) == 1

@@ -44,14 +44,19 @@ def blend(color, opacity: float, under) -> ManimColor:
 LAST_RESORT = ("#FFFFFF", "#000000")
 
 
+#: What a colour chosen to read must clear beyond the minimum: the frame is drawn in 8-bit sRGB, so the shade a
+#: viewer sees is the chosen one rounded (about ±0.02 of the ratio); the gate measures what is drawn.
+RENDERING_MARGIN = 0.1
+
+
 def readable_on(shade, candidates: Iterable) -> ManimColor:
     """The first of `candidates` (the role's own colour first), then of pure white and black, that reads on
-    `shade` at the text minimum, else the one with the most contrast there."""
+    `shade` at the text minimum (and the rendering margin), else the one with the most contrast there."""
     colours = [ManimColor(c) for c in (*candidates, *LAST_RESORT)]
     for colour in colours:
-        if ratio(colour, shade) >= TEXT_MINIMUM:
+        if ratio(colour, shade) >= TEXT_MINIMUM + RENDERING_MARGIN:
             return colour
     return max(colours, key=lambda colour: ratio(colour, shade))
 
 
-__all__ = ["TEXT_MINIMUM", "GRAPHIC_MINIMUM", "luminance", "ratio", "blend", "readable_on"]
+__all__ = ["TEXT_MINIMUM", "GRAPHIC_MINIMUM", "RENDERING_MARGIN", "luminance", "ratio", "blend", "readable_on"]

@@ -37,7 +37,7 @@ from attention_math import example_spec, examples
 from attention_math.learned import corpus
 from scenes import frame, registry
 
-from . import layout, phone, typography
+from . import contrast_gate, layout, phone, typography
 from .base import AttentionScene, BeatRecord
 from .headless import run_headless
 from .spread_gate import descriptive_claim_problems
@@ -62,6 +62,8 @@ class SceneReport:
     narrated_number_problems: list[str] = field(default_factory=list)
     typed_claim_problems: list[str] = field(default_factory=list)
     story_problems: list[str] = field(default_factory=list)  # story_gate: a cue's subject or quoted number unseen
+    contrast_problems: list[str] = field(default_factory=list)  # contrast_gate: text < 4.5:1, a graphic < 3:1
+    min_text_contrast: dict[str, float | None] = field(default_factory=dict)  # beat → its lowest text contrast
     story: dict[str, Any] = field(default_factory=dict)  # beat → story_gate.BeatStory
     beat_log: list[BeatRecord] = field(default_factory=list)  # captions and narration of every beat
     shown_numbers: dict[str, set[str]] = field(default_factory=dict)  # beat → every TracedNumber.shown_text seen
@@ -72,8 +74,9 @@ class SceneReport:
     subcaptions: list[str] = field(default_factory=list)  # every subcaption the clip's caption track would carry
 
     def problems(self) -> list[str]:
-        """Every gate's problems: layout, numbers on screen, narrated numbers, typed claims."""
-        return self.layout_problems + self.number_problems + self.narrated_number_problems + self.typed_claim_problems
+        """Every gate's problems: layout, numbers on screen, narrated numbers, typed claims, contrast on screen."""
+        return (self.layout_problems + self.number_problems + self.narrated_number_problems
+                + self.typed_claim_problems + self.contrast_problems)
 
 
 @dataclass
@@ -575,6 +578,14 @@ def inspect_scene_class(scene: str | type[AttentionScene], scene_id: str,
 
     def on_beat_end(scene: AttentionScene, record: BeatRecord, frame: np.ndarray) -> None:
         report.beat_frames.append((record.name, frame[..., :3].copy()))
+        measured = contrast_gate.text_contrast(frame, visible_text(scene))
+        report.contrast_problems.extend(f"{scene_id} / beat {record.name} / end: {problem}"
+                                        for problem in contrast_gate.text_problems(measured, describe))
+        report.min_text_contrast[record.name] = min((m[1] for m in measured), default=None)
+        graphics = contrast_gate.graphic_contrast(frame, current_view(scene), contrast_gate.meaningful_graphics(
+            [m for m in scene.mobjects if is_visible(m)]))
+        report.contrast_problems.extend(f"{scene_id} / beat {record.name} / end: {problem}"
+                                        for problem in contrast_gate.graphic_problems(graphics))
         report.metrics.append(open_beat.pop() if open_beat else BeatMetrics(record.name))
 
     story = StoryGate(scene_id)
@@ -588,9 +599,14 @@ def inspect_scene_class(scene: str | type[AttentionScene], scene_id: str,
     return report
 
 
+def _rounded(value: float | None) -> float | None:
+    return None if value is None else round(value, 2)
+
+
 def metrics_json(report: SceneReport, example: str, problems: list[str], aspect: str = frame.DEFAULT_ASPECT) -> dict:
     """One scene's legibility figures (every beat, then the scene's median and minimum) and its problems."""
-    beats = [{**m.as_json(), **report.story.get(m.beat, BeatStory()).as_json()} for m in report.metrics]
+    beats = [{**m.as_json(), **report.story.get(m.beat, BeatStory()).as_json(),
+              "min_text_contrast": _rounded(report.min_text_contrast.get(m.beat))} for m in report.metrics]
     fills = [m.fill for m in report.metrics]
     numbers = [m.number_font_size for m in report.metrics if m.number_font_size is not None]
     texts = [m.min_font_size for m in report.metrics if m.min_font_size is not None]

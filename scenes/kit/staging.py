@@ -15,6 +15,8 @@ ends on the part the caption talks about. A scene calls them unconditionally.
     hang_from_top(plan)                              a picture taller than its region starts at the region's top
     enter_below(scene, plan, part, *fade_ins)        parts entering below the frame come in shaded
     pan_down(scene, plan, part)                      the camera pans down to `part` (no zoom)
+    rest_as(scene, plan, overviews)                  the camera back at rest, the worked whole turned into its
+                                                     overview (the first that fits the region, numbers as shades)
     end_across(scene, plan, parts)                   frame `parts` (a map's words, then its columns) left to right,
                                                      as many at once as one legible shot holds
     come_to_rest(scene, pinned, *animations)         the same where the step before's plan is not at hand: from
@@ -28,13 +30,13 @@ ends on the part the caption talks about. A scene calls them unconditionally.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 import numpy as np
-from manim import UP, Animation, LaggedStart, Mobject, Scene, VGroup, config
+from manim import UP, Animation, FadeTransform, LaggedStart, Mobject, Rectangle, Scene, VGroup, config
 
 from . import camera, close_up, framed, layout, palette, products
-from .compose import Plan
+from .compose import Form, Plan
 from .framed import fade_out_all  # taking a piece off the stage whole, wherever its parts were added
 from .products import DotProducts, ShownProduct, WeightedRows
 from .widgets import TensorGrid
@@ -184,11 +186,32 @@ def pan_down(scene: Scene, plan: Plan, part: Mobject) -> None:
 REST_TIME = 0.8
 
 
+def rest_as(scene: Scene, plan: Plan, overviews: Sequence[Form], *animations: Animation,
+            run_time: float = REST_TIME) -> Mobject:
+    """Under the camera plan, the camera back at rest while the worked whole turns into its overview (the same
+    content with its numbers as shades, each having been read in close-up): the first of `overviews` (roomiest
+    first) that fits the plan's region as built, else the last shrunk into it; so what follows finds the region's
+    room. At rest, play `animations` only. Returns the picture now on screen."""
+    if not plan.camera:
+        if animations:
+            scene.play(*animations, run_time=run_time)
+        return plan.whole
+    picture = None
+    for form in overviews:
+        picture = form.whole(form.build())
+        if picture.width <= plan.region.width and picture.height <= plan.region.height:
+            break
+    picture = layout.fit_into(picture, plan.region, grow=False)
+    come_to_rest(scene, plan.pinned, FadeTransform(plan.whole, picture), *animations, run_time=run_time)
+    return picture
+
+
 def end_across(scene: Scene, plan: Plan, parts: Sequence[Mobject], *animations: Animation,
                run_time: float = 1.0) -> None:
     """Under the camera plan, frame `parts` left to right (a map's row words, then its columns), as many together
-    as a shot at the frame's own scale holds (the camera pans from one to the next, no zoom), so that every number
-    is seen legible once (a grid too wide for a narrow frame at the floor); `animations` play with the first move.
+    as a shot at the frame's own scale holds (the camera pans from one to the next, no zoom; down a part taller
+    than the frame holds), so that every number is seen legible once (a grid too big for a narrow frame at the
+    floor); `animations` play with the first move.
     At rest, play `animations` only."""
     if not plan.camera:
         if animations:
@@ -200,10 +223,23 @@ def end_across(scene: Scene, plan: Plan, parts: Sequence[Mobject], *animations: 
         if pieces[-1] and VGroup(*pieces[-1], part).width > room:
             pieces.append([])
         pieces[-1].append(part)
-    for i, piece in enumerate(pieces):  # built at the floor: the camera pans, it never zooms in on a small piece
-        shot = camera.shot_on(VGroup(*piece), plan.region, max_zoom=1.0)
+    shots = [shot for piece in pieces for shot in _down(VGroup(*piece), plan.region)]
+    for i, shot in enumerate(shots):  # built at the floor: the camera pans, it never zooms in on a small piece
         framed.move_to_shot(scene, shot, plan.whole, plan.pinned, *(animations if i == 0 else ()),
                             run_time=run_time, region=plan.region)
+
+
+def _down(piece: Mobject, region: layout.Region) -> list[camera.Shot]:
+    """Shots at the frame's own scale on `piece`: one where it is no taller than the region holds, else top to
+    bottom, each as tall as the region holds (a column of eleven words in a phone's frame)."""
+    room = region.height - 2 * camera.FRAMING_MARGIN
+    stops = int(np.ceil(piece.height / room - 1e-6))
+    if stops <= 1:
+        return [camera.shot_on(piece, region, max_zoom=1.0)]
+    top, step = piece.get_top()[1] - room / 2, (piece.height - room) / (stops - 1)
+    x = piece.get_center()[0]
+    return [camera.shot_on(Rectangle(width=piece.width, height=room).move_to([x, top - k * step, 0]), region,
+                           max_zoom=1.0) for k in range(stops)]
 
 
 def come_to_rest(scene: Scene, pinned: Sequence[Mobject | None], *animations: Animation,
@@ -296,5 +332,5 @@ def _shot_groups(parts: Sequence[Mobject], region: layout.Region) -> list[list[i
 
 
 __all__ = ["fade_out_all", "enter", "dot_every_row", "scale_every_row", "end_on", "end_along", "back_to_rest",
-           "come_to_rest", "end_across", "follow_along", "hang_from_top", "enter_below", "pan_down", "end_over",
-           "work_rows"]
+           "come_to_rest", "rest_as", "end_across", "follow_along", "hang_from_top", "enter_below", "pan_down",
+           "end_over", "work_rows"]

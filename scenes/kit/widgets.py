@@ -236,3 +236,16 @@ def frame_box(mob: VMobject, color=palette.ACCENT, buff: float = 0.08) -> Surrou
 def align_rows(grid: TensorGrid, reference: TensorGrid) -> None:
     """Move `grid` vertically so its cell rows line up with `reference`'s rows."""
     grid.shift(UP * (reference.body.get_top()[1] - grid.body.get_top()[1]))
+
+
+def divider(first: VMobject, second: VMobject, *, across: bool) -> Line:
+    """A thin rule between two panels set beside each other (`across`: upright between them) or one above the
+    other (lying between them)."""
+    from . import layout
+
+    pair = VGroup(first, second)
+    if across:
+        line = Line(pair.get_top(), pair.get_bottom()).move_to(layout.between(first, second))
+    else:
+        line = Line(pair.get_left(), pair.get_right()).move_to(layout.below(first, second))
+    return line.set_stroke(palette.MUTED, width=1)

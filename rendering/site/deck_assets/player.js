@@ -1,4 +1,5 @@
-// The deck's player: one slide per beat; a slide plays its beat once and holds on the last frame.
+// The deck's player: one slide per beat; a slide plays its beat once and holds on the last frame. The deck opens
+// still, on its slide's poster: the first Right / Space / Next plays it.
 // Keys: Right / Space / PageDown (a presentation clicker) next, Left / PageUp previous, Home first, End last,
 // N speaker notes, F full screen. The slide number is kept in the address (#3), so a reload stays put.
 (function () {
@@ -9,10 +10,12 @@
   var notesButton = document.querySelector(".toggle-notes");
   var current = -1;
   var notesShown = false;
+  var asked = false;  // nothing plays until the presenter asks: no sound on its own (WCAG 1.4.2)
 
   function video(n) { return slides[n].querySelector("video"); }
 
   function play(n) {
+    asked = true;
     var v = video(n);
     v.currentTime = 0;
     var started = v.play();
@@ -21,7 +24,11 @@
     }
   }
 
-  function show(n) {
+  function forward() {  // the first "next" plays the slide the deck opened on; each one after moves on
+    if (asked) { show(current + 1); } else { play(current); }
+  }
+
+  function show(n, waiting) {
     n = Math.max(0, Math.min(slides.length - 1, n));
     slides.forEach(function (slide, k) {  // only slide n shows (a deck opened at #7 starts with slide 1 shown)
       if (k !== n) { video(k).pause(); slide.hidden = true; }
@@ -33,7 +40,7 @@
     status.textContent = "Slide " + (n + 1) + " of " + slides.length + ": " + caption;
     if (n + 1 < slides.length) { video(n + 1).preload = "auto"; }  // the next beat is ready when asked for
     if (window.location.hash !== "#" + (n + 1)) { history.replaceState(null, "", "#" + (n + 1)); }
-    play(n);
+    if (waiting) { status.textContent += " Press Space or Next to play it."; } else { play(n); }
   }
 
   function setNotes(shown) {
@@ -53,7 +60,7 @@
     var key = event.key;
     if (key === " " && event.target && event.target.tagName === "BUTTON") { return; }  // it presses the button
     var handled = true;
-    if (key === "ArrowRight" || key === " " || key === "PageDown") { show(current + 1); }
+    if (key === "ArrowRight" || key === " " || key === "PageDown") { forward(); }
     else if (key === "ArrowLeft" || key === "PageUp") { show(current - 1); }
     else if (key === "Home") { show(0); }
     else if (key === "End") { show(slides.length - 1); }
@@ -62,7 +69,7 @@
     else { handled = false; }
     if (handled) { event.preventDefault(); }
   });
-  document.querySelector(".next").addEventListener("click", function () { show(current + 1); });
+  document.querySelector(".next").addEventListener("click", forward);
   document.querySelector(".prev").addEventListener("click", function () { show(current - 1); });
   document.querySelector(".replay").addEventListener("click", function () { play(current); });
   notesButton.addEventListener("click", function () { setNotes(!notesShown); });
@@ -74,5 +81,5 @@
   });
 
   var start = parseInt(window.location.hash.slice(1), 10);
-  show(isFinite(start) && start >= 1 ? start - 1 : 0);
+  show(isFinite(start) && start >= 1 ? start - 1 : 0, true);
 })();

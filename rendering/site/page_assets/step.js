@@ -3,7 +3,8 @@
 // the start; the beat list jumps to any beat. The keys act on the player that has the focus, else on the one
 // last used. The mode is one switch for the whole page, remembered in localStorage; the beat being played is
 // announced in a live region. Beat times come from the manifest (data-beats: [[start, end], ...] in seconds),
-// per quality, since a narrated rendering's beats last longer than a silent one's.
+// per quality, since a narrated rendering's beats last longer than a silent one's. A reader whose system asks
+// for reduced motion finds it on, until they switch it off.
 (function () {
   "use strict";
   var STORE = "step-mode:" + window.location.pathname;
@@ -12,8 +13,14 @@
   var players = [];
   var active = null;
 
-  function remembered() {
-    try { return window.localStorage.getItem(STORE) === "on"; } catch (e) { return false; }
+  function remembered() {  // true or false as the reader last set it; null where never set
+    try {
+      var kept = window.localStorage.getItem(STORE);
+      return kept === null ? null : kept === "on";
+    } catch (e) { return null; }
+  }
+  function prefersLessMotion() {
+    return !!(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches);
   }
   function remember(on) {
     try { window.localStorage.setItem(STORE, on ? "on" : "off"); } catch (e) { /* private mode: not kept */ }
@@ -153,7 +160,10 @@
   }
 
   players = figures.map(function (figure) { return new Player(figure); });
-  setMode(remembered());
+  // a reader who asks for less motion gets Step mode first (each beat plays only when asked for), unless they
+  // switched it off here before
+  var kept = remembered();
+  players.forEach(function (player) { player.setOn(kept === null ? prefersLessMotion() : kept); });
 
   document.addEventListener("keydown", function (event) {
     if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) { return; }
