@@ -23,7 +23,10 @@ from scenes.kit import (
     matrix, motion, palette, subscript, top_token, typography,
 )
 from scenes.kit.text import baseline_y, wrapped
-from scenes.kit import camera, close_up, framed, layout, legible
+from scenes.kit import camera, close_up, framed, layout, legible, staging
+from scenes.kit.compose import Form, Plan, compose
+from scenes.kit.forms import flow_forms_by_row_height, row_height_forms
+from scenes.kit.products import NUMBER, into_product_by_row, settle
 from scenes.kit.named_matrix import shape_text
 from scenes.kit.products import shared_cell_width
 from scenes.kit.view import current_view
@@ -50,6 +53,7 @@ class HeadSplitLayout:
     move_time: float = 0.9  #: one camera move from part to part
     first_row_lag: float = 0.5  #: the first row's entries arrive one after another (the eye follows each)
     cell_shrink_slack: float = 0.99  #: shrinking the cells alone to a room, a hair further (the sizes are measured)
+    row_time: float = 0.7  #: one row of a product arriving
 
 
 L = HeadSplitLayout()
@@ -85,7 +89,7 @@ def labelled(cells: Cells) -> Cells:
 ROW_NAMES = {"on": True}
 
 
-def compose(build: Callable[[Cells], Mobject], region: layout.Region, min_cell_width: float = 0) -> Mobject:
+def fitted_or_shaded(build: Callable[[Cells], Mobject], region: layout.Region, min_cell_width: float = 0) -> Mobject:
     """The composition with numbers if it fits legibly, else shaded square cells shrunk until its labels fit (never
     narrower than `min_cell_width`: room for the names over a head's slice). Where rows a line high for their words
     keep it below the floor even so (eleven words down a portrait frame), it is built again with unnamed rows."""
@@ -152,7 +156,7 @@ def staged(build: Callable[[Cells], Mobject], parts: Callable[[Mobject], list[Mo
         mob = at_size(build(valued_cells()), size)
         if all(fits_framed(part) for part in parts(mob)):
             return mob, True
-    return compose(build, layout.body(), min_cell_width), False
+    return fitted_or_shaded(build, layout.body(), min_cell_width), False
 
 
 def falk(left, right, result) -> None:
@@ -286,11 +290,132 @@ def last_word_patterns(word: str, count: int, tops: list[tuple[str | None, float
             f"Look at the last word, “{word}”, which may look at every word: " + sentence + ".")
 
 
+
+# --- the example's sizes and the forms the beats' pictures take ----------------------------------------------
+@dataclass(frozen=True)
+class Example:
+    """The multi-head example: its tensors and the sizes read from their shapes (X is (B, T, d_in), Q (B, T, d_out),
+    Q_heads (heads, T, head_dim))."""
+
+    src: Source
+    tokens: tuple[str, ...]
+    batch: int
+    T: int
+    d_in: int
+    d_out: int
+    n_heads: int
+    head_dim: int
+
+    @property
+    def one_head(self) -> bool:
+        return self.n_heads == 1
+
+
+def example_of(src: Source) -> Example:
+    batch, T, d_in = src.shape("X")
+    n_heads, _, head_dim = src.shape("Q_heads")
+    return Example(src, tuple(src.get("tokens")), batch, T, d_in, src.shape("Q")[-1], n_heads, head_dim)
+
+
+def named_grid(ex: Example, path: str, name, color, cell: float, width: float | None = None, *, words: bool = False,
+               axes: tuple[str, ...] | None = None) -> NamedMatrix:
+    """A matrix of `ex` with its numbers, rows `cell` tall (cells `width` wide), its name over it; its rows named
+    by the words (`words`); its shape under it, with the batch axis, where `axes` names the grid's own axes."""
+    grid = matrix(ex.src, path, color=color, cell_size=cell, cell_width=width, font_size=NUMBER)
+    if words:
+        grid.add_row_labels(list(ex.tokens), color=palette.ENGLISH)
+    else:
+        grid.row_labels = VGroup()  # unnamed: an empty group, for the fades that name the rows
+    return NamedMatrix(grid, name, color=color, shape=axes is not None, axes=axes,
+                       batch=ex.batch if axes is not None else None)
+
+
+def head_columns(ex: Example, grid: TensorGrid, h: int) -> VGroup:
+    """The cells of head h's slice of a wide grid: columns h·head_dim … (h+1)·head_dim − 1."""
+    return VGroup(*(grid.column(c) for c in range(h * ex.head_dim, (h + 1) * ex.head_dim)))
+
+
+def head_name(h: int, *, short: bool = False) -> Mobject:
+    text = f"h{subscript(h + 1)}" if short else f"head {h + 1}"
+    return label(text, font_size=typography.SMALL_SIZE, color=palette.HEAD_TINTS[h], bold=True)
+
+
+def slice_names(slices: VGroup, direction) -> VGroup:
+    """"head h" beside each slice (above or below it); "h₁" where the full names would run into each other."""
+    names = VGroup(*(head_name(h) for h in range(len(slices))))
+    if any(name.width + layout.TIGHT > piece.width - L.tint_pad for name, piece in zip(names, slices)):
+        names = VGroup(*(head_name(h, short=True) for h in range(len(slices))))
+    for name, piece in zip(names, slices):
+        name.next_to(piece, direction, buff=layout.TIGHT)
+    align_baselines(names)
+    return names
+
+
+@dataclass(frozen=True)
+class WideProduct:
+    """left · right = result laid out column over column (`falk`, or `stack` in a narrow body), each head's slice
+    of the wide matrices tinted and named; `formula` over it (or an empty group)."""
+
+    left: NamedMatrix
+    right: NamedMatrix
+    result: NamedMatrix
+    tints: VGroup
+    heads: VGroup
+    formula: VGroup
+
+    @property
+    def whole(self) -> VGroup:
+        return VGroup(self.left, self.right, self.result, self.tints, self.heads, self.formula)
+
+
+def query_product(ex: Example, stacked: bool, cell: float) -> WideProduct:
+    """X · W_Q = Q, the heads' slices tinted down W_Q and Q (their names over W_Q); X's rows named by the words,
+    Q's shape (B, T, d_out) under it."""
+    width = shared_cell_width(ex.src, ("X", "W_q", "Q"), font_size=NUMBER)
+    x = named_grid(ex, f"X.{FIRST_IN_BATCH}", "X", palette.TEXT, cell, width, words=True)
+    w = named_grid(ex, "W_q", "W_Q", palette.QUERY, cell, width)
+    q = named_grid(ex, "Q", "Q", palette.QUERY, cell, width, axes=("T", "d_out"))
+    (stack if stacked else falk)(x, w, q)
+    w.name.next_to(w.grid, LEFT, buff=layout.GAP)  # above W_Q: the heads' names
+    tints = VGroup(*(tint_behind(VGroup(head_columns(ex, w.grid, h), head_columns(ex, q.grid, h)),
+                                 palette.HEAD_TINTS[h]) for h in range(ex.n_heads)))
+    return WideProduct(x, w, q, tints, slice_names(tints, UP), VGroup())
+
+
+def query_product_forms(ex: Example) -> list[Form]:
+    return flow_forms_by_row_height(lambda stacked, cell: query_product(ex, stacked, cell),
+                                    whole=lambda made: made.whole)
+
+
+def work_product(scene, plan: Plan, left: TensorGrid, right: TensorGrid, result: TensorGrid) -> None:
+    """result = left · right, a row at a time: row i of `left` (with its word) and the columns of `right` travel
+    into row i of `result`; under the camera plan the camera is on row i of `left`, then on row i of `result` as
+    its entries land."""
+    arrivals = into_product_by_row(left, right, result)
+    words = list(left.row_labels) if len(left.row_labels) else [VGroup()] * left.rows
+    staging.work_rows(scene, plan, [[[(VGroup(words[i], left.row(i)), [])],
+                                     [(result.row(i), [motion.lagged(arrivals[i])])]] for i in range(result.rows)],
+                      run_time=L.row_time)
+    settle(scene, [result.body], [cell for i in range(result.rows) for cell in result.row(i)])
+
+
+def head_width_caption(ex: Example) -> tuple[str, str]:
+    """How the wide W_Q's columns are shared out among the heads (caption, narration)."""
+    if ex.one_head:
+        return (f"With one head, that head takes all d_out = {ex.d_out} columns of W_Q: head_dim = d_out.",
+                f"With a single head, that head takes all {ex.d_out} columns of W_Q, so its head_dim is the whole "
+                "width d_out.")
+    return (f"W_Q has d_out = {ex.d_out} columns: room for {ex.n_heads} heads of head_dim = {ex.head_dim} each.",
+            f"W_Q has d_out = {ex.d_out} columns: room for {ex.n_heads} heads, each {ex.head_dim} columns wide. "
+            "That width is the head_dim.")
+
+
 class HeadSplitScene(AttentionScene):
     scene_id = "head_split"
 
     def construct(self):
         src = self.src = Source("multihead")
+        self.ex = example_of(src)
         self.tokens = list(src.get("tokens"))
         # every size comes from a tensor's shape: X is (B, T, d_in), Q is (T, d_out), Q_heads (heads, T, head_dim)
         self.batch, self.T, self.d_in = src.shape("X")
@@ -469,43 +594,22 @@ class HeadSplitScene(AttentionScene):
     @beat
     def one_wide_matmul(self) -> tuple[NamedMatrix, VGroup]:
         """X times one wide W_Q: every head's queries in a single matmul, entry by entry."""
-        def build(cells: Cells) -> VGroup:
-            cells = self._aligned(cells, ("X", "W_q", "Q"))
-            x = self._named(f"X.{FIRST_IN_BATCH}", "X", palette.TEXT, cells, rows=True, shape=False)
-            w = self._named("W_q", "W_Q", palette.QUERY, cells, shape=False)
-            q = self._named("Q", "Q", palette.QUERY, cells, ("T", "d_out"), batch=True)
-            product_layout(x, w, q)
-            w.name.next_to(w.grid, LEFT, buff=layout.GAP)  # above W_Q: the heads' names
-            tints = VGroup(*(tint_behind(VGroup(self._head_columns(w.grid, h), self._head_columns(q.grid, h)),
-                                         palette.HEAD_TINTS[h]) for h in range(self.n_heads)))
-            return VGroup(VGroup(x, w, q), tints, self._slice_names(tints, UP))
-
-        whole, follow = staged(build, lambda m: [self._first_entry(*m[0])], self._slice_room())
-        (x, w, q), tints, heads = whole
+        ex = self.ex
         formula = layout.fit_into(math("X dot W_Q = Q", font_size=typography.BODY_SIZE), layout.top_band())
-        self.say("One big matrix multiply: X times a wide W_Q gives the queries of every head at once.")
+        made, plan = compose(query_product_forms(ex), pinned=[formula])
+        x, w, q = made.left, made.right, made.result
+        self.say("One big matrix multiply: X times a wide W_Q gives the queries of every head at once.",
+                 subject=VGroup(x.grid, w.grid))
         self.play(FadeIn(formula), run_time=0.6)
-        if follow:
-            self._shoot(camera.shot_on_all(whole), whole, [formula])
-        self.play(FadeIn(x), run_time=0.8)
-        self.play(FadeIn(w), run_time=0.8)
-        self._work_product(x.grid, w.grid, q.grid, whole, [formula] if follow else None)
+        staging.enter(self, plan, FadeIn(x), FadeIn(w), run_time=1.2, then_on=VGroup(x.grid, w.grid))
+        work_product(self, plan, x.grid, w.grid, q.grid)
         self.play(FadeIn(brackets_of(q.grid)), FadeIn(q.name), FadeIn(q.shape_label), run_time=0.6)
+        staging.end_on(self, plan, VGroup(q.grid, q.shape_label))
         self.wait(1.0)
-        if self.one_head:
-            self.say(f"With one head, that head takes all d_out = {self.d_out} columns of W_Q: head_dim = d_out.",
-                     narration=f"With a single head, that head takes all {self.d_out} columns of W_Q, so its "
-                               "head_dim is the whole width d_out.")
-        else:
-            self.say(f"W_Q has d_out = {self.d_out} columns: room for {self.n_heads} heads of head_dim = "
-                     f"{self.head_dim} each.",
-                     narration=f"W_Q has d_out = {self.d_out} columns: room for {self.n_heads} heads, each "
-                               f"{self.head_dim} columns wide. That width is the head_dim.")
-        if follow:  # seen from afar, the heads' names written again for this view, as large as at rest, so they read
-            heads = self._slice_names(tints, UP, scale=1 / current_view(self).zoom)
-        self.play(FadeIn(tints), FadeIn(heads), run_time=0.8)
+        self.say(*head_width_caption(ex), subject=VGroup(w.grid, made.heads))
+        staging.end_on(self, plan, VGroup(w.grid, made.heads), FadeIn(made.tints), FadeIn(made.heads))
         self.wait(2.8)
-        return q, VGroup(x, w.grid, w.name, formula, tints, heads)
+        return q, VGroup(x, w, formula, made.tints, made.heads)
 
     @beat
     def queries_keys_values(self, shown: tuple[NamedMatrix, VGroup]) -> dict[str, NamedMatrix]:
@@ -537,7 +641,7 @@ class HeadSplitScene(AttentionScene):
             return row
 
         if layout.is_tall():  # stacked, the three cannot be seen whole at the floor: shaded cells stand in, at rest
-            row, follow = compose(build, layout.body(), self._slice_room()), False
+            row, follow = fitted_or_shaded(build, layout.body(), self._slice_room()), False
         else:
             row, follow = staged(build, lambda row: [VGroup(m.grid, m.name) for m in row])
         grids = dict(zip(("Q", "K", "V"), row))
@@ -767,7 +871,7 @@ class HeadSplitScene(AttentionScene):
             by_rows = all(fits_framed(query_row(m[0], self.T - 1)) for m in valued)
         head_by_head, fitted = False, None
         if not tall and not by_rows and not follow:  # the heads side by side, shaded and fitted, if their words read
-            fitted = compose(build, layout.body())
+            fitted = fitted_or_shaded(build, layout.body())
         if not by_rows and (tall or (fitted is not None and legible.smallest_text(fitted) < typography.MIN_FONT_SIZE)):
             shaded = self._maps_head_by_head(build)
             if shaded is None and tall:
@@ -783,7 +887,7 @@ class HeadSplitScene(AttentionScene):
             for text in texts_in(maps):
                 text.set_opacity(0)
         elif not by_rows:
-            maps = fitted if fitted is not None else compose(build, layout.body())
+            maps = fitted if fitted is not None else fitted_or_shaded(build, layout.body())
         return PatternMaps(maps, follow, by_rows, head_by_head)
 
     def _pattern_marks(self, maps: VGroup, tops: list[tuple[str | None, float]]) -> list:
@@ -858,7 +962,7 @@ class HeadSplitScene(AttentionScene):
         self.clear_stage()
         z = math("Z_h = alpha^((h)) V^((h))", font_size=typography.BODY_SIZE)
         apart = layout.APART if layout.is_tall() else layout.FAR  # the formula under the heads in a tall body
-        outs = compose(lambda cells: VGroup(self._per_head_rows(["head_outputs"], [palette.CONTEXT], None, cells),
+        outs = fitted_or_shaded(lambda cells: VGroup(self._per_head_rows(["head_outputs"], [palette.CONTEXT], None, cells),
                                             z.copy()).arrange(layout.flow_direction(), buff=apart), layout.body())
         (rows, _), z = outs
         shape = self._shape_line("B, heads, T, head_dim", (self.batch, *self.src.shape("head_outputs")))
@@ -871,7 +975,7 @@ class HeadSplitScene(AttentionScene):
             tints = self._head_tints(concat.grid)
             return VGroup(concat, tints, self._slice_names(tints, DOWN))
 
-        concat, tints, names = compose(build, layout.body())
+        concat, tints, names = fitted_or_shaded(build, layout.body())
         if self.one_head:
             self.say("Transpose back and view: with one head, the concat is that head's output, (B, T, d_out).",
                      narration="Transpose back and view: with a single head the concatenation is just that head's "
@@ -1048,7 +1152,7 @@ class HeadSplitScene(AttentionScene):
             """Side by side, or one above the other where that reads larger (portrait, square); fitted."""
             downwards = max((False, True),
                             key=lambda d: legible.fill_factor(build(valued_cells(), d, rows), layout.body()))
-            return compose(lambda cells: build(cells, downwards, rows), layout.body())
+            return fitted_or_shaded(lambda cells: build(cells, downwards, rows), layout.body())
 
         pair = arranged(True)
         # many words down the split one's rows keep its shaded rows a line high: where the pair then cannot stay above
