@@ -11,10 +11,11 @@ until the labels fit. Claims about the heads (how many, how wide, which head loo
 from __future__ import annotations
 
 from collections.abc import Callable
+import dataclasses
 from dataclasses import dataclass
 
 from manim import (
-    DOWN, LEFT, ORIGIN, RIGHT, UP, Arrow, Create, DashedLine, FadeIn, FadeOut, Indicate, LaggedStart, Mobject,
+    DOWN, LEFT, ORIGIN, RIGHT, UP, Arrow, Create, DashedLine, FadeIn, FadeOut, FadeTransform, Indicate, LaggedStart, Mobject,
     Rectangle, ReplacementTransform, Typst, VGroup, Write, config,
 )
 
@@ -25,7 +26,7 @@ from scenes.kit import (
 from scenes.kit.text import baseline_y, wrapped
 from scenes.kit import camera, close_up, framed, layout, legible, staging
 from scenes.kit.compose import Form, Plan, compose
-from scenes.kit.forms import flow_forms_by_row_height, row_height_forms
+from scenes.kit.forms import flow_forms_by_row_height, lines_forms, map_style_forms, row_height_forms
 from scenes.kit.products import NUMBER, into_product_by_row, settle
 from scenes.kit.named_matrix import shape_text
 from scenes.kit.products import shared_cell_width
@@ -410,6 +411,180 @@ def head_width_caption(ex: Example) -> tuple[str, str]:
             "That width is the head_dim.")
 
 
+def shape_line(names: str, values: tuple[int, ...]) -> Mobject:
+    """"(B, heads, T, head_dim) = (1, 2, 4, 2)" for the top band: a symbolic shape and the tensor's actual one, on
+    one line or (a narrow band) the names over "= (1, 2, 4, 2)"."""
+    symbolic, actual = f"({names})", f"= ({', '.join(str(v) for v in values)})"
+    style = dict(font_size=typography.BODY_SIZE, mono=True)
+
+    def build(lines: int) -> Mobject:
+        if lines == 1:
+            return label(f"{symbolic} {actual}", **style)
+        return VGroup(label(symbolic, **style), label(actual, **style)).arrange(DOWN, buff=layout.TIGHT)
+
+    line, _ = compose(lines_forms(build, 2, region=layout.top_band()), layout.top_band())
+    return line
+
+
+@dataclass(frozen=True)
+class WideQKV:
+    """Q, K and V, each (B, T, d_out), side by side (or one under another), their shared shape under them; the cut
+    each will get: the heads' tinted slices, dashed lines between them, the heads' names over Q's slices."""
+
+    grids: tuple[NamedMatrix, ...]
+    shape: Mobject
+    tints: tuple[VGroup, ...]
+    cuts: VGroup
+    heads: VGroup
+
+    @property
+    def whole(self) -> VGroup:
+        return VGroup(*self.grids, self.shape, *self.tints, self.cuts, self.heads)
+
+
+def cut_lines(ex: Example, grid: TensorGrid) -> list[DashedLine]:
+    """Dashed lines down `grid` between its heads' slices, a little past its cells."""
+    lines = []
+    top, bottom = grid.body.get_top()[1] + L.dash_overhang, grid.body.get_bottom()[1] - L.dash_overhang
+    for h in range(1, ex.n_heads):
+        x = (head_columns(ex, grid, h - 1).get_right()[0] + head_columns(ex, grid, h).get_left()[0]) / 2
+        lines.append(DashedLine([x, top, 0], [x, bottom, 0], color=palette.TEXT, stroke_width=2))
+    return lines
+
+
+def wide_qkv(ex: Example, stacked: bool, cell: float) -> WideQKV:
+    """Q, K, V side by side, names on one line; or `stacked`, one under another. Q's rows named by the words."""
+    width = shared_cell_width(ex.src, ("Q", "K", "V"), font_size=NUMBER)
+    named = [named_grid(ex, r, r, palette.ROLE_COLORS[r], cell, width, words=r == "Q") for r in ("Q", "K", "V")]
+    if stacked:  # each under its name, as narrow as Q and its words
+        VGroup(*named).arrange(DOWN, buff=layout.GAP)
+        for m in named[1:]:
+            m.shift(RIGHT * (named[0].body.get_center()[0] - m.body.get_center()[0]))
+    else:
+        VGroup(*named).arrange(RIGHT, buff=layout.APART)
+        line_up_names(named)
+    symbolic, actual = shape_text((ex.batch, ex.T, ex.d_out), ("B", "T", "d_out")).split(" = ")
+    style = dict(font_size=typography.SMALL_SIZE, color=palette.MUTED, mono=True)
+    shared = (VGroup(label(f"each {symbolic}", **style), label(f"= {actual}", **style)).arrange(DOWN, buff=layout.TIGHT)
+              if stacked else label(f"each {symbolic} = {actual}", **style))
+    bodies = VGroup(*(m.body for m in named))
+    shared.next_to(bodies, DOWN, buff=layout.NEAR).match_x(bodies)
+    tints = tuple(VGroup(*(tint_behind(head_columns(ex, m.grid, h), palette.HEAD_TINTS[h]) for h in range(ex.n_heads)))
+                  for m in named)
+    cuts = VGroup(*(line for m in named for line in cut_lines(ex, m.grid)))
+    return WideQKV(tuple(named), shared, tints, cuts, slice_names(tints[0], UP))
+
+
+def wide_qkv_forms(ex: Example) -> list[Form]:
+    return flow_forms_by_row_height(lambda stacked, cell: wide_qkv(ex, stacked, cell), whole=lambda made: made.whole)
+
+
+def per_head_rows(ex: Example, paths: list[str], colors: list, titles: list[str] | None, cell: float,
+                  gap: float) -> VGroup:
+    """One row per head: its name, then one panel per path (the head's slice of each tensor, `gap` apart), role
+    names on top. Returns VGroup(rows, titles); rows[h] has `.name`, `.grids` and `.panels` (one per path)."""
+    width = shared_cell_width(ex.src, tuple(paths), font_size=NUMBER)
+    rows = VGroup()
+    for h in range(ex.n_heads):
+        grids = VGroup()
+        for path, color in zip(paths, colors):
+            grid = matrix(ex.src, f"{path}.{h}", color=color, cell_size=cell, cell_width=width, font_size=NUMBER)
+            grid.remove(brackets_of(grid))  # the head's tinted panel frames it
+            grids.add(grid)
+        grids.arrange(RIGHT, buff=gap)
+        tints = VGroup(*(tint_behind(g.body, palette.HEAD_TINTS[h]) for g in grids))
+        row = VGroup(head_name(h).next_to(tints, LEFT, buff=layout.GAP), grids, tints)
+        row.name, row.grids, row.panels = row.submobjects
+        rows.add(row)
+    rows.arrange(DOWN, buff=layout.GAP, aligned_edge=RIGHT)
+    tops = VGroup()
+    if titles:
+        tops = VGroup(*(math(t, font_size=typography.BODY_SIZE, color=c).next_to(panel, UP, buff=layout.NEAR)
+                        for t, c, panel in zip(titles, colors, rows[0].panels)))
+        align_baselines(tops)
+    return VGroup(rows, tops)
+
+
+def per_head_forms(ex: Example, paths: list[str], colors: list, titles: list[str] | None) -> list[Form]:
+    """The heads' rows at each row height, their panels far apart, then close together."""
+    return [form for gap, name in ((layout.FAR, "far"), (layout.GAP, "close"))
+            for form in row_height_forms(lambda cell, gap=gap: per_head_rows(ex, paths, colors, titles, cell, gap),
+                                         suffix=f", panels {name}")]
+
+
+def cut_caption(ex: Example) -> tuple[str, str]:
+    """The cut of d_out into the heads' slices, and the view that names them (caption, narration)."""
+    if ex.one_head:
+        return (f"With one head there is nothing to cut: view gives (B, T, heads, head_dim) with one head of all "
+                f"{ex.head_dim} columns.",
+                f"With one head there is nothing to cut. A view still reshapes each tensor to batch, T, heads, "
+                f"head_dim, with a single head {ex.head_dim} columns wide.")
+    return (f"Cut the width into {ex.n_heads} slices of head_dim = {ex.head_dim}: view gives (B, T, heads, head_dim).",
+            f"Now cut the width into {ex.n_heads} slices of head_dim = {ex.head_dim}. A view reshapes each tensor "
+            "to batch, T, heads, head_dim.")
+
+
+def head_formula() -> Mobject:
+    """head_h = CausalAttn(X W_Q^(h), X W_K^(h), X W_V^(h)) in the top band, Q/K/V in their colours; broken after
+    "CausalAttn(" where two lines read larger (a narrow band)."""
+    head = "{{ op(\"head\")_h : head }} = op(\"CausalAttn\")("
+    args = "{{ X W_Q^((h)) : q }}, {{ X W_K^((h)) : k }}, {{ X W_V^((h)) : v }})"
+
+    def build(lines: int) -> Mobject:
+        eq = math(head + args, font_size=typography.BODY_SIZE)
+        if lines == 2:
+            eq = VGroup(math(head, font_size=typography.BODY_SIZE),
+                        math(args, font_size=typography.BODY_SIZE)).arrange(DOWN, buff=layout.TIGHT)
+        for key, role in (("q", "Q"), ("k", "K"), ("v", "V")):
+            (eq[1] if lines == 2 else eq).select(key).set_color(palette.ROLE_COLORS[role])
+        return eq
+
+    eq, _ = compose(lines_forms(build, 2, region=layout.top_band()), layout.top_band())
+    return eq
+
+
+def head_maps(ex: Example, style: dict, stacked: bool) -> VGroup:
+    """Every head's causal map (in an AttentionMap `style`), framed in its tint and named: side by side on one
+    baseline, the rows named once on the left; or `stacked`, one under another, each naming its rows.
+    maps[h] is VGroup(map, frame, name)."""
+    maps = VGroup()
+    for h in range(ex.n_heads):
+        amap = AttentionMap(ex.src, f"weights.{h}", list(ex.tokens), causal=True, font_size=NUMBER,
+                            label_rows=stacked or h == 0, query_label=None, key_label=None, **style)
+        frame = tint_behind(amap.body, palette.HEAD_TINTS[h], fill=False)
+        name = head_name(h).next_to(amap.column_labels, UP, buff=layout.NEAR).match_x(amap.body)
+        maps.add(VGroup(amap, frame, name))
+    if stacked:
+        return maps.arrange(DOWN, buff=layout.APART)
+    maps.arrange(RIGHT, buff=layout.APART, aligned_edge=DOWN)
+    align_baselines(VGroup(*(m[2] for m in maps)), y=max(m[2].get_bottom()[1] for m in maps))
+    return maps
+
+
+def head_map_forms(ex: Example) -> list[Form]:
+    """The heads' maps side by side in each of the kit's map styles, then one under another."""
+    return [form for stacked in (False, True)
+            for form in map_style_forms(lambda style, stacked=stacked: head_maps(ex, style, stacked),
+                                        name="stacked, " if stacked else "side by side, ")]
+
+
+def pattern_claim(ex: Example, h: int) -> tuple[str | None, float]:
+    """Where head h's last query (which sees every token) looks: the top token, or None when it attends nowhere in
+    particular (its weights span less than one uniform share, 1/T) or two top weights tie."""
+    row = [ex.src.value(f"weights.{h}", (ex.T - 1, j)) for j in range(ex.T)]
+    if max(row) - min(row) < 1 / ex.T:
+        return None, max(row)
+    return top_token(list(ex.tokens), row), max(row)
+
+
+def pattern_mark(ex: Example, amap: AttentionMap, h: int, top: str | None):
+    """Head h's mark on its last row: the cell of the word it looks at most, or the whole row (spread)."""
+    last, tint = ex.T - 1, palette.HEAD_TINTS[h]
+    if top is None:
+        return Indicate(amap.row(last), color=tint, scale_factor=1.05)
+    return Indicate(amap.cell(last, list(ex.tokens).index(top)), color=tint, scale_factor=1.15)
+
+
 class HeadSplitScene(AttentionScene):
     scene_id = "head_split"
 
@@ -612,128 +787,61 @@ class HeadSplitScene(AttentionScene):
         return q, VGroup(x, w, formula, made.tints, made.heads)
 
     @beat
-    def queries_keys_values(self, shown: tuple[NamedMatrix, VGroup]) -> dict[str, NamedMatrix]:
+    def queries_keys_values(self, shown: tuple[NamedMatrix, VGroup]) -> tuple[WideQKV, Plan]:
         """W_K and W_V are wide too: three (B, T, d_out) tensors, Q/K/V in their colours."""
         old_q, rest = shown
-
-        def build(cells: Cells) -> VGroup:
-            named = [self._named(r, r, palette.ROLE_COLORS[r], cells, shape=False, rows=r == "Q")
-                     for r in ("Q", "K", "V")]
-            if layout.is_tall():  # Q above K above V, each named on its right (the column is tall already)
-                for m in named:
-                    m.name.next_to(m.grid, RIGHT, buff=layout.GAP)
-                row = layout.flow(*named, gap=layout.GAP)
-                # room kept above Q for the heads' names the next beat writes over its slices (under the top band)
-                row.add(self._slice_names(self._head_tints(named[0].grid), UP))
-            else:
-                row = VGroup(*named).arrange(RIGHT, buff=layout.APART)
-                line_up_names(named)
-            # the three share one shape: said once, under all three grids (Q's shape label stands for it); in a
-            # tall body on two lines, "each (B, T, d_out)" over "= (1, 4, 4)"
-            symbolic, actual = shape_text((self.batch, self.T, self.d_out), ('B', 'T', 'd_out')).split(" = ")
-            style = dict(font_size=typography.SMALL_SIZE, color=palette.MUTED, mono=True)
-            shared = (VGroup(label(f"each {symbolic}", **style), label(f"= {actual}", **style)).arrange(
-                DOWN, buff=layout.TIGHT) if layout.is_tall() else label(f"each {symbolic} = {actual}", **style))
-            grids = VGroup(*(m.grid.body for m in named))
-            shared.next_to(grids, DOWN, buff=layout.NEAR).match_x(grids)
-            named[0].shape_label = shared
-            named[0].add(shared)
-            return row
-
-        if layout.is_tall():  # stacked, the three cannot be seen whole at the floor: shaded cells stand in, at rest
-            row, follow = fitted_or_shaded(build, layout.body(), self._slice_room()), False
-        else:
-            row, follow = staged(build, lambda row: [VGroup(m.grid, m.name) for m in row])
-        grids = dict(zip(("Q", "K", "V"), row))
+        made, plan = compose(wide_qkv_forms(self.ex))
+        q, k, v = made.grids
         self.say("W_K and W_V are wide in the same way: keys and values, each (B, T, d_out).",
                  narration="W_K and W_V are just as wide, so the keys and the values also come out with shape "
-                           "batch, T, d_out.")
-        q = grids["Q"]
-        # part for part (a transform between unlike trees pads each with copies of the other: slow, and huge)
-        into_q = ReplacementTransform(VGroup(old_q.grid.body, brackets_of(old_q.grid), old_q.name, old_q.shape_label),
-                                      VGroup(q.grid.body, brackets_of(q.grid), q.name, q.shape_label))
-        if not follow:
-            self.play(FadeOut(rest), run_time=0.6)
-            self._to_rest(into_q, run_time=1.0)
-            self.play(FadeIn(q.grid.row_labels), *(FadeIn(grids[r]) for r in ("K", "V")), run_time=1.2)
-            self.wait(3.0)
-            return grids
-        # too wide to read whole at the worked size: the camera takes each in turn, then all three (shaded)
-        self.play(FadeOut(rest), run_time=0.6)
-        self._shoot(camera.shot_on(VGroup(q.grid, q.name)), row, [], into_q, FadeIn(q.grid.row_labels),
-                    run_time=1.0)
-        for r in ("K", "V"):
-            self._shoot(camera.shot_on(VGroup(grids[r].grid, grids[r].name)), row, [], FadeIn(grids[r]))
-            self.wait(0.6)
-        self._shoot(camera.shot_on_all(row), row, [])
-        self.wait(2.0)
-        return grids
+                           "batch, T, d_out.", subject=VGroup(k.grid, v.grid, made.shape))
+        staging.come_to_rest(self, [], FadeOut(rest), FadeOut(old_q), run_time=0.6)
+        staging.enter(self, plan, FadeIn(q), FadeIn(k), FadeIn(v), FadeIn(made.shape), run_time=1.2,
+                      then_on=VGroup(k.grid, v.grid, made.shape))
+        self.wait(3.0)
+        return made, plan
 
     @beat
-    def cut_width_into_heads(self, grids: dict[str, NamedMatrix]) -> None:
+    def cut_width_into_heads(self, wide: tuple[WideQKV, Plan]) -> None:
         """The width d_out is cut into head slices, and the slices become a heads axis."""
+        made, plan = wide
         roles = ("Q", "K", "V")
-        cuts, tints = VGroup(), {}
-        for r in roles:
-            grid = grids[r].grid
-            tints[r] = self._head_tints(grid)
-            for h in range(1, self.n_heads):
-                x = (self._head_columns(grid, h - 1).get_right()[0] + self._head_columns(grid, h).get_left()[0]) / 2
-                top, bottom = grid.body.get_top(), grid.body.get_bottom()
-                cuts.add(DashedLine(top + RIGHT * (x - top[0]) + UP * L.dash_overhang,
-                                    bottom + RIGHT * (x - bottom[0]) + DOWN * L.dash_overhang,
-                                    color=palette.TEXT, stroke_width=2))
-        heads = self._slice_names(tints["Q"], UP, scale=1 / current_view(self).zoom)  # as large as if at rest
-        view = self._shape_line("B, T, heads, head_dim", (self.batch, self.T, self.n_heads, self.head_dim))
-        if self.one_head:
-            self.say(f"With one head there is nothing to cut: view gives (B, T, heads, head_dim) with one head of "
-                     f"all {self.head_dim} columns.",
-                     narration=f"With one head there is nothing to cut. A view still reshapes each tensor to batch, "
-                               f"T, heads, head_dim, with a single head {self.head_dim} columns wide.")
-        else:
-            self.say(f"Cut the width into {self.n_heads} slices of head_dim = {self.head_dim}: "
-                     "view gives (B, T, heads, head_dim).",
-                     narration=f"Now cut the width into {self.n_heads} slices of head_dim = {self.head_dim}. A view "
-                               "reshapes each tensor to batch, T, heads, head_dim.")
-        self.play(Create(cuts), *(FadeIn(tints[r]) for r in roles), run_time=1.2)
-        self.play(FadeIn(view), FadeOut(grids["Q"].name), FadeIn(heads), run_time=0.8)
+        self.say(*cut_caption(self.ex), subject=VGroup(made.grids[0].grid, made.heads))
+        staging.come_to_rest(self, [], Create(made.cuts), *(FadeIn(t) for t in made.tints), run_time=1.2,
+                             staying=made.whole, region=plan.region)
+        view = shape_line("B, T, heads, head_dim", (self.batch, self.T, self.n_heads, self.head_dim))
+        self.play(FadeIn(view), FadeOut(made.grids[0].name), FadeIn(made.heads), run_time=0.8)
+        staging.end_on(self, dataclasses.replace(plan, pinned=(view,)), VGroup(made.grids[0].grid, made.heads))
         self.wait(2.0)
-
-        split, follow = staged(lambda cells: self._per_head_rows([f"{r}_heads" for r in roles],
-                                                                 [palette.ROLE_COLORS[r] for r in roles], list(roles),
-                                                                 cells), lambda split: list(split[0]))
+        split, plan = compose(per_head_forms(self.ex, [f"{r}_heads" for r in roles],
+                                             [palette.ROLE_COLORS[r] for r in roles], list(roles)))
         rows, tops = split
         self.say("Transpose puts the heads axis first, (B, heads, T, head_dim): each head now has its own Q, K, V.",
                  narration="A transpose moves the heads axis in front of T, giving batch, heads, T, head_dim: now "
-                           "each head has its own Q, K and V.")
+                           "each head has its own Q, K and V.", subject=rows)
+        transposed = shape_line("B, heads, T, head_dim", (self.batch, *self.src.shape("Q_heads")))
+        staging.come_to_rest(self, [view], FadeTransform(view, transposed), run_time=0.6, staying=made.whole,
+                             region=plan.region)
+        plan = dataclasses.replace(plan, pinned=(transposed,))
+        staging.enter(self, plan, *self._slices_out(made, rows), run_time=2.0, with_the_move=True)
+        self.play(FadeIn(VGroup(*(row.name for row in rows))), FadeIn(tops), run_time=0.8)
+        staging.end_on(self, plan, rows)
+        self.wait(2.0)
+
+    def _slices_out(self, made: WideQKV, rows: VGroup) -> list:
+        """Each head's column slice of Q, K and V slides out of the wide tensor into its own panel; the wide
+        tensors' names, words, cuts and shape go."""
         moves = []
-        for k, r in enumerate(roles):
-            grid = grids[r].grid
+        for k, m in enumerate(made.grids):
             for h in range(self.n_heads):
                 sub = rows[h].grids[k]
-                old_cells = VGroup(*(grid.cell(i, c) for c in range(h * self.head_dim, (h + 1) * self.head_dim)
-                                     for i in range(self.T)))
-                new_cells = [sub.cell(i, c) for c in range(self.head_dim) for i in range(self.T)]
-                # head h's column slice slides out of the wide tensor into its own panel
-                moves += motion.slide_slices([old_cells], [VGroup(*new_cells)])
-                moves += [FadeOut(old_cells), ReplacementTransform(tints[r][h], rows[h].panels[k])]
-            moves.append(FadeOut(brackets_of(grid)))
-        transposed = self._shape_line("B, heads, T, head_dim", (self.batch, *self.src.shape("Q_heads")))
-        labels_out = [FadeOut(grids["Q"].grid.row_labels), FadeOut(cuts), FadeOut(heads), FadeOut(grids["K"].name),
-                      FadeOut(grids["V"].name),
-                      *(FadeOut(grids[r].shape_label) for r in roles if grids[r].shape_label is not None)]
-        self.play(ReplacementTransform(view, transposed), run_time=0.6)
-        if follow:
-            self._shoot(camera.shot_on_all(split), split, [transposed], *moves, *labels_out, run_time=2.0)
-        else:
-            self._to_rest(*moves, *labels_out, run_time=2.0)
-        self.play(FadeIn(VGroup(*(row.name for row in rows))), FadeIn(tops), run_time=0.8)
-        if follow:  # each head's Q, K and V read at the worked size in turn, then all heads again
-            for row in rows:
-                self._shoot(camera.shot_on(row), split, [transposed])
-                self.wait(0.8)
-            self._shoot(camera.shot_on_all(split), split, [transposed])
-        self.wait(2.0)
+                old = VGroup(*(m.grid.cell(i, c) for c in range(h * self.head_dim, (h + 1) * self.head_dim)
+                               for i in range(self.T)))
+                new = VGroup(*(sub.cell(i, c) for c in range(self.head_dim) for i in range(self.T)))
+                moves += [*motion.slide_slices([old], [new]), FadeOut(old),
+                          ReplacementTransform(made.tints[k][h], rows[h].panels[k])]
+            moves += [FadeOut(brackets_of(m.grid)), FadeOut(m.grid.row_labels)] + ([FadeOut(m.name)] if k else [])
+        return [*moves, FadeOut(made.cuts), FadeOut(made.heads), FadeOut(made.shape)]
 
     def _pattern_claim(self, h: int) -> tuple[str | None, float]:
         """Where head h's last query (which sees every token) looks: the top token, or None when it attends
@@ -802,32 +910,24 @@ class HeadSplitScene(AttentionScene):
     @beat
     def per_head_patterns(self) -> None:
         """Real per-head causal weights, side by side: different slices, different patterns."""
-        self.say(*patterns_intro(self.one_head))
+        ex = self.ex
+        eq = head_formula()
+        maps, plan = compose(head_map_forms(ex), pinned=[eq])
+        grids = VGroup(*(m[0] for m in maps))
+        self.say(*patterns_intro(ex.one_head), subject=grids)
         self.clear_stage()
-        eq = self._head_formula()
-        plan = self._pattern_maps()
-        maps = plan.maps
         self.play(Write(eq), run_time=1.2)
-        if plan.follow:  # out to all four heads; the formula, in the top band, stays as it is on screen
-            self.pull_back(whole=maps, run_time=0.6)
-        if plan.by_rows:
-            self._shoot(camera.shot_on_all(maps), maps, [eq], run_time=0.6)
-        for amap, frame, name in maps:
-            self.play(FadeIn(name), FadeIn(amap.row_labels), FadeIn(amap.column_labels), Create(frame),
-                      LaggedStart(*(FadeIn(amap.row(i)) for i in range(self.T)), lag_ratio=0.3), run_time=1.6)
+        staging.enter(self, plan, *(FadeIn(m) for m in maps), run_time=1.6, then_on=grids)
         self.wait(1.0)
-        word = self.tokens[-1]
-        tops = [self._pattern_claim(h) for h in range(self.n_heads)]
-        valued = [bool(maps[h][0].grid.numbers()) for h in range(self.n_heads)]
-        self.say(*last_word_patterns(word, self.T, tops, valued))
-        marks = self._pattern_marks(maps, tops)
-        if plan.by_rows:
-            self._read_last_rows(plan, marks, eq)
-        elif not plan.follow:
-            self.play(*marks, run_time=1.8)
-            self.wait(5.0)
-        else:
-            self._visit_heads(maps, marks)
+        tops = [pattern_claim(ex, h) for h in range(ex.n_heads)]
+        last_rows = [query_row(m[0], ex.T - 1) for m in maps]
+        self.say(*last_word_patterns(ex.tokens[-1], ex.T, tops, [True] * ex.n_heads), subject=VGroup(*last_rows))
+        for h, ((amap, _, name), (top, _)) in enumerate(zip(maps, tops)):
+            staging.end_on(self, plan, VGroup(name, last_rows[h]))
+            self.play(pattern_mark(ex, amap, h, top), run_time=1.2)
+            self.wait(0.8)
+        staging.end_on(self, plan, VGroup(*last_rows))  # the heads compared: their last rows together where they fit
+        self.wait(2.0)
 
     def _head_maps(self, cells: Cells, upright: bool = False, rows: bool = True) -> VGroup:
         """Every head's causal map, framed in its tint and named: one under another in a tall body, else side by
