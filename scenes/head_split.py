@@ -585,6 +585,182 @@ def pattern_mark(ex: Example, amap: AttentionMap, h: int, top: str | None):
     return Indicate(amap.cell(last, list(ex.tokens).index(top)), color=tint, scale_factor=1.15)
 
 
+def head_outputs(ex: Example, stacked: bool, cell: float) -> VGroup:
+    """Each head's output Z_h = α^(h) V^(h) in its row, the formula beside the rows (or `stacked`, under them).
+    Returns VGroup(VGroup(rows, titles), formula)."""
+    rows = per_head_rows(ex, ["head_outputs"], [palette.CONTEXT], None, cell, layout.GAP)
+    z = math("Z_h = alpha^((h)) V^((h))", font_size=typography.BODY_SIZE)
+    return VGroup(rows, z).arrange(DOWN if stacked else RIGHT, buff=layout.APART)
+
+
+def head_output_forms(ex: Example) -> list[Form]:
+    return flow_forms_by_row_height(lambda stacked, cell: head_outputs(ex, stacked, cell))
+
+
+def concat_picture(ex: Example, cell: float) -> VGroup:
+    """The concatenation (B, T, d_out): the heads' outputs side by side again, each slice tinted and named under
+    it. Returns VGroup(concat, tints, names)."""
+    width = shared_cell_width(ex.src, ("concat",), font_size=NUMBER)
+    concat = named_grid(ex, "concat", 'op("concat")', palette.CONTEXT, cell, width, words=True)
+    tints = VGroup(*(tint_behind(head_columns(ex, concat.grid, h), palette.HEAD_TINTS[h]) for h in range(ex.n_heads)))
+    return VGroup(concat, tints, slice_names(tints, DOWN))
+
+
+def output_product(ex: Example, stacked: bool, cell: float) -> WideProduct:
+    """concat · W_O = output column over column (its shape (B, T, d_out) under it), the heads' slices tinted down
+    concat."""
+    width = shared_cell_width(ex.src, ("concat", "W_o", "output"), font_size=NUMBER)
+    concat = named_grid(ex, "concat", 'op("concat")', palette.CONTEXT, cell, width, words=True)
+    w_o = named_grid(ex, "W_o", "W_O", palette.TEXT, cell, width)
+    out = named_grid(ex, "output", 'op("output")', palette.CONTEXT, cell, width, axes=("T", "d_out"))
+    (stack if stacked else falk)(concat, w_o, out)
+    tints = VGroup(*(tint_behind(head_columns(ex, concat.grid, h), palette.HEAD_TINTS[h]) for h in range(ex.n_heads)))
+    return WideProduct(concat, w_o, out, tints, VGroup(), VGroup())
+
+
+def output_product_forms(ex: Example) -> list[Form]:
+    return flow_forms_by_row_height(lambda stacked, cell: output_product(ex, stacked, cell),
+                                    whole=lambda made: made.whole)
+
+
+def concat_caption(one_head: bool) -> tuple[str, str]:
+    """The heads back side by side (caption, narration)."""
+    if one_head:
+        return ("Transpose back and view: with one head, the concat is that head's output, (B, T, d_out).",
+                "Transpose back and view: with a single head the concatenation is just that head's output, batch, "
+                "T, d_out.")
+    return ("Transpose back and view the heads side by side: concat is (B, T, d_out) again.",
+            "Transpose back and view the heads side by side: the concatenation is batch, T, d_out again.")
+
+
+def module_label() -> Mobject:
+    """"each module: CausalSelfAttention(d_in, head_dim)" in the top band: on one line, or broken over two or three
+    (a narrow band)."""
+    style = dict(font_size=typography.SMALL_SIZE, color=palette.MUTED, mono=True)
+    lines = (["each module: CausalSelfAttention(d_in, head_dim)"],
+             ["each module:", "CausalSelfAttention(d_in, head_dim)"],
+             ["each module:", "CausalSelfAttention(", "d_in, head_dim)"])
+
+    def build(count: int) -> Mobject:
+        return VGroup(*(label(line, **style) for line in lines[count - 1])).arrange(DOWN, buff=layout.TIGHT)
+
+    made, _ = compose(lines_forms(build, len(lines), region=layout.top_band()), layout.top_band())
+    return made
+
+
+@dataclass(frozen=True)
+class ModuleSplit:
+    """The wide W_Q over each head's narrow W_Q^(h) (its own module's), an arrow from each slice to its module."""
+
+    wide: NamedMatrix
+    tints: VGroup
+    narrow: VGroup  # narrow[h] has .grid, .panel, .name
+    arrows: VGroup
+
+    @property
+    def whole(self) -> VGroup:
+        return VGroup(self.wide, self.tints, self.narrow, self.arrows)
+
+
+def module_split(ex: Example, cell: float) -> ModuleSplit:
+    width = shared_cell_width(ex.src, ("W_q", "W_q_heads"), font_size=NUMBER)
+    wide = named_grid(ex, "W_q", "W_Q", palette.QUERY, cell, width)
+    tints = VGroup(*(tint_behind(head_columns(ex, wide.grid, h), palette.HEAD_TINTS[h]) for h in range(ex.n_heads)))
+    narrow = VGroup()
+    for h in range(ex.n_heads):
+        grid = matrix(ex.src, f"W_q_heads.{h}", color=palette.QUERY, cell_size=cell, cell_width=width,
+                      font_size=NUMBER)
+        grid.remove(brackets_of(grid))  # the head's tinted panel frames it
+        panel = tint_behind(grid.body, palette.HEAD_TINTS[h])
+        name = math(f"W_Q^(({h + 1}))", font_size=typography.BODY_SIZE, color=palette.QUERY)
+        piece = VGroup(grid, panel, name.next_to(panel, UP, buff=layout.NEAR))
+        piece.grid, piece.panel, piece.name = piece.submobjects
+        narrow.add(piece)
+    narrow.arrange(RIGHT, buff=layout.FAR, aligned_edge=UP)
+    VGroup(VGroup(wide, tints), narrow).arrange(DOWN, buff=L.arrow_room)
+    arrows = VGroup(*(Arrow(tints[h].get_bottom(), narrow[h].name.get_top(), buff=layout.TIGHT,
+                            color=palette.HEAD_TINTS[h], stroke_width=3, max_tip_length_to_length_ratio=0.15)
+                      for h in range(ex.n_heads)))
+    return ModuleSplit(wide, tints, narrow, arrows)
+
+
+@dataclass(frozen=True)
+class ModulesOut:
+    """Each module's output in its head's row, their concatenation, and W_O that multiplies it."""
+
+    rows: VGroup
+    concat: NamedMatrix
+    tints: VGroup
+    dot: Mobject
+    w_o: NamedMatrix
+
+    @property
+    def whole(self) -> VGroup:
+        return VGroup(self.rows, self.concat, self.tints, self.dot, self.w_o)
+
+
+def modules_out(ex: Example, stacked: bool, cell: float) -> ModulesOut:
+    """The modules' outputs (one row per head), then concat · W_O beside them (or `stacked`, under them)."""
+    rows, _ = per_head_rows(ex, ["stacked_head_outputs"], [palette.CONTEXT], None, cell, layout.GAP)
+    width = shared_cell_width(ex.src, ("stacked_concat", "W_o"), font_size=NUMBER)
+    concat = named_grid(ex, "stacked_concat", 'op("concat")', palette.CONTEXT, cell, width, words=True)
+    w_o = named_grid(ex, "W_o", "W_O", palette.TEXT, cell, width)
+    dot = math("dot", font_size=typography.BODY_SIZE)
+    product = chain(concat, dot, w_o)
+    line_up_names([concat, w_o])
+    VGroup(rows, product).arrange(DOWN if stacked else RIGHT, buff=layout.APART)
+    tints = VGroup(*(tint_behind(head_columns(ex, concat.grid, h), palette.HEAD_TINTS[h]) for h in range(ex.n_heads)))
+    return ModulesOut(rows, concat, tints, dot, w_o)
+
+
+def stacked_captions(one_head: bool) -> tuple[tuple[str, str], tuple[str, str]]:
+    """The stacked layout's two captions (each caption, narration): the narrow W_Q per module, then what the
+    modules' outputs go through."""
+    if one_head:
+        return (("The other layout stacks single-head modules; with one head it is one module with all of W_Q.",
+                 "The other layout stacks separate single-head modules. With one head, that is a single module "
+                 "whose W_Q is the whole matrix."),
+                ("The module runs its own matmuls; its output, the concat of one head, is multiplied by W_O.",
+                 "The module runs its own matrix multiplications; its output is multiplied by W_O."))
+    return (("The other layout stacks separate single-head modules; head h gets its own narrow W_Q^(h).",
+             "The other layout stacks separate single-head modules: each head gets its own narrow W_Q, one slice "
+             "of the wide matrix."),
+            ("Each module runs its own small matmuls; their outputs are concatenated and multiplied by W_O.",
+             "Each module runs its own small matrix multiplications; their outputs are concatenated and multiplied "
+             "by W_O."))
+
+
+def same_outputs(ex: Example, downwards: bool, cell: float) -> VGroup:
+    """The split output = the stacked one, side by side (names on one line) or one under the other, and under
+    them max |stacked − split|. Returns VGroup(VGroup(split, equal, stacked), VGroup(formula, number))."""
+    width = shared_cell_width(ex.src, ("output", "stacked_output"), font_size=NUMBER)
+    room = layout.body().width if downwards else layout.body().width / 2
+    names = [wrapped(text, room, font_size=typography.LABEL_SIZE)
+             for text in ("one wide matmul, then split", "stacked single-head modules")]
+    split = named_grid(ex, "output", names[0], palette.CONTEXT, cell, width, words=True)
+    stacked = named_grid(ex, "stacked_output", names[1], palette.CONTEXT, cell, width)
+    equal = math("=", font_size=typography.TITLE_SIZE)
+    if downwards:
+        pair = VGroup(split, equal, stacked).arrange(DOWN, buff=layout.NEAR)
+    else:
+        pair = chain(split, equal, stacked)
+        line_up_names([split, stacked])
+    gap = VGroup(math("max |\"stacked\" - \"split\"| =", font_size=typography.BODY_SIZE),
+                 ex.src.number("max_abs_diff", decimals=3, font_size=typography.BODY_SIZE, color=palette.RIGHT))
+    gap.arrange(RIGHT, buff=layout.NEAR).next_to(pair, DOWN, buff=layout.GAP if downwards else layout.APART)
+    return VGroup(pair, gap)
+
+
+def same_caption(diff: float) -> tuple[str, str]:
+    """The two layouts' outputs compared, the largest difference quoted (caption, narration)."""
+    quoted = format_value(diff, decimals=3)
+    exact = diff == 0
+    return (f"Same weights, same math: the stacked output matches the split one, max |stacked − split| = {quoted}"
+            + (" (exactly zero)." if exact else "."),
+            f"Same weights, same math: the stacked output matches the split one. The largest difference between "
+            f"them is {quoted}" + (", exactly zero." if exact else "."))
+
+
 class HeadSplitScene(AttentionScene):
     scene_id = "head_split"
 
@@ -1054,214 +1230,121 @@ class HeadSplitScene(AttentionScene):
         self.wait(1.0)
 
     @beat
-    def concatenate_heads(self) -> tuple[NamedMatrix, VGroup]:
+    def concatenate_heads(self) -> tuple[VGroup, Mobject]:
         """Per-head outputs, side by side again: (B, heads, T, head_dim) back to (B, T, d_out)."""
+        ex = self.ex
+        shape = shape_line("B, heads, T, head_dim", (ex.batch, *self.src.shape("head_outputs")))
+        (rows, z), plan = compose(head_output_forms(ex), pinned=[shape])
         self.say("Each head's weights times its V give its output: (B, heads, T, head_dim).",
                  narration="Each head multiplies its weights by its own V, and the outputs have shape batch, heads, "
-                           "T, head_dim.")
+                           "T, head_dim.", subject=VGroup(rows, shape))
         self.clear_stage()
-        z = math("Z_h = alpha^((h)) V^((h))", font_size=typography.BODY_SIZE)
-        apart = layout.APART if layout.is_tall() else layout.FAR  # the formula under the heads in a tall body
-        outs = fitted_or_shaded(lambda cells: VGroup(self._per_head_rows(["head_outputs"], [palette.CONTEXT], None, cells),
-                                            z.copy()).arrange(layout.flow_direction(), buff=apart), layout.body())
-        (rows, _), z = outs
-        shape = self._shape_line("B, heads, T, head_dim", (self.batch, *self.src.shape("head_outputs")))
-        self.play(FadeIn(shape), FadeIn(z), FadeIn(rows), run_time=1.2)
+        self.play(FadeIn(shape), run_time=0.6)
+        staging.enter(self, plan, FadeIn(z), FadeIn(rows), run_time=1.2, then_on=rows[0])
         self.wait(2.0)
+        back = shape_line("B, T, d_out", (ex.batch, *self.src.shape("concat")))
+        (concat, tints, names), plan2 = compose(row_height_forms(lambda cell: concat_picture(ex, cell)), pinned=[back])
+        self.say(*concat_caption(ex.one_head), subject=VGroup(concat.grid, back))
+        staging.come_to_rest(self, [shape], FadeOut(z), FadeTransform(shape, back), run_time=0.6,
+                             staying=VGroup(rows[0]), region=plan.region)
+        staging.enter(self, plan2, *self._slices_back(rows[0], concat, tints, names), FadeIn(concat.name),
+                      FadeIn(brackets_of(concat.grid)), FadeIn(concat.grid.row_labels), run_time=2.0,
+                      with_the_move=True)
+        staging.end_on(self, plan2, VGroup(concat.grid, names))
+        self.wait(3.0)
+        return VGroup(concat, tints, names), back
 
-        def build(cells: Cells) -> VGroup:
-            # its rows a line high where shaded, so the words down its left never run into each other
-            concat = self._named("concat", "op(\"concat\")", palette.CONTEXT, cells, rows=True, shape=False)
-            tints = self._head_tints(concat.grid)
-            return VGroup(concat, tints, self._slice_names(tints, DOWN))
-
-        concat, tints, names = fitted_or_shaded(build, layout.body())
-        if self.one_head:
-            self.say("Transpose back and view: with one head, the concat is that head's output, (B, T, d_out).",
-                     narration="Transpose back and view: with a single head the concatenation is just that head's "
-                               "output, batch, T, d_out.")
-        else:
-            self.say("Transpose back and view the heads side by side: concat is (B, T, d_out) again.",
-                     narration="Transpose back and view the heads side by side: the concatenation is batch, T, d_out "
-                               "again.")
+    def _slices_back(self, rows: VGroup, concat: NamedMatrix, tints: VGroup, names: VGroup) -> list:
+        """Head h's output slides back into its slice of the concatenation, its panel and name with it."""
         moves = []
         for h in range(self.n_heads):
             (grid,), (panel,) = rows[h].grids, rows[h].panels
             cells = [(i, c) for i in range(self.T) for c in range(self.head_dim)]
-            # head h's output slides back into its slice of the concatenation
             moves += motion.slide_slices([VGroup(*(grid.cell(i, c) for i, c in cells))],
                                          [VGroup(*(concat.grid.cell(i, h * self.head_dim + c) for i, c in cells))])
             moves += [FadeOut(grid.cell(i, c)) for i, c in cells]
             moves += [ReplacementTransform(panel, tints[h]), ReplacementTransform(rows[h].name, names[h])]
-        back = self._shape_line("B, T, d_out", (self.batch, *self.src.shape("concat")))
-        self.play(*moves, FadeOut(z), FadeIn(brackets_of(concat.grid)), FadeIn(concat.grid.row_labels),
-                  FadeIn(concat.name), ReplacementTransform(shape, back), run_time=2.0)
-        self.wait(3.0)
-        return concat, VGroup(tints, names, back)
+        return moves
 
     @beat
-    def output_projection(self, shown: tuple[NamedMatrix, VGroup]) -> None:
+    def output_projection(self, shown: tuple[VGroup, Mobject]) -> None:
         """× W_O (plus b_o) mixes the heads into the block's output, entry by entry."""
-        old, (old_tints, old_names, old_shape) = shown
+        (old, old_tints, old_names), old_shape = shown
+        ex = self.ex
+        formula = layout.fit_into(math('op("output") = op("concat") dot W_O + b_o', font_size=typography.BODY_SIZE),
+                                  layout.top_band(), grow=False)
+        made, plan = compose(output_product_forms(ex), pinned=[formula])
+        concat, w_o, out = made.left, made.right, made.result
         self.say("Finally × W_O, plus its bias b_o, mixes the heads: the output is (B, T, d_out).",
                  narration="Finally, multiplying by W_O and adding its bias b_o mixes the heads together. The "
-                           "output is batch, T, d_out.")
-
-        def build(cells: Cells) -> VGroup:
-            cells = self._aligned(cells, ("concat", "W_o", "output"))
-            concat = self._named("concat", "op(\"concat\")", palette.CONTEXT, cells, rows=True, shape=False)
-            w_o = self._named("W_o", "W_O", palette.TEXT, cells, shape=False)
-            out = self._named("output", "op(\"output\")", palette.CONTEXT, cells, shape=False)
-            product_layout(concat, w_o, out)
-            formula = math("op(\"output\") = op(\"concat\") dot W_O + b_o", font_size=typography.BODY_SIZE)
-            if layout.is_tall():  # over the column, which concat heads
-                formula.next_to(concat, UP, buff=layout.APART).match_x(VGroup(concat, w_o, out))
-            else:
-                formula.next_to(concat.name, UP, buff=layout.APART).align_to(concat.grid, RIGHT)
-            return VGroup(VGroup(concat, w_o, out), self._head_tints(concat.grid), formula)
-
-        whole, follow = staged(build, lambda m: [self._first_entry(*m[0])])
-        (concat, w_o, out), tints, formula = whole
-        self.play(FadeOut(old_names), run_time=0.4)
+                           "output is batch, T, d_out.", subject=VGroup(w_o.grid, out.grid, out.shape_label))
+        staging.come_to_rest(self, [], FadeOut(old_names), FadeOut(old_shape), run_time=0.4, staying=old)
+        self.play(FadeIn(formula), run_time=0.5)
         into_concat = [ReplacementTransform(VGroup(old.grid.body, brackets_of(old.grid), old.name, old.grid.row_labels),
                                             VGroup(concat.grid.body, brackets_of(concat.grid), concat.name,
                                                    concat.grid.row_labels)),
-                       ReplacementTransform(old_tints, tints)]
-        if follow:
-            self._shoot(camera.shot_on_all(whole), whole, [old_shape], *into_concat, run_time=1.0)
-        else:
-            self._to_rest(*into_concat, run_time=1.0)
-        self.play(FadeIn(w_o), FadeIn(formula), run_time=0.9)
-        self._work_product(concat.grid, w_o.grid, out.grid, whole, [old_shape] if follow else None)
-        self.play(FadeIn(brackets_of(out.grid)), FadeIn(out.name), run_time=0.6)
-        shape = self._shape_line("B, T, d_out", (self.batch, *self.src.shape("output")))
-        self.play(ReplacementTransform(old_shape, shape), run_time=0.6)
+                       ReplacementTransform(old_tints, made.tints)]
+        staging.enter(self, plan, *into_concat, FadeIn(w_o), run_time=1.2, with_the_move=True,
+                      then_on=VGroup(concat.grid, w_o.grid))
+        work_product(self, plan, concat.grid, w_o.grid, out.grid)
+        self.play(FadeIn(brackets_of(out.grid)), FadeIn(out.name), FadeIn(out.shape_label), run_time=0.6)
+        staging.end_on(self, plan, VGroup(out.grid, out.shape_label))
         self.wait(3.0)
 
     @beat
     def stacked_layout(self) -> None:
         """Approach 1: separate single-head modules, head h using the h-th column slice of each wide matrix."""
-        if self.one_head:
-            self.say("The other layout stacks single-head modules; with one head it is one module with all of W_Q.",
-                     narration="The other layout stacks separate single-head modules. With one head, that is a "
-                               "single module whose W_Q is the whole matrix.")
-        else:
-            self.say("The other layout stacks separate single-head modules; head h gets its own narrow W_Q^(h).",
-                     narration="The other layout stacks separate single-head modules: each head gets its own narrow "
-                               "W_Q, one slice of the wide matrix.")
+        ex = self.ex
+        (first, first_said), (then, then_said) = stacked_captions(ex.one_head)
+        module = module_label()
+        made, plan = compose(row_height_forms(lambda cell: module_split(ex, cell), whole=lambda m: m.whole),
+                             pinned=[module])
+        self.say(first, narration=first_said, subject=VGroup(*(piece.grid for piece in made.narrow)))
         self.clear_stage()
-        style = dict(font_size=typography.SMALL_SIZE, color=palette.MUTED, mono=True)
-        module = label("each module: CausalSelfAttention(d_in, head_dim)", **style)
-        width = layout.top_band().width
-        if module.width > width:  # a narrow band: "each module:" over the module, itself broken if need be
-            module = VGroup(wrapped("each module:", width, **style),
-                            wrapped("CausalSelfAttention(d_in, head_dim)", width, **style)).arrange(DOWN,
-                                                                                                   buff=layout.TIGHT)
-        layout.fit_into(module, layout.top_band(), grow=False)
-
-        def build(cells: Cells) -> VGroup:
-            wide = self._named("W_q", "W_Q", palette.QUERY, cells, shape=False)
-            tints = self._head_tints(wide.grid)
-            narrow = VGroup()
-            for h in range(self.n_heads):
-                grid = self._grid(f"W_q_heads.{h}", palette.QUERY, cells)
-                grid.remove(brackets_of(grid))  # the head's tinted panel frames it
-                panel = tint_behind(grid.body, palette.HEAD_TINTS[h])
-                name = math(f"W_Q^(({h + 1}))", font_size=typography.BODY_SIZE, color=palette.QUERY)
-                piece = VGroup(grid, panel, name.next_to(panel, UP, buff=layout.NEAR))
-                piece.grid, piece.panel, piece.name = piece.submobjects
-                narrow.add(piece)
-            narrow.arrange(RIGHT, buff=layout.FAR, aligned_edge=UP)
-            whole = VGroup(VGroup(wide, tints), narrow).arrange(DOWN, buff=L.arrow_room)
-            arrows = VGroup(*(Arrow(tints[h].get_bottom(), narrow[h].name.get_top(), buff=layout.TIGHT,
-                                    color=palette.HEAD_TINTS[h], stroke_width=3, max_tip_length_to_length_ratio=0.15)
-                              for h in range(self.n_heads)))
-            return VGroup(whole, arrows)
-
-        def heads(built: Mobject) -> list[Mobject]:
-            """Per head, what the camera frames as its slice slides: the slice and its narrow W_Q^(h) where both
-            fit, else the narrow one (the slice slides in from above)."""
-            ((_, tints), narrow), _ = built
-            both = [VGroup(tints[h], narrow[h]) for h in range(self.n_heads)]
-            return [pair if fits_framed(pair) else narrow[h] for h, pair in enumerate(both)]
-
-        built, follow = staged(build, heads)
-        ((wide, tints), narrow), arrows = built
         self.play(FadeIn(module), run_time=0.5)
-        if follow:
-            self._shoot(camera.shot_on_all(built), built, [module])
-        self.play(FadeIn(wide), FadeIn(tints), run_time=0.8)
-        self.play(Create(arrows), run_time=0.6)
-        slides = []
-        for h in range(self.n_heads):  # head h's columns of the wide W_Q slide down into its narrow W_Q^(h)
-            cells = [wide.grid.cell(i, c) for i in range(self.d_in)
-                     for c in range(h * self.head_dim, (h + 1) * self.head_dim)]
-            targets = [narrow[h].grid.cell(i, c) for i in range(self.d_in) for c in range(self.head_dim)]
-            slides.append([*motion.slide_slices([VGroup(*cells)], [VGroup(*targets)]),
-                           ReplacementTransform(tints[h].copy(), narrow[h].panel), FadeIn(narrow[h].name)])
-        if follow:  # the camera on each head as its slice slides down, numbers legible; then all of them
-            for part, slide in zip(heads(built), slides):
-                self._shoot(camera.shot_on(part), built, [module])
-                self.play(*slide, run_time=1.4)
-            self._shoot(camera.shot_on_all(built), built, [module])
-        else:
-            self.play(*(a for slide in slides for a in slide), run_time=1.8)
+        staging.enter(self, plan, FadeIn(made.wide), FadeIn(made.tints), run_time=0.8, then_on=made.wide.grid)
+        self.play(Create(made.arrows), run_time=0.6)
+        for h, piece in enumerate(made.narrow):  # head h's columns of the wide W_Q slide down into its W_Q^(h)
+            cells = [made.wide.grid.cell(i, h * ex.head_dim + c) for i in range(ex.d_in) for c in range(ex.head_dim)]
+            targets = [piece.grid.cell(i, c) for i in range(ex.d_in) for c in range(ex.head_dim)]
+            staging.end_on(self, plan, VGroup(made.tints[h], piece))
+            self.play(*motion.slide_slices([VGroup(*cells)], [VGroup(*targets)]),
+                      ReplacementTransform(made.tints[h].copy(), piece.panel), FadeIn(piece.name), run_time=1.2)
+        staging.end_on(self, plan, made.narrow)
         self.wait(1.0)
-        if self.one_head:
-            self.say("The module runs its own matmuls; its output, the concat of one head, is multiplied by W_O.",
-                     narration="The module runs its own matrix multiplications; its output is multiplied by W_O.")
-        else:
-            self.say("Each module runs its own small matmuls; their outputs are concatenated and multiplied by W_O.",
-                     narration="Each module runs its own small matrix multiplications; their outputs are "
-                               "concatenated and multiplied by W_O.")
-        self.wait(3.5)
+        out, plan2 = compose(flow_forms_by_row_height(lambda stacked, cell: modules_out(ex, stacked, cell),
+                                                      whole=lambda m: m.whole), pinned=[module])
+        self.say(then, narration=then_said, subject=VGroup(*(row.grids for row in out.rows), out.concat.grid,
+                                                           out.w_o.grid))
+        staging.come_to_rest(self, [module], *staging.fade_out_all(self, made.whole), run_time=0.6)
+        staging.enter(self, plan2, FadeIn(out.rows), run_time=1.0, then_on=out.rows)
+        concat = out.concat
+        staging.enter(self, plan2, *self._modules_into_concat(out), FadeIn(concat.name), FadeIn(concat.grid.row_labels),
+                      FadeIn(brackets_of(concat.grid)), FadeIn(out.dot), FadeIn(out.w_o), run_time=1.6)
+        settle(self, [concat.grid.body], [cell for i in range(self.T) for cell in concat.grid.row(i)])
+        staging.end_on(self, plan2, VGroup(concat.grid, out.w_o.grid))
+        self.wait(3.0)
+
+    def _modules_into_concat(self, out: ModulesOut) -> list:
+        """Each module's output slides into its slice of the concatenation, its panel becoming the slice's tint."""
+        moves = []
+        for h, row in enumerate(out.rows):
+            cells = [(i, c) for i in range(self.T) for c in range(self.head_dim)]
+            moves += motion.slide_slices([VGroup(*(row.grids[0].cell(i, c) for i, c in cells))],
+                                         [VGroup(*(out.concat.grid.cell(i, h * self.head_dim + c) for i, c in cells))])
+            moves.append(ReplacementTransform(row.panels[0].copy(), out.tints[h]))
+        return moves
 
     @beat
     def same_numbers(self) -> None:
         """Stacked vs split: the same output, to every digit."""
-        diff = self.src.value("max_abs_diff")
-        quoted = format_value(diff, decimals=3)
-        self.say(f"Same weights, same math: the stacked output matches the split one, max |stacked − split| = "
-                 f"{quoted}" + (" (exactly zero)." if diff == 0 else "."),
-                 narration=f"Same weights, same math: the stacked output matches the split one. The largest "
-                           f"difference between them is {quoted}" + (", exactly zero." if diff == 0 else "."))
+        ex = self.ex
+        ((split, equal, stacked), gap), plan = compose(flow_forms_by_row_height(
+            lambda downwards, cell: same_outputs(ex, downwards, cell)))
+        self.say(*same_caption(self.src.value("max_abs_diff")), subject=VGroup(split.grid, stacked.grid, gap[1]))
         self.clear_stage()
-
-        def build(cells: Cells, downwards: bool = False, rows: bool = True) -> VGroup:
-            # one above the other, the names may take two lines each: the column is as narrow as the matrices
-            # side by side, each name no wider than half the body (a square frame breaks it over two lines)
-            width = layout.body().width if downwards else layout.body().width / 2
-            split = self._named("output", wrapped("one wide matmul, then split", width,
-                                                  font_size=typography.LABEL_SIZE),
-                                palette.CONTEXT, cells, rows=rows, shape=False)
-            stacked = self._named("stacked_output", wrapped("stacked single-head modules", width,
-                                                            font_size=typography.LABEL_SIZE),
-                                  palette.CONTEXT, cells, shape=False)
-            equal = math("=", font_size=typography.TITLE_SIZE)
-            if downwards:  # one above the other, each under its name
-                pair = VGroup(split, equal, stacked).arrange(DOWN, buff=layout.NEAR)
-            else:
-                pair = chain(split, equal, stacked)
-                line_up_names([split, stacked])
-            gap = VGroup(math("max |\"stacked\" - \"split\"| =", font_size=typography.BODY_SIZE),
-                         self.src.number("max_abs_diff", decimals=3, font_size=typography.BODY_SIZE,
-                                         color=palette.RIGHT)).arrange(RIGHT, buff=layout.NEAR)
-            return VGroup(pair, gap.next_to(pair, DOWN, buff=layout.GAP if downwards else layout.APART))
-
-        def arranged(rows: bool) -> Mobject:
-            """Side by side, or one above the other where that reads larger (portrait, square); fitted."""
-            downwards = max((False, True),
-                            key=lambda d: legible.fill_factor(build(valued_cells(), d, rows), layout.body()))
-            return fitted_or_shaded(lambda cells: build(cells, downwards, rows), layout.body())
-
-        pair = arranged(True)
-        # many words down the split one's rows keep its shaded rows a line high: where the pair then cannot stay above
-        # the floor (eleven words in a portrait frame), the rows go unnamed (the claim is about the numbers)
-        if legible.smallest_text(pair) < typography.MIN_FONT_SIZE:
-            pair = arranged(False)
-        (split, equal, stacked), gap = pair
-        self.play(FadeIn(split), run_time=0.8)
-        self.play(FadeIn(stacked), FadeIn(equal), run_time=0.8)
-        self.play(FadeIn(gap, shift=UP * layout.NUDGE), run_time=0.8)
+        staging.enter(self, plan, FadeIn(split), run_time=0.8, then_on=split.grid)
+        staging.enter(self, plan, FadeIn(stacked), FadeIn(equal), run_time=0.8, then_on=stacked.grid)
+        staging.end_on(self, plan, gap, FadeIn(gap, shift=UP * layout.NUDGE), run_time=0.8)
         self.play(Indicate(gap[1], color=palette.RIGHT, scale_factor=1.3), run_time=1.0)
         self.wait(4.0)
