@@ -1,37 +1,33 @@
 """Multi-head attention as one wide matmul, a split of the width into heads, per-head attention, concat, × W_O.
 
-Follows the post's "From one head to many" and "Approach 2: one big matrix multiply, then split", and closes
+Follows the post's "From one head to many" and its Approach 2 (one wide matrix multiply, then a split), and closes
 with Approach 1 (stacked single-head modules) giving the same numbers.
 
-Every composition is built from the example's sizes and fitted into its region: matrices show their numbers where
-those fit at a legible size, and otherwise become shaded grids (blue positive, red negative) whose cells shrink
-until the labels fit. Claims about the heads (how many, how wide, which head looks where) are read from the data.
+Every beat hands the layout engine (scenes.kit.compose) the forms its picture can take, built from the example's
+sizes, and lets the kit's staging move the camera where the plan says so. Claims about the heads (how many, how
+wide, which head looks where) are read from the data.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 import dataclasses
 from dataclasses import dataclass
 
 from manim import (
-    DOWN, LEFT, ORIGIN, RIGHT, UP, Arrow, Create, DashedLine, FadeIn, FadeOut, FadeTransform, Indicate, LaggedStart, Mobject,
-    Rectangle, ReplacementTransform, Typst, VGroup, Write, config,
+    DOWN, LEFT, RIGHT, UP, Arrow, Create, DashedLine, FadeIn, FadeOut, FadeTransform, Indicate, Mobject, Rectangle,
+    ReplacementTransform, VGroup, Write,
 )
 
 from scenes.kit import (
-    AttentionMap, AttentionScene, NamedMatrix, Source, align_baselines, beat, format_value, heatmap, label, math,
-    matrix, motion, palette, subscript, top_token, typography,
+    AttentionMap, AttentionScene, NamedMatrix, Source, align_baselines, beat, format_value, label, math, matrix,
+    motion, palette, subscript, top_token, typography,
 )
-from scenes.kit.text import baseline_y, wrapped
-from scenes.kit import camera, close_up, framed, layout, legible, staging
+from scenes.kit import layout, staging
 from scenes.kit.compose import Form, Plan, compose
 from scenes.kit.forms import flow_forms_by_row_height, lines_forms, map_style_forms, row_height_forms
-from scenes.kit.products import NUMBER, into_product_by_row, settle
 from scenes.kit.named_matrix import shape_text
-from scenes.kit.products import shared_cell_width
-from scenes.kit.view import current_view
-from scenes.kit.numbers import TracedNumber
+from scenes.kit.products import NUMBER, into_product_by_row, settle, shared_cell_width
+from scenes.kit.text import baseline_y, wrapped
 from scenes.kit.widgets import TensorGrid
 
 #: X is (B, T, d_in); its grid shows the first sequence of the batch.
@@ -42,122 +38,14 @@ FIRST_IN_BATCH = 0
 class HeadSplitLayout:
     """The scene's own sizes: everything else follows from the example's sizes and the kit's named gaps."""
 
-    cell_height: float = 0.5  #: a cell that shows its number
-    tall_cell_height: float = 0.42  #: the same in a tall body, where the matrices stack
-    shaded_cell: float = 0.42  #: first try for a cell shown by its shade alone
-    shrink_tries: int = 5  #: how often a shaded composition may shrink its cells to fit
     tint_pad: float = 0.08  #: a head's panel reaches this far beyond its cells
     tint_opacity: float = 0.08  #: light enough that Q, K and V digits on it keep 4.5:1 (WCAG 1.4.3)
     dash_overhang: float = 0.15  #: a cut line runs this far past the grid
     arrow_room: float = 0.9  #: between the wide W_Q and the narrow ones, for the arrows
-    floor_margin: float = 1.04  #: a composition built for the camera comes out this much above the floor
-    move_time: float = 0.9  #: one camera move from part to part
-    first_row_lag: float = 0.5  #: the first row's entries arrive one after another (the eye follows each)
-    cell_shrink_slack: float = 0.99  #: shrinking the cells alone to a room, a hair further (the sizes are measured)
     row_time: float = 0.7  #: one row of a product arriving
 
 
 L = HeadSplitLayout()
-
-
-@dataclass(frozen=True)
-class Cells:
-    """How a composition draws its matrices: numbers in cells of the given height, or shades in square cells."""
-
-    values: bool
-    height: float
-    width: float | None = None  # None: as wide as the widest number needs
-
-
-def valued_cells() -> Cells:
-    """Cells that show their numbers: lower rows in a tall body (a portrait frame), where a product's three
-    matrices stand one above the other and the height is what binds."""
-    return Cells(True, L.tall_cell_height if layout.is_tall() else L.cell_height)
-
-
-def line_height() -> float:
-    """A shaded row named by a token never gets lower than a line of text (and a hairline each side), so the
-    token names down its left never run into each other."""
-    return label("Ag", font_size=typography.SMALL_SIZE).height + 2 * layout.HAIRLINE
-
-
-def labelled(cells: Cells) -> Cells:
-    """`cells` for a grid whose rows carry token names: shaded rows at least a line of text high."""
-    return cells if cells.values else Cells(False, max(cells.height, line_height()), cells.width)
-
-
-#: Whether grids name their rows with the tokens (off while `compose` rebuilds a composition without them).
-ROW_NAMES = {"on": True}
-
-
-def fitted_or_shaded(build: Callable[[Cells], Mobject], region: layout.Region, min_cell_width: float = 0) -> Mobject:
-    """The composition with numbers if it fits legibly, else shaded square cells shrunk until its labels fit (never
-    narrower than `min_cell_width`: room for the names over a head's slice). Where rows a line high for their words
-    keep it below the floor even so (eleven words down a portrait frame), it is built again with unnamed rows."""
-    def shaded_or_valued() -> Mobject:
-        return layout.numbers_or_shades(
-            lambda side: build(valued_cells() if side is None else Cells(False, side, max(side, min_cell_width))),
-            region, font_size=typography.SMALL_SIZE, shaded_cell=L.shaded_cell, tries=L.shrink_tries)
-
-    mob = shaded_or_valued()
-    if legible.smallest_text(mob) >= typography.MIN_FONT_SIZE or not ROW_NAMES["on"]:
-        return mob
-    ROW_NAMES["on"] = False
-    try:
-        return shaded_or_valued()
-    finally:
-        ROW_NAMES["on"] = True
-
-
-
-def at_size(mob: Mobject, size: float) -> Mobject:
-    """`mob` (its numbers built at SMALL_SIZE) scaled so they read at `size` (and the floor's margin), centred on
-    the body: larger than the body where it must be, for the camera to frame its parts."""
-    return mob.scale(size * L.floor_margin / typography.SMALL_SIZE).move_to(layout.body().center)
-
-
-def strip_in(piece: Mobject, shot: camera.Shot, top: float) -> bool:
-    """Whether `shot` would show only a strip of `piece`: part of it on screen, the rest cut off by the frame's edge
-    or hidden under the top band's cover (from `top` up)."""
-    part, whole = framed.shown_by(piece, shot, top)
-    return part and not whole
-
-
-def whole_in(piece: Mobject, shot: camera.Shot, top: float) -> bool:
-    """Whether `shot` shows all of `piece` (in the frame, below `top`)."""
-    return framed.shown_by(piece, shot, top)[1]
-
-
-def fits_framed(part: Mobject) -> bool:
-    """Whether the camera can frame `part` whole at the scale it is built (or closer)."""
-    body = layout.body()
-    return (part.width <= body.width - 2 * camera.FRAMING_MARGIN
-            and part.height <= body.height - 2 * camera.FRAMING_MARGIN)
-
-
-def fits_at_rest(part: Mobject) -> bool:
-    """Whether the camera, at rest size, shows `part` whole inside the frame's margins and under the top band
-    (closer than `fits_framed`: no framing margin)."""
-    return part.width <= layout.frame().width and part.height <= layout.body().height
-
-
-def staged(build: Callable[[Cells], Mobject], parts: Callable[[Mobject], list[Mobject]],
-           min_cell_width: float = 0) -> tuple[Mobject, bool]:
-    """The composition with its numbers at the worked size (typography.WORKED_NUMBER_SIZE) where it fits the body
-    so (False); else built at that size (or at the floor, where even a part would not fit at it), larger than the
-    body, for the camera to frame `parts(mob)` in turn (True); where no part fits even at the floor, `compose`'s
-    fitted numbers or shades (False)."""
-    valued = build(valued_cells())
-    # in a tall body (portrait) the whole at rest, its numbers at the floor, reads better than a camera that shows
-    # one row at the worked size and then the whole shaded, its names too small to keep
-    worked = (typography.MIN_FONT_SIZE if layout.is_tall() else typography.WORKED_NUMBER_SIZE) * L.floor_margin
-    if legible.fill_factor(valued, layout.body()) * typography.SMALL_SIZE >= worked:
-        return layout.fit_into(valued, layout.body()), False
-    for size in (typography.WORKED_NUMBER_SIZE, typography.MIN_FONT_SIZE):
-        mob = at_size(build(valued_cells()), size)
-        if all(fits_framed(part) for part in parts(mob)):
-            return mob, True
-    return fitted_or_shaded(build, layout.body(), min_cell_width), False
 
 
 def falk(left, right, result) -> None:
@@ -174,7 +62,7 @@ def falk(left, right, result) -> None:
 
 
 def stack(left, right, result) -> None:
-    """The tall form of `falk` (a portrait frame, `layout.is_tall`): `left` above `right` above `result`, `right`
+    """The tall form of `falk` (a narrow body): `left` above `right` above `result`, `right`
     still column over column with `result` and `left` centred over them, so that X · W_Q = Q reads downwards;
     `left` keeps its name above it, `right` and `result` have theirs on their left (where `left` has its row
     labels), so the column stays as narrow as it can. Between `left` and `right`, room for names above `right`'s
@@ -185,11 +73,6 @@ def stack(left, right, result) -> None:
                + UP * (right.grid.get_top()[1] + layout.APART - left.grid.get_bottom()[1]))
     for named in (right, result):
         named.name.next_to(named.grid, LEFT, buff=layout.GAP)
-
-
-def product_layout(left, right, result) -> None:
-    """`falk` in a wide body, `stack` in a tall one."""
-    (stack if layout.is_tall() else falk)(left, right, result)
 
 
 def query_row(amap: AttentionMap, i: int) -> VGroup:
@@ -204,26 +87,6 @@ def tint_behind(mob: Mobject, color, *, fill: bool = True) -> Rectangle:
     rect.move_to(mob)
     rect.set_z_index(-1)
     return rect
-
-
-def texts_in(mob: Mobject) -> list[Mobject]:
-    """The outermost text pieces of `mob` (traced numbers, words, formulas): what the camera shows or hides."""
-    found: list[Mobject] = []
-
-    def visit(part: Mobject) -> None:
-        if isinstance(part, (TracedNumber, Typst)):
-            found.append(part)
-            return
-        for sub in part.submobjects:
-            visit(sub)
-
-    visit(mob)
-    return found
-
-
-def shown(mob: Mobject, visible: bool) -> list:
-    """Animations that bring `mob`'s text in (visible) or take it out, leaving its shaded cells as they are."""
-    return [text.animate.set_opacity(1 if visible else 0) for text in texts_in(mob)]
 
 
 def brackets_of(grid: TensorGrid) -> VGroup:
@@ -252,16 +115,6 @@ def line_up_names(named: list[NamedMatrix]) -> None:
     shapes = [m.shape_label for m in named if m.shape_label is not None]
     if shapes:
         align_baselines(shapes, y=min(s.get_bottom()[1] for s in shapes))
-
-
-@dataclass(frozen=True)
-class PatternMaps:
-    """The per-head maps of the patterns beat, and how the camera reads them (see `_pattern_maps`)."""
-
-    maps: VGroup
-    follow: bool  # larger than the frame, legible: the camera visits head by head
-    by_rows: bool  # the camera reads each head's last row (or each head, shaded)
-    head_by_head: bool  # shaded maps, shown one head at a time
 
 
 def patterns_intro(one_head: bool) -> tuple[str, str | None]:
@@ -767,11 +620,6 @@ class HeadSplitScene(AttentionScene):
     def construct(self):
         src = self.src = Source("multihead")
         self.ex = example_of(src)
-        self.tokens = list(src.get("tokens"))
-        # every size comes from a tensor's shape: X is (B, T, d_in), Q is (T, d_out), Q_heads (heads, T, head_dim)
-        self.batch, self.T, self.d_in = src.shape("X")
-        self.d_out = src.shape("Q")[-1]
-        self.n_heads, _, self.head_dim = src.shape("Q_heads")
         self.show_title()
         q = self.one_wide_matmul()
         qkv = self.queries_keys_values(q)
@@ -782,165 +630,6 @@ class HeadSplitScene(AttentionScene):
         self.stacked_layout()
         self.same_numbers()
 
-    # --- helpers ----------------------------------------------------------------------------------------------
-    @property
-    def one_head(self) -> bool:
-        return self.n_heads == 1
-
-    def _grid(self, path: str, color, cells: Cells) -> TensorGrid:
-        if cells.values:
-            return matrix(self.src, path, color=color, cell_size=cells.height, cell_width=cells.width,
-                          font_size=typography.SMALL_SIZE)
-        return heatmap(self.src, path, weights=False, show_values=False, cell_size=cells.height,
-                       cell_width=cells.width)
-
-    def _named(self, path: str, name: str, color, cells: Cells, axes: tuple[str, ...] | None = None, *,
-               rows: bool = False, batch: bool = False, shape: bool = True) -> NamedMatrix:
-        rows = rows and ROW_NAMES["on"]
-        grid = self._grid(path, color, labelled(cells) if rows else cells)
-        if rows:
-            grid.add_row_labels(self.tokens, color=palette.ENGLISH)
-        else:
-            grid.row_labels = VGroup()  # unnamed: an empty group, for the fades that name the rows
-        named = NamedMatrix(grid, name, color=color, shape=shape, axes=axes, batch=self.batch if batch else None)
-        if not ROW_NAMES["on"] and named.shape_label is not None and layout.is_tall():
-            # a composition too large for a narrow frame: the shape on two lines, "(B, T, d_out)" over "= (1, 11, 4)"
-            symbolic, actual = named.shape_text.split(" = ", 1)
-            style = dict(font_size=typography.SMALL_SIZE, color=palette.MUTED, mono=True)
-            two = VGroup(label(symbolic, **style), label(f"= {actual}", **style)).arrange(DOWN, buff=layout.TIGHT)
-            named.remove(named.shape_label)
-            named.shape_label = two.next_to(grid, DOWN, buff=layout.NEAR).match_x(grid.body)
-            named.add(two)
-        return named
-
-    def _head_columns(self, grid: TensorGrid, h: int) -> VGroup:
-        """The cells of head h's slice of a wide grid: columns h·head_dim … (h+1)·head_dim − 1."""
-        return VGroup(*(grid.column(c) for c in range(h * self.head_dim, (h + 1) * self.head_dim)))
-
-    def _head_tints(self, grid: TensorGrid) -> VGroup:
-        return VGroup(*(tint_behind(self._head_columns(grid, h), palette.HEAD_TINTS[h]) for h in range(self.n_heads)))
-
-    def _head_name(self, h: int, *, short: bool = False):
-        text = f"h{subscript(h + 1)}" if short else f"head {h + 1}"
-        return label(text, font_size=typography.SMALL_SIZE, color=palette.HEAD_TINTS[h], bold=True)
-
-    def _slice_room(self) -> float:
-        """The narrowest shaded column a head's slice may have for its short name ("h₁") to fit over it."""
-        return (self._head_name(0, short=True).width + layout.TIGHT + L.tint_pad) / self.head_dim
-
-    def _slice_names(self, slices: VGroup, direction, scale: float = 1) -> VGroup:
-        """"head h" beside each slice (above or below it); "h₁" where the full names would run into each other.
-        `scale`: how much larger than built the names are to be (for slices the camera shows from afar)."""
-        names = VGroup(*(self._head_name(h) for h in range(self.n_heads))).scale(scale)
-        if any(name.width + layout.TIGHT > piece.width - L.tint_pad for name, piece in zip(names, slices)):
-            names = VGroup(*(self._head_name(h, short=True) for h in range(self.n_heads))).scale(scale)
-        for name, piece in zip(names, slices):
-            name.next_to(piece, direction, buff=layout.TIGHT)
-        align_baselines(names)
-        return names
-
-    def _shape_line(self, names: str, values: tuple[int, ...]):
-        """"(B, heads, T, head_dim) = (1, 2, 4, 2)": a symbolic shape and the tensor's actual one, for the top band;
-        on two lines (the names over "= (1, 2, 4, 2)") where that reads larger (a portrait frame's narrow band)."""
-        symbolic, actual = f"({names})", f"= ({', '.join(str(v) for v in values)})"
-        style = dict(font_size=typography.BODY_SIZE, mono=True)
-        one = label(f"{symbolic} {actual}", **style)
-        two = VGroup(label(symbolic, **style), label(actual, **style)).arrange(DOWN, buff=layout.TIGHT)
-        return self._on_screen(layout.fit_best([one, two], layout.top_band()))
-
-    def _on_screen(self, mob: Mobject) -> Mobject:
-        """`mob`, placed in the frame at rest, moved to where the camera now shows that place (the top band of a
-        composition the camera has pulled back from)."""
-        view = current_view(self)
-        return mob.scale(1 / view.zoom, about_point=ORIGIN).shift(RIGHT * view.center_x + UP * view.center_y)
-
-    def _per_head_rows(self, paths: list[str], colors: list, titles: list[str] | None, cells: Cells) -> VGroup:
-        """One row per head: its name, then one panel per path (the head's slice of each tensor), role names on top.
-
-        Returns VGroup(rows, titles); rows[h] has `.name`, `.grids` and `.panels` (one per path).
-        """
-        rows = VGroup()
-        for h in range(self.n_heads):
-            grids = VGroup()
-            for path, color in zip(paths, colors):
-                grid = self._grid(f"{path}.{h}", color, cells)
-                grid.remove(brackets_of(grid))  # the head's tinted panel frames it
-                grids.add(grid)
-            grids.arrange(RIGHT, buff=layout.GAP if layout.is_tall() else layout.FAR)
-            tints = VGroup(*(tint_behind(g.body, palette.HEAD_TINTS[h]) for g in grids))
-            row = VGroup(self._head_name(h).next_to(tints, LEFT, buff=layout.GAP), grids, tints)
-            row.name, row.grids, row.panels = row.submobjects
-            rows.add(row)
-        rows.arrange(DOWN, buff=layout.GAP, aligned_edge=RIGHT)
-        tops = VGroup()
-        if titles:
-            tops = VGroup(*(math(t, font_size=typography.BODY_SIZE, color=c).next_to(panel, UP, buff=layout.NEAR)
-                            for t, c, panel in zip(titles, colors, rows[0].panels)))
-            align_baselines(tops)
-        return VGroup(rows, tops)
-
-    def _aligned(self, cells: Cells, paths: tuple[str, ...]) -> Cells:
-        """`cells` with one width for every grid of a product laid out column over column."""
-        if not cells.values:
-            return cells
-        return Cells(True, cells.height, shared_cell_width(self.src, paths, font_size=typography.SMALL_SIZE))
-
-    @staticmethod
-    def _first_entry(left: NamedMatrix, right: NamedMatrix, result: NamedMatrix) -> VGroup:
-        """What the camera needs to show of a product laid out by `falk` to work its first entry: row 0 of the
-        left matrix (with its word), column 0 of the right one (with its name), cell (0, 0) of the result; only
-        the row, the column and the cell where that does not fit."""
-        labels = getattr(left.grid, "row_labels", None)
-        named = VGroup(left.grid.row(0), *([labels[0]] if labels is not None and len(labels) else []), right.grid.column(0),
-                       right.name, result.grid.cell(0, 0))
-        bare = VGroup(left.grid.row(0), right.grid.column(0), result.grid.cell(0, 0))
-        return named if fits_framed(named) else bare
-
-    def _shoot(self, shot: camera.Shot, whole: Mobject, pinned: list[Mobject], *animations,
-               run_time: float = L.move_time, number_floor: float = typography.WORKED_NUMBER_SIZE) -> None:
-        """The camera to `shot`: `whole`'s numbers shown where they read at `number_floor` (the worked size), shaded
-        elsewhere; the top band (`pinned`, under its cover) still on screen."""
-        framed.cover_top_band(self)
-        framed.move_to_shot(self, shot, whole, pinned, *animations, run_time=run_time, number_floor=number_floor)
-
-    def _to_rest(self, *animations, run_time: float = L.move_time) -> None:
-        """Play `animations`, the camera going back to rest with them if a composition had moved it (the top band
-        carried along)."""
-        moves = [] if camera.at_rest(self) else camera.move_camera(self, camera.rest_shot())
-        self.play(*moves, *animations, run_time=run_time)
-
-    def _work_product(self, left: TensorGrid, right: TensorGrid, result: TensorGrid, whole: Mobject,
-                      pinned: list[Mobject] | None) -> None:
-        """result = left · right, entry by entry: row i of `left` and column j of `right` travel into cell (i, j).
-        The first row is worked closely (framed by the camera when `pinned` is given: the composition is larger
-        than the body), the others quicker (from the whole, their numbers shaded where too small)."""
-        cols = range(result.cols)
-
-        def arrive(rows: range, lag: float, *, run_time: float) -> None:
-            # each cell arrives as a stand-in (a copy of the cell, in its state now), replaced by the cell itself
-            # once there: a transform pads its mobject with copies of the larger source, and a padded cell would
-            # carry them into every later transform (slow to draw, and growing)
-            stand_ins = {(i, j): result.cell(i, j).copy() for i in rows for j in cols}
-            # a row at a time: the next row's copies leave once this row's have landed, never a pile in flight
-            self.play(motion.row_after_row([[motion.travel(VGroup(left.row(i), right.column(j)), stand_ins[i, j])
-                                             for j in cols] for i in rows], lag), run_time=run_time)
-            self.remove(*stand_ins.values())
-            self.add(*(result.cell(i, j) for i, j in stand_ins))
-
-        if pinned is not None:
-            names = [m for m in (getattr(left, "row_labels", None),) if m is not None and len(m)]
-            first = VGroup(left.row(0), *(n[0] for n in names), right, result.row(0))
-            if not fits_framed(first):
-                first = self._first_entry(*whole[0])
-            self._shoot(camera.shot_on(first), whole, pinned)
-        arrive(range(1), L.first_row_lag, run_time=2.0)
-        if pinned is not None:
-            self._shoot(camera.shot_on_all(whole), whole, pinned)
-        if result.rows > 1:
-            arrive(range(1, result.rows), motion.LAG, run_time=max(1.6, 0.5 * (result.rows - 1)))
-        self.remove(*(result.cell(i, j) for i in range(result.rows) for j in cols))
-        self.add(result.body)
-
     # --- beats ------------------------------------------------------------------------------------------------
     @beat
     def one_wide_matmul(self) -> tuple[NamedMatrix, VGroup]:
@@ -949,7 +638,7 @@ class HeadSplitScene(AttentionScene):
         formula = layout.fit_into(math("X dot W_Q = Q", font_size=typography.BODY_SIZE), layout.top_band())
         made, plan = compose(query_product_forms(ex), pinned=[formula])
         x, w, q = made.left, made.right, made.result
-        self.say("One big matrix multiply: X times a wide W_Q gives the queries of every head at once.",
+        self.say("One matrix multiply: X times a wide W_Q gives the queries of every head at once.",
                  subject=VGroup(x.grid, w.grid))
         self.play(FadeIn(formula), run_time=0.6)
         staging.enter(self, plan, FadeIn(x), FadeIn(w), run_time=1.2, then_on=VGroup(x.grid, w.grid))
@@ -985,7 +674,7 @@ class HeadSplitScene(AttentionScene):
         self.say(*cut_caption(self.ex), subject=VGroup(made.grids[0].grid, made.heads))
         staging.come_to_rest(self, [], Create(made.cuts), *(FadeIn(t) for t in made.tints), run_time=1.2,
                              staying=made.whole, region=plan.region)
-        view = shape_line("B, T, heads, head_dim", (self.batch, self.T, self.n_heads, self.head_dim))
+        view = shape_line("B, T, heads, head_dim", (self.ex.batch, self.ex.T, self.ex.n_heads, self.ex.head_dim))
         self.play(FadeIn(view), FadeOut(made.grids[0].name), FadeIn(made.heads), run_time=0.8)
         staging.end_on(self, dataclasses.replace(plan, pinned=(view,)), VGroup(made.grids[0].grid, made.heads))
         self.wait(2.0)
@@ -995,7 +684,7 @@ class HeadSplitScene(AttentionScene):
         self.say("Transpose puts the heads axis first, (B, heads, T, head_dim): each head now has its own Q, K, V.",
                  narration="A transpose moves the heads axis in front of T, giving batch, heads, T, head_dim: now "
                            "each head has its own Q, K and V.", subject=rows)
-        transposed = shape_line("B, heads, T, head_dim", (self.batch, *self.src.shape("Q_heads")))
+        transposed = shape_line("B, heads, T, head_dim", (self.ex.batch, *self.src.shape("Q_heads")))
         staging.come_to_rest(self, [view], FadeTransform(view, transposed), run_time=0.6, staying=made.whole,
                              region=plan.region)
         plan = dataclasses.replace(plan, pinned=(transposed,))
@@ -1009,79 +698,15 @@ class HeadSplitScene(AttentionScene):
         tensors' names, words, cuts and shape go."""
         moves = []
         for k, m in enumerate(made.grids):
-            for h in range(self.n_heads):
+            for h in range(self.ex.n_heads):
                 sub = rows[h].grids[k]
-                old = VGroup(*(m.grid.cell(i, c) for c in range(h * self.head_dim, (h + 1) * self.head_dim)
-                               for i in range(self.T)))
-                new = VGroup(*(sub.cell(i, c) for c in range(self.head_dim) for i in range(self.T)))
+                old = VGroup(*(m.grid.cell(i, c) for c in range(h * self.ex.head_dim, (h + 1) * self.ex.head_dim)
+                               for i in range(self.ex.T)))
+                new = VGroup(*(sub.cell(i, c) for c in range(self.ex.head_dim) for i in range(self.ex.T)))
                 moves += [*motion.slide_slices([old], [new]), FadeOut(old),
                           ReplacementTransform(made.tints[k][h], rows[h].panels[k])]
             moves += [FadeOut(brackets_of(m.grid)), FadeOut(m.grid.row_labels)] + ([FadeOut(m.name)] if k else [])
         return [*moves, FadeOut(made.cuts), FadeOut(made.heads), FadeOut(made.shape)]
-
-    def _pattern_claim(self, h: int) -> tuple[str | None, float]:
-        """Where head h's last query (which sees every token) looks: the top token, or None when it attends
-        nowhere in particular (its weights span less than one uniform share, 1/T) or two top weights tie."""
-        last = self.T - 1
-        row = [self.src.value(f"weights.{h}", (last, j)) for j in range(self.T)]
-        if max(row) - min(row) < 1 / self.T:
-            return None, max(row)
-        return top_token(self.tokens, row), max(row)
-
-    @staticmethod
-    def _maps_head_by_head(build: Callable[[Cells], Mobject]) -> Mobject | None:
-        """The maps as shaded cells, their words at the floor's size, the cells shrunk until each map alone fits the
-        frame's width, reaching at most half into its margin (the camera shows it at rest size, centred): a tall
-        body stacking many heads of many words (wide's four heads of eight words). None where no cell size does
-        it (the key words standing upright set the narrowest column)."""
-        room_w = layout.frame().width + layout.MARGIN
-        room_h = layout.body().height - 2 * camera.FRAMING_MARGIN
-
-        def built(side: float) -> tuple[Mobject, float, float]:
-            maps = at_size(build(Cells(False, side, side)), typography.MIN_FONT_SIZE)
-            return maps, max(m.width for m in maps), max(m.height for m in maps)
-
-        side = L.shaded_cell
-        for _ in range(L.shrink_tries):
-            maps, widest, tallest = built(side)
-            if widest <= room_w and tallest <= room_h:
-                return maps
-            side *= min(room_w / widest, room_h / tallest)
-        # the words and the name do not shrink with the cells, so shrinking the side by the whole map's ratio may
-        # approach the room without reaching it (eleven upright words over a square frame's map): the excess is
-        # taken off the cells alone, which are all that shrink
-        side = L.shaded_cell
-        for _ in range(L.shrink_tries):
-            maps, widest, tallest = built(side)
-            if widest <= room_w and tallest <= room_h:
-                return maps
-            cells = maps[0][0].grid.body
-            shrink = min(1 - max(0.0, widest - room_w) / cells.width, 1 - max(0.0, tallest - room_h) / cells.height)
-            if shrink <= 0:
-                return None
-            side *= shrink * L.cell_shrink_slack
-        return None
-
-    @staticmethod
-    def _names_read(maps: VGroup) -> camera.Shot | None:
-        """The shot on all the heads' maps where their names read there; None where they would not: the beat then
-        ends on the last head, its name and words legible, rather than on shades no reader can tell apart."""
-        shot = camera.shot_on_all(maps)
-        return shot if all(close_up.legible_in(name, shot) for _, _, name in maps) else None
-
-    @staticmethod
-    def _head_formula() -> Mobject:
-        """head_h = CausalAttn(X W_Q^(h), X W_K^(h), X W_V^(h)) in the top band, Q/K/V in their colours; broken after
-        "CausalAttn(" where two lines read larger (a portrait frame's narrow band)."""
-        head = "{{ op(\"head\")_h : head }} = op(\"CausalAttn\")("
-        args = "{{ X W_Q^((h)) : q }}, {{ X W_K^((h)) : k }}, {{ X W_V^((h)) : v }})"
-        one = math(head + args, font_size=typography.BODY_SIZE)
-        two = VGroup(math(head, font_size=typography.BODY_SIZE),
-                     math(args, font_size=typography.BODY_SIZE)).arrange(DOWN, buff=layout.TIGHT)
-        for key, role in (("q", "Q"), ("k", "K"), ("v", "V")):
-            for eq in (one, two[1]):
-                eq.select(key).set_color(palette.ROLE_COLORS[role])
-        return layout.fit_best([one, two], layout.top_band())
 
     @beat
     def per_head_patterns(self) -> None:
@@ -1104,130 +729,6 @@ class HeadSplitScene(AttentionScene):
             self.wait(0.8)
         staging.end_on(self, plan, VGroup(*last_rows))  # the heads compared: their last rows together where they fit
         self.wait(2.0)
-
-    def _head_maps(self, cells: Cells, upright: bool = False, rows: bool = True) -> VGroup:
-        """Every head's causal map, framed in its tint and named: one under another in a tall body, else side by
-        side on one baseline. The rows are the same words in every map: named once, on the left (in a tall body
-        each map names its own); words wider than a shaded cell stand upright over their column. Unnamed rows
-        (`rows=False`) need not be a line high."""
-        tall = layout.is_tall()
-        maps = VGroup()
-        for h in range(self.n_heads):
-            amap = AttentionMap(self.src, f"weights.{h}", self.tokens, causal=True, show_values=cells.values,
-                                font_size=typography.SMALL_SIZE,
-                                cell_size=labelled(cells).height if rows else cells.height,
-                                cell_width=cells.width,
-                                upright_keys=upright or not cells.values, label_rows=rows and (h == 0 or tall),
-                                query_label=None, key_label=None)
-            frame = tint_behind(amap.body, palette.HEAD_TINTS[h], fill=False)
-            name = self._head_name(h).next_to(amap.column_labels, UP, buff=layout.NEAR).match_x(amap.body)
-            maps.add(VGroup(amap, frame, name))
-        if tall:
-            return maps.arrange(DOWN, buff=layout.APART)
-        maps.arrange(RIGHT, buff=layout.APART, aligned_edge=DOWN)
-        align_baselines(VGroup(*(m[2] for m in maps)), y=max(m[2].get_bottom()[1] for m in maps))
-        return maps
-
-    def _pattern_maps(self) -> PatternMaps:
-        """The maps and how the camera reads them: whole and fitted where their words read; built legible and
-        larger than the frame for the camera to visit head by head (`follow`: four heads of eight tokens with their
-        numbers); or, a map too large to read whole even alone (eleven words), read by its last query's row
-        (`by_rows`), or head by head shaded (a tall body of many heads: the top band's cover hides the heads above
-        the one in the shot)."""
-        tall = layout.is_tall()
-        build = self._head_maps
-        valued = build(valued_cells()).scale(typography.MIN_FONT_SIZE / typography.SMALL_SIZE * L.floor_margin)
-        body = layout.body()
-        room_w, room_h = body.width - 2 * camera.FRAMING_MARGIN, body.height - 2 * camera.FRAMING_MARGIN
-        one_fits = all(m.width <= room_w and m.height <= room_h for m in valued)  # each head alone, legibly
-        follow = one_fits and (valued.width > body.width or valued.height > body.height)
-        by_rows = False
-        if not one_fits:  # key words upright, so a row is as wide as its numbers
-            valued = at_size(build(valued_cells(), upright=True), typography.MIN_FONT_SIZE)
-            by_rows = all(fits_framed(query_row(m[0], self.T - 1)) for m in valued)
-        head_by_head, fitted = False, None
-        if not tall and not by_rows and not follow:  # the heads side by side, shaded and fitted, if their words read
-            fitted = fitted_or_shaded(build, layout.body())
-        if not by_rows and (tall or (fitted is not None and legible.smallest_text(fitted) < typography.MIN_FONT_SIZE)):
-            shaded = self._maps_head_by_head(build)
-            if shaded is None and tall:
-                # the words down the left and over the columns too wide together for a narrow frame (eleven words):
-                # the rows go unnamed, the key words over the columns name them (row i ends on column i, the
-                # causal diagonal), so a map still fits the frame whole with its words legible
-                shaded = self._maps_head_by_head(lambda cells: build(cells, rows=False))
-            if shaded is not None:
-                valued, by_rows, head_by_head = shaded, True, True
-        if follow or by_rows:
-            maps = valued.move_to(body.center)
-        if follow:
-            for text in texts_in(maps):
-                text.set_opacity(0)
-        elif not by_rows:
-            maps = fitted if fitted is not None else fitted_or_shaded(build, layout.body())
-        return PatternMaps(maps, follow, by_rows, head_by_head)
-
-    def _pattern_marks(self, maps: VGroup, tops: list[tuple[str | None, float]]) -> list:
-        """Each head's mark on its last row: the cell of the word it looks at most, or the whole row (spread)."""
-        last, marks = self.T - 1, []
-        for h, (top, _) in enumerate(tops):
-            amap, tint = maps[h][0], palette.HEAD_TINTS[h]
-            if top is None:
-                marks.append(Indicate(amap.row(last), color=tint, scale_factor=1.05))
-            else:
-                marks.append(Indicate(amap.cell(last, self.tokens.index(top)), color=tint, scale_factor=1.15))
-        return marks
-
-    def _read_last_rows(self, plan: PatternMaps, marks: list, eq: Mobject) -> None:
-        """The camera reads each head's row for the last word, numbers in, then all heads again. A portrait frame's
-        row cannot be zoomed in on (it spans the frame's width): its weights, read rather than worked, show at the
-        floor's size."""
-        maps, tall = plan.maps, layout.is_tall()
-        floor = typography.MIN_FONT_SIZE if tall else typography.WORKED_NUMBER_SIZE
-        gone: set[int] = set()  # the heads faded out, not to show as a strip at the shot's edge
-        for h, ((amap, frame, name), mark) in enumerate(zip(maps, marks)):
-            # in a tall body the whole map where it fits the shot: the row's weights under their key words
-            whole = VGroup(amap, amap.column_labels)
-            if plan.head_by_head and not tall and fits_framed(VGroup(amap, frame, name)):
-                whole = VGroup(amap, frame, name)  # a wide body's head seen alone: its name read with it
-            # (or at rest, reaching into the framing margin: a narrow frame's map, its words to the edge)
-            part = whole if plan.head_by_head or (tall and (fits_framed(whole) or fits_at_rest(whole))) else \
-                query_row(amap, self.T - 1)
-            self._shoot_heads(camera.shot_on(part), h, maps, gone, [eq], run_time=1.0, number_floor=floor)
-            self.play(mark, run_time=1.2)
-            self.wait(0.8)
-        end = self._names_read(maps)
-        if end is not None:
-            self._shoot_heads(end, None, maps, gone, [eq], run_time=1.0)
-        self.wait(1.0)
-
-    def _shoot_heads(self, shot: camera.Shot, reading: int | None, heads: VGroup, gone: set[int], pinned: list[Mobject],
-                     *, run_time: float, number_floor: float = typography.WORKED_NUMBER_SIZE) -> None:
-        """`_shoot` over stacked heads: a head the shot would cut (a strip of the one above under the top band, of the
-        one below at the frame's foot) fades out as the camera moves, one faded (in `gone`, updated) fades back in
-        where the shot shows it whole; the head being read (`reading`) stays, or comes back."""
-        top = layout.body().top
-        leaving = [h for h, head in enumerate(heads) if h != reading and h not in gone and strip_in(head, shot, top)]
-        coming = [h for h in sorted(gone) if h == reading or whole_in(heads[h], shot, top)]
-        gone.difference_update(coming)
-        gone.update(leaving)
-        staying = VGroup(*(head for h, head in enumerate(heads) if h not in gone))
-        fades = [fade for h in leaving for fade in framed.fade_out_all(self, heads[h])]
-        self._shoot(shot, staying, pinned, *fades, *(FadeIn(heads[h]) for h in coming),
-                    run_time=run_time, number_floor=number_floor)
-
-    def _visit_heads(self, maps: VGroup, marks: list) -> None:
-        """The camera visits each head: its numbers in, the previous head's out; then all heads again, their names
-        (and what else reads there) in, the rest out."""
-        for h, mark in enumerate(marks):
-            self.frame_on(maps[h], *shown(maps[h], True), *(shown(maps[h - 1], False) if h else []), run_time=1.0)
-            self.play(mark, run_time=1.2)
-            self.wait(0.8)
-        end = self._names_read(maps)
-        if end is not None:
-            self.play(*camera.move_camera(self, end),
-                      *(text.animate.set_opacity(1 if close_up.legible_in(text, end) else 0)
-                        for m in maps for text in texts_in(m)), run_time=1.0)
-        self.wait(1.0)
 
     @beat
     def concatenate_heads(self) -> tuple[VGroup, Mobject]:
@@ -1257,11 +758,11 @@ class HeadSplitScene(AttentionScene):
     def _slices_back(self, rows: VGroup, concat: NamedMatrix, tints: VGroup, names: VGroup) -> list:
         """Head h's output slides back into its slice of the concatenation, its panel and name with it."""
         moves = []
-        for h in range(self.n_heads):
+        for h in range(self.ex.n_heads):
             (grid,), (panel,) = rows[h].grids, rows[h].panels
-            cells = [(i, c) for i in range(self.T) for c in range(self.head_dim)]
+            cells = [(i, c) for i in range(self.ex.T) for c in range(self.ex.head_dim)]
             moves += motion.slide_slices([VGroup(*(grid.cell(i, c) for i, c in cells))],
-                                         [VGroup(*(concat.grid.cell(i, h * self.head_dim + c) for i, c in cells))])
+                                         [VGroup(*(concat.grid.cell(i, h * self.ex.head_dim + c) for i, c in cells))])
             moves += [FadeOut(grid.cell(i, c)) for i, c in cells]
             moves += [ReplacementTransform(panel, tints[h]), ReplacementTransform(rows[h].name, names[h])]
         return moves
@@ -1321,7 +822,7 @@ class HeadSplitScene(AttentionScene):
         concat = out.concat
         staging.enter(self, plan2, *self._modules_into_concat(out), FadeIn(concat.name), FadeIn(concat.grid.row_labels),
                       FadeIn(brackets_of(concat.grid)), FadeIn(out.dot), FadeIn(out.w_o), run_time=1.6)
-        settle(self, [concat.grid.body], [cell for i in range(self.T) for cell in concat.grid.row(i)])
+        settle(self, [concat.grid.body], [cell for i in range(self.ex.T) for cell in concat.grid.row(i)])
         staging.end_on(self, plan2, VGroup(concat.grid, out.w_o.grid))
         self.wait(3.0)
 
@@ -1329,9 +830,9 @@ class HeadSplitScene(AttentionScene):
         """Each module's output slides into its slice of the concatenation, its panel becoming the slice's tint."""
         moves = []
         for h, row in enumerate(out.rows):
-            cells = [(i, c) for i in range(self.T) for c in range(self.head_dim)]
+            cells = [(i, c) for i in range(self.ex.T) for c in range(self.ex.head_dim)]
             moves += motion.slide_slices([VGroup(*(row.grids[0].cell(i, c) for i, c in cells))],
-                                         [VGroup(*(out.concat.grid.cell(i, h * self.head_dim + c) for i, c in cells))])
+                                         [VGroup(*(out.concat.grid.cell(i, h * self.ex.head_dim + c) for i, c in cells))])
             moves.append(ReplacementTransform(row.panels[0].copy(), out.tints[h]))
         return moves
 
