@@ -79,6 +79,7 @@ class AttentionScene(MovingCameraScene):
         self.description_cues: list[tuple[float, float, str]] = []  # a described clip's descriptions track
         self.described_lines: set[str] = set()  # what the descriptions have said so far (never said twice)
         self._texts_before_cue: set[int] = set()  # for a caption without a subject: what was drawn as it began
+        self._cue_seen: tuple[str, set[str]] | None = None  # the caption's subject as last seen: (its text, lines)
 
     # --- beats and subcaptions -------------------------------------------------------------------
     @property
@@ -123,6 +124,7 @@ class AttentionScene(MovingCameraScene):
         spoken = text if narration is None else narration
         self._caption = (text, self.time)
         self.cue_subject = _pieces(subject)
+        self._cue_seen = None
         if self.describes and not self.cue_subject:
             self._texts_before_cue = {id(unit) for unit in description.drawn_texts(self.mobjects)}
         record.captions.append(text)
@@ -153,14 +155,24 @@ class AttentionScene(MovingCameraScene):
                 self.add_subcaption(text, duration=duration, offset=-duration)
         self._caption = None
 
-    def _describe(self, start: float) -> None:
-        """Say what the caption's subject shows, right after the narration (in the pause the animations leave, else
-        the picture waits for it: extended description). What the clip has described already is not said again."""
+    def _look_at_subject(self) -> None:
+        """After each animation of a caption: what its subject shows now, kept while the subject is in view (so a
+        subject replaced by the caption's last animation is described as it was shown)."""
         subject = self.cue_subject or description.what_appeared(self.mobjects, self._texts_before_cue)
-        text = description.describe(subject, self.described_lines)
-        record = self.beat_log[-1]
-        if not text:
+        said = set(self.described_lines)
+        text = description.describe(subject, said, self.mobjects)
+        if text:
+            self._cue_seen = (text, said - self.described_lines)
+
+    def _describe(self, start: float) -> None:
+        """Say what the caption's subject showed when last seen, right after the narration (in the pause the
+        animations leave, else the picture waits for it: extended description). What the clip has described
+        already is not said again."""
+        if self._cue_seen is None:
             return
+        (text, lines), self._cue_seen = self._cue_seen, None
+        self.described_lines |= lines
+        record = self.beat_log[-1]
         record.descriptions.append(text)
         at = start if self._speech_end is None else self._speech_end + SENTENCE_GAP
         placed = place_sentences(self.narrator, record.name, text, at, kind=DESCRIPTION)
@@ -189,7 +201,10 @@ class AttentionScene(MovingCameraScene):
         self.after_animation()
 
     def after_animation(self) -> None:
-        """Called after every animation; the layout check replaces it to inspect the screen."""
+        """Called after every animation (the inspection adds its checks); a described clip looks at the caption's
+        subject."""
+        if self.describes and self._caption is not None:
+            self._look_at_subject()
 
     def on_beat_end(self, record: BeatRecord) -> None:
         """Called when a beat ends; frame dumps and pixel-regression tests capture the screen here."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+import numpy as np
 from manim import MathTypst, Mobject, Text, Typst, VGroup
 
 from .close_up import text_units
@@ -78,10 +79,10 @@ def _drawn(unit: Mobject) -> bool:
                if hasattr(part, "get_fill_opacity"))
 
 
-def lines_of(piece: Mobject) -> list[list[str]]:
-    """The piece's drawn texts as lines, top to bottom, each left to right: a unit joins a line when its centre
-    lies within half a text's height of the line's first unit."""
-    units = [u for u in text_units(piece) if _drawn(u) and unit_text(u)]
+def lines_of(piece: Mobject, hidden: set[int] = frozenset()) -> list[list[str]]:
+    """The piece's drawn texts (but those `hidden` under others) as lines, top to bottom, each left to right: a unit
+    joins a line when its centre lies within half a text's height of the line's first unit."""
+    units = [u for u in text_units(piece) if _drawn(u) and id(u) not in hidden and unit_text(u)]
     units.sort(key=lambda u: -u.get_center()[1])
     lines: list[list[Mobject]] = []
     for unit in units:
@@ -93,11 +94,11 @@ def lines_of(piece: Mobject) -> list[list[str]]:
     return [[unit_text(u) for u in sorted(line, key=lambda u: u.get_center()[0])] for line in lines]
 
 
-def read_piece(piece: Mobject, said: set[str]) -> str:
+def read_piece(piece: Mobject, said: set[str], hidden: set[int] = frozenset()) -> str:
     """One piece read aloud: its lines joined by "; " (a row's word, then its numbers, by ", "), its lines of words
     (a heading, the column words) all, its lines of numbers up to MAX_LINES, then how many more there are. A line
     already in `said` (the clip has described it) is left out, and each line read is added to it."""
-    lines = [(_line(words), any(_is_number(w) for w in words)) for words in lines_of(piece)]
+    lines = [(_line(words), any(_is_number(w) for w in words)) for words in lines_of(piece, hidden)]
     new = [(line, numbers) for line, numbers in dict.fromkeys(lines) if line not in said]
     read, rows, left = [], 0, 0
     for line, numbers in new:
@@ -150,22 +151,42 @@ def what_appeared(mobjects: Sequence[Mobject], before: set[int]) -> tuple[Mobjec
     return (VGroup(*new),) if new else ()
 
 
-def describe(subject: Sequence[Mobject], said: set[str] | None = None) -> str:
+def unseen(stage: Sequence[Mobject], subject: Sequence[Mobject]) -> set[int]:
+    """The ids of the subject's texts the viewer does not see: off the stage (replaced by a transform), or
+    covered by a text drawn after them (its box holds their centre: a number replaced in place)."""
+    on_stage = {id(m) for top in stage for m in top.get_family()}
+    hidden = {id(u) for piece in subject for u in text_units(piece) if id(u) not in on_stage} if stage else set()
+    units = drawn_texts(stage)
+    if len(units) < 2:
+        return hidden
+    centres = np.array([u.get_center()[:2] for u in units])
+    boxes = np.array([[u.get_left()[0], u.get_right()[0], u.get_bottom()[1], u.get_top()[1]] for u in units])
+    for i, unit in enumerate(units):
+        later = boxes[i + 1:]
+        x, y = centres[i]
+        if np.any((later[:, 0] <= x) & (x <= later[:, 1]) & (later[:, 2] <= y) & (y <= later[:, 3])):
+            hidden.add(id(unit))
+    return hidden
+
+
+def describe(subject: Sequence[Mobject], said: set[str] | None = None, stage: Sequence[Mobject] = ()) -> str:
     """What the caption's subject shows that the clip has not described yet (`said`: the lines described so far,
     updated), as one description; "" when there is nothing new to read. Up to three pieces are placed by where
-    they are; more (a grid's cells, a row's parts) are read together as one picture."""
+    they are; more (a grid's cells, a row's parts) are read together as one picture. `stage`: the scene's
+    mobjects, whose later texts may cover the subject's."""
     said = set() if said is None else said
-    pieces = [piece for piece in subject if lines_of(piece)]
+    hidden = unseen(stage, subject)
+    pieces = [piece for piece in subject if lines_of(piece, hidden)]
     if len(pieces) > 3:
         pieces = [VGroup(*pieces)]
     if not pieces:
         return ""
     if len(pieces) == 1:
-        read = read_piece(pieces[0], said)
+        read = read_piece(pieces[0], said, hidden)
         return f"On screen: {read}." if read else ""
-    parts = [(where, read_piece(piece, said)) for where, piece in placed_in_order(pieces)]
+    parts = [(where, read_piece(piece, said, hidden)) for where, piece in placed_in_order(pieces)]
     parts = [f"{where.capitalize()}: {read}" for where, read in parts if read]
     return ("On screen. " + ". ".join(parts) + ".") if parts else ""
 
 
-__all__ = ["describe", "read_piece", "lines_of", "unit_text", "placed_in_order", "drawn_texts", "what_appeared", "MAX_LINES", "MAX_ITEMS", "math_text"]
+__all__ = ["describe", "read_piece", "lines_of", "unit_text", "placed_in_order", "drawn_texts", "what_appeared", "unseen", "MAX_LINES", "MAX_ITEMS", "math_text"]
