@@ -114,3 +114,30 @@ def test_descriptions_follow_the_narration_and_the_picture_waits_for_them(descri
 def test_a_formula_reads_as_its_signs():
     assert description.math_text("$ op(output) = op(concat) dot W_O + b_o $") == "output = concat · W_O + b_o"
     assert description.math_text("$ manimgrp(q, X W_Q^((h))) $") == "X W_Q^(h)"
+
+
+@pytest.mark.parametrize("scene_id", ["causal_triangle", "head_split"])
+def test_a_real_clips_descriptions_say_only_numbers_shown_in_their_beat(scene_id):
+    """Described with a stand-in voice: every beat after the title says what it shows, and every decimal a
+    description says is a traced number drawn on screen during that beat (the narrated-number gate's own rule)."""
+    from scenes.kit.headless import scene_class
+    from scenes.kit.inspection import narrated_number_problems, shown_numbers, text_units
+    from scenes.kit.base import BeatRecord
+
+    base = scene_class(scene_id)
+    shown: dict[str, set[str]] = {}
+
+    def look(scene):
+        if scene.current_beat is not None:
+            shown.setdefault(scene.current_beat, set()).update(shown_numbers(scene, text_units(scene)))
+
+    base.narrator, base.describes = CountingNarrator(), True
+    try:
+        scene = run_headless(base, after_animation=look)
+    finally:
+        base.narrator, base.describes = None, False
+    beats = scene.beat_log
+    assert all(record.descriptions for record in beats[1:]), [r.name for r in beats[1:] if not r.descriptions]
+    said = [BeatRecord(r.name, r.start, r.end, narration=list(r.descriptions)) for r in beats]
+    assert sum(len(r.narration) for r in said) >= len(beats) - 1
+    assert narrated_number_problems(scene_id, said, shown) == []
