@@ -160,7 +160,7 @@ class AttentionScene(MovingCameraScene):
         subject replaced by the caption's last animation is described as it was shown)."""
         subject = self.cue_subject or description.what_appeared(self.mobjects, self._texts_before_cue)
         said = set(self.described_lines)
-        text = description.describe(subject, said, self.mobjects)
+        text = description.describe(subject, said, self.mobjects, narration=self.beat_log[-1].narration[-1])
         if text:
             self._cue_seen = (text, said - self.described_lines)
 

@@ -169,12 +169,19 @@ def unseen(stage: Sequence[Mobject], subject: Sequence[Mobject]) -> set[int]:
     return hidden
 
 
-def describe(subject: Sequence[Mobject], said: set[str] | None = None, stage: Sequence[Mobject] = ()) -> str:
+def _all_lines(subject: Sequence[Mobject]) -> list[str]:
+    return [_line(words) for piece in subject for words in lines_of(piece)]
+
+
+def describe(subject: Sequence[Mobject], said: set[str] | None = None, stage: Sequence[Mobject] = (),
+             narration: str = "") -> str:
     """What the caption's subject shows that the clip has not described yet (`said`: the lines described so far,
     updated), as one description; "" when there is nothing new to read. Up to three pieces are placed by where
     they are; more (a grid's cells, a row's parts) are read together as one picture. `stage`: the scene's
-    mobjects, whose later texts may cover the subject's."""
+    mobjects, whose later texts may cover the subject's. A line the caption's `narration` says word for word (a
+    title) is not said again."""
     said = set() if said is None else said
+    said |= {line for line in _all_lines(subject) if line in narration} if narration else set()
     hidden = unseen(stage, subject)
     pieces = [piece for piece in subject if lines_of(piece, hidden)]
     if len(pieces) > 3:
