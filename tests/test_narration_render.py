@@ -254,3 +254,25 @@ def test_the_decks_offer_the_described_version_too(described, speech_cache):
     narrated_segment, = decks[(True, False)]["clips"][0]["segments"]
     assert segment["files"]["mp4"]["path"].startswith("slides/low/described/")
     assert segment["files"]["mp4"]["sha256"] != narrated_segment["files"]["mp4"]["sha256"]
+
+
+SWITCH_TO_DESCRIBED = """() => {
+    const select = document.querySelector("select.quality");
+    const option = Array.from(select.options).find(o => o.textContent.includes("audio described"));
+    select.value = option.value; select.selectedIndex = option.index;
+    select.dispatchEvent(new Event("change"));
+    const track = document.querySelector("video track[kind=descriptions]");
+    const transcript = document.querySelector("details.transcript");
+    return {track: track ? track.getAttribute("src").slice(0, 22) : null, label: track && track.label,
+            transcriptShown: !transcript.hidden, source: document.querySelector("video source").getAttribute("src")};
+}"""
+
+
+@pytest.mark.browser
+def test_in_a_browser_the_described_version_plays_with_its_descriptions_track_and_passes_axe(described):
+    from tests.test_page_accessibility import axe_violations, open_page
+
+    assert open_page(described.out, "index.html", axe_violations) == []
+    switched = open_page(described.out, "index.html", lambda page: page.evaluate(SWITCH_TO_DESCRIBED))
+    assert switched == {"track": "data:text/vtt;charset=", "label": "Audio descriptions", "transcriptShown": True,
+                        "source": "clips/low/described/described.mp4"}
