@@ -141,3 +141,15 @@ def test_a_real_clips_descriptions_say_only_numbers_shown_in_their_beat(scene_id
     said = [BeatRecord(r.name, r.start, r.end, narration=list(r.descriptions)) for r in beats]
     assert sum(len(r.narration) for r in said) >= len(beats) - 1
     assert narrated_number_problems(scene_id, said, shown) == []
+
+
+def test_a_column_of_repeated_numbers_is_read_whole_every_time_it_is_shown():
+    from scenes.kit import Source, vector
+
+    state = examples.load("coffee").s_decoder.tolist()
+    assert len(set(state)) < len(state), "the post's decoder state repeats a value"
+    said: set[str] = set()
+    expected = "On screen: " + "; ".join(shown(v) for v in state) + "."
+    for _ in range(2):
+        column = vector(Source("coffee"), "s_decoder", orientation="column")
+        assert description.describe((column,), said) == expected

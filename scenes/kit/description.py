@@ -94,12 +94,16 @@ def lines_of(piece: Mobject, hidden: set[int] = frozenset()) -> list[list[str]]:
     return [[unit_text(u) for u in sorted(line, key=lambda u: u.get_center()[0])] for line in lines]
 
 
-def read_piece(piece: Mobject, said: set[str], hidden: set[int] = frozenset()) -> str:
+def read_piece(piece: Mobject, said: set[str], hidden: set[int] = frozenset(), spoken: str = "") -> str:
     """One piece read aloud: its lines joined by "; " (a row's word, then its numbers, by ", "), its lines of words
     (a heading, the column words) all, its lines of numbers up to MAX_LINES, then how many more there are. A line
-    already in `said` (the clip has described it) is left out, and each line read is added to it."""
-    lines = [(_line(words), any(_is_number(w) for w in words)) for words in lines_of(piece, hidden)]
-    new = [(line, numbers) for line, numbers in dict.fromkeys(lines) if line not in said]
+    the clip has described (`said`) is left out when it can be told from another (a row with its word, a heading);
+    a lone number is always read, as often as it is shown. A line the narration (`spoken`) says
+    word for word is left out too. Each line read is added to `said`."""
+    lines = [(_line(words), any(_is_number(w) for w in words), len(words) > 1 or not _is_number(words[0]))
+             for words in lines_of(piece, hidden)]
+    new = [(line, numbers) for line, numbers, telling in lines
+           if not (telling and line in said) and not (spoken and line in spoken)]
     read, rows, left = [], 0, 0
     for line, numbers in new:
         rows += numbers
@@ -107,7 +111,7 @@ def read_piece(piece: Mobject, said: set[str], hidden: set[int] = frozenset()) -
             left += 1
             continue
         read.append(line)
-        said.add(line)
+    said.update(read)
     if left:
         read.append(f"{left} more row" + ("s" if left > 1 else ""))
     return "; ".join(read)
@@ -169,10 +173,6 @@ def unseen(stage: Sequence[Mobject], subject: Sequence[Mobject]) -> set[int]:
     return hidden
 
 
-def _all_lines(subject: Sequence[Mobject]) -> list[str]:
-    return [_line(words) for piece in subject for words in lines_of(piece)]
-
-
 def describe(subject: Sequence[Mobject], said: set[str] | None = None, stage: Sequence[Mobject] = (),
              narration: str = "") -> str:
     """What the caption's subject shows that the clip has not described yet (`said`: the lines described so far,
@@ -181,7 +181,6 @@ def describe(subject: Sequence[Mobject], said: set[str] | None = None, stage: Se
     mobjects, whose later texts may cover the subject's. A line the caption's `narration` says word for word (a
     title) is not said again."""
     said = set() if said is None else said
-    said |= {line for line in _all_lines(subject) if line in narration} if narration else set()
     hidden = unseen(stage, subject)
     pieces = [piece for piece in subject if lines_of(piece, hidden)]
     if len(pieces) > 3:
@@ -189,9 +188,9 @@ def describe(subject: Sequence[Mobject], said: set[str] | None = None, stage: Se
     if not pieces:
         return ""
     if len(pieces) == 1:
-        read = read_piece(pieces[0], said, hidden)
+        read = read_piece(pieces[0], said, hidden, narration)
         return f"On screen: {read}." if read else ""
-    parts = [(where, read_piece(piece, said, hidden)) for where, piece in placed_in_order(pieces)]
+    parts = [(where, read_piece(piece, said, hidden, narration)) for where, piece in placed_in_order(pieces)]
     parts = [f"{where.capitalize()}: {read}" for where, read in parts if read]
     return ("On screen. " + ". ".join(parts) + ".") if parts else ""
 
