@@ -3,6 +3,8 @@
 Layout under the output directory (default media/):
   clips/<quality>/<scene_id>.<ext>   finished clips, posters (.png) and captions (.vtt)
   clips/<quality>/narrated/<scene_id>.<ext>   the narrated version of a clip (render.py --narrate)
+  clips/<quality>/described/<scene_id>.<ext>   the described version (--narrate --describe): the voice also says
+                                     what the frame shows; <scene_id>.descriptions.vtt is its descriptions track
   clips/<quality>/<aspect>/[narrated/]<scene_id>.<ext>   a portrait or square clip (--aspect); landscape as above
   film/<quality>/[<aspect>/][narrated/]film.<ext>   every clip joined in the post's order, with chapters (--film)
   manifest.json                      what is there (see manifest.py)
@@ -22,6 +24,7 @@ from pathlib import Path
 
 CLIPS = "clips"
 NARRATED = "narrated"
+DESCRIBED = "described"
 FILM = "film"
 MANIFEST = "manifest.json"
 LOGS = "logs"
@@ -33,9 +36,11 @@ def _aspect_folder(folder: Path, aspect: str) -> Path:
 
 
 def clip_file(out_dir: Path, quality: str, scene_id: str, ext: str, narrated: bool = False,
-              aspect: str = "landscape") -> Path:
+              aspect: str = "landscape", described: bool = False) -> Path:
+    """Where a clip's file goes; `ext` is a format, or a file kind such as descriptions_vtt (its dots as "_")."""
     folder = _aspect_folder(out_dir / CLIPS / quality, aspect)
-    return (folder / NARRATED if narrated else folder) / f"{scene_id}.{ext}"
+    voice = folder / DESCRIBED if described else folder / NARRATED if narrated else folder
+    return voice / f"{scene_id}.{ext.replace('_', '.')}"
 
 
 def film_dir(out_dir: Path, quality: str, narrated: bool, aspect: str = "landscape") -> Path:

@@ -241,6 +241,7 @@ class ClipEntry:
     audio: Mapping | None = None  # a narrated clip's soundtrack facts
     transcript: tuple | None = None  # a narrated clip's text, beat by beat
     aspect: str = "landscape"  # the frame's shape (scenes/frame.py); written only when not landscape
+    described: bool = False  # a narrated clip whose voice also says what is shown; written only when true
 
     #: What every consumer may count on (the page refuses an entry without them).
     REQUIRED = ("id", "title", "section", "order", "quality", "resolution", "fps", "duration", "files")
@@ -255,6 +256,8 @@ class ClipEntry:
         }
         if self.aspect != "landscape":  # landscape entries keep the form they had before there were aspects
             data["aspect"] = self.aspect
+        if self.described:
+            data["described"] = True
         if self.timeline:
             data["timeline"] = [list(step) for step in self.timeline]
         data["beats"] = [beat.to_dict() for beat in self.beats]

@@ -196,3 +196,83 @@ def test_the_narration_benchmark_reports_every_figure(narrated):
     assert "synth s" in header and "RTF" in header and "narr. MB" in header
     assert row.split()[0] == "narrated" and total.startswith("all clips")
     assert float(row.split()[-3]) > 0  # a real-time factor was measured (its size is a figure, not a test)
+
+
+@pytest.fixture(scope="module")
+def described(tmp_path_factory, speech_cache):
+    project = make_project(tmp_path_factory.mktemp("described"))
+    result = _render(project, speech_cache, "described", "--narrate", "--describe", "-f", "mp4")
+    assert result.returncode == 0, result.stdout + result.stderr
+    return project
+
+
+def test_a_described_clip_sits_beside_the_narrated_one_with_its_descriptions_track(described):
+    from attention_math import examples
+
+    clips = {(c.get("narrated"), c.get("described", False)): c for c in described.manifest()["clips"]}
+    silent, narrated, said = clips[(False, False)], clips[(True, False)], clips[(True, True)]
+    assert said["files"]["mp4"]["path"] == "clips/low/described/described.mp4"
+    assert said["files"]["descriptions_vtt"]["path"] == "clips/low/described/described.descriptions.vtt"
+    assert said["duration"] > narrated["duration"] >= silent["duration"], "the picture waited for the description"
+    scores = [f"{v:.2f}".replace("-", "−") for v in examples.load("coffee").scores.tolist()]
+    cues = parse_webvtt((described.out / said["files"]["descriptions_vtt"]["path"]).read_text(encoding="utf-8"))
+    said_text = " ".join(cue.text.replace("\n", " ") for cue in cues)
+    assert said_text == "On screen: " + ", ".join(scores) + "."
+    captions = parse_webvtt((described.out / said["files"]["vtt"]["path"]).read_text(encoding="utf-8"))
+    assert all("On screen" not in cue.text for cue in captions), "descriptions are not captions"
+    beat, = said["transcript"]
+    assert beat["descriptions"] == [said_text]
+    kinds = [sentence.get("kind", "narration") for sentence in beat["speech"]]
+    assert kinds == ["narration", "description"]
+    assert "descriptions_vtt" not in narrated["files"] and "descriptions" not in narrated["transcript"][0]
+
+
+def test_the_page_offers_the_described_version_with_its_track_and_transcript(described):
+    html = (described.out / "index.html").read_text(encoding="utf-8")
+    assert "· audio described</option>" in html
+    assert 'data-descriptions="data:text/vtt' in html
+    assert "[Description] On screen: " in html
+
+
+def test_describe_without_narrate_is_refused_in_one_line(tmp_path):
+    project = make_project(tmp_path)
+    result = _render(project, tmp_path / "cache", "described", "--describe")
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines()[-1].endswith("--describe needs --narrate: the descriptions are spoken "
+                                                           "by the narration's voice")
+    assert not (project.out / "clips").exists()
+
+
+def test_the_decks_offer_the_described_version_too(described, speech_cache):
+    result = _render(described, speech_cache, "described", "--narrate", "--describe", "-f", "mp4", "--slides")
+    assert result.returncode == 0, result.stdout + result.stderr
+    decks = {(d.get("narrated"), d.get("described", False)): d for d in described.manifest()["decks"]}
+    assert set(decks) == {(True, False), (True, True)}
+    said = decks[(True, True)]
+    assert said["files"]["html"]["path"] == "slides/low/described/deck.html"
+    segment, = said["clips"][0]["segments"]
+    narrated_segment, = decks[(True, False)]["clips"][0]["segments"]
+    assert segment["files"]["mp4"]["path"].startswith("slides/low/described/")
+    assert segment["files"]["mp4"]["sha256"] != narrated_segment["files"]["mp4"]["sha256"]
+
+
+SWITCH_TO_DESCRIBED = """() => {
+    const select = document.querySelector("select.quality");
+    const option = Array.from(select.options).find(o => o.textContent.includes("audio described"));
+    select.value = option.value; select.selectedIndex = option.index;
+    select.dispatchEvent(new Event("change"));
+    const track = document.querySelector("video track[kind=descriptions]");
+    const transcript = document.querySelector("details.transcript");
+    return {track: track ? track.getAttribute("src").slice(0, 22) : null, label: track && track.label,
+            transcriptShown: !transcript.hidden, source: document.querySelector("video source").getAttribute("src")};
+}"""
+
+
+@pytest.mark.browser
+def test_in_a_browser_the_described_version_plays_with_its_descriptions_track_and_passes_axe(described):
+    from tests.test_page_accessibility import axe_violations, open_page
+
+    assert open_page(described.out, "index.html", axe_violations) == []
+    switched = open_page(described.out, "index.html", lambda page: page.evaluate(SWITCH_TO_DESCRIBED))
+    assert switched == {"track": "data:text/vtt;charset=", "label": "Audio descriptions", "transcriptShown": True,
+                        "source": "clips/low/described/described.mp4"}

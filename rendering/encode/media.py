@@ -51,8 +51,8 @@ def finish_clip(out: Path, formats: list[str], facts: VideoFacts, cues: list[Cue
     if "mp4" not in formats:
         (out / "clip.mp4").unlink()
     files = {}
-    for ext in (*formats, "vtt"):
-        path = out / f"clip.{ext}"
+    for ext in (*formats, "vtt", "descriptions_vtt"):  # a described clip's worker wrote its descriptions track
+        path = out / f"clip.{ext.replace('_', '.')}"
         if path.is_file():
             files[ext] = MadeFile(str(path), path.stat().st_size, sha256(path))
     return ClipResult(facts.width, facts.height, facts.fps, facts.frames, facts.duration, files, **recorded)

@@ -139,6 +139,7 @@ def _draw(job: WorkerJob, events: Events, videos: dict):
             from rendering.narration.soundtrack import make_narrator
 
             scene.narrator = make_narrator(job.narration)
+            scene.describes = bool(job.narration.get("describe"))
         windowed = _window(job, events)
         windowed.attach(scene)
         events.send("started")
@@ -177,6 +178,12 @@ def _whole_clip(job: WorkerJob, scene, windowed, sink, drawn: dict, videos: dict
         spoken = getattr(scene, "spoken", [])
         narrated["audio"] = add_soundtrack(spoken, drawn, videos, frames=sink.frames, fps=job.quality.fps)
         narrated["transcript"] = tuple(transcript(getattr(scene, "beat_log", []), spoken))
+        descriptions = getattr(scene, "description_cues", [])
+        if descriptions:
+            from rendering.encode.captions import Cue, to_webvtt
+
+            (out / "clip.descriptions.vtt").write_text(to_webvtt([Cue(*cue) for cue in descriptions]),
+                                                        encoding="utf-8")
     mp4 = videos["mp4"]
     facts = probe(mp4)
     if facts.frames != sink.frames:

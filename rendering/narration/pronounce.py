@@ -201,6 +201,8 @@ TABLE: tuple[tuple[str, Replacement, str], ...] = (
     (r"×", " times ", "a product"),
     (r"[·⋅∙]", " dot ", "a dot product"),
     (r"±", " plus or minus ", "plus or minus"),
+    (r"✓", " tick ", "a ✓ mark (an allowed cell)"),
+    (r"✗", " cross ", "a ✗ mark (a masked cell)"),
     (r"\+", " plus ", "a sum"),
     (r"%", " percent", "a percentage"),
     (r"∞|\binf\b", " infinity ", "−∞, -inf"),

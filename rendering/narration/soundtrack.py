@@ -66,13 +66,18 @@ def _finite(level: float) -> float | None:
 
 
 def transcript(beat_log, spoken) -> list[dict]:
-    """Per beat: its span, the narration read aloud, and where each sentence sits (the page and tests use it)."""
+    """Per beat: its span, the narration read aloud, and where each sentence sits (the page and tests use it); in
+    a described clip also its audio descriptions, and each sentence's kind (narration or description)."""
     entries = []
     for record in beat_log:
         said = [s for s in spoken if s.beat == record.name and record.start <= s.start <= record.end]
-        entries.append({
+        entry = {
             "beat": record.name, "start": round(record.start, 6), "end": round(record.end, 6),
             "text": " ".join(text.strip() for text in record.narration if text.strip()),
-            "speech": [{"start": round(s.start, 6), "end": round(s.end, 6), "text": s.text} for s in said],
-        })
+            "speech": [{"start": round(s.start, 6), "end": round(s.end, 6), "text": s.text,
+                        **({"kind": s.kind} if s.kind != "narration" else {})} for s in said],
+        }
+        if getattr(record, "descriptions", None):
+            entry["descriptions"] = list(record.descriptions)
+        entries.append(entry)
     return entries

@@ -41,13 +41,16 @@ def _narration_settings(args) -> dict | None:
     """The voice for --narrate, checked before anything is written (ValueError: one line, exit 2)."""
     if args.voice is not None and not args.narrate:
         raise ValueError("--voice only applies with --narrate")
+    if getattr(args, "describe", False) and not args.narrate:
+        raise ValueError("--describe needs --narrate: the descriptions are spoken by the narration's voice")
     if not args.narrate:
         return None
     from rendering.narration.voice import resolve_voice  # names the missing extra or the bad voice file; imports no piper
 
     voice = resolve_voice(args.voice)
     return {"voice": str(voice.model) if args.voice is not None else None,
-            "cache_dir": os.environ.get("NARRATION_CACHE_DIR"), "voice_files": voice}
+            "cache_dir": os.environ.get("NARRATION_CACHE_DIR"), "voice_files": voice,
+            "describe": bool(getattr(args, "describe", False))}
 
 
 def _cluster_backend(args, root: Path, registry: str):
@@ -165,7 +168,7 @@ def _render(request: Request, started: float) -> int:
 
     order = {spec.id: i for i, spec in enumerate(request.registry.scenes)}
     outcomes.sort(key=lambda o: (order.get(o.scene_id, len(order)), list(QUALITIES).index(o.quality),
-                                 ASPECTS.index(o.aspect), o.narrated))
+                                 ASPECTS.index(o.aspect), o.narrated, o.described))
     summary(console, outcomes, time.monotonic() - started)
     if bad_input is not None:
         return _usage_error(f"{bad_input.label}: {bad_input.error}")
@@ -207,7 +210,8 @@ def _build(request: Request, lock, console) -> tuple[list[Outcome], bool, Outcom
         from rendering.site.slides import make_decks
 
         outcomes += make_decks(manifest, out_dir, request.specs, request.qualities, request.slide_formats,
-                               narrated=narrated, work_root=lock.work_root(), force=args.force)
+                               narrated=narrated, work_root=lock.work_root(), force=args.force,
+                               described=bool(request.narration and request.narration.get("describe")))
     # After Ctrl-C only the (fast) manifest is written: stopping should not wait for the page to be built.
     page_error = _finish_outputs(installer, page, console, write_page=not interrupted)
     return outcomes, interrupted, bad_input, page_error

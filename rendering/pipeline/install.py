@@ -26,7 +26,7 @@ def clip_entry(job: Job, result: ClipResult, files: dict) -> dict:
     return ClipEntry(spec.id, spec.title, spec.section, spec.order, job.quality.name, (result.width, result.height),
                      fps, round(result.duration, 6), result.frames, job.input_hash, files, "", job.narrated,
                      result.timeline, result.beats, result.audio if job.narrated else None,
-                     result.transcript if job.narrated else None, job.quality.aspect).to_dict()
+                     result.transcript if job.narrated else None, job.quality.aspect, job.described).to_dict()
 
 
 def embed_or_empty(embed: Callable[[dict], str], entry: dict) -> str:
@@ -47,18 +47,18 @@ class Installer:
 
     def __call__(self, job: Job, result: ClipResult) -> Outcome:
         scene_id, quality, aspect = job.spec.id, job.quality.name, job.quality.aspect
-        old = self.manifest.drop(scene_id, quality, job.narrated, aspect)
+        old = self.manifest.drop(scene_id, quality, job.narrated, aspect, job.described)
         if old is not None:
             self.manifest.write()
         files = {}
         for ext, made in result.files.items():
-            destination = clip_file(self.out_dir, quality, scene_id, ext, job.narrated, aspect)
+            destination = clip_file(self.out_dir, quality, scene_id, ext, job.narrated, aspect, job.described)
             atomic.install(Path(made.tmp), destination)
             files[ext] = {"path": relative(self.out_dir, destination), "bytes": made.bytes, "sha256": made.sha256}
         for ext, info in (old or {}).get("files", {}).items():
             if ext in files:
                 continue
-            if ext != "vtt" and old.get("input_hash") == job.input_hash:
+            if not ext.endswith("vtt") and old.get("input_hash") == job.input_hash:
                 files[ext] = info  # same inputs, so this format made last time still matches the new render
             else:
                 (self.out_dir / info["path"]).unlink(missing_ok=True)  # made from other inputs: stale
@@ -67,7 +67,7 @@ class Installer:
         self.manifest.put(entry)
         self.manifest.write()
         return Outcome(scene_id, quality, RENDERED, bytes=sum(f["bytes"] for f in files.values()), files=files,
-                       narrated=job.narrated, aspect=aspect)
+                       narrated=job.narrated, aspect=aspect, described=job.described)
 
     def refresh_embeds(self) -> None:
         """Every entry's snippet made again (entries from earlier runs carry the markup of their day)."""

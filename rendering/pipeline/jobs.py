@@ -27,14 +27,23 @@ class Job:
         return self.narration is not None
 
     @property
+    def described(self) -> bool:
+        """A described clip: narrated, and the voice also says what the frame shows (render.py --describe)."""
+        return self.narrated and bool(self.narration.get("describe"))
+
+    @property
+    def voice(self) -> str:
+        return "described" if self.described else "narrated" if self.narrated else ""
+
+    @property
     def key(self) -> str:
-        return f"{self.spec.id}@{self.quality.tag}" + ("+narrated" if self.narrated else "")
+        return f"{self.spec.id}@{self.quality.tag}" + (f"+{self.voice}" if self.voice else "")
 
     @property
     def name(self) -> str:
         """For work folders and logs."""
         aspect = "" if self.quality.landscape else f"-{self.quality.aspect}"
-        return f"{self.spec.id}-{self.quality.name}{aspect}" + ("-narrated" if self.narrated else "")
+        return f"{self.spec.id}-{self.quality.name}{aspect}" + (f"-{self.voice}" if self.voice else "")
 
     @property
     def expected_frames(self) -> int | None:
@@ -77,8 +86,10 @@ class Outcome:
     narrated: bool = False
     bad_input: bool = False  # the clip could not be made because of what it was given (exit 2), not a crash
     aspect: str = "landscape"
+    described: bool = False
 
     @property
     def label(self) -> str:
         aspect = "" if self.aspect == "landscape" else f"/{self.aspect}"
-        return f"{self.scene_id}@{self.quality}{aspect}" + ("+narrated" if self.narrated else "")
+        voice = "+described" if self.described else "+narrated" if self.narrated else ""
+        return f"{self.scene_id}@{self.quality}{aspect}{voice}"

@@ -16,7 +16,8 @@ Each clip's "beats" (when its scene has beats): [{"beat", "caption", "captions",
 "start", "end"}], spans of whole frames that tile the clip (rendering/encode/beats.py), in its own timeline (silent or
 narrated).
 A silent and a narrated clip of the same scene and quality are two entries ("narrated" false/true; an entry
-without the key is silent). So are its landscape, portrait and square clips (render.py --aspect): a clip, film or
+without the key is silent); a described clip (--describe) is a third, narrated, with "described": true and its
+descriptions track as files["descriptions_vtt"]. So are its landscape, portrait and square clips (render.py --aspect): a clip, film or
 deck in another frame than 16:9 carries "aspect": "portrait"|"square"; one without the key is landscape, the form
 every entry had before there were aspects.
 The manifest is merged across runs, never replaced: entries for clips this run did not touch stay while their
@@ -46,15 +47,18 @@ def aspect_of(entry: dict) -> str:
     return entry.get("aspect", LANDSCAPE)
 
 
-def _key(entry: dict) -> tuple[str, str, bool, str]:
-    return entry["id"], entry["quality"], bool(entry.get("narrated", False)), aspect_of(entry)
+def _key(entry: dict) -> tuple[str, str, bool, str, bool]:
+    return (entry["id"], entry["quality"], bool(entry.get("narrated", False)), aspect_of(entry),
+            bool(entry.get("described", False)))
 
 
 def _film_key(film: dict) -> tuple[str, bool, str]:
     return film["quality"], bool(film.get("narrated", False)), aspect_of(film)
 
 
-_deck_key = _film_key  # one deck per quality, silent or narrated, as for films
+def _deck_key(deck: dict) -> tuple[str, bool, str, bool]:
+    """One deck per quality, silent, narrated or described (its clips' voice), in each frame."""
+    return deck["quality"], bool(deck.get("narrated", False)), aspect_of(deck), bool(deck.get("described", False))
 
 
 class Manifest:
@@ -62,13 +66,13 @@ class Manifest:
                  decks: list[dict] | None = None) -> None:
         self.out_dir = out_dir
         self.example: dict | None = None  # {"name", "description"} of a user's example; None for the post's
-        self._entries: dict[tuple[str, str, bool, str], dict] = {}
+        self._entries: dict[tuple[str, str, bool, str, bool], dict] = {}
         self._films: dict[tuple[str, bool, str], dict] = {}
         for entry in entries or []:
             self._entries[_key(entry)] = entry
         for film in films or []:
             self._films[_film_key(film)] = film
-        self._decks: dict[tuple[str, bool, str], dict] = {_deck_key(deck): deck for deck in decks or []}
+        self._decks: dict[tuple[str, bool, str, bool], dict] = {_deck_key(deck): deck for deck in decks or []}
 
     @classmethod
     def load(cls, out_dir: Path) -> tuple["Manifest", str | None]:
@@ -86,28 +90,31 @@ class Manifest:
         except (OSError, ValueError, AttributeError) as error:
             return cls(out_dir), f"ignoring unreadable {path}: {error}"
 
-    def get(self, scene_id: str, quality: str, narrated: bool = False, aspect: str = LANDSCAPE) -> dict | None:
-        return self._entries.get((scene_id, quality, narrated, aspect))
+    def get(self, scene_id: str, quality: str, narrated: bool = False, aspect: str = LANDSCAPE,
+            described: bool = False) -> dict | None:
+        return self._entries.get((scene_id, quality, narrated, aspect, described))
 
     def put(self, entry: dict) -> None:
         self._entries[_key(entry)] = entry
 
-    def drop(self, scene_id: str, quality: str, narrated: bool = False, aspect: str = LANDSCAPE) -> dict | None:
-        return self._entries.pop((scene_id, quality, narrated, aspect), None)
+    def drop(self, scene_id: str, quality: str, narrated: bool = False, aspect: str = LANDSCAPE,
+             described: bool = False) -> dict | None:
+        return self._entries.pop((scene_id, quality, narrated, aspect, described), None)
 
     def entries(self) -> list[dict]:
         return sorted(self._entries.values(), key=lambda e: (e.get("order", 0), _QUALITY_RANK.get(e["quality"], 99),
-                                                              bool(e.get("narrated")), _ASPECT_RANK.get(aspect_of(e), 99),
+                                                              bool(e.get("narrated")), bool(e.get("described")),
+                                                              _ASPECT_RANK.get(aspect_of(e), 99),
                                                               e["id"]))
 
     def clips_at(self, specs, quality: str, narrated: bool, formats: list[str],
-                 purpose: str, aspect: str = LANDSCAPE) -> tuple[list[dict], str | None]:
+                 purpose: str, aspect: str = LANDSCAPE, described: bool = False) -> tuple[list[dict], str | None]:
         """The entries of `specs` at `quality` that a film or a deck is made from, and why they cannot be (one line
         ending in `purpose`, e.g. "to join"), or None when every clip is there with every format."""
-        entries = [self.get(spec.id, quality, narrated, aspect) for spec in specs]
+        entries = [self.get(spec.id, quality, narrated, aspect, described) for spec in specs]
         missing = [spec.id for spec, entry in zip(specs, entries) if entry is None]
         if missing:
-            kind = "narrated clip" if narrated else "clip"
+            kind = "described clip" if described else "narrated clip" if narrated else "clip"
             at = quality if aspect == LANDSCAPE else f"{quality} {aspect}"
             return entries, f"no {kind} of {', '.join(missing)} at {at} {purpose}"
         lacking = [entry["id"] for entry in entries if not all(fmt in entry["files"] for fmt in formats)]
@@ -128,17 +135,19 @@ class Manifest:
         return sorted(self._films.values(), key=lambda f: (_QUALITY_RANK.get(f["quality"], 99), f["narrated"],
                                                            _ASPECT_RANK.get(aspect_of(f), 99)))
 
-    def deck(self, quality: str, narrated: bool, aspect: str = LANDSCAPE) -> dict | None:
-        return self._decks.get((quality, narrated, aspect))
+    def deck(self, quality: str, narrated: bool, aspect: str = LANDSCAPE, described: bool = False) -> dict | None:
+        return self._decks.get((quality, narrated, aspect, described))
 
     def put_deck(self, deck: dict) -> None:
         self._decks[_deck_key(deck)] = deck
 
-    def drop_deck(self, quality: str, narrated: bool, aspect: str = LANDSCAPE) -> dict | None:
-        return self._decks.pop((quality, narrated, aspect), None)
+    def drop_deck(self, quality: str, narrated: bool, aspect: str = LANDSCAPE,
+                  described: bool = False) -> dict | None:
+        return self._decks.pop((quality, narrated, aspect, described), None)
 
     def decks(self) -> list[dict]:
         return sorted(self._decks.values(), key=lambda d: (_QUALITY_RANK.get(d["quality"], 99), d["narrated"],
+                                                           bool(d.get("described")),
                                                            _ASPECT_RANK.get(aspect_of(d), 99)))
 
     def prune(self, known_ids: set[str]) -> list[str]:
@@ -147,7 +156,7 @@ class Manifest:
         for key, entry in list(self._entries.items()):
             if entry["id"] not in known_ids or not files_intact(self.out_dir, entry):
                 del self._entries[key]
-                dropped.append(f"{key[0]}@{key[1]}" + ("+narrated" if key[2] else ""))
+                dropped.append(f"{key[0]}@{key[1]}" + ("+described" if key[4] else "+narrated" if key[2] else ""))
         for key, film in list(self._films.items()):
             if not files_intact(self.out_dir, film):
                 del self._films[key]
@@ -155,7 +164,7 @@ class Manifest:
         for key, deck in list(self._decks.items()):
             if not deck_intact(self.out_dir, deck):
                 del self._decks[key]
-                dropped.append(f"deck@{key[0]}" + ("+narrated" if key[1] else ""))
+                dropped.append(f"deck@{key[0]}" + ("+described" if key[3] else "+narrated" if key[1] else ""))
         return dropped
 
     def to_dict(self) -> dict:

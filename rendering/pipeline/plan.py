@@ -14,37 +14,45 @@ def plan(specs, qualities, formats, *, root: Path, registry_path: Path, manifest
          force: bool, narration: dict | None = None, example: str | None = None) -> tuple[list[Job], list[Outcome]]:
     """Split the requested clips into jobs to render and outcomes already known (up to date, or failed early).
 
-    With `narration` (the job's voice settings) every clip is planned twice: silent, and narrated. `example` is the
-    text of the example file the clips are computed from (None: the post's)."""
+    With `narration` (the job's voice settings) every clip is planned twice: silent, and narrated; with its
+    "describe" too, three times: silent, narrated and described. `example` is the text of the example file the
+    clips are computed from (None: the post's)."""
     shared = inputs.shared_digest(root, registry_path, example)
-    variants = [None] + ([narration] if narration is not None else [])
+    variants = [None]
+    if narration is not None:
+        variants.append({**narration, "describe": False})
+        if narration.get("describe"):
+            variants.append({**narration, "describe": True})
     narrated_digest = inputs.narration_digest(narration["voice_files"]) if narration is not None else ""
     jobs, known = [], []
     for spec in specs:
         for quality in qualities:
             for variant in variants:
                 narrated = variant is not None
+                described = narrated and variant["describe"]
                 try:
-                    input_hash = inputs.clip_input_hash(shared, root, spec, quality,
-                                                        narrated_digest if narrated else "")
+                    voice_digest = narrated_digest + ("\0described" if described else "") if narrated else ""
+                    input_hash = inputs.clip_input_hash(shared, root, spec, quality, voice_digest)
                 except OSError as error:
                     message = (str(error) if isinstance(error, inputs.MissingSceneModule)
                                else f"cannot read inputs: {error}")
                     known.append(Outcome(spec.id, quality.name, FAILED, error=message, narrated=narrated,
-                                         aspect=quality.aspect))
+                                         aspect=quality.aspect, described=described))
                     continue
-                entry = manifest.get(spec.id, quality.name, narrated, quality.aspect)
+                entry = manifest.get(spec.id, quality.name, narrated, quality.aspect, described)
                 # An entry without "beats" was encoded before key frames marked the beats: render it again.
                 if (not force and entry is not None and entry.get("input_hash") == input_hash and "beats" in entry
                         and all(fmt in entry["files"] for fmt in formats) and files_intact(out_dir, entry)):
                     known.append(Outcome(spec.id, quality.name, UP_TO_DATE, narrated=narrated, aspect=quality.aspect,
-                                         bytes=sum(f["bytes"] for f in entry["files"].values())))
+                                         bytes=sum(f["bytes"] for f in entry["files"].values()), described=described))
                     continue
                 # Another quality's timeline (in the same frame: a portrait layout times its own beats) splits it.
-                previous = entry or next((manifest.get(spec.id, q, narrated, quality.aspect) for q in QUALITIES
-                                          if manifest.get(spec.id, q, narrated, quality.aspect)), None)
+                previous = entry or next((manifest.get(spec.id, q, narrated, quality.aspect, described)
+                                          for q in QUALITIES
+                                          if manifest.get(spec.id, q, narrated, quality.aspect, described)), None)
                 job_narration = None if variant is None else {"voice": variant["voice"],
-                                                              "cache_dir": variant["cache_dir"]}
+                                                              "cache_dir": variant["cache_dir"],
+                                                              "describe": described}
                 jobs.append(Job(spec, quality, list(formats), input_hash,
                                 expected_seconds=previous.get("duration") if previous else None,
                                 narration=job_narration,

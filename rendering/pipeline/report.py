@@ -128,7 +128,8 @@ def summary(console: Console, outcomes: list[Outcome], wall_seconds: float) -> N
     for outcome in outcomes:
         style = _STYLE.get(outcome.status, "")
         aspect = "" if getattr(outcome, "aspect", "landscape") == "landscape" else f" {outcome.aspect}"
-        quality = outcome.quality + aspect + (" narrated" if outcome.narrated else "")
+        voice = " described" if getattr(outcome, "described", False) else " narrated" if outcome.narrated else ""
+        quality = outcome.quality + aspect + voice
         table.add_row(outcome.scene_id, quality, f"[{style}]{outcome.status}",
                       f"{outcome.seconds:.1f}" if outcome.status != UP_TO_DATE else "",
                       human_bytes(outcome.bytes) if outcome.bytes else "")

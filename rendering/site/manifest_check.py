@@ -17,6 +17,11 @@ FILM_KEYS = ("quality", "resolution", "fps", "duration", "files", "chapters")
 CHAPTER_KEYS = ("title", "start", "end")
 
 
+def is_described(entry: Mapping) -> bool:
+    """A narrated clip whose voice also says what the frame shows (render.py --describe)."""
+    return entry.get("described", False) is True
+
+
 def is_narrated(entry: Mapping) -> bool:
     """A manifest entry (clip or film) with a voice; entries written before narration lack the key: silent."""
     return entry.get("narrated", False) is True

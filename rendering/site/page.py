@@ -33,7 +33,9 @@ import jinja2
 from markupsafe import Markup
 
 from rendering.atomic import write_text
-from rendering.site.manifest_check import VIDEO_FORMATS, check_clip, check_relative_path, is_narrated, is_seconds
+from rendering.site.manifest_check import (
+    VIDEO_FORMATS, check_clip, check_relative_path, is_described, is_narrated, is_seconds,
+)
 from rendering.site.math_svg import MathImage, MathRenderer
 from rendering.site.players import Player, choose_film, group_players
 from rendering.site.post_text import (Code, Diagram, DisplayMath, Heading, ListBlock, Paragraph, Post, Preformatted,
@@ -264,14 +266,22 @@ def _figure(player: Player, number: int, caption_url: Callable[[str], str]) -> d
         "step": _step(chosen, player.title), "quality_label": quality_label(chosen),
         "duration": _duration_text(chosen["duration"]),
         "options": [_option(variant, variant is chosen, mixed, caption_url, player.portrait_of(variant))
-                    for variant in player.variants],
+                    for variant in player.variants]
+                   + [_option(variant, False, mixed, caption_url) for variant in player.described],
         "portrait": any(player.portrait_of(variant) for variant in player.variants),
         "downloads": _download_links(player, chosen),
         # The narration as text, collapsed, for readers who cannot or would rather not listen; hidden (by the
         # quality chooser) while a quality without narration plays.
-        "transcript": [beat["text"] for beat in player.transcript if beat["text"].strip()],
+        "transcript": [line for beat in player.transcript for line in _transcript_lines(beat)],
         "transcript_hidden": not is_narrated(chosen),
+        "described": bool(player.described),
     }
+
+
+def _transcript_lines(beat: Mapping) -> list[str]:
+    """A beat's narration, then (a described clip) what its audio descriptions said, each marked as one."""
+    lines = [beat["text"]] if beat["text"].strip() else []
+    return lines + [f"[Description] {text}" for text in beat.get("descriptions", [])]
 
 
 def _option(variant: Mapping, selected: bool, mixed: bool, caption_url: Callable[[str], str],
@@ -280,7 +290,8 @@ def _option(variant: Mapping, selected: bool, mixed: bool, caption_url: Callable
     portrait rendering too (data-alt-*), which quality.js swaps in on a narrow or upright screen."""
     option = _rendering(variant, caption_url)
     option.update(quality=variant["quality"], selected=selected,
-                  label=quality_label(variant) + (" · silent" if mixed and not is_narrated(variant) else ""),
+                  label=quality_label(variant) + (" · audio described" if is_described(variant) else
+                                                  " · silent" if mixed and not is_narrated(variant) else ""),
                   alt=_rendering(portrait, caption_url) if portrait is not None else None)
     if portrait is not None:
         width, height = portrait["resolution"]
@@ -295,6 +306,7 @@ def _rendering(variant: Mapping, caption_url: Callable[[str], str]) -> dict:
     return {
         "files": [(name, _href(files[name]["path"])) for name in ("webm", "mp4", "gif", "png") if name in files],
         "vtt": caption_url(files["vtt"]["path"]) if "vtt" in files else None,
+        "descriptions": caption_url(files["descriptions_vtt"]["path"]) if "descriptions_vtt" in files else None,
         "width": int(width), "height": int(height), "duration": f"{float(variant['duration']):.3f}",
         "narrated": "true" if is_narrated(variant) else "false", "step": _step(variant, ""),
     }

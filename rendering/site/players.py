@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from rendering.site.manifest_check import QUALITIES, check_clip, check_film, is_narrated
+from rendering.site.manifest_check import QUALITIES, check_clip, check_film, is_described, is_narrated
 
 DEFAULT_QUALITY_CEILING = "high"  # start players at the best quality up to 1080p; 1440p/4k only on request
 
@@ -30,6 +30,7 @@ class Player:
     order: int
     variants: tuple[Mapping, ...]
     portraits: Mapping[str, Mapping] = None  # quality -> its portrait rendering, where one was made
+    described: tuple[Mapping, ...] = ()  # its described renderings (render.py --describe), lowest quality first
 
     def portrait_of(self, variant: Mapping) -> Mapping | None:
         return (self.portraits or {}).get(variant["quality"])
@@ -40,7 +41,10 @@ class Player:
 
     @property
     def transcript(self) -> list[Mapping]:
-        """The narration's text, beat by beat (the same at every quality); empty for a silent-only clip."""
+        """The narration's text, beat by beat (the same at every quality), with the audio descriptions where the
+        clip was described; empty for a silent-only clip."""
+        if self.described:
+            return list(self.described[0].get("transcript", []))
         narrated = [v for v in self.variants if is_narrated(v)]
         preferred = self.default if is_narrated(self.default) else (narrated[0] if narrated else None)
         return list(preferred.get("transcript", [])) if preferred is not None else []
@@ -60,7 +64,8 @@ def group_players(manifest: Mapping) -> list[Player]:
     players = []
     for clip_id, entries in by_id.items():
         first = entries[0]
-        keys = [(f"{e['quality']} (narrated)" if is_narrated(e) else e["quality"])
+        keys = [(f"{e['quality']} (described)" if is_described(e) else f"{e['quality']} (narrated)"
+                 if is_narrated(e) else e["quality"])
                 + ("" if _aspect(e) == "landscape" else f" {_aspect(e)}") for e in entries]
         if len(set(keys)) != len(keys):
             raise ValueError(f"clip {clip_id!r} lists a quality twice: {keys}")
@@ -68,13 +73,16 @@ def group_players(manifest: Mapping) -> list[Player]:
             for key in ("title", "section", "order"):
                 if other[key] != first[key]:
                     raise ValueError(f"clip {clip_id!r}: entries disagree on {key!r}")
-        variants = _by_quality(e for e in entries if _aspect(e) == "landscape")
-        portraits = _by_quality(e for e in entries if _aspect(e) == "portrait")
+        voiced = [e for e in entries if not is_described(e)]
+        variants = _by_quality(e for e in voiced if _aspect(e) == "landscape")
+        portraits = _by_quality(e for e in voiced if _aspect(e) == "portrait")
+        described = _by_quality(e for e in entries if is_described(e) and _aspect(e) == "landscape")
         if not variants:  # rendered in portrait (or square) only: that is what it plays
-            variants = portraits or _by_quality(e for e in entries if _aspect(e) == "square")
+            variants = portraits or _by_quality(e for e in voiced if _aspect(e) == "square")
             portraits = []
+            described = []
         players.append(Player(clip_id, first["title"], first["section"], int(first["order"]), tuple(variants),
-                              {v["quality"]: v for v in portraits}))
+                              {v["quality"]: v for v in portraits}, tuple(described)))
     players.sort(key=lambda p: p.order)
     return players
 

@@ -17,8 +17,10 @@ from manim import DOWN, UP, FadeIn, FadeOut, Mobject, MovingCameraScene, VGroup,
 
 from scenes import registry
 
-from . import camera, layout, palette, typography
-from .narration import Narrator, SpokenSentence, place_sentences, segment_length, sentence_cues
+from . import camera, description, layout, palette, typography
+from .narration import (
+    DESCRIPTION, SENTENCE_GAP, Narrator, SpokenSentence, place_sentences, segment_length, sentence_cues,
+)
 from .text import wrapped
 
 
@@ -37,6 +39,7 @@ class BeatRecord:
     end: float | None = None
     captions: list[str] = field(default_factory=list)
     narration: list[str] = field(default_factory=list)  # what is read aloud, one entry per `say`
+    descriptions: list[str] = field(default_factory=list)  # a described clip's audio descriptions, as said
 
 
 def _pieces(subject: Mobject | Sequence[Mobject] | None) -> tuple[Mobject, ...]:
@@ -64,6 +67,7 @@ class AttentionScene(MovingCameraScene):
 
     scene_id: str = ""  # the id in scenes.registry
     narrator: Narrator | None = None  # set by the render worker for a narrated clip; None renders silently
+    describes: bool = False  # set by the render worker for a described clip: the voice also says what is shown
 
     def setup(self):
         self.camera.background_color = palette.BACKGROUND
@@ -72,6 +76,10 @@ class AttentionScene(MovingCameraScene):
         self._caption: tuple[str, float] | None = None
         self.cue_subject: tuple[Mobject, ...] = ()  # what the caption now shown talks about (story_gate)
         self._speech_end: float | None = None
+        self.description_cues: list[tuple[float, float, str]] = []  # a described clip's descriptions track
+        self.described_lines: set[str] = set()  # what the descriptions have said so far (never said twice)
+        self._texts_before_cue: set[int] = set()  # for a caption without a subject: what was drawn as it began
+        self._cue_seen: tuple[str, set[str]] | None = None  # the caption's subject as last seen: (its text, lines)
 
     # --- beats and subcaptions -------------------------------------------------------------------
     @property
@@ -116,6 +124,9 @@ class AttentionScene(MovingCameraScene):
         spoken = text if narration is None else narration
         self._caption = (text, self.time)
         self.cue_subject = _pieces(subject)
+        self._cue_seen = None
+        if self.describes and not self.cue_subject:
+            self._texts_before_cue = {id(unit) for unit in description.drawn_texts(self.mobjects)}
         record.captions.append(text)
         record.narration.append(spoken)
         if self.narrator is not None and spoken.strip():
@@ -135,12 +146,39 @@ class AttentionScene(MovingCameraScene):
             return
         text, start = self._caption
         if self.narrator is not None:
+            if self.describes:
+                self._describe(start)
             self._hold_for_speech(start)
         else:
             duration = self.time - start
             if duration > 0:
                 self.add_subcaption(text, duration=duration, offset=-duration)
         self._caption = None
+
+    def _look_at_subject(self) -> None:
+        """After each animation of a caption: what its subject shows now, kept while the subject is in view (so a
+        subject replaced by the caption's last animation is described as it was shown)."""
+        subject = self.cue_subject or description.what_appeared(self.mobjects, self._texts_before_cue)
+        said = set(self.described_lines)
+        text = description.describe(subject, said, self.mobjects, narration=self.beat_log[-1].narration[-1])
+        if text:
+            self._cue_seen = (text, said - self.described_lines)
+
+    def _describe(self, start: float) -> None:
+        """Say what the caption's subject showed when last seen, right after the narration (in the pause the
+        animations leave, else the picture waits for it: extended description). What the clip has described
+        already is not said again."""
+        if self._cue_seen is None:
+            return
+        (text, lines), self._cue_seen = self._cue_seen, None
+        self.described_lines |= lines
+        record = self.beat_log[-1]
+        record.descriptions.append(text)
+        at = start if self._speech_end is None else self._speech_end + SENTENCE_GAP
+        placed = place_sentences(self.narrator, record.name, text, at, kind=DESCRIPTION)
+        self.spoken += placed
+        self._speech_end = placed[-1].end if placed else self._speech_end
+        self.description_cues += [cue for sentence in placed for cue in sentence_cues(sentence)]
 
     def _hold_for_speech(self, start: float) -> None:
         """Where the speech outlasts the caption's animations, the picture waits: speech never runs into the next
@@ -163,7 +201,10 @@ class AttentionScene(MovingCameraScene):
         self.after_animation()
 
     def after_animation(self) -> None:
-        """Called after every animation; the layout check replaces it to inspect the screen."""
+        """Called after every animation (the inspection adds its checks); a described clip looks at the caption's
+        subject."""
+        if self.describes and self._caption is not None:
+            self._look_at_subject()
 
     def on_beat_end(self, record: BeatRecord) -> None:
         """Called when a beat ends; frame dumps and pixel-regression tests capture the screen here."""

@@ -21,6 +21,7 @@ import weakref
 from manim import Animation, Mobject, Rectangle, Text, Typst
 
 from . import camera, layout, palette, typography
+from .light_animations import FillTo, OpacityTo
 from .numbers import TracedNumber
 from .view import boundary_box
 from .widgets import TensorGrid
@@ -179,14 +180,14 @@ def shot_state(scene, shot: camera.Shot, within: Mobject, region: layout.Region 
     anims: list[Animation] = []
     for unit, opacity in changes:
         if id(unit) in on_screen:
-            anims.append(unit.animate.set_opacity(opacity))
+            anims.append(OpacityTo(unit, opacity))
         else:
             unit.set_opacity(opacity)
     for square, color, opacity in fills:
         if abs(square.get_fill_opacity() - opacity) < 1e-3:
             continue
         if id(square) in on_screen:
-            anims.append(square.animate.set_fill(color, opacity=opacity))
+            anims.append(FillTo(square, color, opacity))
         else:
             square.set_fill(color, opacity=opacity)
     _record(changes)

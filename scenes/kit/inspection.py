@@ -37,7 +37,7 @@ from attention_math import example_spec, examples
 from attention_math.learned import corpus
 from scenes import frame, registry
 
-from . import contrast_gate, layout, phone, typography
+from . import contrast_gate, label_gate, layout, phone, typography
 from .base import AttentionScene, BeatRecord
 from .headless import run_headless
 from .spread_gate import descriptive_claim_problems
@@ -64,6 +64,7 @@ class SceneReport:
     story_problems: list[str] = field(default_factory=list)  # story_gate: a cue's subject or quoted number unseen
     contrast_problems: list[str] = field(default_factory=list)  # contrast_gate: text < 4.5:1, a graphic < 3:1
     min_text_contrast: dict[str, float | None] = field(default_factory=dict)  # beat → its lowest text contrast
+    colour_only_problems: list[str] = field(default_factory=list)  # label_gate: a meaning told by colour alone
     story: dict[str, Any] = field(default_factory=dict)  # beat → story_gate.BeatStory
     beat_log: list[BeatRecord] = field(default_factory=list)  # captions and narration of every beat
     shown_numbers: dict[str, set[str]] = field(default_factory=dict)  # beat → every TracedNumber.shown_text seen
@@ -586,6 +587,9 @@ def inspect_scene_class(scene: str | type[AttentionScene], scene_id: str,
             [m for m in scene.mobjects if is_visible(m)]))
         report.contrast_problems.extend(f"{scene_id} / beat {record.name} / end: {problem}"
                                         for problem in contrast_gate.graphic_problems(graphics))
+        report.colour_only_problems.extend(f"{scene_id} / beat {record.name} / end: {problem}" for problem in
+                                           label_gate.colour_only(scene.mobjects, text_units(scene),
+                                                                  current_view(scene)))
         report.metrics.append(open_beat.pop() if open_beat else BeatMetrics(record.name))
 
     story = StoryGate(scene_id)

@@ -18,6 +18,8 @@ SENTENCE_GAP = 0.2  # seconds between two sentences of one caption
 SEGMENT_GRID = 0.25
 CUE_LINE_CHARS = 42  # the usual subtitle line length
 CUE_MAX_LINES = 2
+#: The kinds of speech: the narration, and (in a described clip) the audio description of what is shown.
+NARRATION, DESCRIPTION = "narration", "description"
 
 
 class Narrator(Protocol):
@@ -34,6 +36,7 @@ class SpokenSentence:
     start: float  # seconds from the start of the clip
     text: str  # as written (the caption form), which is also what its cues show
     speech: Any  # has .duration, .samples, .rate
+    kind: str = NARRATION  # or DESCRIPTION: what the frame shows, said for a listener who cannot see it
 
     @property
     def end(self) -> float:
@@ -45,12 +48,13 @@ def segment_length(speech_seconds: float) -> float:
     return math.ceil((speech_seconds + PAUSE_AFTER_SPEECH) / SEGMENT_GRID - 1e-9) * SEGMENT_GRID
 
 
-def place_sentences(narrator: Narrator, beat: str, text: str, start: float) -> list[SpokenSentence]:
+def place_sentences(narrator: Narrator, beat: str, text: str, start: float, *,
+                    kind: str = NARRATION) -> list[SpokenSentence]:
     """Speak `text` sentence by sentence from `start`, with a short gap between sentences."""
     placed, at = [], start
     for sentence in narrator.sentences(text):
         speech = narrator.speak(sentence)
-        placed.append(SpokenSentence(beat, at, sentence, speech))
+        placed.append(SpokenSentence(beat, at, sentence, speech, kind))
         at += speech.duration + SENTENCE_GAP
     return placed
 

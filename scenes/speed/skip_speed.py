@@ -7,7 +7,8 @@ render), it still does everything but write the frame:
 - a fade still copies its mobject twice, aligns the copies point by point and interpolates them, to arrive where
   it started: a FadeOut puts its mobject back as it was and takes it out of the scene, a FadeIn ends on its
   mobject as it was, in the scene.
-That was a third of a headless run. Here, while skipping, nothing is drawn; and a play of fades alone, on separate
+Nor are the scene's mobjects sorted into moving and static for a background no skipped play draws. That was a
+third of a headless run. Here, while skipping, nothing is drawn; and a play of fades alone, on separate
 mobjects, becomes what it amounts to: each mobject added or removed, left as it is, the run time kept. A skipped
 transform along a straight path, whose rate reaches exactly 1, makes no copy of where it starts: at alpha 1 manim's
 interpolation weighs the start by 0 (`(1 - 1) * start + 1 * end`, colours copied from the target), so the end state
@@ -21,7 +22,9 @@ frame shows.
 
 from __future__ import annotations
 
-from manim import Animation, ApplyMethod, FadeIn, FadeOut, MoveToTarget, ReplacementTransform, Scene, Transform
+from manim import (
+    Animation, ApplyMethod, FadeIn, FadeOut, Mobject, MoveToTarget, ReplacementTransform, Scene, Transform,
+)
 from manim.animation.transform import _MethodAnimation
 from manim.renderer.cairo_renderer import CairoRenderer
 from manim.utils.bezier import interpolate
@@ -30,6 +33,7 @@ _save_static_frame_data = CairoRenderer.save_static_frame_data
 _render = CairoRenderer.render
 _compile_animations = Scene.compile_animations
 _transform_begin = Transform.begin
+_get_moving_and_static = Scene.get_moving_and_static_mobjects
 
 #: The transforms whose end state is their target's, through Transform's own interpolation (no override of it).
 _ENDING_ON_TARGET = (Transform, ReplacementTransform, MoveToTarget, _MethodAnimation, ApplyMethod)
@@ -104,6 +108,19 @@ def _begin_without_a_starting_copy(self: Transform) -> None:
     self.interpolate(0)
 
 
+#: What moves in a skipped play, as far as drawing goes: nothing (no play is drawn while skipping; a skipped static
+#: wait still "draws" its moving mobjects, and an empty list would mean the whole scene).
+_NOTHING_DRAWN = Mobject()
+
+
+def _moving_and_static_unless_skipping(self: Scene, animations):
+    """manim sorts the scene's every mobject into moving and static for the static background; a skipped play draws
+    no background and no frame, so while skipping that sorting (a walk of every family) is not done."""
+    if self.renderer.skip_animations:
+        return [_NOTHING_DRAWN], []
+    return _get_moving_and_static(self, animations)
+
+
 def _save_static_frame_data_unless_skipping(self: CairoRenderer, scene, static_mobjects):
     if self.skip_animations:
         self.static_image = None
@@ -122,3 +139,4 @@ def install() -> None:
     CairoRenderer.render = _render_unless_skipping
     Scene.compile_animations = _compile_animations_skipping_fades
     Transform.begin = _begin_without_a_starting_copy
+    Scene.get_moving_and_static_mobjects = _moving_and_static_unless_skipping

@@ -20,6 +20,18 @@
     });
     var track = video.querySelector("track");
     if (track && option.hasAttribute("data-vtt")) { track.setAttribute("src", option.getAttribute("data-vtt")); }
+    // A described rendering (render.py --describe) carries its audio descriptions as a track of their own.
+    var descriptions = video.querySelector("track[kind=descriptions]");
+    if (option.hasAttribute("data-descriptions")) {
+      if (!descriptions) {
+        descriptions = document.createElement("track");
+        descriptions.setAttribute("kind", "descriptions");
+        descriptions.setAttribute("srclang", "en");
+        descriptions.setAttribute("label", "Audio descriptions");
+        video.insertBefore(descriptions, video.querySelector("p"));
+      }
+      descriptions.setAttribute("src", option.getAttribute("data-descriptions"));
+    } else if (descriptions) { descriptions.remove(); }
     if (option.hasAttribute("data-png")) { video.setAttribute("poster", option.getAttribute("data-png")); }
     else { video.removeAttribute("poster"); }
     video.setAttribute("width", option.getAttribute("data-width"));

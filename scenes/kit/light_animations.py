@@ -1,0 +1,64 @@
+"""Animations that change only opacity or fill colour, without the copies a Transform makes.
+
+`mob.animate.set_opacity(0)` copies the mobject twice (the target, and the starting state every Animation keeps).
+A close-up hides or shows hundreds of numbers and re-shades their cells on every camera move, so those copies were
+a fifth of a headless storyboard's time. These animations keep only the few numbers they interpolate; each frame
+is the one the Transform would draw (opacity and colour interpolated linearly by the rate function), and the end
+state is exactly what `set_opacity` / `set_fill` give.
+"""
+
+from __future__ import annotations
+
+from manim import Animation, ManimColor, Mobject, interpolate_color
+
+
+class OpacityTo(Animation):
+    """`mob.animate.set_opacity(opacity)`: fill, stroke and background stroke of every part move to `opacity`."""
+
+    def __init__(self, mobject: Mobject, opacity: float, **kwargs) -> None:
+        self.opacity = opacity
+        self._starts: list[tuple[Mobject, float, float, float]] = []
+        super().__init__(mobject, **kwargs)
+
+    def create_starting_mobject(self) -> Mobject:
+        return self.mobject  # the start is kept as numbers (begin), not as a copy
+
+    def begin(self) -> None:
+        self._starts = [(part, float(part.get_fill_opacity()), float(part.get_stroke_opacity()),
+                         float(part.get_stroke_opacity(background=True)))
+                        for part in self.mobject.family_members_with_points()]
+        super().begin()
+
+    def interpolate_mobject(self, alpha: float) -> None:
+        t = self.rate_func(alpha)
+        for part, fill, stroke, background in self._starts:
+            part.set_fill(opacity=fill * (1 - t) + self.opacity * t, family=False)
+            part.set_stroke(opacity=stroke * (1 - t) + self.opacity * t, family=False)
+            part.set_stroke(opacity=background * (1 - t) + self.opacity * t, family=False, background=True)
+
+
+class FillTo(Animation):
+    """`mob.animate.set_fill(color, opacity=opacity)` for a one-colour shape (a cell): colour and opacity together."""
+
+    def __init__(self, mobject: Mobject, color: ManimColor, opacity: float, **kwargs) -> None:
+        self.color, self.opacity = ManimColor(color), opacity
+        self._start: tuple[ManimColor, float] | None = None
+        super().__init__(mobject, **kwargs)
+
+    def create_starting_mobject(self) -> Mobject:
+        return self.mobject
+
+    def begin(self) -> None:
+        self._start = (self.mobject.get_fill_color(), float(self.mobject.get_fill_opacity()))
+        super().begin()
+
+    def interpolate_mobject(self, alpha: float) -> None:
+        t = self.rate_func(alpha)
+        color, opacity = self._start
+        if t >= 1:
+            self.mobject.set_fill(self.color, opacity=self.opacity)
+        else:
+            self.mobject.set_fill(interpolate_color(color, self.color, t), opacity=opacity * (1 - t) + self.opacity * t)
+
+
+__all__ = ["OpacityTo", "FillTo"]

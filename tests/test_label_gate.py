@@ -1,0 +1,31 @@
+"""The colour-alone gate (WCAG 1.4.1): a shape in a colour that means Q, K, V, a head, right or wrong must be named
+by a word on screen; a grid in Q's colour with no word near it fails, named it passes; an arrow into a named box is
+named by it; what is out of view is not judged."""
+
+from __future__ import annotations
+
+from scenes.kit.headless import run_headless
+from scenes.kit.inspection import text_units
+from scenes.kit.label_gate import colour_only
+from scenes.kit.view import current_view
+from tests.fixtures.quality import label_scenes
+
+
+def problems_of(scene_class) -> dict[str, list[str]]:
+    found: dict[str, list[str]] = {}
+
+    def on_beat_end(scene, record, frame):
+        found[record.name] = colour_only(scene.mobjects, text_units(scene), current_view(scene))
+
+    run_headless(scene_class, on_beat_end=on_beat_end)
+    return found
+
+
+def test_a_named_grid_and_an_arrow_into_a_named_box_pass():
+    assert problems_of(label_scenes.NamedScene) == {"named": []}
+
+
+def test_a_grid_told_by_its_colour_alone_fails_and_out_of_view_it_is_not_judged():
+    found = problems_of(label_scenes.UnnamedScene)
+    assert found["unnamed"] == ["1 piece(s) in the colour of Q with no word within 1.2 units"]
+    assert found["out_of_view"] == []
