@@ -545,8 +545,8 @@ class DropoutWeightsScene(AttentionScene):
                            "mode dropout does nothing, and the weights stay intact.",
                  subject=VGroup(*(row.out for row in rows)))
         self._clear_all_but(pipe)
-        staging.enter(self, plan, *self._focus(pipe, STEP["times_v"], palette.VALUE), run_time=0.6,
-                      with_the_move=True)
+        self.play(*self._focus(pipe, STEP["times_v"], palette.VALUE), run_time=0.6)
+        staging.enter(self, plan, run_time=0.6, with_the_move=True)  # the rows come in worked, one at a time
         staging.work_rows(self, plan, [mix_work(row) for row in rows], run_time=0.8, lag=motion.LAG)
         settle(self, [row.out for row in rows], [cell for row in rows for cells in row.out.cells for cell in cells])
         self.wait(1.0)
