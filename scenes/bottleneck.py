@@ -130,6 +130,31 @@ def _line_of(parts, lines: list[list[int]], index: int) -> VGroup:
     return VGroup(*(parts[i] for i in next(line for line in lines if index in line)))
 
 
+def decoder_caption(steps, language: str) -> tuple[str, str]:
+    """The caption and narration as the decoder's steps come in: the French words it writes, each from s alone."""
+    listed = ", ".join(steps)
+    return (f"The decoder writes {listed} one word at a time. Each step sees only s.",
+            f"The decoder then writes {listed}, one word at a time, and every one of those steps sees only s, never "
+            f"the {language} words again.")
+
+
+def through_s_caption(first: str) -> tuple[str, str]:
+    """The caption and narration that name the first English word, seen by the decoder only through s."""
+    return (f"Whatever it writes, the decoder sees “{first}” only through s, mixed with every word after it.",
+            f"Whatever word it writes, the decoder sees “{first}” only through s, blended with every word that came "
+            "after it.")
+
+
+def links_from_s(frame, boxes: list) -> VGroup:
+    """An arrow from s (its frame) to each decoder step's box: across into steps that all stand right of s (a column
+    beside it), else down into them (a row under s), as the chain was laid out."""
+    beside = all(box.get_left()[0] > frame.get_right()[0] for box in boxes)
+    start = frame.get_right() if beside else frame.get_bottom()
+    return VGroup(*(Arrow(start, box.get_left() if beside else box.get_top(), buff=layout.TIGHT,
+                          color=palette.CONTEXT, stroke_width=3, max_tip_length_to_length_ratio=0.07)
+                    for box in boxes))
+
+
 class BottleneckScene(AttentionScene):
     scene_id = "bottleneck"
 
@@ -281,26 +306,20 @@ class BottleneckScene(AttentionScene):
     def decoder_sees_only_s(self, reading: Reading, summary: Summary, chain: VGroup) -> VGroup:
         """Every French step is computed from s alone; the English words are out of reach."""
         steps = self._decoder_words()
-        first = self.tokens[0]
-        self.say(f"The decoder writes {', '.join(steps)} one word at a time. Each step sees only s.",
-                 narration=f"The decoder then writes {', '.join(steps)}, one word at a time, and every one of those "
-                           f"steps sees only s, never the {source_language()} words again.")
+        boxes = VGroup(*(chain.step(w) for w in steps))
+        caption, narration = decoder_caption(steps, source_language())
+        self.say(caption, narration=narration, subject=boxes)
         self.play(FadeOut(summary.notes), reading.words.animate.set_opacity(0.3),
                   reading.word_arrows.animate.set_opacity(0.3), run_time=0.6)
         self.play(LaggedStart(*(FadeIn(m) for m in chain), lag_ratio=0.15), run_time=1.2)
-        ends = ((summary.frame.get_bottom, lambda w: chain.step(w).get_top()) if _stacked() else
-                (summary.frame.get_right, lambda w: chain.step(w).get_left()))
-        from_s = VGroup(*(Arrow(ends[0](), ends[1](w), buff=layout.TIGHT,
-                                color=palette.CONTEXT, stroke_width=3, max_tip_length_to_length_ratio=0.07)
-                          for w in steps))
+        from_s = links_from_s(summary.frame, [chain.step(w) for w in steps])
         if getattr(chain, "in_lines", False):  # the steps in lines: arrows to a lower line pass behind the upper one
             self.bring_to_back(*from_s)
         self.play(LaggedStart(*(GrowArrow(a) for a in from_s), lag_ratio=0.3), run_time=1.5)
         self.wait(2.0)
-        self.say(f"Whatever it writes, the decoder sees “{first}” only through s, mixed with every word after it.",
-                 narration=f"Whatever word it writes, the decoder sees “{first}” only through s, blended with every "
-                           "word that came after it.")
-        self.play(*(Indicate(chain.step(w)[1], color=palette.FRENCH, scale_factor=1.3) for w in steps),
+        caption, narration = through_s_caption(self.tokens[0])
+        self.say(caption, narration=narration, subject=VGroup(*boxes, reading.words[0]))
+        self.play(*(Indicate(box[1], color=palette.FRENCH, scale_factor=1.3) for box in boxes),
                   Indicate(reading.words[0][1], color=palette.ENGLISH, scale_factor=1.3), run_time=1.2)
         self.wait(1.8)
         return from_s

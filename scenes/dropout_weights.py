@@ -6,28 +6,27 @@ the 1/(1 − p) rescale, train vs eval, and why mask and softmax may not be swap
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from manim import (
-    DOWN, LEFT, RIGHT, UL, UP, Arrow, Create, FadeIn, FadeOut, Indicate, LaggedStart, MoveToTarget,
+    DOWN, LEFT, RIGHT, UL, UP, Arrow, Create, FadeIn, FadeOut, Indicate, LaggedStart, Mobject, MoveToTarget,
     ReplacementTransform, Restore, RoundedRectangle, Swap, VGroup, Write,
 )
 
 from scenes.kit import (
     AttentionMap, AttentionScene, Source, beat, format_value, frame_box, label, layout, math, matrix, motion,
-    palette, typography,
+    palette, staging, typography,
 )
-from scenes.kit import camera, close_up, framed
-from scenes.kit.attention_map import shaded_number_size, share_columns
+from scenes.kit.attention_map import share_columns
 from scenes.kit.claims import count_word
-from scenes.kit.compose import Form, compose
-from scenes.kit.forms import flow_forms
-from scenes.kit.products import into_product, settle
+from scenes.kit.compose import Form, Plan, compose
+from scenes.kit.contrast import readable_on
+from scenes.kit.forms import flow_forms, map_style_forms
+from scenes.kit.products import into_product_by_row, settle
 
 #: The constant "1" of the formulas 1 − p and 1/(1 − p): part of the notation, not data.
 ONE = 1
 FONT = typography.SMALL_SIZE  # every map of the clip: one size, so the weight maps swap cell for cell
-WORKED = typography.WORKED_NUMBER_SIZE
 NAME = typography.HEADING_SIZE
 
 #: The post's five steps, in order; `STEP["dropout"]` is the index of that box in the pipeline.
@@ -35,9 +34,92 @@ STEP_NAMES = ("scores", "mask", "softmax", "dropout", "times_v")
 STEP = {name: k for k, name in enumerate(STEP_NAMES)}
 
 
+
 def compact_row(font_size: float) -> float:
     """A dense map's row height: one line of text and a hairline each side (the kit's rows add a TIGHT pad more)."""
     return label("Ag", font_size=font_size).height + 2 * layout.HAIRLINE
+
+
+# --- captions ------------------------------------------------------------------------------------------------
+def keep_caption(p: float) -> tuple[str, str]:
+    """The keep-mask's caption and narration: each weight kept with probability 1 − p (p as shown)."""
+    shown = format_value(p, 2)
+    return (f"In training, dropout keeps each weight with probability {ONE} − p, here p = {shown}: "
+            "one random keep-mask m for this forward pass.",
+            f"In training, dropout keeps each weight with probability {ONE} − p, here p = {shown}, and drops the "
+            "rest: one random keep-mask, m, for this forward pass.")
+
+
+def dropped_caption(n: int, dropped: int) -> str:
+    """What this pass's mask does to the causal weights of `n` tokens (their n(n + 1)/2 nonzero ones)."""
+    past = n * (n + 1) // 2
+    if dropped:
+        return (f"This mask happens to drop {count_word(dropped)} of the {count_word(past)} nonzero weights; "
+                "zeros in the future stay zero.")
+    return (f"This mask happens to keep all {count_word(past)} nonzero weights: this pass drops nothing, and the "
+            "future's zeros stay zero.")
+
+
+def zeroing_caption(dropped: int) -> tuple[str, str]:
+    """The caption and narration as the mask's zeros enter the weights."""
+    if dropped:
+        return ("Dropped weights become zero (dark red); the kept ones are multiplied by the rescale factor.",
+                "The dropped weights become zero, shown in dark red; the kept ones are multiplied by a rescale "
+                "factor.")
+    text = "No weight was dropped this time; the kept ones, all of them, are multiplied by the rescale factor."
+    return text, text
+
+
+def rescale_caption(p: float, rescale: float) -> tuple[str, str]:
+    """The caption and narration of the 1/(1 − p) rescale, with p and the factor as shown."""
+    shown_p, shown_r = format_value(p, 2), format_value(rescale, 2)
+    if shown_p == format_value(0, 2):
+        text = f"With p = {shown_p} the factor {ONE}/({ONE} − p) is {shown_r}: dropout leaves every weight as it was."
+        return text, text
+    return (f"Kept weights × {ONE}/({ONE} − p) = {shown_r}: each weight keeps its expected value, though a row's "
+            "sum now varies from pass to pass.",
+            f"Dividing the kept weights by {ONE} − p, that is multiplying them by {shown_r}, keeps each weight's "
+            "expected value, though a row's sum now varies from pass to pass.")
+
+
+def train_eval_verdict(train, evaluation) -> str:
+    """Training against eval, as the outputs are shown (two decimals): the same here, or not."""
+    same = all(format_value(float(a), 2) == format_value(float(b), 2)
+               for a, b in zip(train.flatten().tolist(), evaluation.flatten().tolist()))
+    if same:
+        return ("Same V, and here the same output: this pass dropped nothing and rescaled by one; in general "
+                "training adds noise as regularisation.")
+    return "Same V, different mixing: eval always gives the same output; training adds noise as regularisation."
+
+
+# --- the maps ------------------------------------------------------------------------------------------------
+def clip_map(src: Source, tokens, path: str, style: dict, **extra) -> AttentionMap:
+    """A map of the clip, in one of the kit's map arrangements (`style`)."""
+    return AttentionMap(src, path, tokens, causal=True, font_size=FONT, **{**style, **extra})
+
+
+def mark_dropped(amap: AttentionMap, dropped_at) -> AttentionMap:
+    for i, j in dropped_at:
+        amap.cell(i, j)[0].set_fill(palette.DROPPED, opacity=1)
+    return amap
+
+
+def keep_map(src: Source, tokens, style: dict) -> AttentionMap:
+    """The keep-mask m_ij ∈ {0, 1}: traced zeros and ones; dropped cells dark red, the future dimmed."""
+    amap = clip_map(src, tokens, "keep_mask", style, decimals=0)
+    keep = src.get("keep_mask")
+    for i in range(len(tokens)):
+        for j in range(i + 1):
+            kept = bool(keep[i, j])
+            amap.cell(i, j)[0].set_fill(palette.ZERO if kept else palette.DROPPED, opacity=1)
+            amap.cell(i, j)[1].set_color(palette.RIGHT if kept else readable_on(palette.DROPPED,
+                                                                                 (palette.WRONG, palette.TEXT)))
+    return amap
+
+
+def in_corner(amap: AttentionMap, name: Mobject) -> Mobject:
+    """A map's symbol in its empty corner: above the word "query", left of the key words."""
+    return name.next_to(amap.query_name, UP, buff=layout.GAP).align_to(amap.query_name, RIGHT)
 
 
 @dataclass(frozen=True)
@@ -47,30 +129,185 @@ class DropStage:
     alpha: AttentionMap
     keep: AttentionMap
     dropped: AttentionMap
-    alpha_name: VGroup
-    keep_name: VGroup
-    prime_name: VGroup
-    keep_in_place: bool  # True when the mask cannot sit beside the weights legibly: it takes their place a while
+    alpha_name: Mobject
+    keep_name: VGroup  # "m" over "p = …" (p traced)
+    prime_name: Mobject
+    keep_in_place: bool  # the mask takes the weights' place a while (it does not sit beside them)
+
+    @property
+    def p(self) -> Mobject:
+        return self.keep_name[1]
+
+    @property
+    def whole(self) -> VGroup:
+        return VGroup(self.alpha, self.alpha_name, self.keep, self.keep_name, self.dropped, self.prime_name)
 
 
-def named_beside(amap: AttentionMap, name) -> VGroup:
-    """A map's symbol left of its query words, level with its cells: clear of the axis names above the map and of
-    the top band, whatever the map's size. In a tall body (portrait), where the width binds, it sits in the map's
-    empty corner instead: above the word "query", left of the key words."""
-    if layout.is_tall():
-        return name.next_to(amap.query_name, UP, buff=layout.GAP).align_to(amap.query_name, RIGHT)
-    return name.next_to(amap, LEFT, buff=layout.GAP).match_y(amap.body)
+def drop_stage(src: Source, tokens, dropped_at, style: dict, in_place: bool) -> DropStage:
+    """α, α' and m built alike (their columns shared), α' on α's place; m beside them, or on their place too."""
+    alpha, dropped, keep = share_columns(clip_map(src, tokens, "weights", style),
+                                         mark_dropped(clip_map(src, tokens, "dropped_weights", style), dropped_at),
+                                         keep_map(src, tokens, style))
+    alpha_name = in_corner(alpha, math("alpha", font_size=NAME, color=palette.WEIGHT))
+    p_line = VGroup(math("p {{ = : eq }}", font_size=typography.LABEL_SIZE),
+                    src.number("p", decimals=2, font_size=typography.LABEL_SIZE)).arrange(RIGHT, buff=layout.TIGHT)
+    p_line[1].match_y(p_line[0].select("eq"))  # the number on the sign's axis, not on the p's descender
+    keep_name = in_corner(keep, VGroup(math("m", font_size=NAME, color=palette.WRONG), p_line).arrange(
+        DOWN, buff=layout.TIGHT, aligned_edge=RIGHT))
+    left, right = VGroup(alpha, alpha_name), VGroup(keep, keep_name)
+    if in_place:
+        right.shift(alpha.body.get_center() - keep.body.get_center())
+    else:
+        layout.flow(left, right, gap=layout.FAR)
+    prime_name = in_corner(dropped.shift(alpha.body.get_center() - dropped.body.get_center()),
+                           math("alpha'", font_size=NAME, color=palette.WEIGHT))
+    return DropStage(alpha, keep, dropped, alpha_name, keep_name, prime_name, in_place)
 
 
-def maps_region() -> layout.Region:
-    """The body, less a gap under the top band: the maps' axis names stay clear of the pipeline's boxes."""
+def drop_stage_forms(src: Source, tokens, dropped_at) -> list[Form]:
+    """In each map arrangement (roomiest first): the mask beside the weights, then in their place."""
+    whole = lambda stage: stage.whole  # noqa: E731
+    beside, in_place = (map_style_forms(lambda style, p=p: drop_stage(src, tokens, dropped_at, style, p),
+                                        whole=whole, name="mask in place, " if p else "")
+                        for p in (False, True))
+    return [form for pair in zip(beside, in_place) for form in pair]
+
+
+def overview_forms(src: Source, tokens, dropped_at) -> list[Form]:
+    """α' as shades with its name, in each map arrangement, else its cells alone: what the stage turns into once
+    every row was read."""
+    def build(style: dict) -> VGroup:
+        amap = mark_dropped(clip_map(src, tokens, "dropped_weights", {**style, "show_values": False}), dropped_at)
+        return VGroup(amap, in_corner(amap, math("alpha'", font_size=NAME, color=palette.WEIGHT)))
+
+    forms = map_style_forms(build)
+    return [*forms, Form("cells only", lambda: forms[-1].build()[0].body)]  # where even the words would not read
+
+
+def map_rows(amap: AttentionMap) -> list[list]:
+    """A map's parts for staging.end_over: its axis names and key words, then each row's word and cells."""
+    return [[amap.query_name, *amap.column_labels], *([amap.row_labels[i], *amap.row(i)] for i in range(amap.rows))]
+
+
+def cell_rows(cells, animations_of) -> list:
+    """The cells (i, j), a row of them at a time, for staging.work_rows: each with what lands on it."""
+    rows = sorted({i for i, _ in cells})
+    return [[[(target, anims) for target, anims in (animations_of(i, j) for i, j in cells if i == r)]]
+            for r in rows]
+
+
+# --- the rescale formula -------------------------------------------------------------------------------------
+def formula_place(lines: int) -> layout.Region:
+    """The formula's place: the top band, as tall again for each line beyond the first."""
+    band = layout.top_band()
+    return layout.Region(band.left, band.right, band.bottom - (lines - 1) * band.height, band.top)
+
+
+def maps_region(place: layout.Region) -> layout.Region:
+    """The body under the formula's place, less a gap: the maps' words stay clear of the band's boxes."""
     body = layout.body()
-    return layout.Region(body.left, body.right, body.bottom, body.top - layout.GAP)
+    return layout.Region(body.left, body.right, body.bottom, min(body.top, place.bottom) - layout.GAP)
 
 
-def fits_worked(mob, region: layout.Region) -> bool:
-    """Whether `mob`, shrunk into `region`, keeps the maps' numbers (set at FONT) at the worked size."""
-    return FONT * layout.fit_factor(mob, region) >= typography.WORKED_NUMBER_SIZE
+def rescale_line(src: Source, lines: int) -> VGroup:
+    """α'_ij = α_ij · m_ij · 1/(1 − p) and "= factor" (traced): on one line, or the factor under the formula."""
+    size = typography.BODY_SIZE + 2
+    formula = math(f"{{{{ alpha'_(i j) : out }}}} = {{{{ alpha_(i j) : a }}}} dot {{{{ m_(i j) : m }}}} dot "
+                   f"{{{{ frac({ONE}, {ONE} - p) : r }}}}", font_size=size)
+    factor = VGroup(math("=", font_size=size), src.number("rescale", decimals=2, font_size=size))
+    factor.arrange(RIGHT, buff=layout.NEAR)
+    line = VGroup(formula, factor).arrange(RIGHT if lines == 1 else DOWN, buff=layout.NEAR if lines == 1
+                                           else layout.GAP)
+    line.formula, line.factor = formula, factor
+    return line
+
+
+def rescale_line_forms(src: Source) -> list[Form]:
+    """The formula and its factor on one line in the top band, else one over the other in a taller place."""
+    return [Form(f"in {lines} line(s)", lambda lines=lines: rescale_line(src, lines), region=formula_place(lines),
+                 grow=False) for lines in (1, 2)]
+
+
+# --- training against eval -----------------------------------------------------------------------------------
+def mix_row(src: Source, mode: str, weights, times_values: VGroup, output_path: str, dropped: bool,
+            cell_size: float = typography.CELL, mode_size: float = typography.LABEL_SIZE,
+            gap: float = layout.GAP) -> VGroup:
+    """[weights] (· V) = [output], the mode's name kept beside until the caller places it."""
+    name = label(mode, font_size=mode_size, bold=True, color=palette.WRONG if dropped else palette.RIGHT)
+    equals = math("=", font_size=typography.BODY_SIZE)
+    out = matrix(src, output_path, color=palette.CONTEXT, font_size=FONT, cell_size=cell_size)
+    row = VGroup(name, weights, *times_values, equals, out).arrange(RIGHT, buff=gap)
+    row.mode, row.weights, row.times_values, row.equals, row.out = name, weights, times_values, equals, out
+    return row
+
+
+def drawn_row(src: Source, tokens, dropped_at, mode: str, weights_path: str, output_path: str) -> VGroup:
+    """One row of the comparison, the weights drawn as a map and V as a matrix; the mode's name above."""
+    weights = clip_map(src, tokens, weights_path, {}, key_label=None, query_label=None)
+    dropped = weights_path == "dropped_weights"
+    if dropped:
+        mark_dropped(weights, dropped_at)
+    values = matrix(src, "V", color=palette.VALUE, font_size=FONT)
+    row = mix_row(src, mode, weights, VGroup(math("dot", font_size=typography.BODY_SIZE), values), output_path,
+                  dropped, mode_size=NAME, gap=layout.NEAR)
+    rest = VGroup(*row.submobjects[1:])
+    row.mode.next_to(rest, UP, buff=layout.NEAR).align_to(rest, LEFT)
+    return row
+
+
+def drawn_rows(src: Source, tokens, dropped_at) -> VGroup:
+    """Training over eval, the weights and V drawn, the maps' left edges aligned."""
+    rows = VGroup(drawn_row(src, tokens, dropped_at, "training", "dropped_weights", "output_train"),
+                  drawn_row(src, tokens, dropped_at, "eval", "weights", "output_eval")).arrange(DOWN, buff=layout.APART)
+    rows[1].shift(RIGHT * (rows[0].weights.get_left()[0] - rows[1].weights.get_left()[0]))
+    return rows
+
+
+def named_row(src: Source, mode: str, output_path: str, dropped: bool, over: bool) -> VGroup:
+    """One row of the comparison with the weights and V named, not drawn (they were just shown; V is the same for
+    both): the mode above the row, or `over`: "mode α' V =" over the output (a row as narrow as the output)."""
+    product = math("alpha' V" if dropped else "alpha V", font_size=NAME, color=palette.WEIGHT)
+    row = mix_row(src, mode, product, VGroup(), output_path, dropped, cell_size=compact_row(FONT),
+                  mode_size=NAME if over else typography.LABEL_SIZE)
+    if over:
+        head = VGroup(row.mode, row.weights, row.equals).arrange(RIGHT, buff=layout.NEAR)
+        head.next_to(row.out, UP, buff=layout.GAP).match_x(row.out)
+        return row
+    rest = VGroup(*row.submobjects[1:])
+    row.mode.next_to(rest, UP, buff=layout.GAP).match_x(rest)
+    return row
+
+
+def mix_forms(src: Source, tokens, dropped_at) -> list[Form]:
+    """The weights and V drawn, training over eval; else both named, side by side or stacked; else (for the
+    camera) each named over its output."""
+    def named(over: bool, stacked: bool | None = None) -> VGroup:
+        rows = (named_row(src, "training", "output_train", True, over), named_row(src, "eval", "output_eval", False,
+                                                                               over))
+        return layout.flow(*rows, gap=layout.FAR) if stacked is None else VGroup(*rows).arrange(
+            DOWN if stacked else RIGHT, buff=layout.FAR)
+
+    return [Form("drawn", lambda: drawn_rows(src, tokens, dropped_at)),
+            *flow_forms(lambda stacked: named(False, stacked), suffix=", named"),
+            Form("named over the outputs", lambda: named(True), close_up=True)]
+
+
+def mix_work(row: VGroup) -> list:
+    """A row's work for staging.work_rows: its parts coming in, then each output row filled from what makes it
+    (entry by entry from the weights' row and V's columns where both are drawn, else the named product)."""
+    intro = [(row.mode, [FadeIn(row.mode)]), (row.weights, [FadeIn(row.weights)]),
+             *((part, [FadeIn(part)]) for part in row.times_values),
+             (row.equals, [FadeIn(row.equals), FadeIn(row.out.brackets)])]
+    if row.times_values.submobjects:
+        arrivals = into_product_by_row(row.weights, row.times_values[-1], row.out)
+    else:
+        arrivals = [[motion.travel(row.weights, cell) for cell in row.out.row(i)] for i in range(row.out.rows)]
+    return [intro, *([(row.out.row(i), anims)] for i, anims in enumerate(arrivals))]
+
+
+def output_rows(rows: VGroup) -> list[list]:
+    """Both outputs' cells, a row at a time, for staging.end_over."""
+    return [list(row.out.row(i)) for row in rows for i in range(row.out.rows)]
 
 
 def step_numbers() -> list:
@@ -158,9 +395,10 @@ class DropoutWeightsScene(AttentionScene):
         self.dropped_at = [tuple(pair) for pair in self.src.get("dropped_positions")]
         self.show_title()
         pipe = self.order_of_operations()
-        stage = self.causal_weights(pipe)
-        self.keep_mask(pipe, stage)
-        self.drop_and_rescale(pipe, stage)
+        line, line_plan = compose(rescale_line_forms(self.src))
+        stage, plan = self.causal_weights(pipe, line_plan)
+        self.keep_mask(pipe, stage, plan)
+        self.drop_and_rescale(pipe, stage, plan, line)
         self.train_versus_eval(pipe)
         self.why_mask_before_softmax(pipe)
 
@@ -176,82 +414,13 @@ class DropoutWeightsScene(AttentionScene):
         return anims
 
     def _clear_all_but(self, keep) -> None:
-        """Fade out everything except `keep` (the pipeline stays as the clip's spine), and bring the camera back to
-        rest with it (it stays still on screen)."""
+        """Fade out everything except `keep` (the pipeline stays as the clip's spine), the camera back at rest with
+        it (it stays still on screen)."""
         kept = set(keep.get_family())
         others = [m for m in self.mobjects if m not in kept and m is not self.camera.frame]
         if others:
             self.play(*(FadeOut(m) for m in others), run_time=0.6)
-        if not camera.at_rest(self):
-            self.play(*camera.move_camera(self, camera.rest_shot(), pinned=[keep]), run_time=0.6)
-
-    # --- maps -------------------------------------------------------------------------------------------------
-    def _map(self, path: str, *, dense: bool = False, shaded: bool = False, **style) -> AttentionMap:
-        """A map of the clip; `dense` stands the key words upright and packs the rows to one line each, for an
-        example whose map would not stay legible laid out flat; `shaded` sets the cells' numbers only as large as
-        the key words' columns hold (see _shaded_number_size): their shades stand in for them."""
-        if shaded:
-            style = {"number_size": self._shaded_number_size(), "label_pad": layout.HAIRLINE, **style}
-        return AttentionMap(self.src, path, self.tokens, causal=True, font_size=FONT, upright_keys=dense,
-                            cell_size=compact_row(FONT) if dense else None, **style)
-
-    def _shaded_number_size(self) -> float:
-        """Where even the densest map cannot show its numbers legibly (eight words in a narrow frame), the cells'
-        numbers are set as large as lets the upright key words, not the numbers, set the columns' width: the map
-        then fits with its words at a legible size, and its cells' shades stand in for the numbers (hidden by
-        close_up where they read below the floor)."""
-        if getattr(self, "_number_size", None) is None:
-            probes = [self._map(path, dense=True) for path in ("weights", "dropped_weights")]
-            probes.append(self._keep_map(dense=True))
-            self._number_size = shaded_number_size(probes, FONT, layout.HAIRLINE)
-        return self._number_size
-
-    def _mark_dropped(self, amap: AttentionMap) -> AttentionMap:
-        for i, j in self.dropped_at:
-            amap.cell(i, j)[0].set_fill(palette.DROPPED, opacity=1)
-        return amap
-
-    def _keep_map(self, dense: bool, shaded: bool = False) -> AttentionMap:
-        """The keep-mask m_ij ∈ {0, 1}: traced zeros and ones; dropped cells dark red, the future dimmed."""
-        amap = self._map("keep_mask", decimals=0, dense=dense, shaded=shaded)
-        keep = self.src.get("keep_mask")
-        for i in range(self.n):
-            for j in range(i + 1):
-                square, number = amap.cell(i, j)[0], amap.cell(i, j)[1]
-                kept = bool(keep[i, j])
-                square.set_fill(palette.ZERO if kept else palette.DROPPED, opacity=1)
-                number.set_color(palette.RIGHT if kept else palette.WRONG)
-        return amap
-
-    def _drop_stage(self, dense: bool = False, shaded: bool = False) -> DropStage:
-        """α, α' and m built alike; m beside α when both stay legible, else m takes α's place for one beat; maps
-        that would not stay legible even alone are built dense, and where even that leaves the numbers below the
-        floor, shaded (their cells' shades standing in for them)."""
-        alpha, dropped, keep = share_columns(self._map("weights", dense=dense, shaded=shaded),
-                                             self._mark_dropped(self._map("dropped_weights", dense=dense,
-                                                                          shaded=shaded)),
-                                             self._keep_map(dense, shaded))
-        alpha_name = named_beside(alpha, math("alpha", font_size=NAME, color=palette.WEIGHT))
-        prime_name = named_beside(dropped, math("alpha'", font_size=NAME, color=palette.WEIGHT))
-        keep_name = named_beside(keep, math("m", font_size=NAME, color=palette.WRONG))
-        region = maps_region()
-        left = VGroup(alpha, alpha_name)
-        if not dense and not layout.fits_legibly(left, region, FONT):
-            return self._drop_stage(dense=True)
-        if dense and not shaded and not layout.fits_legibly(left, region, FONT):
-            return self._drop_stage(dense=True, shaded=True)
-        beside = layout.flow(left, VGroup(keep, keep_name), gap=layout.FAR)
-        in_place = not fits_worked(beside, region)  # side by side only while the numbers read large
-        plan = left if in_place else beside
-        layout.fit_into(plan, region)
-        for amap, name in ((dropped, prime_name), (keep, keep_name)):
-            if in_place or amap is dropped:
-                VGroup(amap, name).scale(alpha.body.width / amap.body.width)
-                VGroup(amap, name).shift(alpha.body.get_center() - amap.body.get_center())
-        stage = DropStage(alpha, keep, dropped, VGroup(alpha_name), VGroup(keep_name), VGroup(prime_name), in_place)
-        if shaded:  # they enter with their numbers hidden where those read below the floor
-            close_up.apply_shot_state(camera.rest_shot(), VGroup(alpha, keep, dropped), region)
-        return stage
+        staging.come_to_rest(self, [keep], run_time=0.6)
 
     # --- beats ------------------------------------------------------------------------------------------------
     @beat
@@ -287,231 +456,106 @@ class DropoutWeightsScene(AttentionScene):
         self.add(pipe)  # the chips as one spine, as the wide frame's pipeline is
         return pipe
 
-    @beat
-    def causal_weights(self, pipe: VGroup) -> DropStage:
-        """Steps 1–3 give the causal weights: zeros above the diagonal, rows summing to one."""
-        self.say("Steps one to three give the causal weights α: the future is masked, each row sums to one.")
-        self.play(*self._focus(pipe, STEP["softmax"], palette.WEIGHT), run_time=0.6)
-        stage = self._drop_stage()
-        alpha = stage.alpha
-        if not stage.keep_in_place:  # alone for now: as large as the body allows, until m comes beside it
-            alpha.save_state()
-            stage.alpha_name.save_state()
-            layout.fit_into(VGroup(alpha, stage.alpha_name), maps_region())
-        self.play(FadeIn(alpha.axes), Write(stage.alpha_name), run_time=0.8)
-        self.play(LaggedStart(*(FadeIn(alpha.row(i)) for i in range(self.n)), lag_ratio=0.4), run_time=2.0)
-        self.wait(3.0)
-        return stage
 
     @beat
-    def keep_mask(self, pipe: VGroup, stage: DropStage) -> None:
+    def causal_weights(self, pipe: VGroup, line_plan: Plan) -> tuple[DropStage, Plan]:
+        """Steps 1–3 give the causal weights: zeros above the diagonal, rows summing to one."""
+        stage, plan = compose(drop_stage_forms(self.src, self.tokens, self.dropped_at),
+                              maps_region(line_plan.region), pinned=[pipe])
+        alpha, alone = stage.alpha, VGroup(stage.alpha, stage.alpha_name)
+        self.say("Steps one to three give the causal weights α: the future is masked, each row sums to one.",
+                 subject=alpha)
+        self.play(*self._focus(pipe, STEP["softmax"], palette.WEIGHT), run_time=0.6)
+        if not stage.keep_in_place and not plan.camera:  # alone for now: as large as the region allows
+            for part in alone:
+                part.save_state()
+            layout.fit_into(alone, plan.region)
+        staging.enter(self, plan, FadeIn(alpha.axes), Write(stage.alpha_name), run_time=0.8)
+        self.play(LaggedStart(*(FadeIn(alpha.row(i)) for i in range(self.n)), lag_ratio=0.4), run_time=2.0)
+        staging.end_over(self, plan, map_rows(alpha))
+        self.wait(3.0)
+        return stage, plan
+
+    @beat
+    def keep_mask(self, pipe: VGroup, stage: DropStage, plan: Plan) -> None:
         """One random keep-mask: each entry kept with probability 1 − p."""
-        p = format_value(self.src.value("p"), 2)
-        self.say(f"In training, dropout keeps each weight with probability {ONE} − p, here p = {p}: "
-                 "one random keep-mask m for this forward pass.",
-                 narration=f"In training, dropout keeps each weight with probability {ONE} − p and drops the rest: "
-                           "here is one random keep-mask, m, for this forward pass.")
+        keep, alone = stage.keep, VGroup(stage.alpha, stage.alpha_name)
+        caption, narration = keep_caption(self.src.value("p"))
+        self.say(caption, narration=narration, subject=VGroup(keep, stage.p))
         self.play(*self._focus(pipe, STEP["dropout"], palette.WRONG), run_time=0.6)
-        keep, alpha_shown = stage.keep, VGroup(stage.alpha, stage.alpha_name)
-        if stage.keep_in_place:  # too big to sit side by side: the mask takes the weights' place for a while
-            self.play(FadeOut(alpha_shown), run_time=0.5)
-            self.play(FadeIn(keep.axes), run_time=0.4)
-        else:
-            self.play(Restore(stage.alpha), Restore(stage.alpha_name), run_time=0.8)
-            self.play(FadeIn(keep.column_labels), FadeIn(keep.key_name), run_time=0.4)
-        self.play(Write(stage.keep_name), run_time=0.6)
+        if stage.keep_in_place:  # the mask takes the weights' place for a while
+            self.play(FadeOut(alone), run_time=0.5)
+        elif not plan.camera:
+            self.play(*(Restore(part) for part in alone), run_time=0.8)
+        staging.enter(self, plan, FadeIn(keep.axes), Write(stage.keep_name), run_time=0.8)
         self.play(LaggedStart(*(FadeIn(keep.row(i)) for i in range(self.n)), lag_ratio=0.3), run_time=2.0)
+        staging.end_over(self, plan, [[stage.keep_name], *map_rows(keep)])
         self.wait(2.0)
-        dropped = self.dropped_at
-        past = self.n * (self.n + 1) // 2
+        dropped = [keep.cell(i, j) for i, j in self.dropped_at]
+        self.say(dropped_caption(self.n, len(dropped)), subject=VGroup(*dropped) if dropped else keep.body)
         if dropped:
-            self.say(f"This mask happens to drop {count_word(len(dropped))} of the {count_word(past)} nonzero "
-                     "weights; zeros in the future stay zero.")
-            self.play(*(Indicate(keep.cell(i, j), color=palette.WRONG, scale_factor=1.15) for i, j in dropped),
-                      run_time=1.5)
+            staging.end_over(self, plan, [[keep.cell(i, j) for i, j in self.dropped_at]])
+            self.play(*(Indicate(cell, color=palette.WRONG, scale_factor=1.15) for cell in dropped), run_time=1.5)
         else:
-            self.say(f"This mask happens to keep all {count_word(past)} nonzero weights: this pass drops nothing, "
-                     "and the future's zeros stay zero.")
+            staging.end_over(self, plan, map_rows(keep))
             self.play(Indicate(keep.body, color=palette.RIGHT, scale_factor=1.05), run_time=1.5)
         self.wait(3.0)
         if stage.keep_in_place:
             self.play(FadeOut(VGroup(keep, stage.keep_name)), run_time=0.5)
-            self.play(FadeIn(alpha_shown), run_time=0.5)
+            staging.enter(self, plan, FadeIn(alone), run_time=0.5)
 
     @beat
-    def drop_and_rescale(self, pipe: VGroup, stage: DropStage) -> None:
+    def drop_and_rescale(self, pipe: VGroup, stage: DropStage, plan: Plan, line: VGroup) -> None:
         """Dropped weights become zero; the kept ones are divided by 1 − p. The step's formula takes the pipeline's
-        place in the top band meanwhile (the maps keep the whole body)."""
-        dropped = self.dropped_at
-        if dropped:
-            self.say("Dropped weights become zero (dark red); the kept ones are multiplied by the rescale factor.",
-                     narration="The dropped weights become zero, shown in dark red; the kept ones are multiplied by "
-                               "a rescale factor.")
-        else:
-            self.say("No weight was dropped this time; the kept ones, all of them, are multiplied by the rescale "
-                     "factor.")
-        formula = math(f"{{{{ alpha'_(i j) : out }}}} = {{{{ alpha_(i j) : a }}}} dot {{{{ m_(i j) : m }}}} dot "
-                       f"{{{{ frac({ONE}, {ONE} - p) : r }}}}", font_size=typography.BODY_SIZE + 2)
-        factor = VGroup(math("=", font_size=typography.BODY_SIZE + 2),
-                        self.src.number("rescale", decimals=2, font_size=typography.BODY_SIZE + 2))
-        factor.arrange(RIGHT, buff=layout.NEAR)
-        line = VGroup(formula, factor).arrange(RIGHT, buff=layout.NEAR)
-        band = layout.top_band()
-        if not layout.fits_legibly(line, band, typography.BODY_SIZE + 2):  # narrow: the factor under the formula,
-            line.arrange(DOWN, buff=layout.GAP)  # both over the maps, which leave the body's top free there
-            shown = VGroup(stage.alpha, stage.alpha_name)
-            band = layout.Region(band.left, band.right, shown.get_top()[1] + layout.GAP, band.top)
-        layout.fit_into(line, band, grow=False)
-        self.play(FadeOut(pipe), run_time=0.4)
-        self.play(Write(formula), run_time=1.2)
+        place in the top band meanwhile (the maps keep the region under it)."""
+        formula, factor, alpha, after = line.formula, line.factor, stage.alpha, stage.dropped
+        caption, narration = zeroing_caption(len(self.dropped_at))
+        self.say(caption, narration=narration, subject=VGroup(*(after.cell(i, j) for i, j in self.dropped_at)))
+        staging.come_to_rest(self, [pipe], staying=[stage.whole], region=plan.region)
+        self.play(FadeOut(pipe), Write(formula), run_time=1.2)
         m_box = frame_box(formula.select("m"), color=palette.WRONG)
         self.play(Create(m_box), run_time=0.5)
-        alpha, after = stage.alpha, stage.dropped
-        if dropped:  # the mask's zero enters each dropped cell
-            self.play(motion.lagged([motion.travel(VGroup(alpha.cell(i, j), formula.select("m")), after.cell(i, j))
-                                     for i, j in dropped]),
-                      *(FadeOut(alpha.cell(i, j)) for i, j in dropped), run_time=1.5)
+        staging.work_rows(self, replace(plan, pinned=(formula, m_box)), cell_rows(self.dropped_at, lambda i, j: (
+            after.cell(i, j), [motion.travel(VGroup(alpha.cell(i, j), formula.select("m")), after.cell(i, j)),
+                               FadeOut(alpha.cell(i, j))])), run_time=0.8, lag=motion.LAG)
         self.wait(0.8)
-        rescale = format_value(self.src.value("rescale"), 2)
-        p = format_value(self.src.value("p"), 2)
-        if p == format_value(0, 2):
-            self.say(f"With p = {p} the factor {ONE}/({ONE} − p) is {rescale}: dropout leaves every weight as it was.")
-        else:
-            self.say(f"Kept weights × {ONE}/({ONE} − p) = {rescale}: each weight keeps its expected value, "
-                     "though a row's sum now varies from pass to pass.",
-                     narration=f"Dividing the kept weights by {ONE} − p, that is multiplying them by {rescale}, "
-                               "keeps each weight's expected value, though a row's sum now varies from pass to pass.")
+        kept = [(i, j) for i in range(self.n) for j in range(i + 1) if (i, j) not in self.dropped_at]
+        caption, narration = rescale_caption(self.src.value("p"), self.src.value("rescale"))
+        self.say(caption, narration=narration, subject=VGroup(factor, *(after.cell(i, j) for i, j in kept)))
+        staging.come_to_rest(self, [formula, m_box], staying=[stage.whole], region=plan.region)
         r_box = frame_box(formula.select("r"), color=palette.WEIGHT)
         self.play(ReplacementTransform(m_box, r_box), FadeIn(factor, shift=LEFT * layout.NUDGE), run_time=0.8)
-        kept = [(i, j) for i in range(self.n) for j in range(i + 1) if (i, j) not in dropped]
-        if kept:  # each kept weight and the factor travel together into α'
-            self.play(motion.lagged([motion.travel(VGroup(alpha.cell(i, j), factor[1]), after.cell(i, j))
-                                     for i, j in kept]),
-                      *(FadeOut(alpha.cell(i, j)) for i, j in kept), run_time=1.5)
+        staging.work_rows(self, replace(plan, pinned=(formula, factor, r_box)), cell_rows(kept, lambda i, j: (
+            after.cell(i, j), [motion.travel(VGroup(alpha.cell(i, j), factor[1]), after.cell(i, j)),
+                               FadeOut(alpha.cell(i, j))])), run_time=0.6, lag=motion.LAG)
         self.play(ReplacementTransform(stage.alpha_name, stage.prime_name), run_time=0.5)
         self.wait(3.4)
-        self.play(FadeOut(r_box), FadeOut(VGroup(formula, factor)), run_time=0.3)
+        staging.rest_as(self, replace(plan, pinned=()), overview_forms(self.src, self.tokens, self.dropped_at),
+                        FadeOut(r_box), FadeOut(line), run_time=0.5)
         self.play(FadeIn(pipe), run_time=0.4)
 
     @beat
     def train_versus_eval(self, pipe: VGroup) -> None:
-        """Training mixes V with the dropped weights; eval uses the causal weights intact. Rows too large to read
-        whole at the worked size are visited by the camera one at a time, then seen together as shades."""
+        """Training mixes V with the dropped weights; eval uses the causal weights intact: row by row, then the
+        two outputs side by side."""
+        rows, plan = compose(mix_forms(self.src, self.tokens, self.dropped_at), pinned=[pipe])
         self.say("Then × V. In training the dropped weights mix the values; "
                  "in eval mode dropout does nothing and the weights stay intact.",
                  narration="Then multiply by V. In training, the weights after dropout mix the values; in eval "
-                           "mode dropout does nothing, and the weights stay intact.")
+                           "mode dropout does nothing, and the weights stay intact.",
+                 subject=VGroup(*(row.out for row in rows)))
         self._clear_all_but(pipe)
         self.play(*self._focus(pipe, STEP["times_v"], palette.VALUE), run_time=0.6)
-        rows, visited = self._mix_rows()
-        if visited:
-            framed.cover_top_band(self)
-        for row in rows:
-            if visited:
-                framed.move_to_shot(self, camera.shot_on(row, maps_region()), rows, [pipe],
-                                    number_floor=self.mix_floor, region=maps_region())
-            self.play(FadeIn(row.mode), FadeIn(row.weights), run_time=0.8)
-            if row.times_values.submobjects:
-                self.play(FadeIn(row.times_values), run_time=0.6)
-            self.play(FadeIn(row.equals), *self._mixing(row), run_time=1.2)
-            settle(self, [row.out], [cell for cells in row.out.cells for cell in cells])
-            if visited:
-                framed.keep_in_front(self, [pipe])
-        if visited:  # both rows together: their numbers as shades
-            framed.move_to_shot(self, camera.shot_on_all(rows, maps_region()), rows, [pipe],
-                                number_floor=self.mix_floor, region=maps_region())
+        staging.enter(self, plan, run_time=0.6, with_the_move=True)  # the rows come in worked, one at a time
+        staging.work_rows(self, plan, [mix_work(row) for row in rows], run_time=0.8, lag=motion.LAG)
+        settle(self, [row.out for row in rows], [cell for row in rows for cells in row.out.cells for cell in cells])
         self.wait(1.0)
-        self.say(self._train_eval_verdict())
+        self.say(train_eval_verdict(self.src.get("output_train"), self.src.get("output_eval")),
+                 subject=VGroup(*(row.out for row in rows)))
+        staging.end_over(self, plan, output_rows(rows))
         self.play(Indicate(rows[0].out, color=palette.WRONG, scale_factor=1.05),
                   Indicate(rows[1].out, color=palette.RIGHT, scale_factor=1.05), run_time=1.5)
         self.wait(2.5)
-
-    def _mixing(self, row: VGroup) -> list:
-        """The output arrives from what makes it: entry by entry from the weights' rows and V's columns where both
-        are drawn (products.into_product), else the named product collapses into it."""
-        if not row.times_values.submobjects:
-            return motion.collapse(row.weights, row.out)
-        return [FadeIn(row.out.brackets), motion.lagged(into_product(row.weights, row.times_values[-1], row.out))]
-
-    def _train_eval_verdict(self) -> str:
-        train, evaluation = self.src.get("output_train"), self.src.get("output_eval")
-        same = all(format_value(float(a), 2) == format_value(float(b), 2)
-                   for a, b in zip(train.flatten().tolist(), evaluation.flatten().tolist()))
-        if same:
-            return ("Same V, and here the same output: this pass dropped nothing and rescaled by one; in general "
-                    "training adds noise as regularisation.")
-        return "Same V, different mixing: eval always gives the same output; training adds noise as regularisation."
-
-    def _mix_rows(self) -> tuple[VGroup, bool]:
-        """[mode] [weights] · [V] = [output], training over eval, fitted when its numbers read at the worked size;
-        else built at that size, larger than the body, for the camera to visit row by row (True), when each row
-        fits the body alone; else fitted if legible, else "[mode] α' V = [output]" side by side: the weights were
-        just shown, and V is the same for both."""
-        region = layout.body()
-        self.mix_floor = WORKED  # the size the camera shows the rows' numbers at (shaded below it)
-        rows = self._full_rows()
-        if fits_worked(rows, region):
-            return layout.fit_into(rows, region), False
-        rows.scale(WORKED * close_up.BUILD_MARGIN / FONT).move_to(region.center)
-        room = (region.width - 2 * camera.FRAMING_MARGIN, region.height - 2 * camera.FRAMING_MARGIN)
-        if all(row.width <= room[0] and row.height <= room[1] for row in rows):
-            return rows, True
-        rows = self._full_rows()
-        if not layout.fits_legibly(rows, region, FONT):
-            rows = layout.flow(self._short_row("training", "output_train", True),
-                               self._short_row("eval", "output_eval", False), gap=layout.FAR)
-            if not layout.fits_legibly(rows, region, FONT):  # the outputs too tall to read both: the camera's turn
-                for size in (WORKED, typography.MIN_FONT_SIZE):  # the worked size, else the floor
-                    close = layout.flow(self._short_row("training", "output_train", True, over=True),
-                                        self._short_row("eval", "output_eval", False, over=True), gap=layout.FAR)
-                    close.scale(size * close_up.BUILD_MARGIN / FONT).move_to(region.center)
-                    if all(row.width <= region.width and row.height <= room[1] for row in close):
-                        self.mix_floor = size
-                        return close, True
-        return layout.fit_into(rows, region), False
-
-    def _full_rows(self) -> VGroup:
-        rows = VGroup(self._mix_row("training", "dropped_weights", "output_train", True),
-                      self._mix_row("eval", "weights", "output_eval", False))
-        rows.arrange(DOWN, buff=layout.APART)
-        rows[1].shift(RIGHT * (rows[0].weights.get_left()[0] - rows[1].weights.get_left()[0]))
-        return rows
-
-    def _mix_row(self, mode: str, weights_path: str, output_path: str, dropped: bool) -> VGroup:
-        """One row of the train / eval comparison, the weights drawn as a map."""
-        weights = self._map(weights_path, key_label=None, query_label=None)
-        if dropped:
-            self._mark_dropped(weights)
-        values = matrix(self.src, "V", color=palette.VALUE, font_size=FONT)
-        row = self._row(mode, weights, VGroup(math("dot", font_size=typography.BODY_SIZE), values), output_path,
-                        dropped, mode_size=NAME, gap=layout.NEAR)  # close-packed: a row alone fits the body
-        rest = VGroup(*row.submobjects[1:])
-        row.mode.next_to(rest, UP, buff=layout.NEAR).align_to(rest, LEFT)  # above: the row stays narrow
-        return row
-
-    def _short_row(self, mode: str, output_path: str, dropped: bool, over: bool = False) -> VGroup:
-        """One row of the comparison with the weights and V named, not drawn; the mode's name above it."""
-        product = math("alpha' V" if dropped else "alpha V", font_size=NAME, color=palette.WEIGHT)
-        row = self._row(mode, product, VGroup(), output_path, dropped, cell_size=compact_row(FONT),
-                        mode_size=NAME if over else typography.LABEL_SIZE)  # over: read from afar too
-        if over:  # "mode α' V =" over the output, so the row is only as wide as the output (a close-up of each)
-            head = VGroup(row.mode, row.weights, row.equals).arrange(RIGHT, buff=layout.NEAR)
-            head.next_to(row.out, UP, buff=layout.GAP).match_x(row.out)
-            return row
-        rest = VGroup(*row.submobjects[1:])
-        row.mode.next_to(rest, UP, buff=layout.GAP).match_x(rest)
-        return row
-
-    def _row(self, mode: str, weights, times_values: VGroup, output_path: str, dropped: bool,
-             cell_size: float = typography.CELL, mode_size: float = typography.LABEL_SIZE,
-             gap: float = layout.GAP) -> VGroup:
-        name = label(mode, font_size=mode_size, bold=True,
-                     color=palette.WRONG if dropped else palette.RIGHT)
-        equals = math("=", font_size=typography.BODY_SIZE)
-        out = matrix(self.src, output_path, color=palette.CONTEXT, font_size=FONT, cell_size=cell_size)
-        row = VGroup(name, weights, *times_values, equals, out).arrange(RIGHT, buff=gap)
-        row.mode, row.weights, row.times_values, row.equals, row.out = name, weights, times_values, equals, out
-        return row
 
     @beat
     def why_mask_before_softmax(self, pipe: VGroup) -> None:
@@ -537,6 +581,8 @@ class DropoutWeightsScene(AttentionScene):
         self.play(*self._focus(pipe, STEP["dropout"], palette.RIGHT), run_time=0.6)  # it dims the swapped two
         self.play(FadeIn(table.right, shift=UP * layout.NUDGE), run_time=0.8)
         self.wait(2.5)
+
+
 
 
 # --- the last beat's table -------------------------------------------------------------------------------------

@@ -70,7 +70,8 @@ def enter(scene: Scene, plan: Plan, *introductions: Animation, scaffold: Sequenc
         if then_on is not None:
             end_on(scene, plan, then_on)
         return
-    scene.play(*introductions, run_time=run_time)
+    if introductions:  # none: under the camera plan the pull-back alone (the parts come in later, worked)
+        scene.play(*introductions, run_time=run_time)
     if scaffold:
         scene.play(*scaffold, run_time=SCAFFOLD_TIME)
 
