@@ -360,7 +360,21 @@ def chips() -> VGroup:
         box = RoundedRectangle(corner_radius=layout.TIGHT, width=side, height=side,
                                stroke_color=palette.MUTED, stroke_width=2)
         boxes.add(VGroup(box, number.move_to(box)))
-    return chain(boxes, RIGHT)
+    pipeline = chain(boxes, RIGHT)
+    pipeline.names = VGroup(*(chip_name(title, box, pipeline) for title, box in zip(STEP_TITLES, boxes)))
+    pipeline.add(pipeline.names.set_opacity(0))
+    return pipeline
+
+
+#: Each step's name, shown under its chip while that step is the one highlighted (its colour then means something).
+STEP_TITLES = ("scores", "mask", "softmax", "dropout", "× V")
+
+
+def chip_name(title: str, box: VGroup, pipeline: VGroup) -> VGroup:
+    """`title` under its chip, moved in where it would stick out past the chain's ends."""
+    name = label(title, font_size=typography.LABEL_SIZE).next_to(box, DOWN, buff=layout.TIGHT)
+    name.shift(RIGHT * max(0.0, pipeline.get_left()[0] - name.get_left()[0]))
+    return name.shift(LEFT * max(0.0, name.get_right()[0] - pipeline.get_right()[0]))
 
 
 #: The spine's forms: the boxes in a row across the top band, else the numbered chips.
@@ -411,6 +425,8 @@ class DropoutWeightsScene(AttentionScene):
                 anims.append(box.animate.set_stroke(color, 5).set_fill(color, opacity=0.12))
             else:
                 anims.append(box.animate.set_stroke(palette.MUTED, 2).set_fill(palette.BACKGROUND, opacity=0))
+        for k, name in enumerate(getattr(pipe, "names", ())):  # the chips name the highlighted step
+            anims.append(name.animate.set_opacity(1.0 if k == step else 0.0).set_color(color))
         return anims
 
     def _clear_all_but(self, keep) -> None:
@@ -448,9 +464,12 @@ class DropoutWeightsScene(AttentionScene):
             return pipe
         for full, chip in zip(shown.boxes, pipe.boxes):  # each box becomes its chip, keeping its highlight
             chip[0].match_style(full[0])
+        dropout, name = shown.boxes[STEP["dropout"]], pipe.names[STEP["dropout"]]
+        name.set_opacity(1.0).set_color(palette.WRONG)  # and the highlighted step's name goes under its chip
         self.play(*(ReplacementTransform(full[0], chip[0]) for full, chip in zip(shown.boxes, pipe.boxes)),
                   *(ReplacementTransform(full[2], chip[1]) for full, chip in zip(shown.boxes, pipe.boxes)),
-                  *(FadeOut(full[1], target_position=chip) for full, chip in zip(shown.boxes, pipe.boxes)),
+                  *(FadeOut(full[1], target_position=chip) for full, chip in zip(shown.boxes, pipe.boxes)
+                    if full is not dropout), ReplacementTransform(dropout[1], name),
                   ReplacementTransform(shown.arrows, pipe.arrows), run_time=0.8)
         self.remove(*shown.boxes)
         self.add(pipe)  # the chips as one spine, as the wide frame's pipeline is

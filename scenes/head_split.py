@@ -333,9 +333,11 @@ def wide_qkv_forms(ex: Example) -> list[Form]:
 
 
 def per_head_rows(ex: Example, paths: list[str], colors: list, titles: list[str] | None, cell: float,
-                  gap: float) -> VGroup:
+                  gap: float, across: bool = False) -> VGroup:
     """One row per head: its name, then one panel per path (the head's slice of each tensor, `gap` apart), role
-    names on top. Returns VGroup(rows, titles); rows[h] has `.name`, `.grids` and `.panels` (one per path)."""
+    names on top; or `across`, one column per head, its name on top, each panel's role name over it. Returns
+    VGroup(rows, titles) with `.reading`, its parts in reading order; rows[h] has `.name`, `.grids` and `.panels`
+    (one per path)."""
     width = shared_cell_width(ex.src, tuple(paths), font_size=NUMBER)
     rows = VGroup()
     for h in range(ex.n_heads):
@@ -344,25 +346,38 @@ def per_head_rows(ex: Example, paths: list[str], colors: list, titles: list[str]
             grid = matrix(ex.src, f"{path}.{h}", color=color, cell_size=cell, cell_width=width, font_size=NUMBER)
             grid.remove(brackets_of(grid))  # the head's tinted panel frames it
             grids.add(grid)
-        grids.arrange(RIGHT, buff=gap)
+        title_room = math("Q", font_size=typography.BODY_SIZE).height + layout.NEAR if across and titles else 0
+        grids.arrange(DOWN if across else RIGHT, buff=gap + title_room)
         tints = VGroup(*(tint_behind(g.body, palette.HEAD_TINTS[h]) for g in grids))
-        row = VGroup(head_name(h).next_to(tints, LEFT, buff=layout.GAP), grids, tints)
+        row = VGroup(head_name(h).next_to(tints, UP if across else LEFT, buff=layout.GAP + title_room), grids, tints)
         row.name, row.grids, row.panels = row.submobjects
         rows.add(row)
-    rows.arrange(DOWN, buff=layout.GAP, aligned_edge=RIGHT)
+    if across:
+        rows.arrange(RIGHT, buff=gap, aligned_edge=UP)
+    else:
+        rows.arrange(DOWN, buff=layout.GAP, aligned_edge=RIGHT)
     tops = VGroup()
-    if titles:
+    if titles:  # the role names over the first row's panels; heads across, over every panel
         tops = VGroup(*(math(t, font_size=typography.BODY_SIZE, color=c).next_to(panel, UP, buff=layout.NEAR)
-                        for t, c, panel in zip(titles, colors, rows[0].panels)))
-        align_baselines(tops)
-    return VGroup(rows, tops)
+                        for row in (rows if across else rows[:1])
+                        for t, c, panel in zip(titles, colors, row.panels)))
+        if not across:
+            align_baselines(tops)
+    split = VGroup(rows, tops)
+    split.reading = rows if not across else VGroup(  # what a camera reads in turn: each row, or each role across
+        VGroup(*(row.name for row in rows)),
+        *(VGroup(*tops[k::len(paths)], *(VGroup(row.panels[k], row.grids[k]) for row in rows))
+          for k in range(len(paths))))
+    return split
 
 
 def per_head_forms(ex: Example, paths: list[str], colors: list, titles: list[str] | None) -> list[Form]:
-    """The heads' rows at each row height, their panels far apart, then close together."""
-    return [form for gap, name in ((layout.FAR, "far"), (layout.GAP, "close"))
-            for form in row_height_forms(lambda cell, gap=gap: per_head_rows(ex, paths, colors, titles, cell, gap),
-                                         suffix=f", panels {name}")]
+    """The heads' rows at each row height, their panels far apart, then close together; then the heads as
+    columns (a narrow frame), their panels one under another."""
+    return [form for gap, name, across in ((layout.FAR, "far", False), (layout.GAP, "close", False),
+                                           (layout.GAP, "heads across", True))
+            for form in row_height_forms(lambda cell, gap=gap, across=across: per_head_rows(
+                ex, paths, colors, titles, cell, gap, across), suffix=f", panels {name}")]
 
 
 def cut_caption(ex: Example) -> tuple[str, str]:
@@ -659,10 +674,10 @@ class HeadSplitScene(AttentionScene):
         q, k, v = made.grids
         self.say("W_K and W_V are wide in the same way: keys and values, each (B, T, d_out).",
                  narration="W_K and W_V are just as wide, so the keys and the values also come out with shape "
-                           "batch, T, d_out.", subject=VGroup(k.grid, v.grid, made.shape))
+                           "batch, T, d_out.", subject=VGroup(k, v, made.shape))
         staging.come_to_rest(self, [], FadeOut(rest), FadeOut(old_q), run_time=0.6)
         staging.enter(self, plan, FadeIn(q), FadeIn(k), FadeIn(v), FadeIn(made.shape), run_time=1.2,
-                      then_on=VGroup(k.grid, v.grid, made.shape))
+                      then_on=VGroup(k, v, made.shape))  # named: the colours say which is which
         self.wait(3.0)
         return made, plan
 
@@ -690,7 +705,7 @@ class HeadSplitScene(AttentionScene):
         plan = dataclasses.replace(plan, pinned=(transposed,))
         staging.enter(self, plan, *self._slices_out(made, rows), run_time=2.0, with_the_move=True)
         self.play(FadeIn(VGroup(*(row.name for row in rows))), FadeIn(tops), run_time=0.8)
-        staging.end_on(self, plan, rows)
+        staging.end_on(self, plan, split.reading)
         self.wait(2.0)
 
     def _slices_out(self, made: WideQKV, rows: VGroup) -> list:
