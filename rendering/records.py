@@ -142,13 +142,14 @@ class ChunkResult:
     cues: tuple[tuple[float, float, str], ...] = ()
     play_seconds: tuple[float, ...] = ()
     beats: tuple[Beat, ...] = ()
+    flashes: int = 0  # the most flashes in any one second of its frames (rendering/encode/flashes.py)
 
     @property
     def ran_to_end(self) -> bool:
         return self.clip_frames is not None
 
     def to_dict(self) -> dict:
-        data = {"frames": self.frames, "files": dict(self.files)}
+        data = {"frames": self.frames, "files": dict(self.files), "flashes": self.flashes}
         if self.ran_to_end:
             data.update(clip_frames=self.clip_frames, timeline=[list(step) for step in self.timeline],
                         cues=[list(cue) for cue in self.cues], play_seconds=list(self.play_seconds),
@@ -157,12 +158,13 @@ class ChunkResult:
 
     @classmethod
     def from_dict(cls, data: Mapping) -> ChunkResult:
+        flashes = int(data.get("flashes", 0))
         if "clip_frames" not in data:
-            return cls(int(data["frames"]), dict(data["files"]))
+            return cls(int(data["frames"]), dict(data["files"]), flashes=flashes)
         return cls(int(data["frames"]), dict(data["files"]), int(data["clip_frames"]),
                    tuple((int(frames), int(static)) for frames, static in data["timeline"]),
                    tuple((start, end, text) for start, end, text in data["cues"]), tuple(data["play_seconds"]),
-                   tuple(Beat.from_dict(beat) for beat in data.get("beats", [])))
+                   tuple(Beat.from_dict(beat) for beat in data.get("beats", [])), flashes)
 
 
 @dataclass(frozen=True)
@@ -197,6 +199,7 @@ class ClipResult:
     chunks: int = 1  # how many chunks it was joined from
     audio: Mapping | None = None  # a narrated clip's soundtrack facts
     transcript: tuple[Mapping, ...] | None = None  # a narrated clip's text, beat by beat: {"beat", "start", "end", "text", "speech"}
+    flashes: int | None = None  # the most flashes in any one second (WCAG 2.3.1: at most 3); None: not metered
 
     def to_dict(self) -> dict:
         data = {"width": self.width, "height": self.height, "fps": self.fps, "frames": self.frames,
@@ -207,6 +210,8 @@ class ClipResult:
             data["audio"] = dict(self.audio)
         if self.transcript is not None:
             data["transcript"] = [dict(line) for line in self.transcript]
+        if self.flashes is not None:
+            data["flashes"] = self.flashes
         return data
 
     @classmethod
@@ -216,7 +221,7 @@ class ClipResult:
                    {ext: MadeFile.from_dict(info) for ext, info in data["files"].items()},
                    tuple((int(frames), int(static)) for frames, static in data.get("timeline", [])),
                    tuple(Beat.from_dict(beat) for beat in data.get("beats", [])), int(data.get("chunks", 1)),
-                   data.get("audio"), None if transcript is None else tuple(transcript))
+                   data.get("audio"), None if transcript is None else tuple(transcript), data.get("flashes"))
 
 
 @dataclass(frozen=True)
@@ -242,6 +247,7 @@ class ClipEntry:
     transcript: tuple | None = None  # a narrated clip's text, beat by beat
     aspect: str = "landscape"  # the frame's shape (scenes/frame.py); written only when not landscape
     described: bool = False  # a narrated clip whose voice also says what is shown; written only when true
+    flashes: int | None = None  # the most flashes in any one second of the clip (WCAG 2.3.1: at most 3)
 
     #: What every consumer may count on (the page refuses an entry without them).
     REQUIRED = ("id", "title", "section", "order", "quality", "resolution", "fps", "duration", "files")
@@ -258,6 +264,8 @@ class ClipEntry:
             data["aspect"] = self.aspect
         if self.described:
             data["described"] = True
+        if self.flashes is not None:
+            data["most_flashes_in_a_second"] = self.flashes
         if self.timeline:
             data["timeline"] = [list(step) for step in self.timeline]
         data["beats"] = [beat.to_dict() for beat in self.beats]

@@ -74,7 +74,7 @@ def test_list_prints_id_title_section_and_writes_nothing(project):
     assert "A square" in square and "Why attention exists" in square
     assert [line.split()[0] for line in lines[1:]] == ["square", "fade_text", "broken", "slow", "missing",
                                                    "toy_matrix", "toy_bars", "narrated", "unnarrated", "held_end",
-                                                   "slow_long", "sentence", "corner", "described"]
+                                                   "slow_long", "sentence", "corner", "described", "blink"]
     assert not project.out.exists()
 
 

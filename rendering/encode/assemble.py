@@ -50,4 +50,6 @@ def assemble(chunks: list[ChunkResult], formats: list[str], out: Path) -> ClipRe
             raise RuntimeError("no frame to make a poster from")
         shutil.copyfile(poster, out / "clip.png")
     cues = [Cue(start, end, text) for start, end, text in final.cues]
-    return finish_clip(out, formats, facts, cues, timeline=final.timeline, beats=final.beats, chunks=len(chunks))
+    return finish_clip(out, formats, facts, cues, timeline=final.timeline, beats=final.beats, chunks=len(chunks),
+                       # a flash train cut by a chunk's edge is counted in each part: the worst part is a floor
+                       flashes=max(chunk.flashes for chunk in chunks))

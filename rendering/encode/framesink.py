@@ -29,6 +29,8 @@ import av
 import numpy as np
 from av.video.frame import PictureType
 
+from rendering.encode.flashes import FlashMeter
+
 # No random segment UID, date or encoder version string in the container: the same frames give the same bytes.
 BITEXACT = {"fflags": "+bitexact"}
 
@@ -171,7 +173,7 @@ def is_blank(pixels: np.ndarray) -> bool:
 
 
 class FrameSink:
-    """Receives every movie frame manim draws; encodes the videos, picks the poster, counts frames."""
+    """Receives every movie frame manim draws; encodes the videos, picks the poster, counts frames and flashes."""
 
     def __init__(self, *, width: int, height: int, fps: int, videos: dict[str, Path],
                  on_frames: Callable[[int], None] | None = None,
@@ -193,6 +195,7 @@ class FrameSink:
         self._beats_started = beats_started or (lambda: 0)
         self._beats_seen = 0
         self.key_frames: list[int] = []  # the frames (of this sink) forced to be key frames: beat starts
+        self.flashes = FlashMeter(fps)  # WCAG 2.3.1, metered on the frames as they are drawn
         writers: list[_StreamWriter] = []
         try:
             for name, path in videos.items():
@@ -236,6 +239,7 @@ class FrameSink:
         if key:
             self.key_frames.append(self.frames)
         self._encoder.put(pixels, repeat, key)
+        self.flashes.add(pixels, repeat)
         self.frames += repeat
         if self._on_frames is not None:
             self._on_frames(self.frames)

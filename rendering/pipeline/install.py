@@ -26,7 +26,8 @@ def clip_entry(job: Job, result: ClipResult, files: dict) -> dict:
     return ClipEntry(spec.id, spec.title, spec.section, spec.order, job.quality.name, (result.width, result.height),
                      fps, round(result.duration, 6), result.frames, job.input_hash, files, "", job.narrated,
                      result.timeline, result.beats, result.audio if job.narrated else None,
-                     result.transcript if job.narrated else None, job.quality.aspect, job.described).to_dict()
+                     result.transcript if job.narrated else None, job.quality.aspect, job.described,
+                     result.flashes).to_dict()
 
 
 def embed_or_empty(embed: Callable[[dict], str], entry: dict) -> str:

@@ -64,9 +64,7 @@
     else if (key === "ArrowLeft" || key === "PageUp") { show(current - 1); }
     else if (key === "Home") { show(0); }
     else if (key === "End") { show(slides.length - 1); }
-    else if (key === "n" || key === "N") { setNotes(!notesShown); }
-    else if (key === "f" || key === "F") { fullscreen(); }
-    else { handled = false; }
+    else { handled = false; }  // no letter keys (WCAG 2.1.4): the notes and full screen are buttons
     if (handled) { event.preventDefault(); }
   });
   document.querySelector(".next").addEventListener("click", forward);
