@@ -68,7 +68,8 @@ def deck_media(page_media) -> Path:
     return page_media
 
 
-def open_page(media_dir: Path, name: str, check, *, reduced_motion: bool = False):
+def open_page(media_dir: Path, name: str, check, *, reduced_motion: bool = False, width: int = 1280,
+              height: int = 900):
     """Serve `media_dir`, open `name` in headless Chromium and return `check(page)`."""
     from playwright.sync_api import sync_playwright
 
@@ -77,7 +78,7 @@ def open_page(media_dir: Path, name: str, check, *, reduced_motion: bool = False
         # the page's Content-Security-Policy allows its own inline script only: the audit's script is let in
         context = playwright.chromium.launch_persistent_context(
             profile, executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS, bypass_csp=True,
-            viewport={"width": 1280, "height": 900}, device_scale_factor=1)
+            viewport={"width": width, "height": height}, device_scale_factor=1)
         try:
             page = context.new_page()
             if reduced_motion:
@@ -185,3 +186,19 @@ STEP_SWITCHES = "() => Array.from(document.querySelectorAll('button.step-toggle'
 def test_step_mode_is_offered_first_under_reduced_motion_only(deck_media, reduced, pressed):
     switches = open_page(deck_media, "index.html", lambda page: page.evaluate(STEP_SWITCHES), reduced_motion=reduced)
     assert switches and set(switches) == {pressed}, switches
+
+
+WIDEST = """() => ({page: document.documentElement.scrollWidth,
+    wider: Array.from(document.querySelectorAll("body *")).filter(e => {
+        const box = e.getBoundingClientRect();
+        return box.width > 0 && box.right > document.documentElement.clientWidth + 1
+            && !e.closest(".table-wrap, pre, .math, video");
+    }).slice(0, 5).map(e => e.tagName + "." + e.className)})"""
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_at_320_css_px_nothing_scrolls_sideways(deck_media, name):
+    """Reflow (1.4.10): at 320 CSS px wide (1280 px at 400% zoom) the page reads without sideways scrolling; only
+    tables, code and display formulas may scroll inside their own box."""
+    found = open_page(deck_media, name, lambda page: page.evaluate(WIDEST), width=320, height=640)
+    assert found["page"] <= 320 and not found["wider"], found
