@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from scenes.kit import contrast_gate
-from scenes.kit.inspection import inspect_scene_class
+from scenes.quality import contrast_gate
+from scenes.quality.inspection import inspect_scene_class
 from tests.fixtures.quality import contrast_scenes
 
 

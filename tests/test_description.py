@@ -14,7 +14,7 @@ import pytest
 
 from attention_math import examples
 from scenes.kit import description
-from scenes.kit.headless import run_headless
+from scenes.quality.headless import run_headless
 from scenes.kit.narration import DESCRIPTION, NARRATION, PAUSE_AFTER_SPEECH
 from tests.fixtures.quality.described_scenes import DescribedScene
 
@@ -120,8 +120,8 @@ def test_a_formula_reads_as_its_signs():
 def test_a_real_clips_descriptions_say_only_numbers_shown_in_their_beat(scene_id):
     """Described with a stand-in voice: every beat after the title says what it shows, and every decimal a
     description says is a traced number drawn on screen during that beat (the narrated-number gate's own rule)."""
-    from scenes.kit.headless import scene_class
-    from scenes.kit.inspection import narrated_number_problems, shown_numbers, text_units
+    from scenes.quality.headless import scene_class
+    from scenes.quality.inspection import narrated_number_problems, shown_numbers, text_units
     from scenes.kit.base import BeatRecord
 
     base = scene_class(scene_id)

@@ -10,8 +10,8 @@ from manim import DOWN, RIGHT, Square, config
 
 from scenes import frame
 from scenes.kit import layout, phone
-from scenes.kit.headless import run_headless
-from scenes.kit.inspection import inspect_scene_class, metrics_json
+from scenes.quality.headless import run_headless
+from scenes.quality.inspection import inspect_scene_class, metrics_json
 from tests.fixtures.quality import flawed_scenes, phone_scenes
 
 
@@ -112,7 +112,7 @@ def test_phone_gate_passes_a_legible_scene_and_reports_its_figures():
 
 @pytest.mark.parametrize("aspect", ["vertical", ""])
 def test_an_unknown_aspect_exits_2_and_writes_nothing(aspect, tmp_path, capsys):
-    from scenes.kit import headless, inspection
+    from scenes.quality import headless, inspection
 
     assert headless.main(["--aspect", aspect, "--out", str(tmp_path / "frames"), "coffee_cafe"]) == 2
     assert inspection.main(["--aspect", aspect, "coffee_cafe"]) == 2

@@ -7,8 +7,8 @@ import pytest
 from manim import config
 
 from scenes.kit import camera, layout
-from scenes.kit.headless import run_headless
-from scenes.kit.inspection import inspect_scene_class
+from scenes.quality.headless import run_headless
+from scenes.quality.inspection import inspect_scene_class
 from scenes.kit.view import View
 from tests.fixtures.quality import camera_scenes
 

@@ -11,7 +11,7 @@ from scenes.kit import close_up, compose, layout, typography
 from scenes.kit.forms import flow_forms
 from scenes.kit.numbers import Source
 from scenes.kit.products import DotProducts, encoder_scoring_forms
-from scenes.kit.headless import resolution_480p
+from scenes.quality.headless import resolution_480p
 
 
 def in_frame(aspect: str):

@@ -28,7 +28,7 @@ def test_scenes_never_import_rendering():
 
 def test_headless_draws_at_render_pys_low_quality():
     from rendering.qualities import QUALITIES
-    from scenes.kit.headless import QUALITY_480P
+    from scenes.quality.headless import QUALITY_480P
 
     low = QUALITIES["low"]
     assert QUALITY_480P == {"pixel_width": low.width, "pixel_height": low.height, "frame_rate": low.fps}

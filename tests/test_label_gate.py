@@ -8,9 +8,9 @@ import pytest
 
 from conftest import per_scene
 from scenes import frame
-from scenes.kit.headless import run_headless
-from scenes.kit.inspection import inspect_scene, inspect_scene_class, text_units
-from scenes.kit.label_gate import colour_only
+from scenes.quality.headless import run_headless
+from scenes.quality.inspection import inspect_scene, inspect_scene_class, text_units
+from scenes.quality.label_gate import colour_only
 from scenes.kit.view import current_view
 from scenes.registry import SCENES
 from tests.fixtures.quality import label_scenes

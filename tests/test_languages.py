@@ -9,7 +9,7 @@ import pytest
 from attention_math import example_spec
 from conftest import ROOT
 from scenes.kit.base import BeatRecord
-from scenes.kit.inspection import typed_claim_problems
+from scenes.quality.inspection import typed_claim_problems
 from scenes.kit import languages
 
 GERMAN = """name = "german"
@@ -74,7 +74,7 @@ def test_the_typed_claim_gate_catches_a_language_typed_for_the_post(tmp_path):
 def test_the_encoder_decoder_clips_name_the_examples_languages(scene_id, tmp_path, monkeypatch):
     """Each encoder-decoder clip, run headless for an example read from German: no caption or narration names
     English (the gate above), and the source language is named where the post's clip says "English"."""
-    from scenes.kit.inspection import inspect_scene_class
+    from scenes.quality.inspection import inspect_scene_class
 
     monkeypatch.setenv(example_spec.EXAMPLE_ENV_VAR, str(_german(tmp_path)))
     report = inspect_scene_class(scene_id, scene_id)

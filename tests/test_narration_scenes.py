@@ -15,7 +15,7 @@ from conftest import per_scene
 from rendering.narration.audio import OUTPUT_RATE, mix
 from rendering.narration.soundtrack import make_narrator
 from scenes.kit.narration import PAUSE_AFTER_SPEECH
-from scenes.kit.headless import run_headless
+from scenes.quality.headless import run_headless
 from scenes.registry import SCENES
 
 pytestmark = pytest.mark.slow

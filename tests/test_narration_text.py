@@ -1,7 +1,7 @@
 """What every clip reads aloud: every beat has something to say, and the pronunciation table covers all of it.
 
 The narration per `say` comes from the scenes' beat logs, as recorded by the quality-gate inspection run
-(`scenes.kit.inspection.inspect_scene`, cached per process: run together with tests/test_quality_gates.py, the
+(`scenes.quality.inspection.inspect_scene`, cached per process: run together with tests/test_quality_gates.py, the
 scenes run once for both). A symbol left after `spoken()` would reach the voice raw: it would skip "ᵀ", spell
 "_", or read "0.28" like a date, so the test names the scene, beat, narration and what was left.
 """
@@ -16,7 +16,7 @@ import pytest
 from conftest import per_scene
 from rendering.narration.pronounce import spoken
 from scenes.kit.base import BeatRecord
-from scenes.kit.inspection import inspect_scene
+from scenes.quality.inspection import inspect_scene
 from scenes.registry import SCENES
 
 # What must never reach the voice: formula notation, Greek letters, Unicode sub/superscripts and digits.

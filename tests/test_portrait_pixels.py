@@ -12,7 +12,7 @@ import pytest
 
 import tests.test_quality_gates as gates
 from conftest import ROOT, per_scene
-from scenes.kit.inspection import inspect_scene
+from scenes.quality.inspection import inspect_scene
 
 CONTROL_DIR = ROOT / "tests" / "control_data" / "portrait"
 PORTRAIT_SCENES = ["bottleneck", "causal_triangle", "coffee_cafe", "dropout_weights", "head_split", "learned_alignment", "learned_heads", "qkv_scale", "soft_formula", "summary", "teacher_forcing", "weight_free"]

@@ -20,7 +20,7 @@ from PIL import Image
 
 from conftest import ROOT, per_scene
 from scenes.kit import typography
-from scenes.kit.inspection import FONT_SIZE_TOLERANCE, inspect_scene, inspect_scene_class, metrics_json
+from scenes.quality.inspection import FONT_SIZE_TOLERANCE, inspect_scene, inspect_scene_class, metrics_json
 from scenes.registry import SCENES
 from tests.fixtures.quality import flawed_scenes, narrated_scenes
 
@@ -185,7 +185,7 @@ def test_determinism(scene_id):
 def test_the_layout_gate_catches_one_mobject_animated_twice_in_one_play():
     from manim import FadeIn, LaggedStart, Square
 
-    from scenes.kit.inspection import animated_twice
+    from scenes.quality.inspection import animated_twice
 
     shape = Square()
     assert animated_twice([FadeIn(shape), FadeIn(shape)])

@@ -2,7 +2,7 @@
 
 Each edge example runs every example-dependent scene headless (layout, numbers recomputed from the example,
 narrated numbers, typed claims): the edge examples in the test's process, in the scene's worker; the random ones
-through the command users run, `python -m scenes.kit.inspection --example F ids`, in two processes.
+through the command users run, `python -m scenes.quality.inspection --example F ids`, in two processes.
 learned_heads is left out: it shows a fixed trained model, the same for every example.
 """
 
@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from attention_math import example_spec, examples
 from conftest import ROOT, STORY_GATED, per_scene
 from scenes.kit.base import BeatRecord
-from scenes.kit.inspection import inspect_scene, metrics_json, typed_claim_problems
+from scenes.quality.inspection import inspect_scene, metrics_json, typed_claim_problems
 from scenes import frame
 from scenes.registry import SCENES
 
@@ -38,7 +38,7 @@ def run_gates(example: Path, scene_ids: list[str], processes: int = 2) -> list[s
     """The inspection for `scene_ids`, split over `processes` worker processes run side by side."""
     shares = [scene_ids[i::processes] for i in range(processes)]
     env = {**os.environ, "PYTHONHASHSEED": "0"}
-    running = [subprocess.Popen([sys.executable, "-m", "scenes.kit.inspection", "--example", str(example), *share],
+    running = [subprocess.Popen([sys.executable, "-m", "scenes.quality.inspection", "--example", str(example), *share],
                                 cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
                for share in shares if share]
     results = []

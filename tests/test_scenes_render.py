@@ -17,7 +17,7 @@ import pytest
 from manim import tempconfig
 
 from conftest import per_scene
-from scenes.kit.inspection import inspect_scene
+from scenes.quality.inspection import inspect_scene
 from scenes.registry import SCENES, get
 
 TINY = {"pixel_width": 192, "pixel_height": 108, "frame_rate": 5}

@@ -12,7 +12,7 @@ import torch
 from attention_math import example_spec, examples
 from conftest import ROOT
 from scenes.kit.base import BeatRecord
-from scenes.kit.inspection import typed_claim_problems
+from scenes.quality.inspection import typed_claim_problems
 from scenes.kit.spread_claims import blend_phrase, no_longer_phrase, past_rows_phrase, scaled_weights_stay_spread
 
 POST = ROOT / "examples" / "post.toml"

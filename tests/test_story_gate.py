@@ -1,5 +1,5 @@
 """The story gate: a cue's subject is on screen as legible, whole, uncovered numbers while it is said, and the
-numbers it quotes are on screen (scenes.kit.story_gate); it runs for the ported scenes in every frame."""
+numbers it quotes are on screen (scenes.quality.story_gate); it runs for the ported scenes in every frame."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 
 from attention_math import examples
 from scenes import frame
-from scenes.kit.inspection import inspect_scene, inspect_scene_class, metrics_json
+from scenes.quality.inspection import inspect_scene, inspect_scene_class, metrics_json
 from scenes.kit.numbers import Source, format_value
 from conftest import ROOT, STORY_GATED
 from tests.fixtures.quality import story_scenes

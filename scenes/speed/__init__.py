@@ -12,7 +12,7 @@ scene, and a scene that does not use the kit (the test fixtures) costs no import
 
 Nothing installs them on import: whatever draws frames calls `install_speed_patches()` first, explicitly — the
 render worker (rendering/encode/worker.py), the headless runner behind the beat-frame dump, the inspection and
-the pixel tests (scenes/kit/headless.py). So the tests draw with exactly what users' clips are drawn with.
+the pixel tests (scenes/quality/headless.py). So the tests draw with exactly what users' clips are drawn with.
 """
 
 from __future__ import annotations

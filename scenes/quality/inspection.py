@@ -13,7 +13,7 @@
   sizes in CSS px on a phone held upright (scenes.kit.phone: minimum and median of texts and of numbers), which
   the portrait frame holds to phone.MIN_TEXT_CSS_PX and MIN_NUMBER_CSS_PX.
 
-`python -m scenes.kit.inspection [--aspect portrait] [--example FILE.toml] [scene_id ...]` prints the problems found (exit 1 if any);
+`python -m scenes.quality.inspection [--aspect portrait] [--example FILE.toml] [scene_id ...]` prints the problems found (exit 1 if any);
 `--json` prints one JSON object per scene with every beat's figures instead.
 """
 
@@ -37,13 +37,14 @@ from attention_math import example_spec, examples
 from attention_math.learned import corpus
 from scenes import frame, registry
 
-from . import contrast_gate, label_gate, layout, phone, typography
-from .base import AttentionScene, BeatRecord
-from .headless import run_headless
-from .spread_gate import descriptive_claim_problems
-from .story_gate import BeatStory, StoryGate
-from .numbers import TracedNumber, format_value, to_float
-from .view import View, boundary_box, camera_frame, current_view, points_box, screen_box
+from scenes.kit import layout, phone, typography
+from scenes.quality import contrast_gate, label_gate
+from scenes.kit.base import AttentionScene, BeatRecord
+from scenes.quality.headless import run_headless
+from scenes.quality.spread_gate import descriptive_claim_problems
+from scenes.quality.story_gate import BeatStory, StoryGate
+from scenes.kit.numbers import TracedNumber, format_value, to_float
+from scenes.kit.view import View, boundary_box, camera_frame, current_view, points_box, screen_box
 
 EDGE_TOLERANCE = 0.02  # units; anti-aliasing slack at the frame edge
 OVERLAP_TOLERANCE = 0.04  # units; glyph boxes may touch, not overlap by more than this in both directions
@@ -640,7 +641,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print one JSON object per scene: every beat's "
                         "min_font_size, number_font_size, fill and camera_moves, and the problems found")
     parser.add_argument("--story", action="store_true", help="hold every scene to the story gate too (a cue's "
-                        "subject and quoted numbers on screen, legible, while it is said; see scenes.kit.story_gate)")
+                        "subject and quoted numbers on screen, legible, while it is said; see scenes.quality.story_gate)")
     args = parser.parse_args(argv)
     try:
         frame.check_aspect(args.aspect)

@@ -1,6 +1,6 @@
 """Run a registered scene without encoding video and capture the screen at the end of every beat.
 
-Used by the beat-frame dump (`python -m scenes.kit.headless <scene_id>`), the pixel-regression tests and the
+Used by the beat-frame dump (`python -m scenes.quality.headless <scene_id>`), the pixel-regression tests and the
 layout check: animations are skipped (only their end states are drawn), so a whole clip runs in seconds.
 """
 
@@ -22,7 +22,7 @@ from manim.mobject.svg import svg_mobject
 
 from scenes import frame, registry
 
-from .base import AttentionScene, BeatRecord
+from scenes.kit.base import AttentionScene, BeatRecord
 from scenes.speed import install_speed_patches
 
 # render.py's "low" quality (rendering/qualities.py), written out here because the kit never imports rendering;

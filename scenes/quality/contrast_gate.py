@@ -18,9 +18,9 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 from manim import Arrow, Mobject, Rectangle, config
 
-from . import contrast, palette
-from .view import View, screen_box
-from .widgets import SoftmaxBars
+from scenes.kit import contrast, palette
+from scenes.kit.view import View, screen_box
+from scenes.kit.widgets import SoftmaxBars
 
 #: Colours are counted in steps of this many levels (of 255) per channel, so anti-aliasing and shade noise fall
 #: into the background's bin.

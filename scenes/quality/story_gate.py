@@ -20,10 +20,10 @@ from dataclasses import dataclass, field
 
 from manim import Mobject, config
 
-from . import typography
-from .compose import shows_shades
-from .numbers import TracedNumber
-from .view import View, current_view, screen_box
+from scenes.kit import typography
+from scenes.kit.compose import shows_shades
+from scenes.kit.numbers import TracedNumber
+from scenes.kit.view import View, current_view, screen_box
 
 #: On-screen font size a subject number must reach, as a share of the floor (the layout gate's own slack).
 FONT_SIZE_TOLERANCE = 0.97
@@ -160,7 +160,7 @@ def _open(scene, record) -> _Cue:
 
 
 def _quoted(text: str) -> list[str]:
-    from .inspection import narrated_decimals  # the one pattern for a decimal read or written in a sentence
+    from scenes.quality.inspection import narrated_decimals  # the one pattern for a decimal read or written in a sentence
 
     return narrated_decimals(text)
 
@@ -185,7 +185,7 @@ def _inside(box: tuple[float, float, float, float]) -> str:
 
 
 def _large_enough(number: TracedNumber, view: View) -> bool:
-    from .inspection import on_screen_font_size
+    from scenes.quality.inspection import on_screen_font_size
 
     size = on_screen_font_size(number, view)
     return size is not None and size >= typography.MIN_FONT_SIZE * FONT_SIZE_TOLERANCE

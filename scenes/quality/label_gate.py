@@ -12,14 +12,13 @@ from __future__ import annotations
 
 import re
 
-from . import description  # noqa: F401  (unit_text)
 from collections.abc import Sequence
 
 from manim import Mobject, config
 from manim.mobject.svg.svg_mobject import VMobjectFromSVGPath
 
-from . import palette
-from .view import View, screen_box
+from scenes.kit import palette
+from scenes.kit.view import View, screen_box
 
 #: The colours that carry a meaning of their own, and what they mean.
 MEANINGS = {palette.QUERY.to_hex(): "Q", palette.KEY.to_hex(): "K", palette.VALUE.to_hex(): "V",
@@ -46,7 +45,7 @@ def _meaning(part: Mobject) -> str | None:
 
 def _is_word(unit: Mobject) -> bool:
     """A drawn text that is not a number (a torn formula's glyphs read as the formula they came from)."""
-    from .description import unit_text
+    from scenes.kit.description import unit_text
 
     if not any(p.get_fill_opacity() >= DRAWN for p in unit.family_members_with_points()):
         return False
@@ -80,8 +79,8 @@ def _in_view(box: tuple[float, float, float, float]) -> bool:
 
 def _grids(mobjects: Sequence[Mobject]) -> list[Mobject]:
     """The grids and maps on the stage: a mark drawn on one (a cell's box) is told by the grid's own label."""
-    from .attention_map import AttentionMap
-    from .widgets import TensorGrid
+    from scenes.kit.attention_map import AttentionMap
+    from scenes.kit.widgets import TensorGrid
 
     return [m for top in mobjects for m in top.get_family() if isinstance(m, (TensorGrid, AttentionMap))]
 
@@ -95,7 +94,7 @@ def _inside(box: tuple[float, float, float, float], outer: tuple[float, float, f
 def _coloured_pieces(top: Mobject, glyphs: set[int]) -> list[tuple[str, Mobject]]:
     """(meaning, piece) for every drawn shape of `top` in a meaning's colour; a shape inside a grid (a bracket, a
     cell) stands for its grid, which is what a label names ("Q" beside the matrix, not beside its right bracket)."""
-    from .widgets import TensorGrid
+    from scenes.kit.widgets import TensorGrid
 
     found: list[tuple[str, Mobject]] = []
 

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from attention_math import example_spec, examples
 from attention_math.weight_spread import is_nearly_uniform, is_saturated
 
-from .base import BeatRecord
+from scenes.kit.base import BeatRecord
 
 #: Words claiming the weight is spread over several keys; contradicted when every map is one-hot on screen.
 SPREAD_WORDS = re.compile(r"\b(spreads?|spread out|blend|leaning|leans)\b", re.IGNORECASE)
