@@ -722,10 +722,11 @@ class QKVScaleScene(AttentionScene):
                  subject=bars)
         column = VGroup(s.scaled, s.scaled_name)
         self.clear_picture([eq, light.box, column], light)
-        staging.come_to_rest(self, [eq, light.box], Transform(column, picture.target))
+        staging.come_to_rest(self, [eq, light.box], staying=[column], region=plan.region)
         self.play(*light.on(eq, ["sm", "q", "k", "scale"], palette.WEIGHT, paint=["sm"]), run_time=0.5)
-        plan = pinned(plan, eq, light.box)
-        staging.enter(self, plan, Create(arrow), FadeIn(picture.tag), run_time=0.8)
+        plan = pinned(plan, eq, light.box)  # the scores land as the whole's shot shows them (shades if from afar)
+        staging.enter(self, plan, Transform(column, picture.target), Create(arrow), FadeIn(picture.tag),
+                      run_time=0.8, with_the_move=True)
         self.play(Create(bars.baseline), FadeIn(bars.labels),
                   LaggedStart(*(GrowFromEdge(b, LEFT if picture.lying else DOWN) for b in bars.bars), lag_ratio=0.15),
                   motion.lagged(motion.scores_to_weights([s.scaled.cell(j) for j in range(len(self.tokens))],

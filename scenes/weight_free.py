@@ -637,8 +637,9 @@ class WeightFreeScene(AttentionScene):
         self.say("Step B: softmax turns the scores into weights α that are positive and sum to one.",
                  subject=target[0])
         leaving = VGroup(comp.matrix, comp.vector, comp.products, comp.times, comp.sum_sign, a.leaving)
-        staging.come_to_rest(self, pinned_with(plan, light).pinned, FadeOut(leaving),
-                             ReplacementTransform(VGroup(comp.result, a.o_name), target), region=plan.region)
+        staging.enter(self, pinned_with(plan, light), FadeOut(leaving),
+                      ReplacementTransform(VGroup(comp.result, a.o_name), target), with_the_move=True,
+                      from_anywhere=True)
         self.play(*light.off(), steps.line[0].animate.set_opacity(steps.dim), steps.line[1].animate.set_opacity(1),
                   run_time=0.5)
         self.play(*light.on(steps.b, ["sm"], palette.WEIGHT), Create(arrow), FadeIn(tag), run_time=0.8)
@@ -647,6 +648,7 @@ class WeightFreeScene(AttentionScene):
                   LaggedStart(*(GrowFromEdge(b, LEFT if picture.lying else DOWN) for b in bars.bars), lag_ratio=0.15),
                   motion.lagged(motion.scores_to_weights(scores, list(bars.values))),
                   *light.on(steps.b, ["al"], palette.WEIGHT), run_time=1.6)
+        staging.end_on(self, plan, picture.row)
         alpha = self.src.get("alpha")
         self.say(distribution_caption(self.src, self.tokens, self.qn), subject=distribution_subject(bars, alpha))
         hi = top_index(alpha)

@@ -48,13 +48,15 @@ SCAFFOLD_TIME = 0.5
 
 def enter(scene: Scene, plan: Plan, *introductions: Animation, scaffold: Sequence[Animation] = (),
           run_time: float = ENTER_TIME, then_on: Mobject | None = None, with_the_move: bool = False,
-          carried: Sequence[Mobject] = ()) -> None:
+          carried: Sequence[Mobject] = (), from_anywhere: bool = False) -> None:
     """Play `introductions` (the parts' FadeIns), then `scaffold`; under the camera plan the camera first pulls
     back over the whole, the pinned formula still on screen, then (given `then_on`, what the caption names)
     frames that part legibly (`end_on`). Under the camera plan, `with_the_move`: the introductions play during
     the pull-back, so what they bring from the picture before (numbers travelling into the whole) takes the
     whole's shot state as it lands, never shown below the floor; `carried`: what the last picture leaves on
-    screen to turn into this one (a matrix the product takes over) takes that state while the camera pulls back."""
+    screen to turn into this one (a matrix the product takes over) takes that state while the camera pulls back.
+    `from_anywhere`: the camera may still be where a step before left it; at rest it comes back with the
+    introductions (under the camera plan it moves from there anyway)."""
     if plan.camera:
         shot = camera.shot_on_all(plan.whole, plan.region)
         if with_the_move:
@@ -70,7 +72,9 @@ def enter(scene: Scene, plan: Plan, *introductions: Animation, scaffold: Sequenc
         if then_on is not None:
             end_on(scene, plan, then_on)
         return
-    if introductions:  # none: under the camera plan the pull-back alone (the parts come in later, worked)
+    if from_anywhere and not camera.at_rest(scene):
+        come_to_rest(scene, plan.pinned, *introductions, run_time=run_time)
+    elif introductions:  # none: under the camera plan the pull-back alone (the parts come in later, worked)
         scene.play(*introductions, run_time=run_time)
     if scaffold:
         scene.play(*scaffold, run_time=SCAFFOLD_TIME)
