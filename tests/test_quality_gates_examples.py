@@ -26,7 +26,7 @@ from scenes.quality.inspection import inspect_scene, metrics_json, typed_claim_p
 from scenes import frame
 from scenes.registry import SCENES
 
-EDGE_EXAMPLES = ("tiny", "wide", "long-word", "animal", "scripts")
+EDGE_EXAMPLES = ("tiny", "wide", "long-word", "animal", "scripts", "twelve")
 EXAMPLE_SCENES = [spec.id for spec in SCENES if spec.id != "learned_heads"]
 
 
