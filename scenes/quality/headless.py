@@ -101,17 +101,29 @@ def dump_beat_frames(scene_id: str, out_dir: Path, aspect: str = frame.DEFAULT_A
     return written
 
 
+def add_aspect_option(parser: argparse.ArgumentParser) -> None:
+    """--aspect, as every command that runs a scene headless takes it."""
+    parser.add_argument("--aspect", default=frame.DEFAULT_ASPECT,
+                        help=f"the frame's shape: {', '.join(frame.ASPECTS)} (default {frame.DEFAULT_ASPECT})")
+
+
+def aspect_is_valid(aspect: str) -> bool:
+    """False, with the one line naming the valid aspects on stderr, for an unknown aspect."""
+    try:
+        frame.check_aspect(aspect)
+    except ValueError as error:
+        print(error, file=sys.stderr)
+        return False
+    return True
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Dump one 480p PNG per beat of a scene (no video encoding).")
     parser.add_argument("scene_ids", nargs="+", help=f"scene ids: {', '.join(registry.scene_ids())}")
     parser.add_argument("--out", type=Path, default=Path("media/beat_frames"))
-    parser.add_argument("--aspect", default=frame.DEFAULT_ASPECT,
-                        help=f"the frame's shape: {', '.join(frame.ASPECTS)} (default {frame.DEFAULT_ASPECT})")
+    add_aspect_option(parser)
     args = parser.parse_args(argv)
-    try:
-        frame.check_aspect(args.aspect)
-    except ValueError as error:
-        print(error, file=sys.stderr)
+    if not aspect_is_valid(args.aspect):
         return 2
     for scene_id in args.scene_ids:
         try:

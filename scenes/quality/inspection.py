@@ -40,7 +40,7 @@ from scenes import frame, registry
 from scenes.kit import layout, phone, typography
 from scenes.quality import contrast_gate, label_gate
 from scenes.kit.base import AttentionScene, BeatRecord
-from scenes.quality.headless import run_headless
+from scenes.quality.headless import add_aspect_option, aspect_is_valid, run_headless
 from scenes.quality.spread_gate import descriptive_claim_problems
 from scenes.quality.story_gate import BeatStory, StoryGate
 from scenes.kit.numbers import TracedNumber, format_value, to_float
@@ -636,17 +636,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("scene_ids", nargs="*", help="default: every registered scene")
     parser.add_argument("--example", metavar="FILE.toml", help="compute the scenes from this example file "
                         "(default: $ATTENTION_EXAMPLE, or the post's)")
-    parser.add_argument("--aspect", default=frame.DEFAULT_ASPECT,
-                        help=f"the frame's shape: {', '.join(frame.ASPECTS)} (default {frame.DEFAULT_ASPECT})")
+    add_aspect_option(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object per scene: every beat's "
                         "min_font_size, number_font_size, fill and camera_moves, and the problems found")
     parser.add_argument("--story", action="store_true", help="hold every scene to the story gate too (a cue's "
                         "subject and quoted numbers on screen, legible, while it is said; see scenes.quality.story_gate)")
     args = parser.parse_args(argv)
-    try:
-        frame.check_aspect(args.aspect)
-    except ValueError as error:
-        print(error, file=sys.stderr)
+    if not aspect_is_valid(args.aspect):
         return 2
     if args.example:
         try:
