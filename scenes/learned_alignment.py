@@ -13,19 +13,21 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from manim import (
-    DOWN, LEFT, RIGHT, UP, Arrow, Create, FadeIn, FadeOut, FadeTransform, Line, Mobject, ReplacementTransform, VGroup,
-    config,
+    DOWN, LEFT, RIGHT, UP, Arrow, Create, FadeIn, FadeOut, FadeTransform, LaggedStart, Line, Mobject,
+    ReplacementTransform, VGroup, config,
 )
 
 from attention_math.learned import corpus
 from scenes.kit import (
     AttentionScene, Source, TokenRow, beat, flow_arrow, format_value, frame_box, heatmap, label, layout, palette,
-    typography,
+    staging, typography,
 )
 from scenes.kit.text import align_baselines, wrapped
 from scenes.kit import alignment_claims as claims
 from scenes.kit import camera, close_up, framed, legible, motion
 from scenes.kit.attention_map import AttentionMap, upright_label
+from scenes.kit.compose import Form, compose
+from scenes.kit.forms import flow_forms, map_style_forms
 from scenes.kit.claims import top_index
 from scenes.kit.widgets import TensorGrid
 
@@ -90,7 +92,7 @@ def _cell_width(cols, font_size) -> float:
     return max(typography.CELL, widest + layout.NEAR)
 
 
-def _alignment_map(source: Source, path: str, french, english, *, names: bool = True,
+def _oldalignment_map(source: Source, path: str, french, english, *, names: bool = True,
                    font_size=typography.LABEL_SIZE, number_size=None, **style) -> AttentionMap:
     """French decoder steps down the rows (their queries), English words across the columns (the keys); the axis
     names muted, so that only the words carry the two languages' colours. `number_size`: the weights larger than
@@ -104,22 +106,19 @@ def _alignment_map(source: Source, path: str, french, english, *, names: bool = 
     return amap
 
 
-KEY_NAME = f"{SOURCE} words (encoder vectors h_i)"
-
-
 def _fitted_alignment(source: Source, path: str, french, english) -> tuple[AttentionMap, VGroup]:
     """The named alignment map fitted into the body, and the legend that names its axes where the map's own names
     do not fit (empty otherwise). Where the map as landscape shows it would set its words under the floor (a narrow
     frame), its keys stand upright over narrower columns (legible.map_styles) and, if need be, a wrapped legend over
     it names the axes instead."""
-    whole = _alignment_map(source, path, french, english)
+    whole = alignment_map(source, path, french, english)
     if whole.fits_legibly(layout.body()):
         return whole.fit_into(layout.body()), VGroup()
     legend = wrapped(f"rows: {TARGET} steps; columns: {KEY_NAME}", layout.body().width,
                      font_size=typography.SMALL_SIZE, color=palette.MUTED)
-    builds = [lambda style=style: (_alignment_map(source, path, french, english, **style), VGroup())
+    builds = [lambda style=style: (alignment_map(source, path, french, english, **style), VGroup())
               for style in legible.map_styles()]
-    builds += [lambda style=style: (_alignment_map(source, path, french, english, names=False, **style),
+    builds += [lambda style=style: (alignment_map(source, path, french, english, names=False, **style),
                                     legend.copy()) for style in legible.map_styles()]
     amap, names = legible.first_legible(builds, layout.body(), whole=lambda built: _stacked(*built))
     legible.fit_legibly(_stacked(amap, names), layout.body())
@@ -163,6 +162,186 @@ def _stacked(amap: AttentionMap, names: VGroup) -> VGroup:
     return VGroup(names, amap).arrange(DOWN, buff=layout.GAP) if len(names) else VGroup(amap)
 
 
+# --- captions ------------------------------------------------------------------------------------------------
+def against_the_corpus(reference, french) -> str:
+    """How the model's French compares with the corpus's (which may not have the sentence at all)."""
+    if reference is None:
+        return ". The sentence is not in its training corpus."
+    if tuple(reference) == tuple(french):
+        return ": the corpus's own translation."
+    return f"; the corpus says “{_words(reference)}”."
+
+
+def english_words(cols) -> str:
+    return claims.listing_or_count(cols, f"{SOURCE} words")
+
+
+def order_claim(weights, rows, cols, what: str) -> tuple[str, str]:
+    """Caption and narration for whether the rows' strongest links keep the English order or cross."""
+    crossing = claims.first_crossing(weights)
+    if crossing is None:
+        text = (f"Each {TARGET} word's {what}: they step through the {SOURCE} in order, so the two sentences "
+                "keep the same order here.")
+        return text, text
+    r1, r2 = crossing
+    tops = claims.strongest_links(weights)
+    w1 = format_value(float(weights[r1, tops[r1]]), 2)
+    w2 = format_value(float(weights[r2, tops[r2]]), 2)
+    caption = (f"The order changes: {rows[r1]} looks at {cols[tops[r1]]} ({w1}), then {rows[r2]} at "
+               f"{cols[tops[r2]]} ({w2}), a word that comes earlier in the {SOURCE}.")
+    narration = (f"The order changes: {rows[r1]} looks at {cols[tops[r1]]}, with {w1}, and then {rows[r2]} "
+                 f"looks back at {cols[tops[r2]]}, with {w2}, a word that comes earlier in the {SOURCE}.")
+    return caption, narration
+
+
+# --- the pictures --------------------------------------------------------------------------------------------
+def in_lines(group: VGroup, lines: int, *, gap: float = layout.NEAR, baselines: bool = False) -> VGroup:
+    """`group`'s parts (token boxes, the words of a sentence) in at most `lines` lines, in order, the widest line as
+    narrow as it can be, stacked and centred; `baselines`: the parts are words, set on one baseline per line. The
+    group keeps its parts."""
+    parts = list(group.submobjects)
+    widths = [part.width for part in parts]
+
+    def packed(limit: float) -> list[list]:
+        rows, current, run = [], [], 0.0
+        for part, width in zip(parts, widths):
+            if current and run + gap + width > limit + 1e-6:
+                rows.append(current)
+                current, run = [], 0.0
+            run += (gap if current else 0.0) + width
+            current.append(part)
+        return [*rows, current]
+
+    spans = sorted({sum(widths[a:b]) + gap * (b - a - 1) for a in range(len(parts))
+                    for b in range(a + 1, len(parts) + 1)})
+    rows = next(rows for rows in map(packed, spans) if len(rows) <= max(lines, 1))
+    arranged = [VGroup(*row).arrange(RIGHT, buff=gap) for row in rows]
+    if baselines:
+        for row in arranged:
+            align_baselines(row)
+    VGroup(*arranged).arrange(DOWN, buff=layout.TIGHT)
+    return group
+
+
+def words_of(text: str, **style) -> VGroup:
+    return VGroup(*(label(w, **style) for w in text.split()))
+
+
+@dataclass(frozen=True)
+class Chain:
+    """English → the model → French, and the corpus line under them (the count traced)."""
+
+    english: TokenRow
+    model: VGroup
+    french: TokenRow
+    corpus: VGroup
+    n_pairs: Mobject
+    arrows: VGroup
+
+    @property
+    def whole(self) -> VGroup:
+        return VGroup(self.english, self.model, self.french, self.corpus, self.arrows)
+
+
+def training_chain(src: Source, stacked: bool, lines: int, sentence_lines: int = 1) -> Chain:
+    """The chain side by side, or stacked (English over the model over French), each line of text in `lines`
+    lines, each sentence (stacked) in `sentence_lines`."""
+    english = TokenRow(src.get("english_tokens"), palette.ENGLISH)
+    french = TokenRow(src.get("french_tokens"), palette.FRENCH)
+    note = in_lines(words_of("with dot-product soft attention", font_size=typography.SMALL_SIZE,
+                             color=palette.MUTED), min(lines, 2), baselines=True)
+    name = in_lines(words_of("GRU encoder–decoder", bold=True), lines, baselines=True)
+    model = VGroup(name, note).arrange(DOWN, buff=layout.TIGHT)
+    n_pairs = src.number("n_pairs", decimals=0, font_size=typography.BODY_SIZE, color=palette.ACCENT)
+    corpus = in_lines(VGroup(*words_of("trained on the CPU on", font_size=typography.BODY_SIZE), n_pairs,
+                             *words_of(f"{SOURCE}–{TARGET} sentence pairs", font_size=typography.BODY_SIZE)),
+                      lines, baselines=True)
+    if stacked:
+        for row in (english, french):
+            in_lines(row, sentence_lines)
+    chain = VGroup(english, model, french).arrange(DOWN if stacked else RIGHT,
+                                                  buff=layout.APART if stacked else layout.FAR)
+    VGroup(chain, corpus).arrange(DOWN, buff=layout.FAR)
+    arrows = VGroup(*((_down_arrow(a, b) if stacked else flow_arrow(a, b)) for a, b in ((english, model),
+                                                                                        (model, french))))
+    return Chain(english, model, french, corpus, n_pairs, arrows)
+
+
+def chain_forms(src: Source) -> list[Form]:
+    """Side by side and stacked (the body's own flow first), then stacked with its text in two, three lines, then
+    the sentences too."""
+    whole = lambda chain: chain.whole  # noqa: E731
+    return [*flow_forms(lambda stacked: training_chain(src, stacked, 1), whole=whole),
+            *(Form(f"stacked, text in {n} lines, sentences in {k}", lambda n=n, k=k: training_chain(src, True, n, k),
+                   whole) for n, k in ((2, 1), (3, 1), (3, 2), (3, 3)))]
+
+
+KEY_NAME = f"{SOURCE} words (encoder vectors h_i)"
+
+
+def alignment_map(source: Source, path: str, french, english, *, names: bool = True,
+                  font_size=typography.LABEL_SIZE, number_size=None, **style) -> AttentionMap:
+    """French decoder steps down the rows (their queries), English words across the columns (the keys); the axis
+    names muted, so that only the words carry the two languages' colours. `number_size`: the weights larger than
+    the words (default: the words' size). `style`: an arrangement (forms.map_style_forms); a one-letter key word
+    stays flat among upright ones."""
+    amap = AttentionMap(source, path, french, key_tokens=english, query_color=palette.FRENCH,
+                        key_color=palette.ENGLISH, font_size=font_size, number_size=number_size,
+                        query_label=f"{TARGET} step" if names else None,
+                        key_label=KEY_NAME if names else None, short_keys_flat=True, **style)
+    amap.query_name.set_color(palette.MUTED)
+    amap.key_name.set_color(palette.MUTED)
+    return amap
+
+
+@dataclass(frozen=True)
+class NamedMap:
+    """An alignment map and the legend over it that names its axes where the map's own names would not fit
+    (empty otherwise)."""
+
+    amap: AttentionMap
+    legend: VGroup
+
+    @property
+    def whole(self) -> VGroup:
+        return VGroup(self.legend, self.amap)
+
+
+def named_map(src: Source, path: str, french, english, style: dict, legend: bool) -> NamedMap:
+    amap = alignment_map(src, path, french, english, names=not legend, **style)
+    names = VGroup()
+    if legend:
+        names = VGroup(*(label(line, font_size=typography.SMALL_SIZE, color=palette.MUTED) for line in (
+            f"rows: {TARGET} steps", f"columns: {SOURCE} words", "(encoder vectors h_i)")))
+        names.arrange(DOWN, buff=layout.TIGHT, aligned_edge=LEFT).next_to(amap, UP, buff=layout.GAP)
+    return NamedMap(amap, names)
+
+
+def named_map_forms(src: Source, path: str, french, english) -> list[Form]:
+    """The map with its own axis names in each arrangement, then with the legend over it instead."""
+    whole = lambda named: named.whole  # noqa: E731
+    return [form for legend in (False, True) for form in map_style_forms(
+        lambda style, legend=legend: named_map(src, path, french, english, style, legend), whole=whole,
+        name="legend, " if legend else "")]
+
+
+def row_word(amap: AttentionMap, i: int) -> VGroup:
+    """Row i's word with its cells: what a caption about the row names."""
+    return VGroup(amap.row_labels[i], *amap.row(i)) if len(amap.row_labels) else VGroup(*amap.row(i))
+
+
+def map_rows(amap: AttentionMap) -> list[list]:
+    """A map's parts for staging.end_over: its axis names and key words, then each row's word and cells."""
+    head = [m for m in (amap.query_name, amap.key_name) if len(m)]
+    return [[*head, *amap.column_labels], *([*row_word(amap, i)] for i in range(amap.rows))]
+
+
+def with_keys(amap: AttentionMap, cells) -> VGroup:
+    """The cells (r, c) a caption reads, with their key words."""
+    return VGroup(*(VGroup(amap.cell(r, c), amap.column_labels[c]) for r, c in cells if c is not None))
+
+
+
 class LearnedAlignmentScene(AttentionScene):
     scene_id = "learned_alignment"
 
@@ -181,97 +360,74 @@ class LearnedAlignmentScene(AttentionScene):
     def what_was_trained(self):
         """The weights that follow are not typed: they come out of a model trained on a real (small) corpus."""
         src = self.src
+        chain, plan = compose(chain_forms(src))
         english_tokens, french_tokens = src.get("english_tokens"), src.get("french_tokens")
-        english = TokenRow(english_tokens, palette.ENGLISH)
-        french = TokenRow(french_tokens, palette.FRENCH)
-        width = layout.body().width
-        model = VGroup(
-            label("GRU encoder–decoder", bold=True),
-            wrapped("with dot-product soft attention", width, font_size=typography.SMALL_SIZE, color=palette.MUTED),
-        ).arrange(DOWN, buff=layout.TIGHT)
-        chain = VGroup(english, model, french).arrange(RIGHT, buff=layout.FAR)
-        stacked = chain.width > width
-        if stacked:
-            for row in (english, french):  # a sentence wider than a narrow frame breaks into lines of boxes
-                if row.width > width:
-                    _in_lines(row, width)
-            chain.arrange(DOWN, buff=layout.APART)  # long sentences: English above the model, French below
-        n_pairs = src.number("n_pairs", decimals=0, font_size=typography.BODY_SIZE, color=palette.ACCENT)
-        before, after = "trained on the CPU on", f"{SOURCE}–{TARGET} sentence pairs"
-        corpus = VGroup(label(before, font_size=typography.BODY_SIZE), n_pairs,
-                        label(after, font_size=typography.BODY_SIZE)).arrange(RIGHT, buff=layout.TIGHT)
-        if corpus.width > width:  # a narrow frame: the line's words (and the count) flow into lines
-            corpus = _in_lines(VGroup(*(label(w, font_size=typography.BODY_SIZE) for w in before.split()), n_pairs,
-                                      *(label(w, font_size=typography.BODY_SIZE) for w in after.split())),
-                               width, baselines=True)
-        layout.fit_into(VGroup(chain, corpus).arrange(DOWN, buff=layout.FAR), layout.body())
-        arrows = VGroup(*(_down_arrow(a, b) if stacked else flow_arrow(a, b)
-                          for a, b in ((english, model), (model, french))))
         n_text = format_value(src.value("n_pairs"), 0)
 
         self.say(f"A real, trained model: a small GRU encoder–decoder with soft attention, trained on {n_text} "
-                 f"{SOURCE}–{TARGET} pairs.")
-        self.play(FadeIn(model), run_time=0.8)
-        self.play(FadeIn(corpus, shift=UP * layout.NUDGE), run_time=1.0)
+                 f"{SOURCE}–{TARGET} pairs.", subject=chain.n_pairs)
+        staging.enter(self, plan, FadeIn(chain.model), run_time=0.8)
+        self.play(FadeIn(chain.corpus, shift=UP * layout.NUDGE), run_time=1.0)
+        staging.end_on(self, plan, chain.corpus)
         self.wait(3.5)
         self.say(f"Asked to translate “{_words(english_tokens)}”, it writes “{_words(french_tokens)}”"
-                 f"{self._against_the_corpus()}")
-        self.play(FadeIn(english, lag_ratio=0.3), Create(arrows[0]), run_time=1.0)
-        self.play(Create(arrows[1]), FadeIn(french, lag_ratio=0.3), run_time=1.0)
+                 f"{against_the_corpus(src.get('reference_french'), french_tokens)}",
+                 subject=VGroup(chain.english, chain.french))
+        self.play(FadeIn(chain.english, lag_ratio=0.3), Create(chain.arrows[0]), run_time=1.0)
+        self.play(Create(chain.arrows[1]), FadeIn(chain.french, lag_ratio=0.3), run_time=1.0)
         self.wait(2.0)
 
     @beat
     def alignment_heatmap(self):
         """The learned alignment matrix: one row per French step, one column per English word."""
         src = self.src
-        rows, cols = src.get("french_tokens"), src.get("english_tokens")
-        weights = src.get("alignment")
+        rows, cols, weights = src.get("french_tokens"), src.get("english_tokens"), src.get("alignment")
         focus, focus_word = src.get("focus_row"), src.get("focus_word")
-        picture, legend = _fitted_alignment(src, "alignment", rows, cols)
+        named, plan = compose(named_map_forms(src, "alignment", rows, cols))
+        amap = named.amap
 
-        self.say(f"Each row is one decoder step: the weights its query puts on {self._english_words(cols)}.")
+        self.say(f"Each row is one decoder step: the weights its query puts on {english_words(cols)}.",
+                 subject=amap.body)
         self.clear_stage()
-        self._enter_at_rest(picture)
-        self.play(FadeIn(picture.axes), *(FadeIn(legend),) if len(legend) else (), run_time=0.8)
-        for r in range(len(rows)):
-            self.play(FadeIn(picture.row(r), lag_ratio=0.2), run_time=0.7)
+        staging.enter(self, plan, FadeIn(amap.axes), *(FadeIn(m) for m in named.legend), run_time=0.8)
+        self.play(LaggedStart(*(FadeIn(amap.row(r), lag_ratio=0.2) for r in range(len(rows))), lag_ratio=0.6),
+                  run_time=0.7 * len(rows))
+        staging.end_over(self, plan, map_rows(amap))
         self.wait(1.5)
 
         focus_top = top_index(weights[focus])
-        focus_box = frame_box(picture.row(focus), color=palette.FRENCH)
-        boxes = VGroup(focus_box)
-        self.say(f"Writing {focus_word}, {claims.weight_phrase(weights[focus], cols)}.")
-        read = [focus_top] if focus_top is not None else _two_largest(weights[focus])  # the weights it reads
-        self._look_at(picture, [(focus, c) for c in read], legend)
-        self.play(Create(focus_box), run_time=0.6)
+        boxes = VGroup(frame_box(amap.row(focus), color=palette.FRENCH))
         if focus_top is not None:  # a row split evenly has no cell to box
-            boxes.add(frame_box(picture.cell(focus, focus_top), color=palette.WEIGHT))
-            self.play(Create(boxes[-1]), run_time=0.6)
+            boxes.add(frame_box(amap.cell(focus, focus_top), color=palette.WEIGHT))
+        self.say(f"Writing {focus_word}, {claims.weight_phrase(weights[focus], cols)}.",
+                 subject=row_word(amap, focus))
+        staging.end_on(self, plan, VGroup(row_word(amap, focus), amap.column_labels))
+        self.play(Create(boxes, lag_ratio=0.5), run_time=1.2)
         self.wait(2.2)
         self.play(FadeOut(boxes), run_time=0.4)
 
         tops = claims.strongest_links(weights)
-        top_boxes = VGroup(*(frame_box(picture.cell(r, c), color=palette.WEIGHT)
-                             for r, c in enumerate(tops) if c is not None))
-        caption, narration = self._order_claim(weights, rows, cols, "largest weight, boxed")
-        self.say(caption, narration=narration)
-        self._look_at(picture, [(r, tops[r]) for r in claims.first_crossing(weights) or ()], legend)
-        self.play(Create(top_boxes, lag_ratio=0.2), run_time=1.0)
+        read = [(r, tops[r]) for r in claims.first_crossing(weights) or range(len(rows))]
+        top_boxes = VGroup(*(frame_box(amap.cell(r, c), color=palette.WEIGHT) for r, c in enumerate(tops)
+                             if c is not None))
+        caption, narration = order_claim(weights, rows, cols, "largest weight, boxed")
+        self.say(caption, narration=narration, subject=with_keys(amap, read))
+        staging.end_on(self, plan, with_keys(amap, read), Create(top_boxes, lag_ratio=0.2))
         self.wait(3.0)
 
         spread = claims.least_concentrated_row(weights)
         self.play(FadeOut(top_boxes), run_time=0.4)
         if claims.is_sharp(weights[spread]):
-            self.say(f"Every row is sharp: each {TARGET} word puts almost all its weight on one {SOURCE} word.")
+            self.say(f"Every row is sharp: each {TARGET} word puts almost all its weight on one {SOURCE} word.",
+                     subject=amap.body)
             self.wait(3.0)
-        else:
-            spread_box = frame_box(picture.row(spread), color=palette.MUTED)
-            self._look_at(picture, [(spread, c) for c in _two_largest(weights[spread])], legend)
-            self.say(f"{rows[spread]} spreads its weight: {claims.top_two(weights[spread], cols)}.",
-                     narration=f"{rows[spread]} has no single {SOURCE} word: it spreads its weight, "
-                               f"{claims.top_two(weights[spread], cols)}.")
-            self.play(Create(spread_box), run_time=0.6)
-            self.wait(4.0)
+            return
+        self.say(f"{rows[spread]} spreads its weight: {claims.top_two(weights[spread], cols)}.",
+                 narration=f"{rows[spread]} has no single {SOURCE} word: it spreads its weight, "
+                           f"{claims.top_two(weights[spread], cols)}.", subject=row_word(amap, spread))
+        staging.end_on(self, plan, VGroup(row_word(amap, spread), amap.column_labels),
+                       Create(frame_box(amap.row(spread), color=palette.MUTED)))
+        self.wait(4.0)
 
     @beat
     def focus_rows(self):
@@ -393,7 +549,7 @@ class LearnedAlignmentScene(AttentionScene):
         n_snapshots = snapshots.shape[0]
 
         def map_at(s: int, style: dict) -> AttentionMap:
-            return _alignment_map(src, f"snapshot_alignments.{s}", rows, cols, names=False, **style)
+            return alignment_map(src, f"snapshot_alignments.{s}", rows, cols, names=False, **style)
 
         def readout_at(s: int) -> VGroup:
             step = src.number("snapshot_steps", s, decimals=0, color=palette.ACCENT)
@@ -484,7 +640,7 @@ class LearnedAlignmentScene(AttentionScene):
         src = self.src
         english, french = src.get("reorder_english"), src.get("reorder_french")
         weights = src.get("reorder_alignment")
-        picture = _alignment_map(src, "reorder_alignment", french, english, names=False,
+        picture = alignment_map(src, "reorder_alignment", french, english, names=False,
                                  font_size=typography.SMALL_SIZE, number_size=typography.NUMBER_SIZE)
         top = TokenRow(english, palette.ENGLISH, font_size=typography.SMALL_SIZE, buff=layout.TIGHT)
         bottom = TokenRow(french, palette.FRENCH, font_size=typography.SMALL_SIZE, buff=layout.GAP)
@@ -524,7 +680,7 @@ class LearnedAlignmentScene(AttentionScene):
                                  for r, row_links in enumerate(link_rows)], lag=L.link_row_lag), run_time=2.4)
         self.wait(1.8)
         crossing = claims.first_crossing(weights)
-        caption, narration = self._order_claim(weights, french, english, "strongest link")
+        caption, narration = order_claim(weights, french, english, "strongest link")
         self.say(caption, narration=narration)
         if crossing is not None:
             tops = claims.strongest_links(weights)
@@ -581,7 +737,7 @@ class LearnedAlignmentScene(AttentionScene):
         top.arrange(DOWN, buff=layout.TIGHT, aligned_edge=RIGHT)
         bottom.arrange(DOWN, buff=layout.GAP, aligned_edge=LEFT)
         diagram = VGroup(top, bottom).arrange(RIGHT, buff=L.side_link_gap)
-        builds = [lambda style=style: _alignment_map(src, "reorder_alignment", french, english, names=False,
+        builds = [lambda style=style: alignment_map(src, "reorder_alignment", french, english, names=False,
                                                      font_size=typography.SMALL_SIZE,
                                                      number_size=typography.NUMBER_SIZE, **style)
                   for style in legible.map_styles()]
@@ -593,37 +749,6 @@ class LearnedAlignmentScene(AttentionScene):
         return picture, diagram
 
     # --- claims ----------------------------------------------------------------------------------------------
-    def _against_the_corpus(self) -> str:
-        """How the model's French compares with the corpus's (which may not have the sentence at all)."""
-        reference, french = self.src.get("reference_french"), self.src.get("french_tokens")
-        if reference is None:
-            return ". The sentence is not in its training corpus."
-        if tuple(reference) == tuple(french):
-            return ": the corpus's own translation."
-        return f"; the corpus says “{_words(reference)}”."
-
-    @staticmethod
-    def _english_words(cols) -> str:
-        return claims.listing_or_count(cols, f"{SOURCE} words")
-
-    @staticmethod
-    def _order_claim(weights, rows, cols, what: str) -> tuple[str, str]:
-        """Caption and narration for whether the rows' strongest links keep the English order or cross."""
-        crossing = claims.first_crossing(weights)
-        if crossing is None:
-            text = (f"Each {TARGET} word's {what}: they step through the {SOURCE} in order, so the two sentences "
-                    "keep the same order here.")
-            return text, text
-        r1, r2 = crossing
-        tops = claims.strongest_links(weights)
-        w1 = format_value(float(weights[r1, tops[r1]]), 2)
-        w2 = format_value(float(weights[r2, tops[r2]]), 2)
-        caption = (f"The order changes: {rows[r1]} looks at {cols[tops[r1]]} ({w1}), then {rows[r2]} at "
-                   f"{cols[tops[r2]]} ({w2}), a word that comes earlier in the {SOURCE}.")
-        narration = (f"The order changes: {rows[r1]} looks at {cols[tops[r1]]}, with {w1}, and then {rows[r2]} "
-                     f"looks back at {cols[tops[r2]]}, with {w2}, a word that comes earlier in the {SOURCE}.")
-        return caption, narration
-
     def _compared_with_post(self, ours, toy) -> str:
         """", sharper than the post's illustration" — or not, as the numbers say."""
         illustrative = toy.get("illustrative_weights")
