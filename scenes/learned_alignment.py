@@ -25,7 +25,7 @@ from scenes.kit import (
 from scenes.kit.text import align_baselines, wrapped
 from scenes.kit import alignment_claims as claims
 from scenes.kit import camera, close_up, framed, legible, motion
-from scenes.kit.attention_map import AttentionMap, upright_label
+from scenes.kit.attention_map import AttentionMap, flat_if_short, upright_label
 from scenes.kit.compose import Form, compose
 from scenes.kit.forms import flow_forms, map_style_forms
 from scenes.kit.claims import top_index
@@ -86,7 +86,7 @@ def _cell_stroke(cell: Mobject, link: Line) -> Line:
                 stroke_width=link.get_stroke_width(), stroke_opacity=link.get_stroke_opacity())
 
 
-def _cell_width(cols, font_size) -> float:
+def cell_width(cols, font_size) -> float:
     """Wide enough for the widest column word (so neighbouring words never touch) and for a number."""
     widest = max(label(w, font_size=font_size).width for w in cols)
     return max(typography.CELL, widest + layout.NEAR)
@@ -342,6 +342,130 @@ def with_keys(amap: AttentionMap, cells) -> VGroup:
 
 
 
+def listed(values) -> str:
+    """"0.05 / 0.10 / 0.85": a row as a caption quotes it."""
+    return " / ".join(format_value(float(v), 2) for v in values)
+
+
+def per_word(values, cols) -> str:
+    """"0.05 on I, 0.10 on love and 0.85 on coffee": a row as a narrator reads it."""
+    return claims.listing([f"{format_value(float(v), 2)} on {w}" for v, w in zip(values, cols)])
+
+
+def compared_with_post(ours, illustrative) -> str:
+    """", sharper than the post's illustration" — or not, as the numbers say (nothing without an illustration)."""
+    if illustrative is None:
+        return ""
+    mine, theirs = format_value(claims.concentration(ours), 2), format_value(claims.concentration(illustrative), 2)
+    if mine == theirs:
+        return ": as sharp as the post's illustration"
+    return ": sharper than the post's illustration" if float(mine) > float(theirs) else \
+        ": less sharp than the post's illustration"
+
+
+def focus_entries(src: Source, toy: Source) -> list[tuple]:
+    """The rows set side by side: the post's illustration and the toy softmax, when the toy example writes the
+    same word from the same sentence, then ours. Each (source, path, name, note)."""
+    focus_word, cols = src.get("focus_word"), src.get("english_tokens")
+    same_sentence = tuple(toy.get("tokens")) == tuple(cols) and toy.get("next_word") == focus_word
+    entries = []
+    if same_sentence and toy.get("illustrative_weights") is not None:
+        entries.append((toy, "illustrative_weights", "Post", "illustrative: typed into the post"))
+    if same_sentence:
+        entries.append((toy, "weights", "Toy", "softmax of hand-made scores"))
+    return [*entries, (src, f"alignment.{src.get('focus_row')}", "Ours", "learned by training")]
+
+
+def row_caption(name: str, values, cols, illustrative) -> tuple[str, str]:
+    """The caption and narration that introduce one row of the comparison (`name`: Post, Toy or Ours)."""
+    if name == "Post":
+        return (f"The post's {listed(values)} is illustrative: an example typed into the post, not computed.",
+                f"The post's row, {per_word(values, cols)}, is illustrative: an example typed into the post, not "
+                "computed.")
+    if name == "Toy":
+        return (f"The toy {listed(values)} is the softmax of the hand-made scores: an untrained model.",
+                f"The toy row, {per_word(values, cols)}, is the softmax of the hand-made scores: no training at "
+                "all.")
+    compared = compared_with_post(values, illustrative)
+    return (f"Ours, {listed(values)}, was learned by training{compared}, and nobody typed it.",
+            f"Ours, {per_word(values, cols)}, was learned by training{compared}, and nobody typed it.")
+
+
+@dataclass(frozen=True)
+class FocusTable:
+    """The heading, the English words over the columns, and one (title, weights) row per entry."""
+
+    heading: VGroup
+    heads: VGroup
+    rows: VGroup  # each VGroup(title, grid)
+
+    @property
+    def grids(self) -> list:
+        return [row[1] for row in self.rows]
+
+    @property
+    def whole(self) -> VGroup:
+        return VGroup(self.heading, self.heads, self.rows)
+
+
+def column_word(word: str, narrow: bool) -> Mobject:
+    if not narrow:
+        return label(word, color=palette.ENGLISH)
+    return flat_if_short(word, font_size=typography.LABEL_SIZE, color=palette.ENGLISH)
+
+
+def focus_table(entries, cols, focus_word, narrow: bool, beside: bool, lines: int) -> FocusTable:
+    """Each entry's title (its name, its note under it in `lines` lines) left of its row of weights; `narrow`:
+    columns as narrow as a number, the words standing upright over them, and (not `beside`) each name under its
+    row rather than left of it, its note under both."""
+    cell = typography.CELL if narrow else cell_width(cols, typography.LABEL_SIZE)
+    grids = VGroup(*(heatmap(source, path, cell_width=cell) for source, path, _, _ in entries))
+    grids.arrange(DOWN, buff=layout.APART)
+    titles = VGroup()
+    for grid, (_, _, name, note) in zip(grids, entries):
+        note = in_lines(words_of(note, font_size=typography.SMALL_SIZE, color=palette.MUTED), lines,
+                        baselines=True)
+        title = VGroup(label(name, bold=True), note)
+        if narrow:  # the name beside its row or under it, the note under both
+            title[0].next_to(grid, LEFT if beside else DOWN, buff=layout.GAP if beside else layout.TIGHT)
+            if not beside:
+                title[0].align_to(grid, LEFT)
+            note.next_to(VGroup(title[0], grid), DOWN, buff=layout.TIGHT).align_to(title[0], LEFT)
+        else:
+            title.arrange(DOWN, buff=layout.TIGHT, aligned_edge=LEFT).next_to(grid, LEFT, buff=layout.APART)
+        titles.add(title)
+    if narrow:  # each row with its title, one under the other, the grids in one column
+        for above, below in zip(VGroup(*(VGroup(g, t) for g, t in zip(grids, titles))), list(zip(grids, titles))[1:]):
+            VGroup(*below).next_to(above, DOWN, buff=layout.APART)
+            VGroup(*below).shift(RIGHT * (grids[0].get_x() - below[0].get_x()))
+    else:
+        for title in titles:
+            title.align_to(titles, LEFT)
+    heads = VGroup(*(column_word(w, narrow).next_to(grids[0].cells[0][j], UP, buff=layout.NEAR)
+                     for j, w in enumerate(cols)))
+    if narrow:
+        for word in heads:
+            word.align_to(heads, DOWN)
+    heading = in_lines(words_of(f"weights while writing {focus_word}", font_size=typography.SMALL_SIZE,
+                                color=palette.MUTED), lines, baselines=True)
+    heading.next_to(heads, UP, buff=layout.GAP).match_x(grids[0])
+    return FocusTable(heading, heads, VGroup(*(VGroup(t, g) for t, g in zip(titles, grids))))
+
+
+def focus_forms(entries, cols, focus_word) -> list[Form]:
+    """Wide columns with the titles beside, their notes on one line then two; then narrow columns, the names
+    beside their rows, then under them; then those with the heading up in the top band (nothing else is there)."""
+    whole = lambda table: table.whole  # noqa: E731
+    body, top = layout.body(), layout.top_band()
+    upper = layout.Region(body.left, body.right, body.bottom, top.top)
+    shapes = ((False, True, 1, None), (False, True, 2, None), (True, True, 2, None), (True, False, 2, None),
+              (True, True, 2, upper), (True, False, 2, upper), (True, False, 3, upper))
+    return [Form(f"{'narrow' if narrow else 'wide'}, names {'beside' if beside else 'under'}, notes in {lines} "
+                 f"lines{', up to the top' if region else ''}", lambda narrow=narrow, beside=beside, lines=lines:
+                 focus_table(entries, cols, focus_word, narrow, beside, lines), whole, region)
+            for narrow, beside, lines, region in shapes]
+
+
 class LearnedAlignmentScene(AttentionScene):
     scene_id = "learned_alignment"
 
@@ -435,110 +559,41 @@ class LearnedAlignmentScene(AttentionScene):
         example writes the same word from the same sentence), each labelled."""
         src, toy = self.src, self.toy
         cols, focus, focus_word = src.get("english_tokens"), src.get("focus_row"), src.get("focus_word")
-        ours_path = f"alignment.{focus}"
-        same_sentence = (tuple(toy.get("tokens")) == tuple(cols) and toy.get("next_word") == focus_word)
-        entries = []
-        if same_sentence and toy.get("illustrative_weights") is not None:
-            entries.append((toy, "illustrative_weights", "Post", "illustrative: typed into the post"))
-        if same_sentence:
-            entries.append((toy, "weights", "Toy", "softmax of hand-made scores"))
-        entries.append((src, ours_path, "Ours", "learned by training"))
-        heading, heads, table = self._focus_table(entries, cols, focus_word, narrow=False)
-        if legible.fits_at_floor(VGroup(heading, heads, table), layout.body()):
-            layout.fit_into(VGroup(heading, heads, table), layout.body())
-        else:
-            heading, heads, table = self._focus_table(entries, cols, focus_word, narrow=True)
-            layout.fit_into(heading, layout.top_band(), grow=False)
-            legible.fit_legibly(VGroup(heads, table), layout.body())
-
-        def listed(source, path):
-            return " / ".join(format_value(v, 2) for v in source.get(path).tolist())
-
-        def per_word(source, path):
-            """"0.05 on I, 0.10 on love and 0.85 on coffee": the row as a narrator reads it."""
-            return claims.listing([f"{format_value(v, 2)} on {w}" for v, w in zip(source.get(path).tolist(), cols)])
+        ours = src.get(f"alignment.{focus}")
+        entries = focus_entries(src, toy)
+        table, plan = compose(focus_forms(entries, cols, focus_word))
+        grids = table.grids
 
         self.clear_stage()
-        if not same_sentence:
-            self.say(f"The {focus_word} row, the most concentrated: {claims.weight_phrase(src.get(ours_path), cols)}.",
+        if len(entries) == 1:
+            self.say(f"The {focus_word} row, the most concentrated: {claims.weight_phrase(ours, cols)}.",
                      narration=f"Here is the {focus_word} row, the most concentrated one: "
-                               f"{claims.weight_phrase(src.get(ours_path), cols)}.")
-            self.play(FadeIn(heading), FadeIn(heads), FadeIn(table[0]), run_time=1.0)
+                               f"{claims.weight_phrase(ours, cols)}.", subject=grids[0])
+            staging.enter(self, plan, FadeIn(table.heading), FadeIn(table.heads), FadeIn(table.rows[0]),
+                          then_on=grids[0])
             self.wait(3.0)
             self.say(f"The toy example (“{_words(toy.get('tokens'))}”) is another sentence, so it has no "
-                     f"{focus_word} row to set beside it; nobody typed this one: it was learned by training.")
-            self.play(Create(frame_box(table[-1], color=palette.WEIGHT)), run_time=0.6)
+                     f"{focus_word} row to set beside it; nobody typed this one: it was learned by training.",
+                     subject=grids[0])
+            self.play(Create(frame_box(table.rows[0], color=palette.WEIGHT)), run_time=0.6)
             self.wait(4.0)
             return
         self.say(f"The {focus_word} row next to the numbers we met before.",
-                 narration=f"Let's put the {focus_word} row next to the numbers we met before.")
-        self.play(FadeIn(heading), FadeIn(heads), run_time=0.8)
+                 narration=f"Let's put the {focus_word} row next to the numbers we met before.",
+                 subject=VGroup(*grids))
+        staging.enter(self, plan, FadeIn(table.heading), FadeIn(table.heads),
+                      LaggedStart(*(FadeIn(row) for row in table.rows), lag_ratio=0.4), run_time=1.6)
+        staging.end_on(self, plan, VGroup(table.heads, *grids))
         self.wait(2.6)
-        shown = 0
-        if entries[0][1] == "illustrative_weights":
-            self.say(f"The post's {listed(toy, 'illustrative_weights')} is illustrative: an example typed into the "
-                     "post, not computed.",
-                     narration=f"The post's row, {per_word(toy, 'illustrative_weights')}, is illustrative: an "
-                               "example typed into the post, not computed.")
-            self.play(FadeIn(table[shown]), run_time=1.0)
+        box = None
+        for (source, path, name, _), row in zip(entries, table.rows):
+            caption, narration = row_caption(name, source.get(path).tolist(), cols, toy.get("illustrative_weights"))
+            self.say(caption, narration=narration, subject=row[1])
+            new = frame_box(row, color=palette.WEIGHT if name == "Ours" else palette.MUTED)
+            staging.end_on(self, plan, VGroup(table.heads, row), ReplacementTransform(box, new) if box else Create(new))
+            box = new
             self.wait(4.2)
-            shown += 1
-        self.say(f"The toy {listed(toy, 'weights')} is the softmax of the hand-made scores: an untrained model.",
-                 narration=f"The toy row, {per_word(toy, 'weights')}, is the softmax of the hand-made scores: "
-                           "no training at all.")
-        self.play(FadeIn(table[shown]), run_time=1.0)
-        self.wait(4.0)
-        compared = self._compared_with_post(src.get(ours_path), toy)
-        self.say(f"Ours, {listed(src, ours_path)}, was learned by training{compared}, and nobody typed it.",
-                 narration=f"Ours, {per_word(src, ours_path)}, was learned by training{compared}, and nobody "
-                           "typed it.")
-        self.play(FadeIn(table[-1]), run_time=1.0)
-        self.play(Create(frame_box(table[-1], color=palette.WEIGHT)), run_time=0.6)
-        self.wait(4.8)
-
-    @staticmethod
-    def _focus_table(entries, cols, focus_word, *, narrow: bool) -> tuple[Mobject, VGroup, VGroup]:
-        """The heading, the English words over the columns, and one (title, weights) pair per entry, unfitted: each
-        title on the left of its row of weights; `narrow` (a frame where that does not fit at the floor): the name
-        on the left of its row, its note wrapped under it, the words standing upright over columns as narrow as a
-        number (and the heading for the top band)."""
-        width = layout.body().width
-        cell = typography.CELL if narrow else _cell_width(cols, typography.LABEL_SIZE)
-        grids = VGroup(*(heatmap(source, path, cell_width=cell) for source, path, _, _ in entries))
-        grids.arrange(DOWN, buff=layout.APART)
-        titles = VGroup()
-        for grid, (_, _, name, note) in zip(grids, entries):
-            note = wrapped(note, width, font_size=typography.SMALL_SIZE, color=palette.MUTED)
-            titles.add(VGroup(label(name, bold=True), note))
-        if narrow:
-            floor = typography.MIN_FONT_SIZE / legible.smallest_text(titles)  # the most the table may shrink
-            beside = max(grid.width for grid in grids) + max(t[0].width for t in titles) + layout.GAP
-            for (name, note), grid in zip(titles, grids):  # each name beside its row, or under it (long rows)
-                if beside * floor <= width:
-                    name.next_to(grid, LEFT, buff=layout.GAP)
-                else:
-                    name.next_to(grid, DOWN, buff=layout.TIGHT).align_to(grid, LEFT)
-                note.next_to(VGroup(name, grid), DOWN, buff=layout.TIGHT).align_to(name, LEFT)
-            for above, (grid, title) in zip(titles, list(zip(grids, titles))[1:]):  # column under column
-                VGroup(grid, title).next_to(above, DOWN, buff=layout.APART)
-                VGroup(grid, title).shift(RIGHT * (grids[0].get_x() - grid.get_x()))
-            for title in titles:  # names and notes on one left edge
-                title.align_to(titles, LEFT)
-        else:
-            for title in titles:
-                title.arrange(DOWN, buff=layout.TIGHT, aligned_edge=LEFT)
-            for grid, title in zip(grids, titles):
-                title.next_to(grid, LEFT, buff=layout.APART)
-            for title in titles:
-                title.align_to(titles, LEFT)
-        table = VGroup(*(VGroup(title, grid) for title, grid in zip(titles, grids)))
-        word = (lambda w: upright_label(w, font_size=typography.LABEL_SIZE, color=palette.ENGLISH)) if narrow \
-            else (lambda w: label(w, color=palette.ENGLISH))
-        heads = VGroup(*(word(w).next_to(grids[0].cells[0][j], UP, buff=layout.NEAR) for j, w in enumerate(cols)))
-        heading = wrapped(f"weights while writing {focus_word}", width, font_size=typography.SMALL_SIZE,
-                          color=palette.MUTED)
-        heading.next_to(heads, UP, buff=layout.GAP).match_x(grids[0])
-        return heading, heads, table
+        self.wait(0.6)
 
     @beat
     def sharpening_timelapse(self):
@@ -749,17 +804,6 @@ class LearnedAlignmentScene(AttentionScene):
         return picture, diagram
 
     # --- claims ----------------------------------------------------------------------------------------------
-    def _compared_with_post(self, ours, toy) -> str:
-        """", sharper than the post's illustration" — or not, as the numbers say."""
-        illustrative = toy.get("illustrative_weights")
-        if illustrative is None:
-            return ""
-        mine, theirs = format_value(claims.concentration(ours), 2), format_value(claims.concentration(illustrative), 2)
-        if mine == theirs:
-            return ": as sharp as the post's illustration"
-        return ": sharper than the post's illustration" if float(mine) > float(theirs) else \
-            ": less sharp than the post's illustration"
-
     def _timelapse_captions(self, rows, cols) -> dict[int, tuple[str, str | None]]:
         """Captions at the snapshots where something happens: the first row to settle on its final English word,
         the last one, and the end (how far the loss fell, which rows are sharp)."""
