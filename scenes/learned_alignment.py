@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from manim import (
     DOWN, LEFT, RIGHT, UP, Arrow, Create, FadeIn, FadeOut, FadeTransform, LaggedStart, Line, Mobject,
-    ReplacementTransform, VGroup, config,
+    Rectangle, ReplacementTransform, VGroup, config,
 )
 
 from attention_math.learned import corpus
@@ -195,10 +195,11 @@ def order_claim(weights, rows, cols, what: str) -> tuple[str, str]:
 
 
 # --- the pictures --------------------------------------------------------------------------------------------
-def in_lines(group: VGroup, lines: int, *, gap: float = layout.NEAR, baselines: bool = False) -> VGroup:
+def in_lines(group: VGroup, lines: int, *, gap: float = layout.NEAR, baselines: bool = False,
+             width: float | None = None) -> VGroup:
     """`group`'s parts (token boxes, the words of a sentence) in at most `lines` lines, in order, the widest line as
-    narrow as it can be, stacked and centred; `baselines`: the parts are words, set on one baseline per line. The
-    group keeps its parts."""
+    narrow as it can be (given `width`: in as many lines of at most that width as they need), stacked and centred;
+    `baselines`: the parts are words, set on one baseline per line. The group keeps its parts."""
     parts = list(group.submobjects)
     widths = [part.width for part in parts]
 
@@ -214,7 +215,8 @@ def in_lines(group: VGroup, lines: int, *, gap: float = layout.NEAR, baselines: 
 
     spans = sorted({sum(widths[a:b]) + gap * (b - a - 1) for a in range(len(parts))
                     for b in range(a + 1, len(parts) + 1)})
-    rows = next(rows for rows in map(packed, spans) if len(rows) <= max(lines, 1))
+    rows = packed(width) if width is not None else next(rows for rows in map(packed, spans)
+                                                        if len(rows) <= max(lines, 1))
     arranged = [VGroup(*row).arrange(RIGHT, buff=gap) for row in rows]
     if baselines:
         for row in arranged:
@@ -466,6 +468,153 @@ def focus_forms(entries, cols, focus_word) -> list[Form]:
             for narrow, beside, lines, region in shapes]
 
 
+def start_caption(src: Source, rows, cols) -> str:
+    """The timelapse's first caption: what it replays, and where the weights and the model's French start."""
+    start = ("the weights are nearly uniform" if claims.nearly_uniform(src.get("snapshot_alignments")[0])
+             else "the weights are still spread")
+    which = "" if tuple(cols) == tuple(src.get("english_tokens")) else "the training sentence whose snapshots were saved, "
+    return (f"Training, replayed from snapshots of {which}“{_words(cols)}”. At step "
+            f"{format_value(src.value('snapshot_steps', 0), 0)} {start}, and the model says "
+            f"“{_words(src.get('snapshot_french.0'))}”.")
+
+
+@dataclass(frozen=True)
+class Timelapse:
+    """The first snapshot's map with the step and loss beside or under it (`slots`: where their numbers go, sized
+    for the longest; `start`: the first loss, shown at the end), what the model says under them (`says`, one per
+    snapshot, unfitted; `slot` sized for the longest) and how the rows were fed."""
+
+    recorded: VGroup  # the sentence recorded on, over the rest
+    amap: AttentionMap
+    style: dict
+    names: VGroup  # training step, loss
+    slots: VGroup
+    start: Mobject
+    says_name: Mobject
+    slot: Mobject
+    says: list
+    fed: VGroup
+    natural: float  # the slot's width as built: what the fit scaled by is slot.width / natural
+
+    @property
+    def whole(self) -> VGroup:
+        return VGroup(self.recorded, self.amap, self.names, self.slots, self.start, self.says_name, self.slot,
+                      self.fed)
+
+
+def readout_at(src: Source, s: int) -> VGroup:
+    """Snapshot s's training step and loss (traced)."""
+    return VGroup(src.number("snapshot_steps", s, decimals=0, color=palette.ACCENT),
+                  src.number("snapshot_losses", s, decimals=3, color=palette.ACCENT))
+
+
+def timelapse(src: Source, rows, cols, style: dict, beside: bool, lines: int) -> Timelapse:
+    """The sentence recorded on over the map, the readout beside the map (or under it), then what the model says
+    and how the rows were fed, those texts in `lines` lines; the first loss in the place of the last (shown at the
+    end, when the note on the rows has been read)."""
+    n = src.get("snapshot_alignments").shape[0]
+    amap = alignment_map(src, "snapshot_alignments.0", rows, cols, names=False, **style)
+    names = VGroup(label("training step"), label("loss")).arrange(DOWN, buff=layout.APART if beside else layout.GAP,
+                                                                  aligned_edge=LEFT)
+    slots = readout_at(src, n - 1)  # the last step has the most digits: the slot is wide enough
+    for number, name in zip(slots, names):
+        number.next_to(names, RIGHT, buff=layout.GAP).match_y(name)
+    start = VGroup(label("loss at the start", color=palette.MUTED),
+                   src.number("snapshot_losses", 0, decimals=3, color=palette.ACCENT)).arrange(RIGHT, buff=layout.GAP)
+    def said(s: int, width: float | None = None) -> VGroup:
+        return in_lines(words_of(_words(src.get(f"snapshot_french.{s}")), font_size=typography.SMALL_SIZE,
+                                 color=palette.FRENCH), lines, baselines=True, width=width)
+
+    widest = max(said(s).width for s in range(n))  # the longest thing the model says, in `lines` lines
+    says = [said(s, widest) for s in range(n)]
+    slot = Rectangle(width=max(said.width for said in says), height=max(said.height for said in says),
+                     stroke_width=0, fill_opacity=0)  # room for the longest thing the model ever says
+    says_name = label("the model would now say:", font_size=typography.SMALL_SIZE, color=palette.MUTED)
+    fed = in_lines(words_of(f"rows: the corpus {TARGET} fed in, as in training (teacher forcing)",
+                            font_size=typography.SMALL_SIZE, color=palette.MUTED), lines, baselines=True)
+    middle = VGroup(amap, VGroup(names, slots)).arrange(RIGHT if beside else DOWN,
+                                                               buff=layout.FAR if beside else layout.GAP)
+    line = VGroup(says_name, slot).arrange(DOWN, buff=layout.TIGHT, aligned_edge=LEFT)
+    recorded = in_lines(words_of(f"recorded on: {_words(cols)} → {_words(rows)}", font_size=typography.BODY_SIZE,
+                                 color=palette.MUTED), min(lines, 2), baselines=True)
+    VGroup(recorded, middle, line, fed).arrange(DOWN, buff=layout.GAP)
+    start.move_to(fed)
+    return Timelapse(recorded, amap, style, names, slots, start, says_name, slot, says, fed, slot.width)
+
+
+def timelapse_forms(src: Source, rows, cols) -> list[Form]:
+    """In each map arrangement (the map's own first): the readout beside the map, its texts on one line, then on
+    two; then the readout under the map, the texts on up to three lines. The heading over it takes the top band."""
+    whole = lambda tl: tl.whole  # noqa: E731
+    body, top = layout.body(), layout.top_band()
+    upper = layout.Region(body.left, body.right, body.bottom, top.top)
+    return [Form(f"map style {k}, readout {'beside' if beside else 'under'}, {lines} line(s)",
+                 lambda style=style, beside=beside, lines=lines: timelapse(src, rows, cols, style, beside, lines),
+                 whole, upper)
+            for k, style in enumerate([{}, *legible.map_styles()])
+            for beside, lines in ((True, 1), (True, 2), (False, 3))]
+
+
+def snapshot(src: Source, tl: Timelapse, s: int, grid) -> tuple:
+    """Snapshot s's grid over the one shown, its step and loss in the slots, what the model says in its place."""
+    factor = tl.slot.width / tl.natural
+    new_grid = alignment_map(src, f"snapshot_alignments.{s}", tl.amap.tokens, tl.amap.key_tokens, names=False,
+                             **tl.style).grid
+    new_grid.scale_to_fit_width(grid.width).move_to(grid)
+    readout = readout_at(src, s)
+    for number, slot in zip(readout, tl.slots):  # left-aligned: a longer number grows to the right
+        number.scale(factor).align_to(slot, LEFT).match_y(slot)
+    says = tl.says[s].copy().scale(factor).next_to(tl.says_name, DOWN, buff=layout.TIGHT)
+    return new_grid, readout, says.align_to(tl.says_name, LEFT)
+
+
+def timelapse_captions(src: Source, rows, cols) -> dict[int, tuple[str, str | None]]:
+    """Captions at the snapshots where something happens: the first row to settle on its final English word,
+    the last one, and the end (how far the loss fell, which rows are sharp)."""
+    snapshots = src.get("snapshot_alignments")
+    last = snapshots.shape[0] - 1
+    final = snapshots[last]
+
+    def step(s: int) -> str:
+        return format_value(src.value("snapshot_steps", s), 0)
+
+    def says(s: int) -> str:
+        return _words(src.get(f"snapshot_french.{s}"))
+
+    def loss(s: int) -> str:
+        return format_value(src.value("snapshot_losses", s), decimals=3)
+
+    settled = {r: claims.settled_at(snapshots, r) for r in range(len(rows))}
+    moving = {r: s for r, s in settled.items() if s is not None and s >= 1}
+    captions: dict[int, tuple[str, str | None]] = {}
+    if moving:
+        first = min(moving.values())
+        row = max((r for r, s in moving.items() if s == first), key=lambda r: claims.concentration(final[r]))
+        word = cols[top_index(final[row])]
+        still = "still " if tuple(src.get(f"snapshot_french.{first}")) != tuple(rows) else ""
+        captions[first] = (f"By step {step(first)} {rows[row]} already looks at {word}, while the model "
+                           f"{still}says “{says(first)}”.", None)
+        latest = max(moving.values())
+        if latest > first and latest < last:
+            row = next(r for r, s in moving.items() if s == latest)
+            before = top_index(snapshots[latest - 1][row])
+            was = f"from {cols[before]} " if before is not None else ""
+            captions[latest] = (f"By step {step(latest)} {rows[row]} has moved {was}to "
+                                f"{cols[top_index(final[row])]}, and the model says “{says(latest)}”.", None)
+    sharp = [rows[r] for r in range(len(rows)) if claims.is_sharp(final[r])]
+    spread = [rows[r] for r in range(len(rows)) if not claims.is_sharp(final[r])]
+    if not spread:
+        state = "every row is now sharp"
+    elif sharp:
+        state = (f"{claims.listing(sharp)} {'is' if len(sharp) == 1 else 'are'} now sharp, "
+                 f"{claims.listing(spread)} still {'spreads its' if len(spread) == 1 else 'spread their'} weight")
+    else:
+        state = "every row still spreads its weight"
+    captions[last] = (f"The loss fell from {loss(0)} to {loss(last)}; {state}.",
+                      f"The loss has fallen from {loss(0)} to {loss(last)}, and {state}.")
+    return captions
+
+
 class LearnedAlignmentScene(AttentionScene):
     scene_id = "learned_alignment"
 
@@ -599,92 +748,30 @@ class LearnedAlignmentScene(AttentionScene):
     def sharpening_timelapse(self):
         """Replay the saved training snapshots: the alignment goes from uniform to sharp as the loss falls."""
         src = self.src
-        rows, cols = self._snapshot_rows(), src.get("snapshot_english")
-        snapshots = src.get("snapshot_alignments")
-        n_snapshots = snapshots.shape[0]
+        rows, cols = tuple(src.get("snapshot_reference_french")), src.get("snapshot_english")
+        tl, plan = compose(timelapse_forms(src, rows, cols))
+        grid = tl.amap.grid
+        _, readout, says = snapshot(src, tl, 0, grid)
 
-        def map_at(s: int, style: dict) -> AttentionMap:
-            return alignment_map(src, f"snapshot_alignments.{s}", rows, cols, names=False, **style)
-
-        def readout_at(s: int) -> VGroup:
-            step = src.number("snapshot_steps", s, decimals=0, color=palette.ACCENT)
-            loss = src.number("snapshot_losses", s, decimals=3, color=palette.ACCENT)
-            return VGroup(step, loss)
-
-        def says_at(s: int) -> Mobject:
-            return wrapped(_words(src.get(f"snapshot_french.{s}")), layout.body().width,
-                           font_size=typography.SMALL_SIZE, color=palette.FRENCH)
-
-        def lines(says: Mobject) -> int:
-            return len(says) if isinstance(says, VGroup) else 1
-
-        recorded = wrapped(f"recorded on: {_words(cols)} → {_words(rows)}", layout.top_band().width,
-                           font_size=typography.BODY_SIZE, color=palette.MUTED)
-        says_name = label("the model would now say:", font_size=typography.SMALL_SIZE, color=palette.MUTED)
-        all_says = [says_at(s) for s in range(n_snapshots)]
-        widest = max(range(n_snapshots), key=lambda s: (lines(all_says[s]), all_says[s].width))
-        says_slot = all_says[widest].copy()  # sizes the line for the longest thing the model ever says
-        says_line = VGroup(says_name, says_slot).arrange(DOWN, buff=layout.TIGHT, aligned_edge=LEFT)
-        fed = wrapped(f"rows: the corpus {TARGET} fed in, as in training (teacher forcing)", layout.body().width,
-                      font_size=typography.SMALL_SIZE, color=palette.MUTED)
-        names = VGroup(label("training step"), label("loss")).arrange(DOWN, buff=layout.APART, aligned_edge=LEFT)
-        readout_slot = readout_at(n_snapshots - 1)  # the last step has the most digits: the slot is wide enough
-        for number, name in zip(readout_slot, names):
-            number.next_to(names, RIGHT, buff=layout.GAP).match_y(name)
-        # the sentence recorded on as the heading; under it the map, large, with the step and loss beside it, and
-        # below them what the model says (a line as long as the longest thing it ever says) and how the rows were fed
-        # (in a narrow frame, where that does not fit above the floor: the step and loss under the map, its keys
-        # standing upright if need be)
-        layout.fit_into(recorded, layout.top_band(), grow=False)
-
-        def arranged(style: dict, direction) -> tuple[AttentionMap, VGroup]:
-            picture = map_at(0, style)
-            middle = VGroup(picture, VGroup(names, readout_slot)).arrange(
-                direction, buff=layout.FAR if direction is RIGHT else layout.GAP)
-            return picture, VGroup(middle, says_line, fed).arrange(DOWN, buff=layout.GAP)
-
-        arrangements = [(style, direction) for style in [{}, *legible.map_styles()] for direction in (RIGHT, DOWN)]
-        style, direction = next((a for a in arrangements if legible.fits_at_floor(arranged(*a)[1], layout.body())),
-                                arrangements[-1])
-        picture, composition = arranged(style, direction)
-        grid = picture.grid
-        before = says_slot.width
-        legible.fit_legibly(composition, layout.body())
-        factor = says_slot.width / before
-
-        def place(numbers: VGroup) -> VGroup:
-            """The readout at the slot's spot and scale, left-aligned (a longer number grows to the right)."""
-            for number, slot in zip(numbers, readout_slot):
-                number.scale(factor).align_to(slot, LEFT).match_y(slot)
-            return numbers
-
-        readout = place(readout_at(0))
-        says = all_says[0].scale(factor).next_to(says_name, DOWN, buff=layout.TIGHT).align_to(says_name, LEFT)
-
-        start_weights = ("the weights are nearly uniform" if claims.nearly_uniform(snapshots[0])
-                         else "the weights are still spread")
-        which = ("" if tuple(cols) == tuple(src.get("english_tokens"))
-                 else "the training sentence whose snapshots were saved, ")
-        self.say(f"Training, replayed from snapshots of {which}“{_words(cols)}”. At step "
-                 f"{format_value(src.value('snapshot_steps', 0), 0)} {start_weights}, and the model says "
-                 f"“{_words(src.get(f'snapshot_french.{0}'))}”.")
+        self.say(start_caption(src, rows, cols), subject=VGroup(grid, readout))
         self.clear_stage()
-        self.play(FadeIn(recorded), FadeIn(picture), FadeIn(names), FadeIn(readout), FadeIn(says_name),
-                  FadeIn(says), FadeIn(fed), run_time=1.2)
+        staging.enter(self, plan, FadeIn(tl.recorded), FadeIn(tl.amap), FadeIn(tl.names),
+                      FadeIn(readout), FadeIn(tl.says_name), FadeIn(says), FadeIn(tl.fed), run_time=1.2)
+        staging.end_over(self, plan, [[*tl.amap.column_labels], *([tl.amap.row_labels[r], *grid.row(r)]
+                                                                  for r in range(len(rows)))])
         self.wait(4.4)
 
-        captions = self._timelapse_captions(rows, cols)
-        for s in range(1, n_snapshots):
-            new_grid = map_at(s, style).grid
-            new_grid.scale_to_fit_width(grid.width).move_to(grid)
-            new_readout = place(readout_at(s))
-            new_says = all_says[s].scale(factor).next_to(says_name, DOWN, buff=layout.TIGHT)
-            new_says.align_to(says_name, LEFT)
+        captions, last = timelapse_captions(src, rows, cols), src.get("snapshot_alignments").shape[0] - 1
+        for s in range(1, last + 1):
+            new_grid, new_readout, new_says = snapshot(src, tl, s, grid)
             if s in captions:
-                self.say(*captions[s])
+                subject = VGroup(tl.start[1], new_readout[1]) if s == last else VGroup(new_readout[0], new_grid)
+                self.say(*captions[s], subject=subject)
             self.play(ReplacementTransform(grid, new_grid), ReplacementTransform(readout, new_readout),
                       FadeTransform(says, new_says), run_time=0.9)
             grid, readout, says = new_grid, new_readout, new_says
+            if s == last:
+                self.play(FadeOut(tl.fed), FadeIn(tl.start), run_time=0.6)
             self.wait(2.2 if s in captions else 0.3)
         self.wait(1.0)
 
@@ -804,54 +891,3 @@ class LearnedAlignmentScene(AttentionScene):
         return picture, diagram
 
     # --- claims ----------------------------------------------------------------------------------------------
-    def _timelapse_captions(self, rows, cols) -> dict[int, tuple[str, str | None]]:
-        """Captions at the snapshots where something happens: the first row to settle on its final English word,
-        the last one, and the end (how far the loss fell, which rows are sharp)."""
-        src = self.src
-        snapshots = src.get("snapshot_alignments")
-        last = snapshots.shape[0] - 1
-        final = snapshots[last]
-
-        def step(s: int) -> str:
-            return format_value(src.value("snapshot_steps", s), 0)
-
-        def says(s: int) -> str:
-            return _words(src.get(f"snapshot_french.{s}"))
-
-        def loss(s: int) -> str:
-            return format_value(src.value("snapshot_losses", s), decimals=3)
-
-        settled = {r: claims.settled_at(snapshots, r) for r in range(len(rows))}
-        moving = {r: s for r, s in settled.items() if s is not None and s >= 1}
-        captions: dict[int, tuple[str, str | None]] = {}
-        if moving:
-            first = min(moving.values())
-            row = max((r for r, s in moving.items() if s == first), key=lambda r: claims.concentration(final[r]))
-            word = cols[top_index(final[row])]
-            still = "still " if tuple(src.get(f"snapshot_french.{first}")) != tuple(rows) else ""
-            captions[first] = (f"By step {step(first)} {rows[row]} already looks at {word}, while the model "
-                               f"{still}says “{says(first)}”.", None)
-            latest = max(moving.values())
-            if latest > first and latest < last:
-                row = next(r for r, s in moving.items() if s == latest)
-                before = top_index(snapshots[latest - 1][row])
-                was = f"from {cols[before]} " if before is not None else ""
-                captions[latest] = (f"By step {step(latest)} {rows[row]} has moved {was}to "
-                                    f"{cols[top_index(final[row])]}, and the model says “{says(latest)}”.", None)
-        sharp = [rows[r] for r in range(len(rows)) if claims.is_sharp(final[r])]
-        spread = [rows[r] for r in range(len(rows)) if not claims.is_sharp(final[r])]
-        if not spread:
-            state = "every row is now sharp"
-        elif sharp:
-            state = (f"{claims.listing(sharp)} {'is' if len(sharp) == 1 else 'are'} now sharp, "
-                     f"{claims.listing(spread)} still {'spreads its' if len(spread) == 1 else 'spread their'} weight")
-        else:
-            state = "every row still spreads its weight"
-        captions[last] = (f"The loss fell from {loss(0)} to {loss(last)}; {state}.",
-                          f"The loss has fallen from {loss(0)} to {loss(last)}, and {state}.")
-        return captions
-
-    def _snapshot_rows(self) -> tuple[str, ...]:
-        """The French the snapshots were teacher-forced on (their rows): the corpus's translation of the training
-        sentence."""
-        return tuple(self.src.get("snapshot_reference_french"))
