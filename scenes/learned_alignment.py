@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from manim import (
     DOWN, LEFT, RIGHT, UP, Arrow, Create, FadeIn, FadeOut, FadeTransform, LaggedStart, Line, Mobject,
-    Rectangle, ReplacementTransform, VGroup, config,
+    Rectangle, ReplacementTransform, VGroup,
 )
 
 from attention_math.learned import corpus
@@ -22,14 +22,13 @@ from scenes.kit import (
     AttentionScene, Source, TokenRow, beat, flow_arrow, format_value, frame_box, heatmap, label, layout, palette,
     staging, typography,
 )
-from scenes.kit.text import align_baselines, wrapped
+from scenes.kit.text import align_baselines
 from scenes.kit import alignment_claims as claims
-from scenes.kit import camera, close_up, framed, legible, motion
-from scenes.kit.attention_map import AttentionMap, flat_if_short, upright_label
+from scenes.kit import motion
+from scenes.kit.attention_map import AttentionMap, flat_if_short
 from scenes.kit.compose import Form, compose
 from scenes.kit.forms import flow_forms, map_style_forms
 from scenes.kit.claims import top_index
-from scenes.kit.widgets import TensorGrid
 
 #: The trained translator's languages: its corpus's two columns (attention_math.learned.corpus), whatever the example.
 SOURCE, TARGET = corpus.SOURCE_LANGUAGE, corpus.TARGET_LANGUAGE
@@ -60,26 +59,7 @@ def _down_arrow(upper: Mobject, lower: Mobject) -> Arrow:
                  max_tip_length_to_length_ratio=0.15)
 
 
-def _in_lines(group: VGroup, width: float, *, gap: float = layout.NEAR, baselines: bool = False) -> VGroup:
-    """`group`'s parts (token boxes, the words of a sentence) moved into lines at most `width` wide, greedily, the
-    lines stacked and centred: a row that runs across a landscape frame reads as two or three lines in a narrow one,
-    at its own size. `baselines`: the parts are words, set on one baseline per line. The group keeps its parts."""
-    lines, current = [], []
-    for part in group.submobjects:
-        if current and VGroup(*current, part).arrange(RIGHT, buff=gap).width > width:
-            lines.append(current)
-            current = []
-        current.append(part)
-    lines.append(current)
-    rows = [VGroup(*line).arrange(RIGHT, buff=gap) for line in lines]
-    if baselines:
-        for row in rows:
-            align_baselines(row)
-    VGroup(*rows).arrange(DOWN, buff=layout.TIGHT)
-    return group
-
-
-def _cell_stroke(cell: Mobject, link: Line) -> Line:
+def cell_stroke(cell: Mobject, link: Line) -> Line:
     """A link's stroke laid along the foot of its weight's cell: where the link starts its journey (under the
     number, so the number stays readable while the stroke waits its turn)."""
     return Line(cell.get_corner(DOWN + LEFT), cell.get_corner(DOWN + RIGHT), stroke_color=link.get_stroke_color(),
@@ -90,76 +70,6 @@ def cell_width(cols, font_size) -> float:
     """Wide enough for the widest column word (so neighbouring words never touch) and for a number."""
     widest = max(label(w, font_size=font_size).width for w in cols)
     return max(typography.CELL, widest + layout.NEAR)
-
-
-def _oldalignment_map(source: Source, path: str, french, english, *, names: bool = True,
-                   font_size=typography.LABEL_SIZE, number_size=None, **style) -> AttentionMap:
-    """French decoder steps down the rows (their queries), English words across the columns (the keys); the axis
-    names muted, so that only the words carry the two languages' colours. `number_size`: the weights larger than
-    the words (default: the words' size). `style`: a narrow frame's arrangement (legible.map_styles)."""
-    amap = AttentionMap(source, path, french, key_tokens=english, query_color=palette.FRENCH,
-                        key_color=palette.ENGLISH, font_size=font_size, number_size=number_size,
-                        query_label=f"{TARGET} step" if names else None,
-                        key_label=KEY_NAME if names else None, **style)
-    amap.query_name.set_color(palette.MUTED)
-    amap.key_name.set_color(palette.MUTED)
-    return amap
-
-
-def _fitted_alignment(source: Source, path: str, french, english) -> tuple[AttentionMap, VGroup]:
-    """The named alignment map fitted into the body, and the legend that names its axes where the map's own names
-    do not fit (empty otherwise). Where the map as landscape shows it would set its words under the floor (a narrow
-    frame), its keys stand upright over narrower columns (legible.map_styles) and, if need be, a wrapped legend over
-    it names the axes instead."""
-    whole = alignment_map(source, path, french, english)
-    if whole.fits_legibly(layout.body()):
-        return whole.fit_into(layout.body()), VGroup()
-    legend = wrapped(f"rows: {TARGET} steps; columns: {KEY_NAME}", layout.body().width,
-                     font_size=typography.SMALL_SIZE, color=palette.MUTED)
-    builds = [lambda style=style: (alignment_map(source, path, french, english, **style), VGroup())
-              for style in legible.map_styles()]
-    builds += [lambda style=style: (alignment_map(source, path, french, english, names=False, **style),
-                                    legend.copy()) for style in legible.map_styles()]
-    amap, names = legible.first_legible(builds, layout.body(), whole=lambda built: _stacked(*built))
-    legible.fit_legibly(_stacked(amap, names), layout.body())
-    _from_the_left(amap, UP)  # the legend over it
-    return amap, names
-
-
-def _pans(amap: AttentionMap) -> bool:
-    """Whether `amap` is wider than the frame itself (one a little wider than the body still shows whole, centred)."""
-    return amap.width > config.frame_width
-
-
-def _from_the_left(amap: AttentionMap, about) -> bool:
-    """Whether `amap` (fitted at the floor) is wider than the frame (_pans): then it is set a little above the floor (as
-    close_up builds what the camera follows; grown from its edge `about`, away from its neighbour) and starts at the
-    body's left edge, its row words and first columns in the frame at rest; the camera pans to the others
-    (_pan_shot)."""
-    body = layout.body()
-    if not _pans(amap):
-        return False
-    amap.scale(close_up.BUILD_MARGIN, about_edge=about)
-    amap.shift(RIGHT * (body.left - amap.get_left()[0]))
-    return True
-
-
-def _two_largest(row) -> list[int]:
-    """The columns of a row's two largest weights (the ones claims.top_two and a tie's weight_phrase read)."""
-    return sorted(range(len(row)), key=lambda c: float(row[c]), reverse=True)[:2]
-
-
-def _pan_shot(amap: AttentionMap, part: Mobject) -> camera.Shot:
-    """The shot at the frame's own scale and height that brings `part` of a map wider than the frame into view,
-    moved sideways from the frame at rest as little as that takes (never past the map's right edge)."""
-    body, rest = layout.body(), camera.rest_shot()
-    past = max(0.0, min(part.get_right()[0], amap.get_right()[0]) - body.right)
-    return camera.Shot(rest.center + RIGHT * past, rest.width)
-
-
-def _stacked(amap: AttentionMap, names: VGroup) -> VGroup:
-    """The legend (if any) over the map."""
-    return VGroup(names, amap).arrange(DOWN, buff=layout.GAP) if len(names) else VGroup(amap)
 
 
 # --- captions ------------------------------------------------------------------------------------------------
@@ -543,16 +453,18 @@ def timelapse(src: Source, rows, cols, style: dict, beside: bool, lines: int) ->
 
 
 def timelapse_forms(src: Source, rows, cols) -> list[Form]:
-    """In each map arrangement (the map's own first): the readout beside the map, its texts on one line, then on
-    two; then the readout under the map, the texts on up to three lines. The heading over it takes the top band."""
+    """In each map arrangement (roomiest first): the readout beside the map, its texts on one line, then on two;
+    then the readout under the map, the texts on up to three lines. The heading over it takes the top band."""
     whole = lambda tl: tl.whole  # noqa: E731
     body, top = layout.body(), layout.top_band()
     upper = layout.Region(body.left, body.right, body.bottom, top.top)
-    return [Form(f"map style {k}, readout {'beside' if beside else 'under'}, {lines} line(s)",
-                 lambda style=style, beside=beside, lines=lines: timelapse(src, rows, cols, style, beside, lines),
-                 whole, upper)
-            for k, style in enumerate([{}, *legible.map_styles()])
-            for beside, lines in ((True, 1), (True, 2), (False, 3))]
+    shapes = ((True, 1), (True, 2), (False, 3))
+    by_shape = [map_style_forms(lambda style, beside=beside, lines=lines: timelapse(src, rows, cols, style, beside,
+                                                                                   lines),
+                                whole=whole, region=upper, name=f"readout {'beside' if beside else 'under'}, "
+                                                                f"{lines} line(s), ")
+                for beside, lines in shapes]
+    return [form for forms in zip(*by_shape) for form in forms]  # every shape in one arrangement before the next
 
 
 def snapshot(src: Source, tl: Timelapse, s: int, grid) -> tuple:
@@ -613,6 +525,63 @@ def timelapse_captions(src: Source, rows, cols) -> dict[int, tuple[str, str | No
     captions[last] = (f"The loss fell from {loss(0)} to {loss(last)}; {state}.",
                       f"The loss has fallen from {loss(0)} to {loss(last)}, and {state}.")
     return captions
+
+
+@dataclass(frozen=True)
+class Reorder:
+    """The second sentence's map and its weights as links between the two sentences' words."""
+
+    amap: AttentionMap
+    top: TokenRow  # the English words
+    bottom: TokenRow  # the French words
+    links: VGroup
+    link_rows: list  # one French word's links, per row
+
+    @property
+    def whole(self) -> VGroup:
+        return VGroup(self.amap, self.top, self.bottom, self.links)
+
+
+def reorder_stage(src: Source, style: dict, arrangement: str) -> Reorder:
+    """The map beside the link diagram, or over it (`arrangement` "beside", "under"), or over the diagram stood
+    upright ("upright": the English down the left, the French down the right, the links running across)."""
+    english, french, weights = src.get("reorder_english"), src.get("reorder_french"), src.get("reorder_alignment")
+    amap = alignment_map(src, "reorder_alignment", french, english, names=False, font_size=typography.SMALL_SIZE,
+                         number_size=typography.NUMBER_SIZE, **style)
+    upright = arrangement == "upright"
+    top = TokenRow(english, palette.ENGLISH, font_size=typography.SMALL_SIZE, buff=layout.TIGHT)
+    bottom = TokenRow(french, palette.FRENCH, font_size=typography.SMALL_SIZE, buff=layout.GAP)
+    if upright:
+        top.arrange(DOWN, buff=layout.TIGHT, aligned_edge=RIGHT)
+        bottom.arrange(DOWN, buff=layout.GAP, aligned_edge=LEFT)
+    diagram = VGroup(top, bottom).arrange(RIGHT if upright else DOWN, buff=L.side_link_gap if upright
+                                          else L.link_gap)
+    beside = arrangement == "beside"
+    VGroup(amap, diagram).arrange(RIGHT if beside else DOWN, buff=layout.FAR if beside else layout.APART)
+    link_rows = []
+    for r in range(len(french)):
+        ends = [(bottom.tokens[r].get_left(), top.tokens[c].get_right()) if upright
+                else (bottom.tokens[r].get_top(), top.tokens[c].get_bottom()) for c in range(len(english))]
+        link_rows.append([Line(*end, stroke_color=palette.WEIGHT, stroke_width=L.link_stroke * float(weights[r, c]),
+                               stroke_opacity=float(weights[r, c])) for c, end in enumerate(ends)])
+    return Reorder(amap, top, bottom, VGroup(*(link for row in link_rows for link in row)), link_rows)
+
+
+def reorder_forms(src: Source) -> list[Form]:
+    """The map beside the links and over them (the body's own flow first), then over the links stood upright, in
+    each map arrangement."""
+    whole = lambda stage: stage.whole  # noqa: E731
+    return [*flow_forms(lambda stacked: reorder_stage(src, {}, "under" if stacked else "beside"), whole=whole),
+            *map_style_forms(lambda style: reorder_stage(src, style, "upright"), whole=whole,
+                             name="links upright, ")]
+
+
+def links_travel(stage: Reorder):
+    """Each weight becomes its link: a stroke as thick as the weight leaves the foot of its cell and travels to the
+    line between the two words, one French word's row after the other."""
+    return motion.lagged([motion.lagged([motion.travel(cell_stroke(stage.amap.cell(r, c), link), link)
+                                         for c, link in enumerate(row)], lag=0)
+                          for r, row in enumerate(stage.link_rows)], lag=L.link_row_lag)
 
 
 class LearnedAlignmentScene(AttentionScene):
@@ -782,112 +751,31 @@ class LearnedAlignmentScene(AttentionScene):
         src = self.src
         english, french = src.get("reorder_english"), src.get("reorder_french")
         weights = src.get("reorder_alignment")
-        picture = alignment_map(src, "reorder_alignment", french, english, names=False,
-                                 font_size=typography.SMALL_SIZE, number_size=typography.NUMBER_SIZE)
-        top = TokenRow(english, palette.ENGLISH, font_size=typography.SMALL_SIZE, buff=layout.TIGHT)
-        bottom = TokenRow(french, palette.FRENCH, font_size=typography.SMALL_SIZE, buff=layout.GAP)
-        diagram = VGroup(top, bottom).arrange(DOWN, buff=L.link_gap)
-        # side by side, unless the links under the map come out larger (deep copies keep the parts' handles)
-        beside = VGroup(picture, diagram).arrange(RIGHT, buff=layout.FAR)
-        under = VGroup(picture.copy(), diagram.copy()).arrange(DOWN, buff=layout.APART)
-        upright = not any(legible.fits_at_floor(candidate, layout.body()) for candidate in (beside, under))
-        if upright:  # a narrow frame: the diagram stands upright under the map, and the map's keys stand upright
-            picture, diagram = self._upright_reorder(english, french)
-        else:
-            picture, diagram = layout.fit_best([beside, under], layout.body())
-        top, bottom = diagram
-        links, link_rows = VGroup(), []
-        for r in range(len(french)):
-            row_links = []
-            for c in range(len(english)):
-                w = float(weights[r, c])
-                ends = ((bottom.tokens[r].get_left(), top.tokens[c].get_right()) if upright
-                        else (bottom.tokens[r].get_top(), top.tokens[c].get_bottom()))
-                row_links.append(Line(*ends, stroke_color=palette.WEIGHT, stroke_width=L.link_stroke * w,
-                                      stroke_opacity=w))
-            links.add(*row_links)
-            link_rows.append(row_links)
+        stage, plan = compose(reorder_forms(src))
+        amap, words = stage.amap, VGroup(stage.top, stage.bottom)
 
         self.say(f"Order need not match. A second sentence: “{_words(english)}” → “{_words(french)}”.",
                  narration=f"Word order need not match. Take a second sentence: “{_words(english)}” becomes "
-                           f"“{_words(french)}”.")
+                           f"“{_words(french)}”.", subject=words)
         self.clear_stage()
-        self._enter_at_rest(picture, layout.frame())  # nothing in the top band: the key words may stand in it
-        self.play(FadeIn(picture), run_time=1.2)
-        self.play(FadeIn(top), FadeIn(bottom), run_time=0.8)
-        # each weight becomes its link: a stroke as thick as the weight leaves the foot of its cell and travels to
-        # the line between the two words, one French word's row after the other
-        self.play(motion.lagged([motion.lagged([motion.travel(_cell_stroke(picture.cell(r, c), link), link)
-                                                for c, link in enumerate(row_links)], lag=0)
-                                 for r, row_links in enumerate(link_rows)], lag=L.link_row_lag), run_time=2.4)
+        staging.enter(self, plan, FadeIn(amap), run_time=1.2)
+        staging.end_over(self, plan, map_rows(amap))
+        staging.come_to_rest(self, [], FadeIn(stage.top), FadeIn(stage.bottom), run_time=0.8)
+        self.play(links_travel(stage), run_time=2.4)
         self.wait(1.8)
         crossing = claims.first_crossing(weights)
+        tops = claims.strongest_links(weights)
+        read = [(r, tops[r]) for r in (crossing or range(len(french)))]
         caption, narration = order_claim(weights, french, english, "strongest link")
-        self.say(caption, narration=narration)
-        if crossing is not None:
-            tops = claims.strongest_links(weights)
-            boxes = VGroup(*(frame_box(picture.cell(r, tops[r]), color=palette.WEIGHT) for r in crossing))
-            # the camera moves in on the map, where the caption reads its two weights (the links step aside, so
-            # that none is left half in view), then back out to the links crossing; a map wider than the frame
-            # is panned to those weights instead
-            aside = (FadeOut(diagram), FadeOut(links), Create(boxes))
-            if _pans(picture):
-                self._look_at(picture, [(r, tops[r]) for r in crossing], VGroup(), *aside, region=layout.frame())
-            else:
-                self.frame_on(picture, *aside, run_time=1.2)
+        self.say(caption, narration=narration, subject=with_keys(amap, read))
+        boxes = VGroup(*(frame_box(amap.cell(r, c), color=palette.WEIGHT) for r, c in read if c is not None))
+        staging.end_on(self, plan, with_keys(amap, read), Create(boxes))
         self.wait(4.3)
         if crossing is not None:
             self.say(f"The links cross: softmax can weight any {SOURCE} position. No order rule, no dictionary: "
-                     "just weights that lowered the loss.")
-            if _pans(picture):
-                framed.move_to_shot(self, camera.rest_shot(), picture, [], FadeIn(diagram), FadeIn(links),
-                                    run_time=1.2, region=layout.frame())
-            else:
-                self.pull_back(FadeIn(diagram), FadeIn(links), run_time=1.2)
+                     "just weights that lowered the loss.", subject=VGroup(words, stage.links))
         else:
             self.say(f"Softmax could weight any {SOURCE} position; for this pair the weights keep the order. No order "
-                     "rule, no dictionary: just weights that lowered the loss.")
+                     "rule, no dictionary: just weights that lowered the loss.", subject=VGroup(words, stage.links))
+        staging.come_to_rest(self, [], run_time=1.2)
         self.wait(7.0)
-
-    def _enter_at_rest(self, picture: AttentionMap, region: layout.Region | None = None) -> None:
-        """A map wider than the frame (see _from_the_left) enters as the frame at rest shows it: the texts beyond the
-        frame's edge (or above `region`, default the body) hidden, for the camera to reveal."""
-        if _pans(picture):
-            close_up.apply_shot_state(camera.rest_shot(), picture, region)
-
-    def _look_at(self, picture: AttentionMap, cells, pinned: Mobject, *animations,
-                 region: layout.Region | None = None) -> None:
-        """Where a map is wider than the frame (_pans), pan (at the frame's own scale) until the cells a caption
-        reads (with their key words) are in view, `pinned` (the legend) still on screen; `animations` play along.
-        A map that fits stays as it is (the animations play alone, if any)."""
-        if not _pans(picture):
-            if animations:
-                self.play(*animations, run_time=1.2)
-            return
-        part = VGroup(*(VGroup(picture.cell(r, c), picture.column_labels[c]) for r, c in cells if c is not None))
-        shot = _pan_shot(picture, part) if len(part) else camera.rest_shot()
-        framed.move_to_shot(self, shot, picture, [pinned] if len(pinned) else [], *animations, run_time=1.2,
-                            region=region)
-
-    def _upright_reorder(self, english, french) -> tuple[AttentionMap, VGroup]:
-        """The second sentence for a narrow frame, fitted: its map (keys upright if need be, legible.map_styles)
-        over the link diagram stood upright, the English words down the left, the French down the right, so the
-        links run across and still cross where the order changes."""
-        src = self.src
-        top = TokenRow(english, palette.ENGLISH, font_size=typography.SMALL_SIZE, direction=DOWN, buff=layout.TIGHT)
-        bottom = TokenRow(french, palette.FRENCH, font_size=typography.SMALL_SIZE, direction=DOWN, buff=layout.GAP)
-        top.arrange(DOWN, buff=layout.TIGHT, aligned_edge=RIGHT)
-        bottom.arrange(DOWN, buff=layout.GAP, aligned_edge=LEFT)
-        diagram = VGroup(top, bottom).arrange(RIGHT, buff=L.side_link_gap)
-        builds = [lambda style=style: alignment_map(src, "reorder_alignment", french, english, names=False,
-                                                     font_size=typography.SMALL_SIZE,
-                                                     number_size=typography.NUMBER_SIZE, **style)
-                  for style in legible.map_styles()]
-        picture = legible.first_legible(builds, layout.body(),
-                                        whole=lambda amap: VGroup(amap, diagram.copy()).arrange(DOWN,
-                                                                                                buff=layout.APART))
-        legible.fit_legibly(VGroup(picture, diagram).arrange(DOWN, buff=layout.APART), layout.body())
-        _from_the_left(picture, DOWN)  # the links under it
-        return picture, diagram
-
-    # --- claims ----------------------------------------------------------------------------------------------
