@@ -86,6 +86,18 @@ def english_words(cols) -> str:
     return claims.listing_or_count(cols, f"{SOURCE} words")
 
 
+def spread_caption(weights, rows, cols) -> tuple[str, str]:
+    """Caption and narration for the least concentrated row: that it spreads its weight, and over which two
+    words; or, where even that row is sharp, that every row is."""
+    spread = claims.least_concentrated_row(weights)
+    if claims.is_sharp(weights[spread]):
+        text = f"Every row is sharp: each {TARGET} word puts almost all its weight on one {SOURCE} word."
+        return text, text
+    two = claims.top_two(weights[spread], cols)
+    return (f"{rows[spread]} spreads its weight: {two}.",
+            f"{rows[spread]} has no single {SOURCE} word: it spreads its weight, {two}.")
+
+
 def order_claim(weights, rows, cols, what: str) -> tuple[str, str]:
     """Caption and narration for whether the rows' strongest links keep the English order or cross."""
     crossing = claims.first_crossing(weights)
@@ -240,6 +252,13 @@ def named_map_forms(src: Source, path: str, french, english) -> list[Form]:
 def row_word(amap: AttentionMap, i: int) -> VGroup:
     """Row i's word with its cells: what a caption about the row names."""
     return VGroup(amap.row_labels[i], *amap.row(i)) if len(amap.row_labels) else VGroup(*amap.row(i))
+
+
+def focus_boxes(amap: AttentionMap, r: int, weights) -> VGroup:
+    """Row r boxed, and its largest weight boxed within it (a row split evenly has no cell to box)."""
+    top = top_index(weights)
+    boxes = VGroup(frame_box(amap.row(r), color=palette.FRENCH))
+    return boxes.add(frame_box(amap.cell(r, top), color=palette.WEIGHT)) if top is not None else boxes
 
 
 def map_rows(amap: AttentionMap) -> list[list]:
@@ -542,12 +561,13 @@ class Reorder:
         return VGroup(self.amap, self.top, self.bottom, self.links)
 
 
-def reorder_stage(src: Source, style: dict, arrangement: str) -> Reorder:
+def reorder_stage(src: Source, style: dict, arrangement: str, numbers: float = typography.NUMBER_SIZE) -> Reorder:
     """The map beside the link diagram, or over it (`arrangement` "beside", "under"), or over the diagram stood
-    upright ("upright": the English down the left, the French down the right, the links running across)."""
+    upright ("upright": the English down the left, the French down the right, the links running across); the
+    map's weights at `numbers` (larger than its words, or as large)."""
     english, french, weights = src.get("reorder_english"), src.get("reorder_french"), src.get("reorder_alignment")
     amap = alignment_map(src, "reorder_alignment", french, english, names=False, font_size=typography.SMALL_SIZE,
-                         number_size=typography.NUMBER_SIZE, **style)
+                         number_size=numbers, **style)
     upright = arrangement == "upright"
     top = TokenRow(english, palette.ENGLISH, font_size=typography.SMALL_SIZE, buff=layout.TIGHT)
     bottom = TokenRow(french, palette.FRENCH, font_size=typography.SMALL_SIZE, buff=layout.GAP)
@@ -569,11 +589,12 @@ def reorder_stage(src: Source, style: dict, arrangement: str) -> Reorder:
 
 def reorder_forms(src: Source) -> list[Form]:
     """The map beside the links and over them (the body's own flow first), then over the links stood upright, in
-    each map arrangement."""
+    each map arrangement, its weights larger than its words, then as large."""
     whole = lambda stage: stage.whole  # noqa: E731
     return [*flow_forms(lambda stacked: reorder_stage(src, {}, "under" if stacked else "beside"), whole=whole),
-            *map_style_forms(lambda style: reorder_stage(src, style, "upright"), whole=whole,
-                             name="links upright, ")]
+            *(form for numbers in (typography.NUMBER_SIZE, typography.SMALL_SIZE) for form in map_style_forms(
+                lambda style, numbers=numbers: reorder_stage(src, style, "upright", numbers), whole=whole,
+                name=f"links upright, numbers at {numbers}, "))]
 
 
 def links_travel(stage: Reorder):
@@ -636,18 +657,13 @@ class LearnedAlignmentScene(AttentionScene):
                   run_time=0.7 * len(rows))
         staging.end_over(self, plan, map_rows(amap))
         self.wait(1.5)
-
-        focus_top = top_index(weights[focus])
-        boxes = VGroup(frame_box(amap.row(focus), color=palette.FRENCH))
-        if focus_top is not None:  # a row split evenly has no cell to box
-            boxes.add(frame_box(amap.cell(focus, focus_top), color=palette.WEIGHT))
+        boxes = focus_boxes(amap, focus, weights[focus])
         self.say(f"Writing {focus_word}, {claims.weight_phrase(weights[focus], cols)}.",
                  subject=row_word(amap, focus))
         staging.end_on(self, plan, VGroup(row_word(amap, focus), amap.column_labels))
         self.play(Create(boxes, lag_ratio=0.5), run_time=1.2)
         self.wait(2.2)
         self.play(FadeOut(boxes), run_time=0.4)
-
         tops = claims.strongest_links(weights)
         read = [(r, tops[r]) for r in claims.first_crossing(weights) or range(len(rows))]
         top_boxes = VGroup(*(frame_box(amap.cell(r, c), color=palette.WEIGHT) for r, c in enumerate(tops)
@@ -656,20 +672,15 @@ class LearnedAlignmentScene(AttentionScene):
         self.say(caption, narration=narration, subject=with_keys(amap, read))
         staging.end_on(self, plan, with_keys(amap, read), Create(top_boxes, lag_ratio=0.2))
         self.wait(3.0)
-
         spread = claims.least_concentrated_row(weights)
+        sharp = claims.is_sharp(weights[spread])
+        caption, narration = spread_caption(weights, rows, cols)
         self.play(FadeOut(top_boxes), run_time=0.4)
-        if claims.is_sharp(weights[spread]):
-            self.say(f"Every row is sharp: each {TARGET} word puts almost all its weight on one {SOURCE} word.",
-                     subject=amap.body)
-            self.wait(3.0)
-            return
-        self.say(f"{rows[spread]} spreads its weight: {claims.top_two(weights[spread], cols)}.",
-                 narration=f"{rows[spread]} has no single {SOURCE} word: it spreads its weight, "
-                           f"{claims.top_two(weights[spread], cols)}.", subject=row_word(amap, spread))
-        staging.end_on(self, plan, VGroup(row_word(amap, spread), amap.column_labels),
-                       Create(frame_box(amap.row(spread), color=palette.MUTED)))
-        self.wait(4.0)
+        self.say(caption, narration=narration, subject=amap.body if sharp else row_word(amap, spread))
+        if not sharp:
+            staging.end_on(self, plan, VGroup(row_word(amap, spread), amap.column_labels),
+                           Create(frame_box(amap.row(spread), color=palette.MUTED)))
+        self.wait(3.0 if sharp else 4.0)
 
     @beat
     def focus_rows(self):
@@ -760,7 +771,8 @@ class LearnedAlignmentScene(AttentionScene):
         self.clear_stage()
         staging.enter(self, plan, FadeIn(amap), run_time=1.2)
         staging.end_over(self, plan, map_rows(amap))
-        staging.come_to_rest(self, [], FadeIn(stage.top), FadeIn(stage.bottom), run_time=0.8)
+        staging.come_to_rest(self, [], FadeIn(stage.top), FadeIn(stage.bottom), run_time=0.8, staying=[plan.whole],
+                             region=plan.region)
         self.play(links_travel(stage), run_time=2.4)
         self.wait(1.8)
         crossing = claims.first_crossing(weights)
@@ -777,5 +789,5 @@ class LearnedAlignmentScene(AttentionScene):
         else:
             self.say(f"Softmax could weight any {SOURCE} position; for this pair the weights keep the order. No order "
                      "rule, no dictionary: just weights that lowered the loss.", subject=VGroup(words, stage.links))
-        staging.come_to_rest(self, [], run_time=1.2)
+        staging.come_to_rest(self, [], run_time=1.2, staying=[plan.whole], region=plan.region)
         self.wait(7.0)
