@@ -13,21 +13,22 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from manim import (
-    DOWN, LEFT, RIGHT, UP, Arrow, Create, FadeIn, FadeOut, FadeTransform, Line, Mobject, ReplacementTransform, VGroup,
-    config,
+    DOWN, LEFT, RIGHT, UP, Arrow, Create, FadeIn, FadeOut, FadeTransform, LaggedStart, Line, Mobject,
+    Rectangle, ReplacementTransform, VGroup,
 )
 
 from attention_math.learned import corpus
 from scenes.kit import (
     AttentionScene, Source, TokenRow, beat, flow_arrow, format_value, frame_box, heatmap, label, layout, palette,
-    typography,
+    staging, typography,
 )
-from scenes.kit.text import align_baselines, wrapped
+from scenes.kit.text import align_baselines
 from scenes.kit import alignment_claims as claims
-from scenes.kit import camera, close_up, framed, legible, motion
-from scenes.kit.attention_map import AttentionMap, upright_label
+from scenes.kit import motion
+from scenes.kit.attention_map import AttentionMap, flat_if_short
+from scenes.kit.compose import Form, compose
+from scenes.kit.forms import flow_forms, map_style_forms
 from scenes.kit.claims import top_index
-from scenes.kit.widgets import TensorGrid
 
 #: The trained translator's languages: its corpus's two columns (attention_math.learned.corpus), whatever the example.
 SOURCE, TARGET = corpus.SOURCE_LANGUAGE, corpus.TARGET_LANGUAGE
@@ -58,109 +59,550 @@ def _down_arrow(upper: Mobject, lower: Mobject) -> Arrow:
                  max_tip_length_to_length_ratio=0.15)
 
 
-def _in_lines(group: VGroup, width: float, *, gap: float = layout.NEAR, baselines: bool = False) -> VGroup:
-    """`group`'s parts (token boxes, the words of a sentence) moved into lines at most `width` wide, greedily, the
-    lines stacked and centred: a row that runs across a landscape frame reads as two or three lines in a narrow one,
-    at its own size. `baselines`: the parts are words, set on one baseline per line. The group keeps its parts."""
-    lines, current = [], []
-    for part in group.submobjects:
-        if current and VGroup(*current, part).arrange(RIGHT, buff=gap).width > width:
-            lines.append(current)
-            current = []
-        current.append(part)
-    lines.append(current)
-    rows = [VGroup(*line).arrange(RIGHT, buff=gap) for line in lines]
-    if baselines:
-        for row in rows:
-            align_baselines(row)
-    VGroup(*rows).arrange(DOWN, buff=layout.TIGHT)
-    return group
-
-
-def _cell_stroke(cell: Mobject, link: Line) -> Line:
+def cell_stroke(cell: Mobject, link: Line) -> Line:
     """A link's stroke laid along the foot of its weight's cell: where the link starts its journey (under the
     number, so the number stays readable while the stroke waits its turn)."""
     return Line(cell.get_corner(DOWN + LEFT), cell.get_corner(DOWN + RIGHT), stroke_color=link.get_stroke_color(),
                 stroke_width=link.get_stroke_width(), stroke_opacity=link.get_stroke_opacity())
 
 
-def _cell_width(cols, font_size) -> float:
+def cell_width(cols, font_size) -> float:
     """Wide enough for the widest column word (so neighbouring words never touch) and for a number."""
     widest = max(label(w, font_size=font_size).width for w in cols)
     return max(typography.CELL, widest + layout.NEAR)
 
 
-def _alignment_map(source: Source, path: str, french, english, *, names: bool = True,
-                   font_size=typography.LABEL_SIZE, number_size=None, **style) -> AttentionMap:
-    """French decoder steps down the rows (their queries), English words across the columns (the keys); the axis
-    names muted, so that only the words carry the two languages' colours. `number_size`: the weights larger than
-    the words (default: the words' size). `style`: a narrow frame's arrangement (legible.map_styles)."""
-    amap = AttentionMap(source, path, french, key_tokens=english, query_color=palette.FRENCH,
-                        key_color=palette.ENGLISH, font_size=font_size, number_size=number_size,
-                        query_label=f"{TARGET} step" if names else None,
-                        key_label=KEY_NAME if names else None, **style)
-    amap.query_name.set_color(palette.MUTED)
-    amap.key_name.set_color(palette.MUTED)
-    return amap
+# --- captions ------------------------------------------------------------------------------------------------
+def against_the_corpus(reference, french) -> str:
+    """How the model's French compares with the corpus's (which may not have the sentence at all)."""
+    if reference is None:
+        return ". The sentence is not in its training corpus."
+    if tuple(reference) == tuple(french):
+        return ": the corpus's own translation."
+    return f"; the corpus says “{_words(reference)}”."
+
+
+def english_words(cols) -> str:
+    return claims.listing_or_count(cols, f"{SOURCE} words")
+
+
+def spread_caption(weights, rows, cols) -> tuple[str, str]:
+    """Caption and narration for the least concentrated row: that it spreads its weight, and over which two
+    words; or, where even that row is sharp, that every row is."""
+    spread = claims.least_concentrated_row(weights)
+    if claims.is_sharp(weights[spread]):
+        text = f"Every row is sharp: each {TARGET} word puts almost all its weight on one {SOURCE} word."
+        return text, text
+    two = claims.top_two(weights[spread], cols)
+    return (f"{rows[spread]} spreads its weight: {two}.",
+            f"{rows[spread]} has no single {SOURCE} word: it spreads its weight, {two}.")
+
+
+def order_claim(weights, rows, cols, what: str) -> tuple[str, str]:
+    """Caption and narration for whether the rows' strongest links keep the English order or cross."""
+    crossing = claims.first_crossing(weights)
+    if crossing is None:
+        text = (f"Each {TARGET} word's {what}: they step through the {SOURCE} in order, so the two sentences "
+                "keep the same order here.")
+        return text, text
+    r1, r2 = crossing
+    tops = claims.strongest_links(weights)
+    w1 = format_value(float(weights[r1, tops[r1]]), 2)
+    w2 = format_value(float(weights[r2, tops[r2]]), 2)
+    caption = (f"The order changes: {rows[r1]} looks at {cols[tops[r1]]} ({w1}), then {rows[r2]} at "
+               f"{cols[tops[r2]]} ({w2}), a word that comes earlier in the {SOURCE}.")
+    narration = (f"The order changes: {rows[r1]} looks at {cols[tops[r1]]}, with {w1}, and then {rows[r2]} "
+                 f"looks back at {cols[tops[r2]]}, with {w2}, a word that comes earlier in the {SOURCE}.")
+    return caption, narration
+
+
+# --- the pictures --------------------------------------------------------------------------------------------
+def in_lines(group: VGroup, lines: int, *, gap: float = layout.NEAR, baselines: bool = False,
+             width: float | None = None) -> VGroup:
+    """`group`'s parts (token boxes, the words of a sentence) in at most `lines` lines, in order, the widest line as
+    narrow as it can be (given `width`: in as many lines of at most that width as they need), stacked and centred;
+    `baselines`: the parts are words, set on one baseline per line. The group keeps its parts."""
+    parts = list(group.submobjects)
+    widths = [part.width for part in parts]
+
+    def packed(limit: float) -> list[list]:
+        rows, current, run = [], [], 0.0
+        for part, width in zip(parts, widths):
+            if current and run + gap + width > limit + 1e-6:
+                rows.append(current)
+                current, run = [], 0.0
+            run += (gap if current else 0.0) + width
+            current.append(part)
+        return [*rows, current]
+
+    spans = sorted({sum(widths[a:b]) + gap * (b - a - 1) for a in range(len(parts))
+                    for b in range(a + 1, len(parts) + 1)})
+    rows = packed(width) if width is not None else next(rows for rows in map(packed, spans)
+                                                        if len(rows) <= max(lines, 1))
+    arranged = [VGroup(*row).arrange(RIGHT, buff=gap) for row in rows]
+    if baselines:
+        for row in arranged:
+            align_baselines(row)
+    VGroup(*arranged).arrange(DOWN, buff=layout.TIGHT)
+    return group
+
+
+def words_of(text: str, **style) -> VGroup:
+    return VGroup(*(label(w, **style) for w in text.split()))
+
+
+@dataclass(frozen=True)
+class Chain:
+    """English → the model → French, and the corpus line under them (the count traced)."""
+
+    english: TokenRow
+    model: VGroup
+    french: TokenRow
+    corpus: VGroup
+    n_pairs: Mobject
+    arrows: VGroup
+
+    @property
+    def whole(self) -> VGroup:
+        return VGroup(self.english, self.model, self.french, self.corpus, self.arrows)
+
+
+def training_chain(src: Source, stacked: bool, lines: int, sentence_lines: int = 1) -> Chain:
+    """The chain side by side, or stacked (English over the model over French), each line of text in `lines`
+    lines, each sentence (stacked) in `sentence_lines`."""
+    english = TokenRow(src.get("english_tokens"), palette.ENGLISH)
+    french = TokenRow(src.get("french_tokens"), palette.FRENCH)
+    note = in_lines(words_of("with dot-product soft attention", font_size=typography.SMALL_SIZE,
+                             color=palette.MUTED), min(lines, 2), baselines=True)
+    name = in_lines(words_of("GRU encoder–decoder", bold=True), lines, baselines=True)
+    model = VGroup(name, note).arrange(DOWN, buff=layout.TIGHT)
+    n_pairs = src.number("n_pairs", decimals=0, font_size=typography.BODY_SIZE, color=palette.ACCENT)
+    corpus = in_lines(VGroup(*words_of("trained on the CPU on", font_size=typography.BODY_SIZE), n_pairs,
+                             *words_of(f"{SOURCE}–{TARGET} sentence pairs", font_size=typography.BODY_SIZE)),
+                      lines, baselines=True)
+    if stacked:
+        for row in (english, french):
+            in_lines(row, sentence_lines)
+    chain = VGroup(english, model, french).arrange(DOWN if stacked else RIGHT,
+                                                  buff=layout.APART if stacked else layout.FAR)
+    VGroup(chain, corpus).arrange(DOWN, buff=layout.FAR)
+    arrows = VGroup(*((_down_arrow(a, b) if stacked else flow_arrow(a, b)) for a, b in ((english, model),
+                                                                                        (model, french))))
+    return Chain(english, model, french, corpus, n_pairs, arrows)
+
+
+def chain_forms(src: Source) -> list[Form]:
+    """Side by side and stacked (the body's own flow first), then stacked with its text in two, three lines, then
+    the sentences too."""
+    whole = lambda chain: chain.whole  # noqa: E731
+    return [*flow_forms(lambda stacked: training_chain(src, stacked, 1), whole=whole),
+            *(Form(f"stacked, text in {n} lines, sentences in {k}", lambda n=n, k=k: training_chain(src, True, n, k),
+                   whole) for n, k in ((2, 1), (3, 1), (3, 2), (3, 3)))]
 
 
 KEY_NAME = f"{SOURCE} words (encoder vectors h_i)"
 
 
-def _fitted_alignment(source: Source, path: str, french, english) -> tuple[AttentionMap, VGroup]:
-    """The named alignment map fitted into the body, and the legend that names its axes where the map's own names
-    do not fit (empty otherwise). Where the map as landscape shows it would set its words under the floor (a narrow
-    frame), its keys stand upright over narrower columns (legible.map_styles) and, if need be, a wrapped legend over
-    it names the axes instead."""
-    whole = _alignment_map(source, path, french, english)
-    if whole.fits_legibly(layout.body()):
-        return whole.fit_into(layout.body()), VGroup()
-    legend = wrapped(f"rows: {TARGET} steps; columns: {KEY_NAME}", layout.body().width,
-                     font_size=typography.SMALL_SIZE, color=palette.MUTED)
-    builds = [lambda style=style: (_alignment_map(source, path, french, english, **style), VGroup())
-              for style in legible.map_styles()]
-    builds += [lambda style=style: (_alignment_map(source, path, french, english, names=False, **style),
-                                    legend.copy()) for style in legible.map_styles()]
-    amap, names = legible.first_legible(builds, layout.body(), whole=lambda built: _stacked(*built))
-    legible.fit_legibly(_stacked(amap, names), layout.body())
-    _from_the_left(amap, UP)  # the legend over it
-    return amap, names
+def alignment_map(source: Source, path: str, french, english, *, names: bool = True,
+                  font_size=typography.LABEL_SIZE, number_size=None, **style) -> AttentionMap:
+    """French decoder steps down the rows (their queries), English words across the columns (the keys); the axis
+    names muted, so that only the words carry the two languages' colours. `number_size`: the weights larger than
+    the words (default: the words' size). `style`: an arrangement (forms.map_style_forms); a one-letter key word
+    stays flat among upright ones."""
+    amap = AttentionMap(source, path, french, key_tokens=english, query_color=palette.FRENCH,
+                        key_color=palette.ENGLISH, font_size=font_size, number_size=number_size,
+                        query_label=f"{TARGET} step" if names else None,
+                        key_label=KEY_NAME if names else None, short_keys_flat=True, **style)
+    amap.query_name.set_color(palette.MUTED)
+    amap.key_name.set_color(palette.MUTED)
+    return amap
 
 
-def _pans(amap: AttentionMap) -> bool:
-    """Whether `amap` is wider than the frame itself (one a little wider than the body still shows whole, centred)."""
-    return amap.width > config.frame_width
+@dataclass(frozen=True)
+class NamedMap:
+    """An alignment map and the legend over it that names its axes where the map's own names would not fit
+    (empty otherwise)."""
+
+    amap: AttentionMap
+    legend: VGroup
+
+    @property
+    def whole(self) -> VGroup:
+        return VGroup(self.legend, self.amap)
 
 
-def _from_the_left(amap: AttentionMap, about) -> bool:
-    """Whether `amap` (fitted at the floor) is wider than the frame (_pans): then it is set a little above the floor (as
-    close_up builds what the camera follows; grown from its edge `about`, away from its neighbour) and starts at the
-    body's left edge, its row words and first columns in the frame at rest; the camera pans to the others
-    (_pan_shot)."""
-    body = layout.body()
-    if not _pans(amap):
-        return False
-    amap.scale(close_up.BUILD_MARGIN, about_edge=about)
-    amap.shift(RIGHT * (body.left - amap.get_left()[0]))
-    return True
+def named_map(src: Source, path: str, french, english, style: dict, legend: bool) -> NamedMap:
+    amap = alignment_map(src, path, french, english, names=not legend, **style)
+    names = VGroup()
+    if legend:
+        names = VGroup(*(label(line, font_size=typography.SMALL_SIZE, color=palette.MUTED) for line in (
+            f"rows: {TARGET} steps", f"columns: {SOURCE} words", "(encoder vectors h_i)")))
+        names.arrange(DOWN, buff=layout.TIGHT, aligned_edge=LEFT).next_to(amap, UP, buff=layout.GAP)
+    return NamedMap(amap, names)
 
 
-def _two_largest(row) -> list[int]:
-    """The columns of a row's two largest weights (the ones claims.top_two and a tie's weight_phrase read)."""
-    return sorted(range(len(row)), key=lambda c: float(row[c]), reverse=True)[:2]
+def named_map_forms(src: Source, path: str, french, english) -> list[Form]:
+    """The map with its own axis names in each arrangement, then with the legend over it instead."""
+    whole = lambda named: named.whole  # noqa: E731
+    return [form for legend in (False, True) for form in map_style_forms(
+        lambda style, legend=legend: named_map(src, path, french, english, style, legend), whole=whole,
+        name="legend, " if legend else "")]
 
 
-def _pan_shot(amap: AttentionMap, part: Mobject) -> camera.Shot:
-    """The shot at the frame's own scale and height that brings `part` of a map wider than the frame into view,
-    moved sideways from the frame at rest as little as that takes (never past the map's right edge)."""
-    body, rest = layout.body(), camera.rest_shot()
-    past = max(0.0, min(part.get_right()[0], amap.get_right()[0]) - body.right)
-    return camera.Shot(rest.center + RIGHT * past, rest.width)
+def row_word(amap: AttentionMap, i: int) -> VGroup:
+    """Row i's word with its cells: what a caption about the row names."""
+    return VGroup(amap.row_labels[i], *amap.row(i)) if len(amap.row_labels) else VGroup(*amap.row(i))
 
 
-def _stacked(amap: AttentionMap, names: VGroup) -> VGroup:
-    """The legend (if any) over the map."""
-    return VGroup(names, amap).arrange(DOWN, buff=layout.GAP) if len(names) else VGroup(amap)
+def focus_boxes(amap: AttentionMap, r: int, weights) -> VGroup:
+    """Row r boxed, and its largest weight boxed within it (a row split evenly has no cell to box)."""
+    top = top_index(weights)
+    boxes = VGroup(frame_box(amap.row(r), color=palette.FRENCH))
+    return boxes.add(frame_box(amap.cell(r, top), color=palette.WEIGHT)) if top is not None else boxes
+
+
+def map_rows(amap: AttentionMap) -> list[list]:
+    """A map's parts for staging.end_over: its axis names and key words, then each row's word and cells."""
+    head = [m for m in (amap.query_name, amap.key_name) if len(m)]
+    return [[*head, *amap.column_labels], *([*row_word(amap, i)] for i in range(amap.rows))]
+
+
+def with_keys(amap: AttentionMap, cells) -> VGroup:
+    """The cells (r, c) a caption reads, with their key words."""
+    return VGroup(*(VGroup(amap.cell(r, c), amap.column_labels[c]) for r, c in cells if c is not None))
+
+
+
+def listed(values) -> str:
+    """"0.05 / 0.10 / 0.85": a row as a caption quotes it."""
+    return " / ".join(format_value(float(v), 2) for v in values)
+
+
+def per_word(values, cols) -> str:
+    """"0.05 on I, 0.10 on love and 0.85 on coffee": a row as a narrator reads it."""
+    return claims.listing([f"{format_value(float(v), 2)} on {w}" for v, w in zip(values, cols)])
+
+
+def compared_with_post(ours, illustrative) -> str:
+    """", sharper than the post's illustration" — or not, as the numbers say (nothing without an illustration)."""
+    if illustrative is None:
+        return ""
+    mine, theirs = format_value(claims.concentration(ours), 2), format_value(claims.concentration(illustrative), 2)
+    if mine == theirs:
+        return ": as sharp as the post's illustration"
+    return ": sharper than the post's illustration" if float(mine) > float(theirs) else \
+        ": less sharp than the post's illustration"
+
+
+def focus_entries(src: Source, toy: Source) -> list[tuple]:
+    """The rows set side by side: the post's illustration and the toy softmax, when the toy example writes the
+    same word from the same sentence, then ours. Each (source, path, name, note)."""
+    focus_word, cols = src.get("focus_word"), src.get("english_tokens")
+    same_sentence = tuple(toy.get("tokens")) == tuple(cols) and toy.get("next_word") == focus_word
+    entries = []
+    if same_sentence and toy.get("illustrative_weights") is not None:
+        entries.append((toy, "illustrative_weights", "Post", "illustrative: typed into the post"))
+    if same_sentence:
+        entries.append((toy, "weights", "Toy", "softmax of hand-made scores"))
+    return [*entries, (src, f"alignment.{src.get('focus_row')}", "Ours", "learned by training")]
+
+
+def row_caption(name: str, values, cols, illustrative) -> tuple[str, str]:
+    """The caption and narration that introduce one row of the comparison (`name`: Post, Toy or Ours)."""
+    if name == "Post":
+        return (f"The post's {listed(values)} is illustrative: an example typed into the post, not computed.",
+                f"The post's row, {per_word(values, cols)}, is illustrative: an example typed into the post, not "
+                "computed.")
+    if name == "Toy":
+        return (f"The toy {listed(values)} is the softmax of the hand-made scores: an untrained model.",
+                f"The toy row, {per_word(values, cols)}, is the softmax of the hand-made scores: no training at "
+                "all.")
+    compared = compared_with_post(values, illustrative)
+    return (f"Ours, {listed(values)}, was learned by training{compared}, and nobody typed it.",
+            f"Ours, {per_word(values, cols)}, was learned by training{compared}, and nobody typed it.")
+
+
+@dataclass(frozen=True)
+class FocusTable:
+    """The heading, the English words over the columns, and one (title, weights) row per entry."""
+
+    heading: VGroup
+    heads: VGroup
+    rows: VGroup  # each VGroup(title, grid)
+
+    @property
+    def grids(self) -> list:
+        return [row[1] for row in self.rows]
+
+    @property
+    def whole(self) -> VGroup:
+        return VGroup(self.heading, self.heads, self.rows)
+
+
+def column_word(word: str, narrow: bool) -> Mobject:
+    if not narrow:
+        return label(word, color=palette.ENGLISH)
+    return flat_if_short(word, font_size=typography.LABEL_SIZE, color=palette.ENGLISH)
+
+
+def focus_table(entries, cols, focus_word, narrow: bool, beside: bool, lines: int) -> FocusTable:
+    """Each entry's title (its name, its note under it in `lines` lines) left of its row of weights; `narrow`:
+    columns as narrow as a number, the words standing upright over them, and (not `beside`) each name under its
+    row rather than left of it, its note under both."""
+    cell = typography.CELL if narrow else cell_width(cols, typography.LABEL_SIZE)
+    grids = VGroup(*(heatmap(source, path, cell_width=cell) for source, path, _, _ in entries))
+    grids.arrange(DOWN, buff=layout.APART)
+    titles = VGroup()
+    for grid, (_, _, name, note) in zip(grids, entries):
+        note = in_lines(words_of(note, font_size=typography.SMALL_SIZE, color=palette.MUTED), lines,
+                        baselines=True)
+        title = VGroup(label(name, bold=True), note)
+        if narrow:  # the name beside its row or under it, the note under both
+            title[0].next_to(grid, LEFT if beside else DOWN, buff=layout.GAP if beside else layout.TIGHT)
+            if not beside:
+                title[0].align_to(grid, LEFT)
+            note.next_to(VGroup(title[0], grid), DOWN, buff=layout.TIGHT).align_to(title[0], LEFT)
+        else:
+            title.arrange(DOWN, buff=layout.TIGHT, aligned_edge=LEFT).next_to(grid, LEFT, buff=layout.APART)
+        titles.add(title)
+    if narrow:  # each row with its title, one under the other, the grids in one column
+        for above, below in zip(VGroup(*(VGroup(g, t) for g, t in zip(grids, titles))), list(zip(grids, titles))[1:]):
+            VGroup(*below).next_to(above, DOWN, buff=layout.APART)
+            VGroup(*below).shift(RIGHT * (grids[0].get_x() - below[0].get_x()))
+    else:
+        for title in titles:
+            title.align_to(titles, LEFT)
+    heads = VGroup(*(column_word(w, narrow).next_to(grids[0].cells[0][j], UP, buff=layout.NEAR)
+                     for j, w in enumerate(cols)))
+    if narrow:
+        for word in heads:
+            word.align_to(heads, DOWN)
+    heading = in_lines(words_of(f"weights while writing {focus_word}", font_size=typography.SMALL_SIZE,
+                                color=palette.MUTED), lines, baselines=True)
+    heading.next_to(heads, UP, buff=layout.GAP).match_x(grids[0])
+    return FocusTable(heading, heads, VGroup(*(VGroup(t, g) for t, g in zip(titles, grids))))
+
+
+def focus_forms(entries, cols, focus_word) -> list[Form]:
+    """Wide columns with the titles beside, their notes on one line then two; then narrow columns, the names
+    beside their rows, then under them; then those with the heading up in the top band (nothing else is there)."""
+    whole = lambda table: table.whole  # noqa: E731
+    body, top = layout.body(), layout.top_band()
+    upper = layout.Region(body.left, body.right, body.bottom, top.top)
+    shapes = ((False, True, 1, None), (False, True, 2, None), (True, True, 2, None), (True, False, 2, None),
+              (True, True, 2, upper), (True, False, 2, upper), (True, False, 3, upper))
+    return [Form(f"{'narrow' if narrow else 'wide'}, names {'beside' if beside else 'under'}, notes in {lines} "
+                 f"lines{', up to the top' if region else ''}", lambda narrow=narrow, beside=beside, lines=lines:
+                 focus_table(entries, cols, focus_word, narrow, beside, lines), whole, region)
+            for narrow, beside, lines, region in shapes]
+
+
+def start_caption(src: Source, rows, cols) -> str:
+    """The timelapse's first caption: what it replays, and where the weights and the model's French start."""
+    start = ("the weights are nearly uniform" if claims.nearly_uniform(src.get("snapshot_alignments")[0])
+             else "the weights are still spread")
+    which = "" if tuple(cols) == tuple(src.get("english_tokens")) else "the training sentence whose snapshots were saved, "
+    return (f"Training, replayed from snapshots of {which}“{_words(cols)}”. At step "
+            f"{format_value(src.value('snapshot_steps', 0), 0)} {start}, and the model says "
+            f"“{_words(src.get('snapshot_french.0'))}”.")
+
+
+@dataclass(frozen=True)
+class Timelapse:
+    """The first snapshot's map with the step and loss beside or under it (`slots`: where their numbers go, sized
+    for the longest; `start`: the first loss, shown at the end), what the model says under them (`says`, one per
+    snapshot, unfitted; `slot` sized for the longest) and how the rows were fed."""
+
+    recorded: VGroup  # the sentence recorded on, over the rest
+    amap: AttentionMap
+    style: dict
+    names: VGroup  # training step, loss
+    slots: VGroup
+    start: Mobject
+    says_name: Mobject
+    slot: Mobject
+    says: list
+    fed: VGroup
+    natural: float  # the slot's width as built: what the fit scaled by is slot.width / natural
+
+    @property
+    def whole(self) -> VGroup:
+        return VGroup(self.recorded, self.amap, self.names, self.slots, self.start, self.says_name, self.slot,
+                      self.fed)
+
+
+def readout_at(src: Source, s: int) -> VGroup:
+    """Snapshot s's training step and loss (traced)."""
+    return VGroup(src.number("snapshot_steps", s, decimals=0, color=palette.ACCENT),
+                  src.number("snapshot_losses", s, decimals=3, color=palette.ACCENT))
+
+
+def timelapse(src: Source, rows, cols, style: dict, beside: bool, lines: int) -> Timelapse:
+    """The sentence recorded on over the map, the readout beside the map (or under it), then what the model says
+    and how the rows were fed, those texts in `lines` lines; the first loss in the place of the last (shown at the
+    end, when the note on the rows has been read)."""
+    n = src.get("snapshot_alignments").shape[0]
+    amap = alignment_map(src, "snapshot_alignments.0", rows, cols, names=False, **style)
+    names = VGroup(label("training step"), label("loss")).arrange(DOWN, buff=layout.APART if beside else layout.GAP,
+                                                                  aligned_edge=LEFT)
+    slots = readout_at(src, n - 1)  # the last step has the most digits: the slot is wide enough
+    for number, name in zip(slots, names):
+        number.next_to(names, RIGHT, buff=layout.GAP).match_y(name)
+    start = VGroup(label("loss at the start", color=palette.MUTED),
+                   src.number("snapshot_losses", 0, decimals=3, color=palette.ACCENT)).arrange(RIGHT, buff=layout.GAP)
+    def said(s: int, width: float | None = None) -> VGroup:
+        return in_lines(words_of(_words(src.get(f"snapshot_french.{s}")), font_size=typography.SMALL_SIZE,
+                                 color=palette.FRENCH), lines, baselines=True, width=width)
+
+    widest = max(said(s).width for s in range(n))  # the longest thing the model says, in `lines` lines
+    says = [said(s, widest) for s in range(n)]
+    slot = Rectangle(width=max(said.width for said in says), height=max(said.height for said in says),
+                     stroke_width=0, fill_opacity=0)  # room for the longest thing the model ever says
+    says_name = label("the model would now say:", font_size=typography.SMALL_SIZE, color=palette.MUTED)
+    fed = in_lines(words_of(f"rows: the corpus {TARGET} fed in, as in training (teacher forcing)",
+                            font_size=typography.SMALL_SIZE, color=palette.MUTED), lines, baselines=True)
+    middle = VGroup(amap, VGroup(names, slots)).arrange(RIGHT if beside else DOWN,
+                                                               buff=layout.FAR if beside else layout.GAP)
+    line = VGroup(says_name, slot).arrange(DOWN, buff=layout.TIGHT, aligned_edge=LEFT)
+    recorded = in_lines(words_of(f"recorded on: {_words(cols)} → {_words(rows)}", font_size=typography.BODY_SIZE,
+                                 color=palette.MUTED), min(lines, 2), baselines=True)
+    VGroup(recorded, middle, line, fed).arrange(DOWN, buff=layout.GAP)
+    start.move_to(fed)
+    return Timelapse(recorded, amap, style, names, slots, start, says_name, slot, says, fed, slot.width)
+
+
+def timelapse_forms(src: Source, rows, cols) -> list[Form]:
+    """In each map arrangement (roomiest first): the readout beside the map, its texts on one line, then on two;
+    then the readout under the map, the texts on up to three lines. The heading over it takes the top band."""
+    whole = lambda tl: tl.whole  # noqa: E731
+    body, top = layout.body(), layout.top_band()
+    upper = layout.Region(body.left, body.right, body.bottom, top.top)
+    shapes = ((True, 1), (True, 2), (False, 3))
+    by_shape = [map_style_forms(lambda style, beside=beside, lines=lines: timelapse(src, rows, cols, style, beside,
+                                                                                   lines),
+                                whole=whole, region=upper, name=f"readout {'beside' if beside else 'under'}, "
+                                                                f"{lines} line(s), ")
+                for beside, lines in shapes]
+    return [form for forms in zip(*by_shape) for form in forms]  # every shape in one arrangement before the next
+
+
+def snapshot(src: Source, tl: Timelapse, s: int, grid) -> tuple:
+    """Snapshot s's grid over the one shown, its step and loss in the slots, what the model says in its place."""
+    factor = tl.slot.width / tl.natural
+    new_grid = alignment_map(src, f"snapshot_alignments.{s}", tl.amap.tokens, tl.amap.key_tokens, names=False,
+                             **tl.style).grid
+    new_grid.scale_to_fit_width(grid.width).move_to(grid)
+    readout = readout_at(src, s)
+    for number, slot in zip(readout, tl.slots):  # left-aligned: a longer number grows to the right
+        number.scale(factor).align_to(slot, LEFT).match_y(slot)
+    says = tl.says[s].copy().scale(factor).next_to(tl.says_name, DOWN, buff=layout.TIGHT)
+    return new_grid, readout, says.align_to(tl.says_name, LEFT)
+
+
+def timelapse_captions(src: Source, rows, cols) -> dict[int, tuple[str, str | None]]:
+    """Captions at the snapshots where something happens: the first row to settle on its final English word,
+    the last one, and the end (how far the loss fell, which rows are sharp)."""
+    snapshots = src.get("snapshot_alignments")
+    last = snapshots.shape[0] - 1
+    final = snapshots[last]
+
+    def step(s: int) -> str:
+        return format_value(src.value("snapshot_steps", s), 0)
+
+    def says(s: int) -> str:
+        return _words(src.get(f"snapshot_french.{s}"))
+
+    def loss(s: int) -> str:
+        return format_value(src.value("snapshot_losses", s), decimals=3)
+
+    settled = {r: claims.settled_at(snapshots, r) for r in range(len(rows))}
+    moving = {r: s for r, s in settled.items() if s is not None and s >= 1}
+    captions: dict[int, tuple[str, str | None]] = {}
+    if moving:
+        first = min(moving.values())
+        row = max((r for r, s in moving.items() if s == first), key=lambda r: claims.concentration(final[r]))
+        word = cols[top_index(final[row])]
+        still = "still " if tuple(src.get(f"snapshot_french.{first}")) != tuple(rows) else ""
+        captions[first] = (f"By step {step(first)} {rows[row]} already looks at {word}, while the model "
+                           f"{still}says “{says(first)}”.", None)
+        latest = max(moving.values())
+        if latest > first and latest < last:
+            row = next(r for r, s in moving.items() if s == latest)
+            before = top_index(snapshots[latest - 1][row])
+            was = f"from {cols[before]} " if before is not None else ""
+            captions[latest] = (f"By step {step(latest)} {rows[row]} has moved {was}to "
+                                f"{cols[top_index(final[row])]}, and the model says “{says(latest)}”.", None)
+    sharp = [rows[r] for r in range(len(rows)) if claims.is_sharp(final[r])]
+    spread = [rows[r] for r in range(len(rows)) if not claims.is_sharp(final[r])]
+    if not spread:
+        state = "every row is now sharp"
+    elif sharp:
+        state = (f"{claims.listing(sharp)} {'is' if len(sharp) == 1 else 'are'} now sharp, "
+                 f"{claims.listing(spread)} still {'spreads its' if len(spread) == 1 else 'spread their'} weight")
+    else:
+        state = "every row still spreads its weight"
+    captions[last] = (f"The loss fell from {loss(0)} to {loss(last)}; {state}.",
+                      f"The loss has fallen from {loss(0)} to {loss(last)}, and {state}.")
+    return captions
+
+
+@dataclass(frozen=True)
+class Reorder:
+    """The second sentence's map and its weights as links between the two sentences' words."""
+
+    amap: AttentionMap
+    top: TokenRow  # the English words
+    bottom: TokenRow  # the French words
+    links: VGroup
+    link_rows: list  # one French word's links, per row
+
+    @property
+    def whole(self) -> VGroup:
+        return VGroup(self.amap, self.top, self.bottom, self.links)
+
+
+def reorder_stage(src: Source, style: dict, arrangement: str, numbers: float = typography.NUMBER_SIZE) -> Reorder:
+    """The map beside the link diagram, or over it (`arrangement` "beside", "under"), or over the diagram stood
+    upright ("upright": the English down the left, the French down the right, the links running across); the
+    map's weights at `numbers` (larger than its words, or as large)."""
+    english, french, weights = src.get("reorder_english"), src.get("reorder_french"), src.get("reorder_alignment")
+    amap = alignment_map(src, "reorder_alignment", french, english, names=False, font_size=typography.SMALL_SIZE,
+                         number_size=numbers, **style)
+    upright = arrangement == "upright"
+    top = TokenRow(english, palette.ENGLISH, font_size=typography.SMALL_SIZE, buff=layout.TIGHT)
+    bottom = TokenRow(french, palette.FRENCH, font_size=typography.SMALL_SIZE, buff=layout.GAP)
+    if upright:
+        top.arrange(DOWN, buff=layout.TIGHT, aligned_edge=RIGHT)
+        bottom.arrange(DOWN, buff=layout.GAP, aligned_edge=LEFT)
+    diagram = VGroup(top, bottom).arrange(RIGHT if upright else DOWN, buff=L.side_link_gap if upright
+                                          else L.link_gap)
+    beside = arrangement == "beside"
+    VGroup(amap, diagram).arrange(RIGHT if beside else DOWN, buff=layout.FAR if beside else layout.APART)
+    link_rows = []
+    for r in range(len(french)):
+        ends = [(bottom.tokens[r].get_left(), top.tokens[c].get_right()) if upright
+                else (bottom.tokens[r].get_top(), top.tokens[c].get_bottom()) for c in range(len(english))]
+        link_rows.append([Line(*end, stroke_color=palette.WEIGHT, stroke_width=L.link_stroke * float(weights[r, c]),
+                               stroke_opacity=float(weights[r, c])) for c, end in enumerate(ends)])
+    return Reorder(amap, top, bottom, VGroup(*(link for row in link_rows for link in row)), link_rows)
+
+
+def reorder_forms(src: Source) -> list[Form]:
+    """The map beside the links and over them (the body's own flow first), then over the links stood upright, in
+    each map arrangement, its weights larger than its words, then as large."""
+    whole = lambda stage: stage.whole  # noqa: E731
+    return [*flow_forms(lambda stacked: reorder_stage(src, {}, "under" if stacked else "beside"), whole=whole),
+            *(form for numbers in (typography.NUMBER_SIZE, typography.SMALL_SIZE) for form in map_style_forms(
+                lambda style, numbers=numbers: reorder_stage(src, style, "upright", numbers), whole=whole,
+                name=f"links upright, numbers at {numbers}, "))]
+
+
+def links_travel(stage: Reorder):
+    """Each weight becomes its link: a stroke as thick as the weight leaves the foot of its cell and travels to the
+    line between the two words, one French word's row after the other."""
+    return motion.lagged([motion.lagged([motion.travel(cell_stroke(stage.amap.cell(r, c), link), link)
+                                         for c, link in enumerate(row)], lag=0)
+                          for r, row in enumerate(stage.link_rows)], lag=L.link_row_lag)
 
 
 class LearnedAlignmentScene(AttentionScene):
@@ -181,97 +623,64 @@ class LearnedAlignmentScene(AttentionScene):
     def what_was_trained(self):
         """The weights that follow are not typed: they come out of a model trained on a real (small) corpus."""
         src = self.src
+        chain, plan = compose(chain_forms(src))
         english_tokens, french_tokens = src.get("english_tokens"), src.get("french_tokens")
-        english = TokenRow(english_tokens, palette.ENGLISH)
-        french = TokenRow(french_tokens, palette.FRENCH)
-        width = layout.body().width
-        model = VGroup(
-            label("GRU encoder–decoder", bold=True),
-            wrapped("with dot-product soft attention", width, font_size=typography.SMALL_SIZE, color=palette.MUTED),
-        ).arrange(DOWN, buff=layout.TIGHT)
-        chain = VGroup(english, model, french).arrange(RIGHT, buff=layout.FAR)
-        stacked = chain.width > width
-        if stacked:
-            for row in (english, french):  # a sentence wider than a narrow frame breaks into lines of boxes
-                if row.width > width:
-                    _in_lines(row, width)
-            chain.arrange(DOWN, buff=layout.APART)  # long sentences: English above the model, French below
-        n_pairs = src.number("n_pairs", decimals=0, font_size=typography.BODY_SIZE, color=palette.ACCENT)
-        before, after = "trained on the CPU on", f"{SOURCE}–{TARGET} sentence pairs"
-        corpus = VGroup(label(before, font_size=typography.BODY_SIZE), n_pairs,
-                        label(after, font_size=typography.BODY_SIZE)).arrange(RIGHT, buff=layout.TIGHT)
-        if corpus.width > width:  # a narrow frame: the line's words (and the count) flow into lines
-            corpus = _in_lines(VGroup(*(label(w, font_size=typography.BODY_SIZE) for w in before.split()), n_pairs,
-                                      *(label(w, font_size=typography.BODY_SIZE) for w in after.split())),
-                               width, baselines=True)
-        layout.fit_into(VGroup(chain, corpus).arrange(DOWN, buff=layout.FAR), layout.body())
-        arrows = VGroup(*(_down_arrow(a, b) if stacked else flow_arrow(a, b)
-                          for a, b in ((english, model), (model, french))))
         n_text = format_value(src.value("n_pairs"), 0)
 
         self.say(f"A real, trained model: a small GRU encoder–decoder with soft attention, trained on {n_text} "
-                 f"{SOURCE}–{TARGET} pairs.")
-        self.play(FadeIn(model), run_time=0.8)
-        self.play(FadeIn(corpus, shift=UP * layout.NUDGE), run_time=1.0)
+                 f"{SOURCE}–{TARGET} pairs.", subject=chain.n_pairs)
+        staging.enter(self, plan, FadeIn(chain.model), run_time=0.8)
+        self.play(FadeIn(chain.corpus, shift=UP * layout.NUDGE), run_time=1.0)
+        staging.end_on(self, plan, chain.corpus)
         self.wait(3.5)
         self.say(f"Asked to translate “{_words(english_tokens)}”, it writes “{_words(french_tokens)}”"
-                 f"{self._against_the_corpus()}")
-        self.play(FadeIn(english, lag_ratio=0.3), Create(arrows[0]), run_time=1.0)
-        self.play(Create(arrows[1]), FadeIn(french, lag_ratio=0.3), run_time=1.0)
+                 f"{against_the_corpus(src.get('reference_french'), french_tokens)}",
+                 subject=VGroup(chain.english, chain.french))
+        self.play(FadeIn(chain.english, lag_ratio=0.3), Create(chain.arrows[0]), run_time=1.0)
+        self.play(Create(chain.arrows[1]), FadeIn(chain.french, lag_ratio=0.3), run_time=1.0)
         self.wait(2.0)
 
     @beat
     def alignment_heatmap(self):
         """The learned alignment matrix: one row per French step, one column per English word."""
         src = self.src
-        rows, cols = src.get("french_tokens"), src.get("english_tokens")
-        weights = src.get("alignment")
+        rows, cols, weights = src.get("french_tokens"), src.get("english_tokens"), src.get("alignment")
         focus, focus_word = src.get("focus_row"), src.get("focus_word")
-        picture, legend = _fitted_alignment(src, "alignment", rows, cols)
+        named, plan = compose(named_map_forms(src, "alignment", rows, cols))
+        amap = named.amap
 
-        self.say(f"Each row is one decoder step: the weights its query puts on {self._english_words(cols)}.")
+        self.say(f"Each row is one decoder step: the weights its query puts on {english_words(cols)}.",
+                 subject=amap.body)
         self.clear_stage()
-        self._enter_at_rest(picture)
-        self.play(FadeIn(picture.axes), *(FadeIn(legend),) if len(legend) else (), run_time=0.8)
-        for r in range(len(rows)):
-            self.play(FadeIn(picture.row(r), lag_ratio=0.2), run_time=0.7)
+        staging.enter(self, plan, FadeIn(amap.axes), *(FadeIn(m) for m in named.legend), run_time=0.8)
+        self.play(LaggedStart(*(FadeIn(amap.row(r), lag_ratio=0.2) for r in range(len(rows))), lag_ratio=0.6),
+                  run_time=0.7 * len(rows))
+        staging.end_over(self, plan, map_rows(amap))
         self.wait(1.5)
-
-        focus_top = top_index(weights[focus])
-        focus_box = frame_box(picture.row(focus), color=palette.FRENCH)
-        boxes = VGroup(focus_box)
-        self.say(f"Writing {focus_word}, {claims.weight_phrase(weights[focus], cols)}.")
-        read = [focus_top] if focus_top is not None else _two_largest(weights[focus])  # the weights it reads
-        self._look_at(picture, [(focus, c) for c in read], legend)
-        self.play(Create(focus_box), run_time=0.6)
-        if focus_top is not None:  # a row split evenly has no cell to box
-            boxes.add(frame_box(picture.cell(focus, focus_top), color=palette.WEIGHT))
-            self.play(Create(boxes[-1]), run_time=0.6)
+        boxes = focus_boxes(amap, focus, weights[focus])
+        self.say(f"Writing {focus_word}, {claims.weight_phrase(weights[focus], cols)}.",
+                 subject=row_word(amap, focus))
+        staging.end_on(self, plan, VGroup(row_word(amap, focus), amap.column_labels))
+        self.play(Create(boxes, lag_ratio=0.5), run_time=1.2)
         self.wait(2.2)
         self.play(FadeOut(boxes), run_time=0.4)
-
         tops = claims.strongest_links(weights)
-        top_boxes = VGroup(*(frame_box(picture.cell(r, c), color=palette.WEIGHT)
-                             for r, c in enumerate(tops) if c is not None))
-        caption, narration = self._order_claim(weights, rows, cols, "largest weight, boxed")
-        self.say(caption, narration=narration)
-        self._look_at(picture, [(r, tops[r]) for r in claims.first_crossing(weights) or ()], legend)
-        self.play(Create(top_boxes, lag_ratio=0.2), run_time=1.0)
+        read = [(r, tops[r]) for r in claims.first_crossing(weights) or range(len(rows))]
+        top_boxes = VGroup(*(frame_box(amap.cell(r, c), color=palette.WEIGHT) for r, c in enumerate(tops)
+                             if c is not None))
+        caption, narration = order_claim(weights, rows, cols, "largest weight, boxed")
+        self.say(caption, narration=narration, subject=with_keys(amap, read))
+        staging.end_on(self, plan, with_keys(amap, read), Create(top_boxes, lag_ratio=0.2))
         self.wait(3.0)
-
         spread = claims.least_concentrated_row(weights)
+        sharp = claims.is_sharp(weights[spread])
+        caption, narration = spread_caption(weights, rows, cols)
         self.play(FadeOut(top_boxes), run_time=0.4)
-        if claims.is_sharp(weights[spread]):
-            self.say(f"Every row is sharp: each {TARGET} word puts almost all its weight on one {SOURCE} word.")
-            self.wait(3.0)
-        else:
-            spread_box = frame_box(picture.row(spread), color=palette.MUTED)
-            self._look_at(picture, [(spread, c) for c in _two_largest(weights[spread])], legend)
-            self.say(f"{rows[spread]} spreads its weight: {claims.top_two(weights[spread], cols)}.",
-                     narration=f"{rows[spread]} has no single {SOURCE} word: it spreads its weight, "
-                               f"{claims.top_two(weights[spread], cols)}.")
-            self.play(Create(spread_box), run_time=0.6)
-            self.wait(4.0)
+        self.say(caption, narration=narration, subject=amap.body if sharp else row_word(amap, spread))
+        if not sharp:
+            staging.end_on(self, plan, VGroup(row_word(amap, spread), amap.column_labels),
+                           Create(frame_box(amap.row(spread), color=palette.MUTED)))
+        self.wait(3.0 if sharp else 4.0)
 
     @beat
     def focus_rows(self):
@@ -279,201 +688,70 @@ class LearnedAlignmentScene(AttentionScene):
         example writes the same word from the same sentence), each labelled."""
         src, toy = self.src, self.toy
         cols, focus, focus_word = src.get("english_tokens"), src.get("focus_row"), src.get("focus_word")
-        ours_path = f"alignment.{focus}"
-        same_sentence = (tuple(toy.get("tokens")) == tuple(cols) and toy.get("next_word") == focus_word)
-        entries = []
-        if same_sentence and toy.get("illustrative_weights") is not None:
-            entries.append((toy, "illustrative_weights", "Post", "illustrative: typed into the post"))
-        if same_sentence:
-            entries.append((toy, "weights", "Toy", "softmax of hand-made scores"))
-        entries.append((src, ours_path, "Ours", "learned by training"))
-        heading, heads, table = self._focus_table(entries, cols, focus_word, narrow=False)
-        if legible.fits_at_floor(VGroup(heading, heads, table), layout.body()):
-            layout.fit_into(VGroup(heading, heads, table), layout.body())
-        else:
-            heading, heads, table = self._focus_table(entries, cols, focus_word, narrow=True)
-            layout.fit_into(heading, layout.top_band(), grow=False)
-            legible.fit_legibly(VGroup(heads, table), layout.body())
-
-        def listed(source, path):
-            return " / ".join(format_value(v, 2) for v in source.get(path).tolist())
-
-        def per_word(source, path):
-            """"0.05 on I, 0.10 on love and 0.85 on coffee": the row as a narrator reads it."""
-            return claims.listing([f"{format_value(v, 2)} on {w}" for v, w in zip(source.get(path).tolist(), cols)])
+        ours = src.get(f"alignment.{focus}")
+        entries = focus_entries(src, toy)
+        table, plan = compose(focus_forms(entries, cols, focus_word))
+        grids = table.grids
 
         self.clear_stage()
-        if not same_sentence:
-            self.say(f"The {focus_word} row, the most concentrated: {claims.weight_phrase(src.get(ours_path), cols)}.",
+        if len(entries) == 1:
+            self.say(f"The {focus_word} row, the most concentrated: {claims.weight_phrase(ours, cols)}.",
                      narration=f"Here is the {focus_word} row, the most concentrated one: "
-                               f"{claims.weight_phrase(src.get(ours_path), cols)}.")
-            self.play(FadeIn(heading), FadeIn(heads), FadeIn(table[0]), run_time=1.0)
+                               f"{claims.weight_phrase(ours, cols)}.", subject=grids[0])
+            staging.enter(self, plan, FadeIn(table.heading), FadeIn(table.heads), FadeIn(table.rows[0]),
+                          then_on=grids[0])
             self.wait(3.0)
             self.say(f"The toy example (“{_words(toy.get('tokens'))}”) is another sentence, so it has no "
-                     f"{focus_word} row to set beside it; nobody typed this one: it was learned by training.")
-            self.play(Create(frame_box(table[-1], color=palette.WEIGHT)), run_time=0.6)
+                     f"{focus_word} row to set beside it; nobody typed this one: it was learned by training.",
+                     subject=grids[0])
+            self.play(Create(frame_box(table.rows[0], color=palette.WEIGHT)), run_time=0.6)
             self.wait(4.0)
             return
         self.say(f"The {focus_word} row next to the numbers we met before.",
-                 narration=f"Let's put the {focus_word} row next to the numbers we met before.")
-        self.play(FadeIn(heading), FadeIn(heads), run_time=0.8)
+                 narration=f"Let's put the {focus_word} row next to the numbers we met before.",
+                 subject=VGroup(*grids))
+        staging.enter(self, plan, FadeIn(table.heading), FadeIn(table.heads),
+                      LaggedStart(*(FadeIn(row) for row in table.rows), lag_ratio=0.4), run_time=1.6)
+        staging.end_on(self, plan, VGroup(table.heads, *grids))
         self.wait(2.6)
-        shown = 0
-        if entries[0][1] == "illustrative_weights":
-            self.say(f"The post's {listed(toy, 'illustrative_weights')} is illustrative: an example typed into the "
-                     "post, not computed.",
-                     narration=f"The post's row, {per_word(toy, 'illustrative_weights')}, is illustrative: an "
-                               "example typed into the post, not computed.")
-            self.play(FadeIn(table[shown]), run_time=1.0)
+        box = None
+        for (source, path, name, _), row in zip(entries, table.rows):
+            caption, narration = row_caption(name, source.get(path).tolist(), cols, toy.get("illustrative_weights"))
+            self.say(caption, narration=narration, subject=row[1])
+            new = frame_box(row, color=palette.WEIGHT if name == "Ours" else palette.MUTED)
+            staging.end_on(self, plan, VGroup(table.heads, row), ReplacementTransform(box, new) if box else Create(new))
+            box = new
             self.wait(4.2)
-            shown += 1
-        self.say(f"The toy {listed(toy, 'weights')} is the softmax of the hand-made scores: an untrained model.",
-                 narration=f"The toy row, {per_word(toy, 'weights')}, is the softmax of the hand-made scores: "
-                           "no training at all.")
-        self.play(FadeIn(table[shown]), run_time=1.0)
-        self.wait(4.0)
-        compared = self._compared_with_post(src.get(ours_path), toy)
-        self.say(f"Ours, {listed(src, ours_path)}, was learned by training{compared}, and nobody typed it.",
-                 narration=f"Ours, {per_word(src, ours_path)}, was learned by training{compared}, and nobody "
-                           "typed it.")
-        self.play(FadeIn(table[-1]), run_time=1.0)
-        self.play(Create(frame_box(table[-1], color=palette.WEIGHT)), run_time=0.6)
-        self.wait(4.8)
-
-    @staticmethod
-    def _focus_table(entries, cols, focus_word, *, narrow: bool) -> tuple[Mobject, VGroup, VGroup]:
-        """The heading, the English words over the columns, and one (title, weights) pair per entry, unfitted: each
-        title on the left of its row of weights; `narrow` (a frame where that does not fit at the floor): the name
-        on the left of its row, its note wrapped under it, the words standing upright over columns as narrow as a
-        number (and the heading for the top band)."""
-        width = layout.body().width
-        cell = typography.CELL if narrow else _cell_width(cols, typography.LABEL_SIZE)
-        grids = VGroup(*(heatmap(source, path, cell_width=cell) for source, path, _, _ in entries))
-        grids.arrange(DOWN, buff=layout.APART)
-        titles = VGroup()
-        for grid, (_, _, name, note) in zip(grids, entries):
-            note = wrapped(note, width, font_size=typography.SMALL_SIZE, color=palette.MUTED)
-            titles.add(VGroup(label(name, bold=True), note))
-        if narrow:
-            floor = typography.MIN_FONT_SIZE / legible.smallest_text(titles)  # the most the table may shrink
-            beside = max(grid.width for grid in grids) + max(t[0].width for t in titles) + layout.GAP
-            for (name, note), grid in zip(titles, grids):  # each name beside its row, or under it (long rows)
-                if beside * floor <= width:
-                    name.next_to(grid, LEFT, buff=layout.GAP)
-                else:
-                    name.next_to(grid, DOWN, buff=layout.TIGHT).align_to(grid, LEFT)
-                note.next_to(VGroup(name, grid), DOWN, buff=layout.TIGHT).align_to(name, LEFT)
-            for above, (grid, title) in zip(titles, list(zip(grids, titles))[1:]):  # column under column
-                VGroup(grid, title).next_to(above, DOWN, buff=layout.APART)
-                VGroup(grid, title).shift(RIGHT * (grids[0].get_x() - grid.get_x()))
-            for title in titles:  # names and notes on one left edge
-                title.align_to(titles, LEFT)
-        else:
-            for title in titles:
-                title.arrange(DOWN, buff=layout.TIGHT, aligned_edge=LEFT)
-            for grid, title in zip(grids, titles):
-                title.next_to(grid, LEFT, buff=layout.APART)
-            for title in titles:
-                title.align_to(titles, LEFT)
-        table = VGroup(*(VGroup(title, grid) for title, grid in zip(titles, grids)))
-        word = (lambda w: upright_label(w, font_size=typography.LABEL_SIZE, color=palette.ENGLISH)) if narrow \
-            else (lambda w: label(w, color=palette.ENGLISH))
-        heads = VGroup(*(word(w).next_to(grids[0].cells[0][j], UP, buff=layout.NEAR) for j, w in enumerate(cols)))
-        heading = wrapped(f"weights while writing {focus_word}", width, font_size=typography.SMALL_SIZE,
-                          color=palette.MUTED)
-        heading.next_to(heads, UP, buff=layout.GAP).match_x(grids[0])
-        return heading, heads, table
+        self.wait(0.6)
 
     @beat
     def sharpening_timelapse(self):
         """Replay the saved training snapshots: the alignment goes from uniform to sharp as the loss falls."""
         src = self.src
-        rows, cols = self._snapshot_rows(), src.get("snapshot_english")
-        snapshots = src.get("snapshot_alignments")
-        n_snapshots = snapshots.shape[0]
+        rows, cols = tuple(src.get("snapshot_reference_french")), src.get("snapshot_english")
+        tl, plan = compose(timelapse_forms(src, rows, cols))
+        grid = tl.amap.grid
+        _, readout, says = snapshot(src, tl, 0, grid)
 
-        def map_at(s: int, style: dict) -> AttentionMap:
-            return _alignment_map(src, f"snapshot_alignments.{s}", rows, cols, names=False, **style)
-
-        def readout_at(s: int) -> VGroup:
-            step = src.number("snapshot_steps", s, decimals=0, color=palette.ACCENT)
-            loss = src.number("snapshot_losses", s, decimals=3, color=palette.ACCENT)
-            return VGroup(step, loss)
-
-        def says_at(s: int) -> Mobject:
-            return wrapped(_words(src.get(f"snapshot_french.{s}")), layout.body().width,
-                           font_size=typography.SMALL_SIZE, color=palette.FRENCH)
-
-        def lines(says: Mobject) -> int:
-            return len(says) if isinstance(says, VGroup) else 1
-
-        recorded = wrapped(f"recorded on: {_words(cols)} → {_words(rows)}", layout.top_band().width,
-                           font_size=typography.BODY_SIZE, color=palette.MUTED)
-        says_name = label("the model would now say:", font_size=typography.SMALL_SIZE, color=palette.MUTED)
-        all_says = [says_at(s) for s in range(n_snapshots)]
-        widest = max(range(n_snapshots), key=lambda s: (lines(all_says[s]), all_says[s].width))
-        says_slot = all_says[widest].copy()  # sizes the line for the longest thing the model ever says
-        says_line = VGroup(says_name, says_slot).arrange(DOWN, buff=layout.TIGHT, aligned_edge=LEFT)
-        fed = wrapped(f"rows: the corpus {TARGET} fed in, as in training (teacher forcing)", layout.body().width,
-                      font_size=typography.SMALL_SIZE, color=palette.MUTED)
-        names = VGroup(label("training step"), label("loss")).arrange(DOWN, buff=layout.APART, aligned_edge=LEFT)
-        readout_slot = readout_at(n_snapshots - 1)  # the last step has the most digits: the slot is wide enough
-        for number, name in zip(readout_slot, names):
-            number.next_to(names, RIGHT, buff=layout.GAP).match_y(name)
-        # the sentence recorded on as the heading; under it the map, large, with the step and loss beside it, and
-        # below them what the model says (a line as long as the longest thing it ever says) and how the rows were fed
-        # (in a narrow frame, where that does not fit above the floor: the step and loss under the map, its keys
-        # standing upright if need be)
-        layout.fit_into(recorded, layout.top_band(), grow=False)
-
-        def arranged(style: dict, direction) -> tuple[AttentionMap, VGroup]:
-            picture = map_at(0, style)
-            middle = VGroup(picture, VGroup(names, readout_slot)).arrange(
-                direction, buff=layout.FAR if direction is RIGHT else layout.GAP)
-            return picture, VGroup(middle, says_line, fed).arrange(DOWN, buff=layout.GAP)
-
-        arrangements = [(style, direction) for style in [{}, *legible.map_styles()] for direction in (RIGHT, DOWN)]
-        style, direction = next((a for a in arrangements if legible.fits_at_floor(arranged(*a)[1], layout.body())),
-                                arrangements[-1])
-        picture, composition = arranged(style, direction)
-        grid = picture.grid
-        before = says_slot.width
-        legible.fit_legibly(composition, layout.body())
-        factor = says_slot.width / before
-
-        def place(numbers: VGroup) -> VGroup:
-            """The readout at the slot's spot and scale, left-aligned (a longer number grows to the right)."""
-            for number, slot in zip(numbers, readout_slot):
-                number.scale(factor).align_to(slot, LEFT).match_y(slot)
-            return numbers
-
-        readout = place(readout_at(0))
-        says = all_says[0].scale(factor).next_to(says_name, DOWN, buff=layout.TIGHT).align_to(says_name, LEFT)
-
-        start_weights = ("the weights are nearly uniform" if claims.nearly_uniform(snapshots[0])
-                         else "the weights are still spread")
-        which = ("" if tuple(cols) == tuple(src.get("english_tokens"))
-                 else "the training sentence whose snapshots were saved, ")
-        self.say(f"Training, replayed from snapshots of {which}“{_words(cols)}”. At step "
-                 f"{format_value(src.value('snapshot_steps', 0), 0)} {start_weights}, and the model says "
-                 f"“{_words(src.get(f'snapshot_french.{0}'))}”.")
+        self.say(start_caption(src, rows, cols), subject=VGroup(grid, readout))
         self.clear_stage()
-        self.play(FadeIn(recorded), FadeIn(picture), FadeIn(names), FadeIn(readout), FadeIn(says_name),
-                  FadeIn(says), FadeIn(fed), run_time=1.2)
+        staging.enter(self, plan, FadeIn(tl.recorded), FadeIn(tl.amap), FadeIn(tl.names),
+                      FadeIn(readout), FadeIn(tl.says_name), FadeIn(says), FadeIn(tl.fed), run_time=1.2)
+        staging.end_over(self, plan, [[*tl.amap.column_labels], *([tl.amap.row_labels[r], *grid.row(r)]
+                                                                  for r in range(len(rows)))])
         self.wait(4.4)
 
-        captions = self._timelapse_captions(rows, cols)
-        for s in range(1, n_snapshots):
-            new_grid = map_at(s, style).grid
-            new_grid.scale_to_fit_width(grid.width).move_to(grid)
-            new_readout = place(readout_at(s))
-            new_says = all_says[s].scale(factor).next_to(says_name, DOWN, buff=layout.TIGHT)
-            new_says.align_to(says_name, LEFT)
+        captions, last = timelapse_captions(src, rows, cols), src.get("snapshot_alignments").shape[0] - 1
+        for s in range(1, last + 1):
+            new_grid, new_readout, new_says = snapshot(src, tl, s, grid)
             if s in captions:
-                self.say(*captions[s])
+                subject = VGroup(tl.start[1], new_readout[1]) if s == last else VGroup(new_readout[0], new_grid)
+                self.say(*captions[s], subject=subject)
             self.play(ReplacementTransform(grid, new_grid), ReplacementTransform(readout, new_readout),
                       FadeTransform(says, new_says), run_time=0.9)
             grid, readout, says = new_grid, new_readout, new_says
+            if s == last:
+                self.play(FadeOut(tl.fed), FadeIn(tl.start), run_time=0.6)
             self.wait(2.2 if s in captions else 0.3)
         self.wait(1.0)
 
@@ -484,205 +762,32 @@ class LearnedAlignmentScene(AttentionScene):
         src = self.src
         english, french = src.get("reorder_english"), src.get("reorder_french")
         weights = src.get("reorder_alignment")
-        picture = _alignment_map(src, "reorder_alignment", french, english, names=False,
-                                 font_size=typography.SMALL_SIZE, number_size=typography.NUMBER_SIZE)
-        top = TokenRow(english, palette.ENGLISH, font_size=typography.SMALL_SIZE, buff=layout.TIGHT)
-        bottom = TokenRow(french, palette.FRENCH, font_size=typography.SMALL_SIZE, buff=layout.GAP)
-        diagram = VGroup(top, bottom).arrange(DOWN, buff=L.link_gap)
-        # side by side, unless the links under the map come out larger (deep copies keep the parts' handles)
-        beside = VGroup(picture, diagram).arrange(RIGHT, buff=layout.FAR)
-        under = VGroup(picture.copy(), diagram.copy()).arrange(DOWN, buff=layout.APART)
-        upright = not any(legible.fits_at_floor(candidate, layout.body()) for candidate in (beside, under))
-        if upright:  # a narrow frame: the diagram stands upright under the map, and the map's keys stand upright
-            picture, diagram = self._upright_reorder(english, french)
-        else:
-            picture, diagram = layout.fit_best([beside, under], layout.body())
-        top, bottom = diagram
-        links, link_rows = VGroup(), []
-        for r in range(len(french)):
-            row_links = []
-            for c in range(len(english)):
-                w = float(weights[r, c])
-                ends = ((bottom.tokens[r].get_left(), top.tokens[c].get_right()) if upright
-                        else (bottom.tokens[r].get_top(), top.tokens[c].get_bottom()))
-                row_links.append(Line(*ends, stroke_color=palette.WEIGHT, stroke_width=L.link_stroke * w,
-                                      stroke_opacity=w))
-            links.add(*row_links)
-            link_rows.append(row_links)
+        stage, plan = compose(reorder_forms(src))
+        amap, words = stage.amap, VGroup(stage.top, stage.bottom)
 
         self.say(f"Order need not match. A second sentence: “{_words(english)}” → “{_words(french)}”.",
                  narration=f"Word order need not match. Take a second sentence: “{_words(english)}” becomes "
-                           f"“{_words(french)}”.")
+                           f"“{_words(french)}”.", subject=words)
         self.clear_stage()
-        self._enter_at_rest(picture, layout.frame())  # nothing in the top band: the key words may stand in it
-        self.play(FadeIn(picture), run_time=1.2)
-        self.play(FadeIn(top), FadeIn(bottom), run_time=0.8)
-        # each weight becomes its link: a stroke as thick as the weight leaves the foot of its cell and travels to
-        # the line between the two words, one French word's row after the other
-        self.play(motion.lagged([motion.lagged([motion.travel(_cell_stroke(picture.cell(r, c), link), link)
-                                                for c, link in enumerate(row_links)], lag=0)
-                                 for r, row_links in enumerate(link_rows)], lag=L.link_row_lag), run_time=2.4)
+        staging.enter(self, plan, FadeIn(amap), run_time=1.2)
+        staging.end_over(self, plan, map_rows(amap))
+        staging.come_to_rest(self, [], FadeIn(stage.top), FadeIn(stage.bottom), run_time=0.8, staying=[plan.whole],
+                             region=plan.region)
+        self.play(links_travel(stage), run_time=2.4)
         self.wait(1.8)
         crossing = claims.first_crossing(weights)
-        caption, narration = self._order_claim(weights, french, english, "strongest link")
-        self.say(caption, narration=narration)
-        if crossing is not None:
-            tops = claims.strongest_links(weights)
-            boxes = VGroup(*(frame_box(picture.cell(r, tops[r]), color=palette.WEIGHT) for r in crossing))
-            # the camera moves in on the map, where the caption reads its two weights (the links step aside, so
-            # that none is left half in view), then back out to the links crossing; a map wider than the frame
-            # is panned to those weights instead
-            aside = (FadeOut(diagram), FadeOut(links), Create(boxes))
-            if _pans(picture):
-                self._look_at(picture, [(r, tops[r]) for r in crossing], VGroup(), *aside, region=layout.frame())
-            else:
-                self.frame_on(picture, *aside, run_time=1.2)
+        tops = claims.strongest_links(weights)
+        read = [(r, tops[r]) for r in (crossing or range(len(french)))]
+        caption, narration = order_claim(weights, french, english, "strongest link")
+        self.say(caption, narration=narration, subject=with_keys(amap, read))
+        boxes = VGroup(*(frame_box(amap.cell(r, c), color=palette.WEIGHT) for r, c in read if c is not None))
+        staging.end_on(self, plan, with_keys(amap, read), Create(boxes))
         self.wait(4.3)
         if crossing is not None:
             self.say(f"The links cross: softmax can weight any {SOURCE} position. No order rule, no dictionary: "
-                     "just weights that lowered the loss.")
-            if _pans(picture):
-                framed.move_to_shot(self, camera.rest_shot(), picture, [], FadeIn(diagram), FadeIn(links),
-                                    run_time=1.2, region=layout.frame())
-            else:
-                self.pull_back(FadeIn(diagram), FadeIn(links), run_time=1.2)
+                     "just weights that lowered the loss.", subject=VGroup(words, stage.links))
         else:
             self.say(f"Softmax could weight any {SOURCE} position; for this pair the weights keep the order. No order "
-                     "rule, no dictionary: just weights that lowered the loss.")
+                     "rule, no dictionary: just weights that lowered the loss.", subject=VGroup(words, stage.links))
+        staging.come_to_rest(self, [], run_time=1.2, staying=[plan.whole], region=plan.region)
         self.wait(7.0)
-
-    def _enter_at_rest(self, picture: AttentionMap, region: layout.Region | None = None) -> None:
-        """A map wider than the frame (see _from_the_left) enters as the frame at rest shows it: the texts beyond the
-        frame's edge (or above `region`, default the body) hidden, for the camera to reveal."""
-        if _pans(picture):
-            close_up.apply_shot_state(camera.rest_shot(), picture, region)
-
-    def _look_at(self, picture: AttentionMap, cells, pinned: Mobject, *animations,
-                 region: layout.Region | None = None) -> None:
-        """Where a map is wider than the frame (_pans), pan (at the frame's own scale) until the cells a caption
-        reads (with their key words) are in view, `pinned` (the legend) still on screen; `animations` play along.
-        A map that fits stays as it is (the animations play alone, if any)."""
-        if not _pans(picture):
-            if animations:
-                self.play(*animations, run_time=1.2)
-            return
-        part = VGroup(*(VGroup(picture.cell(r, c), picture.column_labels[c]) for r, c in cells if c is not None))
-        shot = _pan_shot(picture, part) if len(part) else camera.rest_shot()
-        framed.move_to_shot(self, shot, picture, [pinned] if len(pinned) else [], *animations, run_time=1.2,
-                            region=region)
-
-    def _upright_reorder(self, english, french) -> tuple[AttentionMap, VGroup]:
-        """The second sentence for a narrow frame, fitted: its map (keys upright if need be, legible.map_styles)
-        over the link diagram stood upright, the English words down the left, the French down the right, so the
-        links run across and still cross where the order changes."""
-        src = self.src
-        top = TokenRow(english, palette.ENGLISH, font_size=typography.SMALL_SIZE, direction=DOWN, buff=layout.TIGHT)
-        bottom = TokenRow(french, palette.FRENCH, font_size=typography.SMALL_SIZE, direction=DOWN, buff=layout.GAP)
-        top.arrange(DOWN, buff=layout.TIGHT, aligned_edge=RIGHT)
-        bottom.arrange(DOWN, buff=layout.GAP, aligned_edge=LEFT)
-        diagram = VGroup(top, bottom).arrange(RIGHT, buff=L.side_link_gap)
-        builds = [lambda style=style: _alignment_map(src, "reorder_alignment", french, english, names=False,
-                                                     font_size=typography.SMALL_SIZE,
-                                                     number_size=typography.NUMBER_SIZE, **style)
-                  for style in legible.map_styles()]
-        picture = legible.first_legible(builds, layout.body(),
-                                        whole=lambda amap: VGroup(amap, diagram.copy()).arrange(DOWN,
-                                                                                                buff=layout.APART))
-        legible.fit_legibly(VGroup(picture, diagram).arrange(DOWN, buff=layout.APART), layout.body())
-        _from_the_left(picture, DOWN)  # the links under it
-        return picture, diagram
-
-    # --- claims ----------------------------------------------------------------------------------------------
-    def _against_the_corpus(self) -> str:
-        """How the model's French compares with the corpus's (which may not have the sentence at all)."""
-        reference, french = self.src.get("reference_french"), self.src.get("french_tokens")
-        if reference is None:
-            return ". The sentence is not in its training corpus."
-        if tuple(reference) == tuple(french):
-            return ": the corpus's own translation."
-        return f"; the corpus says “{_words(reference)}”."
-
-    @staticmethod
-    def _english_words(cols) -> str:
-        return claims.listing_or_count(cols, f"{SOURCE} words")
-
-    @staticmethod
-    def _order_claim(weights, rows, cols, what: str) -> tuple[str, str]:
-        """Caption and narration for whether the rows' strongest links keep the English order or cross."""
-        crossing = claims.first_crossing(weights)
-        if crossing is None:
-            text = (f"Each {TARGET} word's {what}: they step through the {SOURCE} in order, so the two sentences "
-                    "keep the same order here.")
-            return text, text
-        r1, r2 = crossing
-        tops = claims.strongest_links(weights)
-        w1 = format_value(float(weights[r1, tops[r1]]), 2)
-        w2 = format_value(float(weights[r2, tops[r2]]), 2)
-        caption = (f"The order changes: {rows[r1]} looks at {cols[tops[r1]]} ({w1}), then {rows[r2]} at "
-                   f"{cols[tops[r2]]} ({w2}), a word that comes earlier in the {SOURCE}.")
-        narration = (f"The order changes: {rows[r1]} looks at {cols[tops[r1]]}, with {w1}, and then {rows[r2]} "
-                     f"looks back at {cols[tops[r2]]}, with {w2}, a word that comes earlier in the {SOURCE}.")
-        return caption, narration
-
-    def _compared_with_post(self, ours, toy) -> str:
-        """", sharper than the post's illustration" — or not, as the numbers say."""
-        illustrative = toy.get("illustrative_weights")
-        if illustrative is None:
-            return ""
-        mine, theirs = format_value(claims.concentration(ours), 2), format_value(claims.concentration(illustrative), 2)
-        if mine == theirs:
-            return ": as sharp as the post's illustration"
-        return ": sharper than the post's illustration" if float(mine) > float(theirs) else \
-            ": less sharp than the post's illustration"
-
-    def _timelapse_captions(self, rows, cols) -> dict[int, tuple[str, str | None]]:
-        """Captions at the snapshots where something happens: the first row to settle on its final English word,
-        the last one, and the end (how far the loss fell, which rows are sharp)."""
-        src = self.src
-        snapshots = src.get("snapshot_alignments")
-        last = snapshots.shape[0] - 1
-        final = snapshots[last]
-
-        def step(s: int) -> str:
-            return format_value(src.value("snapshot_steps", s), 0)
-
-        def says(s: int) -> str:
-            return _words(src.get(f"snapshot_french.{s}"))
-
-        def loss(s: int) -> str:
-            return format_value(src.value("snapshot_losses", s), decimals=3)
-
-        settled = {r: claims.settled_at(snapshots, r) for r in range(len(rows))}
-        moving = {r: s for r, s in settled.items() if s is not None and s >= 1}
-        captions: dict[int, tuple[str, str | None]] = {}
-        if moving:
-            first = min(moving.values())
-            row = max((r for r, s in moving.items() if s == first), key=lambda r: claims.concentration(final[r]))
-            word = cols[top_index(final[row])]
-            still = "still " if tuple(src.get(f"snapshot_french.{first}")) != tuple(rows) else ""
-            captions[first] = (f"By step {step(first)} {rows[row]} already looks at {word}, while the model "
-                               f"{still}says “{says(first)}”.", None)
-            latest = max(moving.values())
-            if latest > first and latest < last:
-                row = next(r for r, s in moving.items() if s == latest)
-                before = top_index(snapshots[latest - 1][row])
-                was = f"from {cols[before]} " if before is not None else ""
-                captions[latest] = (f"By step {step(latest)} {rows[row]} has moved {was}to "
-                                    f"{cols[top_index(final[row])]}, and the model says “{says(latest)}”.", None)
-        sharp = [rows[r] for r in range(len(rows)) if claims.is_sharp(final[r])]
-        spread = [rows[r] for r in range(len(rows)) if not claims.is_sharp(final[r])]
-        if not spread:
-            state = "every row is now sharp"
-        elif sharp:
-            state = (f"{claims.listing(sharp)} {'is' if len(sharp) == 1 else 'are'} now sharp, "
-                     f"{claims.listing(spread)} still {'spreads its' if len(spread) == 1 else 'spread their'} weight")
-        else:
-            state = "every row still spreads its weight"
-        captions[last] = (f"The loss fell from {loss(0)} to {loss(last)}; {state}.",
-                          f"The loss has fallen from {loss(0)} to {loss(last)}, and {state}.")
-        return captions
-
-    def _snapshot_rows(self) -> tuple[str, ...]:
-        """The French the snapshots were teacher-forced on (their rows): the corpus's translation of the training
-        sentence."""
-        return tuple(self.src.get("snapshot_reference_french"))

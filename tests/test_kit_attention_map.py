@@ -127,6 +127,20 @@ def test_upright_keys_stand_over_their_columns_without_widening_them():
     assert upright.query_name.get_right()[0] < upright.body.get_left()[0]
 
 
+def test_a_one_letter_key_word_stays_flat_among_upright_ones_when_asked():
+    """"I" turned on its side reads as a dash: with short_keys_flat it keeps its glyph upright, the others turn."""
+    words = ["I", "considerably", "cat"]
+    plain = AttentionMap(tiny_source(w=WEIGHTS), "w", words, show_values=False, cell_size=0.4, upright_keys=True)
+    kept = AttentionMap(tiny_source(w=WEIGHTS), "w", words, show_values=False, cell_size=0.4, upright_keys=True,
+                        short_keys_flat=True)
+    assert plain.column_labels[0].width > plain.column_labels[0].height  # the turned "I": a dash
+    assert kept.column_labels[0].height > kept.column_labels[0].width  # flat "I": taller than wide
+    for j in (1, 2):  # the longer words still stand upright
+        assert kept.column_labels[j].height > kept.column_labels[j].width
+    for j, word in enumerate(kept.column_labels):
+        assert word.get_bottom()[1] == pytest.approx(kept.body.get_top()[1] + layout.TIGHT, abs=1e-6)
+
+
 def test_a_map_without_row_labels_starts_at_its_cells():
     amap = AttentionMap(tiny_source(w=WEIGHTS), "w", WORDS, label_rows=False, query_label=None)
     assert len(amap.row_labels) == 0

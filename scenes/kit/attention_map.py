@@ -40,7 +40,8 @@ class AttentionMap(VGroup):
     numbers may grow into their cells without widening the map.
     Small maps: `cell_width` makes every column at least that wide (square shaded cells with `cell_size`; a number
     or a flat key token still widens its column), `upright_keys=True` stands the key tokens upright so long words
-    no longer widen their columns, and `label_rows=False` leaves the rows unnamed (`.row_labels` empty) for a map
+    no longer widen their columns (with `short_keys_flat=True` a word no wider than it is tall, such as "I", stays
+    flat: turned on its side it would read as a dash), and `label_rows=False` leaves the rows unnamed (`.row_labels` empty) for a map
     beside another that already names the same query tokens. `label_pad` (default: the kit's, by orientation) is the
     room a key token leaves in its column: a narrow frame (portrait) packs a row of short tokens closer with it.
     Parts: `.grid` (TensorGrid), `.row_labels`, `.column_labels`, `.query_name`, `.key_name` (empty when the label
@@ -53,7 +54,7 @@ class AttentionMap(VGroup):
                  query_label: str | None = "query", key_label: str | None = "key", decimals: int = 2,
                  key_tokens: Sequence[str] | None = None, query_color=palette.ENGLISH, key_color=None,
                  cell_width: float | None = None, upright_keys: bool = False, label_rows: bool = True,
-                 number_size: float | None = None, label_pad: float | None = None):
+                 number_size: float | None = None, label_pad: float | None = None, short_keys_flat: bool = False):
         super().__init__()
         shape = source.shape(path)
         key_tokens = list(tokens if key_tokens is None else key_tokens)
@@ -73,6 +74,8 @@ class AttentionMap(VGroup):
         self.upright_keys = upright_keys
         self.label_pad = label_pad
         key_word = upright_label if upright_keys else label
+        if upright_keys and short_keys_flat:
+            key_word = flat_if_short
         self.column_labels = VGroup(*(key_word(t, font_size=font_size, color=key_color) for t in key_tokens))
         self.row_labels = VGroup(*(label(t, font_size=font_size, color=query_color) for t in tokens
                                    if label_rows))
@@ -205,6 +208,13 @@ def upright_label(text: str, *, font_size: float, color) -> Typst:
     return Typst(f"{UPRIGHT}[{escape_markup(text)}]", typst_preamble=SANS_PREAMBLE, font_size=font_size, color=color)
 
 
+def flat_if_short(text: str, *, font_size: float, color):
+    """A key word standing upright, unless it is no wider than it is tall (a one-letter word such as "I", which
+    turned on its side reads as a dash): that one stays flat, and no wider than an upright word."""
+    flat = label(text, font_size=font_size, color=color)
+    return flat if flat.width <= flat.height else upright_label(text, font_size=font_size, color=color)
+
+
 def shaded_number_size(probes: Sequence["AttentionMap"], font_size: float, word_pad: float) -> float:
     """The size for a dense map's numbers at which its upright key words (plus `word_pad`), not its numbers, set
     the columns' width, at most `font_size`: where even the densest map cannot show its numbers legibly (eight
@@ -223,4 +233,4 @@ def share_columns(*maps: AttentionMap) -> tuple[AttentionMap, ...]:
     return maps
 
 
-__all__ = ["AttentionMap", "shaded_number_size", "share_columns"]
+__all__ = ["AttentionMap", "flat_if_short", "shaded_number_size", "share_columns"]
