@@ -155,6 +155,14 @@ def links_from_s(frame, boxes: list) -> VGroup:
                     for box in boxes))
 
 
+def kept_caption(first: str, share: str) -> tuple[str, str]:
+    """The caption and narration once every state is kept: the first word, only `share` of s, is whole in h_1."""
+    return (f"Nothing squeezed: “{first}”, a {share} share of s, is all there in h_1, and every step can look "
+            "straight at it.",
+            f"Nothing is squeezed: “{first}”, which was only a small share of s, is all there in h_1, and every "
+            "decoder step can look straight at it.")
+
+
 class BottleneckScene(AttentionScene):
     scene_id = "bottleneck"
 
@@ -360,12 +368,11 @@ class BottleneckScene(AttentionScene):
         self.say("Each decoder step can reach all of them, not one squeezed summary.")
         links = self._reach_every_state(chain, kept)
         self.wait(1.0)
-        first = tokens[0]
-        final_share = format_value(self.src.value("first_token_share", len(tokens) - 1), 2)
-        self.say(f"Nothing squeezed: “{first}”, a {final_share} share of s, is all there in h_1, "
-                 "and every step can look straight at it.",
-                 narration=f"Nothing is squeezed: “{first}”, which was only a small share of s, is all there in "
-                           "h_1, and every decoder step can look straight at it.")
+        share = self._final_share_note()
+        self.play(ReplacementTransform(title, share), run_time=0.6)
+        title = share
+        caption, narration = kept_caption(tokens[0], format_value(self.src.value("first_token_share", len(tokens) - 1), 2))
+        self.say(caption, narration=narration, subject=VGroup(share.number, kept[0].name))
         to_first = [links[w][0] for w in steps]
         others = [line for w in steps for line in links[w][1:]]
         self.play(*(line.animate.set_stroke(color=palette.ACCENT, width=L.lit_stroke) for line in to_first),
@@ -375,6 +382,16 @@ class BottleneckScene(AttentionScene):
         if shaded:
             self._read_state_closely(kept[0], title, whole or camera.rest_shot())
         self.wait(2.5)
+
+    def _final_share_note(self) -> VGroup:
+        """The first word's share of s (after the last word), as a traced number, in the top band where the
+        heading stood, placed for the view the camera now shows."""
+        number = self.src.number("first_token_share", len(self.tokens) - 1, font_size=typography.NUMBER_SIZE,
+                                 color=palette.ACCENT)
+        note = VGroup(label("first word's share of s:", font_size=typography.LABEL_SIZE), number)
+        note.arrange(RIGHT, buff=layout.NEAR)
+        note.number = number
+        return self._in_view(layout.fit_into(note, layout.top_band(), grow=False))
 
     def _reach_every_state(self, chain: VGroup, kept: list[VGroup]) -> dict:
         """Step by step, a link from the decoder's step to every kept state; returns each step's links."""
