@@ -355,7 +355,7 @@ class BottleneckScene(AttentionScene):
                 kept = self._kept_tiered(region) or kept  # the boxes too wide for one row: the words on tiers
         # a narrow frame's many words: the states at their own size, the camera out to all of them, the decoder's
         # steps still as large on screen
-        whole = _stacked() and shaded and close_up.build_legible(VGroup(*kept), self._left_of_chain(chain))
+        whole = shaded and close_up.build_legible(VGroup(*kept), self._left_of_chain(chain))
         if whole:
             whole = self._out_to_kept(kept, chain, reading)
         else:
@@ -824,7 +824,7 @@ class BottleneckScene(AttentionScene):
             spare = band.width / at_floor - sum(w.width for w in words)
             gap = max(min(L.word_gap, spare / (len(words) - 1)), layout.NEAR)
             words = TokenRow(self.tokens, palette.ENGLISH, buff=gap)
-        if _stacked() and not layout.fits_legibly(words, band, smallest) and len(words) > 1:
+        if not layout.fits_legibly(words, band, smallest) and len(words) > 1:
             self._crowded = True
             return self._word_lines(smallest)
         layout.fit_into(words, band)
