@@ -261,7 +261,7 @@ class BottleneckScene(AttentionScene):
         tokens = self.tokens
         size = self.src.get("hidden_size")
         self.say(f"The state after “{tokens[-1]}” is the summary s. All of the {source_language()} must fit in it: "
-                 f"{size} numbers, however long the sentence.")
+                 f"{size} numbers, however long the sentence.", subject=reading.state)
         shown_trail = [FadeOut(VGroup(*reading.trail_steps))] if reading.trail_steps else []
         self.play(FadeOut(reading.bars), FadeOut(reading.shares.title), FadeOut(reading.shares.labels),
                   *shown_trail, FadeOut(reading.reader), FadeOut(reading.read_arrow), run_time=0.6)
@@ -280,25 +280,8 @@ class BottleneckScene(AttentionScene):
         summary.target.move_to(place.center)
         self.play(MoveToTarget(summary), run_time=0.9)
         frame = SurroundingRectangle(reading.state, color=palette.CONTEXT, buff=layout.TIGHT, corner_radius=0.05)
-        # left to right by where the words stand (in lines, a later word may stand further left)
-        order = sorted(range(len(tokens)), key=lambda i: reading.words[i].get_center()[0])
-        spread = [(order.index(i) + 1) / (len(tokens) + 1) for i in range(len(tokens))]
-        funnel = VGroup(*(Arrow(self._word_foot(reading.words, w), frame.get_corner(UP + LEFT) + RIGHT * frame.width * x,
-                                buff=layout.TIGHT, color=palette.ENGLISH, stroke_width=3,
-                                max_tip_length_to_length_ratio=0.06) for w, x in zip(reading.words, spread)))
-        fixed = f"one vector, fixed length: {size} numbers"
-        if stacked:  # each note on lines as wide as the body, one under the other
-            width = layout.body().width
-            brace = VGroup(Brace(frame, direction=DOWN, color=palette.CONTEXT))
-            brace.add(wrapped(fixed, width, font_size=typography.SMALL_SIZE, color=palette.CONTEXT).next_to(
-                brace, DOWN, buff=layout.TIGHT))
-            all_of_it = wrapped(f"all of the {source_language()} must fit in here", width, font_size=typography.LABEL_SIZE)
-            all_of_it.next_to(brace, DOWN, buff=layout.GAP)
-        else:
-            brace = caption_brace(frame, fixed, color=palette.CONTEXT)
-            all_of_it = label(f"all of the {source_language()} must fit in here", font_size=typography.LABEL_SIZE)
-            all_of_it.next_to(frame, RIGHT, buff=layout.APART)
-        layout.keep_inside(all_of_it, layout.body())
+        funnel = self._funnel(reading.words, frame)
+        brace, all_of_it = self._fixed_notes(frame, stacked)
         self.play(LaggedStart(*(GrowArrow(a) for a in funnel), lag_ratio=0.25), run_time=1.2)
         self.play(Create(frame), FadeIn(brace), run_time=0.8)
         self.play(FadeIn(all_of_it, shift=LEFT * layout.NUDGE), run_time=0.6)
@@ -306,7 +289,7 @@ class BottleneckScene(AttentionScene):
         count = count_word(len(tokens))
         self.say(f"{count.capitalize()} words or many more: the same {size} numbers.",
                  narration=f"Whether the sentence has {count} words or many more, s is always the same "
-                           f"{size} numbers.")
+                           f"{size} numbers.", subject=summary)
         self.wait(1.5)
         return Summary(summary, frame, VGroup(funnel, brace, all_of_it))
 
@@ -342,17 +325,7 @@ class BottleneckScene(AttentionScene):
                            f"h_{len(tokens)}, one per {source_language()} word, instead of just s.")
         self.play(FadeOut(from_s), FadeOut(summary.group), FadeOut(summary.frame), FadeOut(reading.word_arrows),
                   run_time=0.6)
-        kept = self._kept_rows()
-        narrower = self._chain_room(chain, VGroup(*kept))
-        if narrower < 1:  # long words: the decoder's column gives up width so the kept rows stay legible
-            self.play(chain.animate.scale(narrower, about_edge=RIGHT), run_time=0.6)
-        rows = VGroup(*kept)
-        shaded = not layout.fits_legibly(rows, self._left_of_chain(chain), close_up.smallest_font(rows))
-        if shaded:
-            kept = self._kept_rows(shaded=True)  # too many words for their numbers: each state as its shades
-            region = self._left_of_chain(chain)
-            if _stacked() and not layout.fits_legibly(VGroup(*kept), region, close_up.smallest_font(VGroup(*kept))):
-                kept = self._kept_tiered(region) or kept  # the boxes too wide for one row: the words on tiers
+        kept, shaded = self._kept_states(chain)
         # a narrow frame's many words: the states at their own size, the camera out to all of them, the decoder's
         # steps still as large on screen
         whole = shaded and close_up.build_legible(VGroup(*kept), self._left_of_chain(chain))
@@ -392,6 +365,52 @@ class BottleneckScene(AttentionScene):
         note.arrange(RIGHT, buff=layout.NEAR)
         note.number = number
         return self._in_view(layout.fit_into(note, layout.top_band(), grow=False))
+
+    def _funnel(self, words: TokenRow, frame) -> VGroup:
+        """An arrow from every English word down into s's frame, spread along its top edge left to right by where
+        the words stand (in lines, a later word may stand further left)."""
+        count = len(self.tokens)
+        order = sorted(range(count), key=lambda i: words[i].get_center()[0])
+        spread = [(order.index(i) + 1) / (count + 1) for i in range(count)]
+        return VGroup(*(Arrow(self._word_foot(words, w), frame.get_corner(UP + LEFT) + RIGHT * frame.width * x,
+                              buff=layout.TIGHT, color=palette.ENGLISH, stroke_width=3,
+                              max_tip_length_to_length_ratio=0.06) for w, x in zip(words, spread)))
+
+    def _fixed_notes(self, frame, stacked: bool) -> tuple[VGroup, VGroup]:
+        """The brace under s's frame with "one vector, fixed length", and "all of the English must fit in here":
+        stacked, each on lines as wide as the body, one under the other; else the brace's note under it and the
+        other beside the frame."""
+        fixed = f"one vector, fixed length: {self.src.get('hidden_size')} numbers"
+        if stacked:
+            width = layout.body().width
+            brace = VGroup(Brace(frame, direction=DOWN, color=palette.CONTEXT))
+            brace.add(wrapped(fixed, width, font_size=typography.SMALL_SIZE, color=palette.CONTEXT).next_to(
+                brace, DOWN, buff=layout.TIGHT))
+            all_of_it = wrapped(f"all of the {source_language()} must fit in here", width, font_size=typography.LABEL_SIZE)
+            all_of_it.next_to(brace, DOWN, buff=layout.GAP)
+        else:
+            brace = caption_brace(frame, fixed, color=palette.CONTEXT)
+            all_of_it = label(f"all of the {source_language()} must fit in here", font_size=typography.LABEL_SIZE)
+            all_of_it.next_to(frame, RIGHT, buff=layout.APART)
+        layout.keep_inside(all_of_it, layout.body())
+        return brace, all_of_it
+
+    def _kept_states(self, chain: VGroup) -> tuple[list[VGroup], bool]:
+        """The kept states as built for the room left of the decoder's steps (the steps narrowed first where long
+        words need it): with their numbers, else as shades (then, in a narrow body, the words on tiers where their
+        boxes would not fit in one row). Returns them and whether they are shades."""
+        kept = self._kept_rows()
+        narrower = self._chain_room(chain, VGroup(*kept))
+        if narrower < 1:  # long words: the decoder's column gives up width so the kept rows stay legible
+            self.play(chain.animate.scale(narrower, about_edge=RIGHT), run_time=0.6)
+        rows = VGroup(*kept)
+        shaded = not layout.fits_legibly(rows, self._left_of_chain(chain), close_up.smallest_font(rows))
+        if shaded:
+            kept = self._kept_rows(shaded=True)  # too many words for their numbers: each state as its shades
+            region = self._left_of_chain(chain)
+            if _stacked() and not layout.fits_legibly(VGroup(*kept), region, close_up.smallest_font(VGroup(*kept))):
+                kept = self._kept_tiered(region) or kept  # the boxes too wide for one row: the words on tiers
+        return kept, shaded
 
     def _reach_every_state(self, chain: VGroup, kept: list[VGroup]) -> dict:
         """Step by step, a link from the decoder's step to every kept state; returns each step's links."""
