@@ -170,7 +170,6 @@ class BottleneckScene(AttentionScene):
         self.src = Source("bottleneck")
         self.french = Source("teacher_forcing")
         self.tokens = list(self.src.get("tokens"))
-        self._crowded = False  # the English in lines (a narrow frame, many words): the pictures at their own size
         self.cell_width = shared_cell_width(self.src, ("hidden_states",), font_size=typography.NUMBER_SIZE)
         self.show_title()
         reading = self.encoder_reads_first_word()
@@ -192,7 +191,7 @@ class BottleneckScene(AttentionScene):
                            f"a vector of {size} numbers.")
         words = self._word_row()
         arrows = self._word_arrows(words)
-        if self._reads_below_frame():  # many words in a narrow frame: the camera moves down to the shares
+        if self._reads_below_frame(words):  # many words in a narrow frame: the camera moves down to the shares
             state, state_title, shares, state_region, zoom, shots = self._reading_below(words)
             trail, steps = VGroup(), []  # the caption says the first word's shares
         else:
@@ -240,7 +239,8 @@ class BottleneckScene(AttentionScene):
                       ReplacementTransform(reading.reader, reader),
                       ReplacementTransform(reading.read_arrow, arrow), run_time=0.7)
             state = self._state_vector(t).scale(reading.zoom).move_to(reading.state)
-            title = self._state_title(t, reading.state_region, state, reading.zoom)
+            title = self._state_title(t, reading.state_region, state, reading.zoom,
+                                      crowded=self._words_in_lines(reading.words))
             bars = self._share_bars(t, reading.shares)
             rewrite = [ReplacementTransform(reading.state, state), ReplacementTransform(reading.state_title, title)]
             if reading.shots:  # the state where the words are, then down to its shares
@@ -478,10 +478,10 @@ class BottleneckScene(AttentionScene):
 
     # --- building blocks --------------------------------------------------------------------------------------
 
-    def _reads_below_frame(self) -> bool:
+    def _reads_below_frame(self, words: TokenRow) -> bool:
         """Whether the reading picture runs below the frame: the English in lines in a narrow frame leave the state
         and its shares too little height to stay legible over the share trail."""
-        return self._crowded and _stacked()
+        return self._words_in_lines(words) and _stacked()
 
     def _reading_in_frame(self, words: TokenRow, trail: VGroup) -> tuple:
         """The reading picture fitted between the words and the share trail: (state, title, shares, the state's
@@ -490,7 +490,8 @@ class BottleneckScene(AttentionScene):
                         words.get_bottom()[1] - (layout.GAP if self._words_in_lines(words) else layout.FAR))
         # a narrow body (portrait, square): the state over its shares, each the body's width
         state_region, shares_region = region.split_rows(1, 1) if _stacked() else region.split_columns(1, 1)
-        state, state_title, shares = self._reading_picture(state_region, shares_region, region)
+        state, state_title, shares = self._reading_picture(state_region, shares_region, region,
+                                                           crowded=self._words_in_lines(words))
         picture = VGroup(state_title, state, shares.title, shares.labels, shares.slots, *shares.spacers)
         block = VGroup(shares.title, shares.labels, shares.slots, *shares.spacers)
         if _stacked() and VGroup(state_title, state).get_bottom()[1] < block.get_top()[1]:
@@ -499,7 +500,8 @@ class BottleneckScene(AttentionScene):
         zoom = layout.fit_factor(picture, region)
         layout.fit_into(picture, region)
         if _stacked():
-            state_title = self._legible_reading(state_title, state, shares, state_region, region, zoom)
+            state_title = self._legible_reading(state_title, state, shares, state_region, region, zoom,
+                                                crowded=self._words_in_lines(words))
         return state, state_title, shares, state_region, zoom
 
     def _reading_below(self, words: TokenRow) -> tuple:
@@ -510,7 +512,7 @@ class BottleneckScene(AttentionScene):
         state = self._state_vector(0)
         zoom = layout.fit_factor(state, region)  # only a vector wider than the body shrinks (never below the floor)
         state.scale(zoom)
-        title = self._state_title(0, region, state, zoom)
+        title = self._state_title(0, region, state, zoom, crowded=self._words_in_lines(words))
         shares = self._shares_in(region, 1)
         if shares.slots[0].width <= layout.FAR:  # a word too long to leave its bar room beside it: over its bar
             shares = self._shares_in(region, 1, over=True)
@@ -538,9 +540,9 @@ class BottleneckScene(AttentionScene):
         """Move the camera to `shots[which]` (the words and state, or the shares), where the reading picture runs
         below the frame: what the shot cuts off is hidden while it is framed, and `shares` (the block as on screen)
         fade out on the way up to the words, in on the way down. Nothing where the picture fits the frame."""
-        if not shots or getattr(self, "_looking_at", 0) == which:  # 0: the words (at rest), where it starts
+        if not shots or camera.at_rest(self) == (which == 0):  # 0: the words (at rest), where it starts
             return
-        self._looking_at, shot = which, shots[which]
+        shot = shots[which]
         faded = {id(m) for part in shares for m in part.get_family()}
         stage = Group(*(m for m in self.mobjects if m is not self.camera.frame and id(m) not in faded))
         fades = [FadeIn(part) if which else FadeOut(part) for part in shares]
@@ -552,11 +554,11 @@ class BottleneckScene(AttentionScene):
             self.play(FadeIn(steps[t], shift=RIGHT * layout.NUDGE) if t else FadeIn(steps[t]), run_time=0.5)
 
     def _reading_picture(self, state_region: Region, shares_region: Region,
-                         whole: Region | None = None) -> tuple[VGroup, VGroup, Shares]:
+                         whole: Region | None = None, *, crowded: bool = False) -> tuple[VGroup, VGroup, Shares]:
         """The hidden state after the first word (title over vector) in the left column and the share bars in the
         right one, their tops level with the vector's so an arrow from a word to the title passes over the bars."""
         state = self._state_vector(0)
-        title = self._state_title(0, state_region, state, 1.0)
+        title = self._state_title(0, state_region, state, 1.0, crowded=crowded)
         VGroup(title, state).move_to(state_region.center)
         shares = self._shares(shares_region, whole)
         if not _stacked():  # side by side: level tops; stacked, each keeps its own row
@@ -564,12 +566,12 @@ class BottleneckScene(AttentionScene):
         return state, title, shares
 
     def _legible_reading(self, title, state: VGroup, shares: Shares, state_region: Region, region: Region,
-                         zoom: float):
+                         zoom: float, *, crowded: bool):
         """A narrow body's reading picture, fitted whole, may set its title and shares below the floor where only the
         vector is as wide as the body (a long word): the title is built again at the floor, the shares grow back
         towards it as far as the region's width and the room under them allow. Returns the title."""
         if close_up.smallest_font(title) < typography.MIN_FONT_SIZE:
-            title = self._state_title(0, state_region, state, zoom)
+            title = self._state_title(0, state_region, state, zoom, crowded=crowded)
         block = VGroup(shares.title, shares.labels, shares.slots, *shares.spacers)
         if close_up.smallest_font(block) >= typography.MIN_FONT_SIZE:
             return title
@@ -599,14 +601,14 @@ class BottleneckScene(AttentionScene):
         return vector(self.src, f"hidden_states.{t}", shading="diverging", scale_to=self._hidden_scale(),
                       cell_width=self.cell_width)
 
-    def _state_title(self, t: int, region: Region, state: VGroup, zoom: float) -> VGroup:
+    def _state_title(self, t: int, region: Region, state: VGroup, zoom: float, *, crowded: bool) -> VGroup:
         """"hidden state after “word”" over `state`, scaled by `zoom` (in a narrow body, no further than the floor)."""
         words = f"hidden state after “{self.tokens[t]}”"
         if _stacked():  # never scaled below the floor: wrapped to the width it then may take
             zoom = max(zoom, typography.MIN_FONT_SIZE / typography.LABEL_SIZE)
         title = (wrapped(words, region.width / zoom, font_size=typography.LABEL_SIZE) if _stacked()
                  else label(words, font_size=typography.LABEL_SIZE)).scale(zoom)
-        layout.fit_into(title, region, center=False, grow=not self._crowded)  # crowded: room for the shares
+        layout.fit_into(title, region, center=False, grow=not crowded)  # the English in lines: room for the shares
         return title.next_to(state, UP, buff=layout.GAP * zoom)
 
     @staticmethod
@@ -844,7 +846,6 @@ class BottleneckScene(AttentionScene):
             gap = max(min(L.word_gap, spare / (len(words) - 1)), layout.NEAR)
             words = TokenRow(self.tokens, palette.ENGLISH, buff=gap)
         if not layout.fits_legibly(words, band, smallest) and len(words) > 1:
-            self._crowded = True
             return self._word_lines(smallest)
         layout.fit_into(words, band)
         return words
