@@ -155,6 +155,14 @@ def links_from_s(frame, boxes: list) -> VGroup:
                     for box in boxes))
 
 
+def kept_caption(first: str, share: str) -> tuple[str, str]:
+    """The caption and narration once every state is kept: the first word, only `share` of s, is whole in h_1."""
+    return (f"Nothing squeezed: “{first}”, a {share} share of s, is all there in h_1, and every step can look "
+            "straight at it.",
+            f"Nothing is squeezed: “{first}”, which was only a small share of s, is all there in h_1, and every "
+            "decoder step can look straight at it.")
+
+
 class BottleneckScene(AttentionScene):
     scene_id = "bottleneck"
 
@@ -162,7 +170,6 @@ class BottleneckScene(AttentionScene):
         self.src = Source("bottleneck")
         self.french = Source("teacher_forcing")
         self.tokens = list(self.src.get("tokens"))
-        self._crowded = False  # the English in lines (a narrow frame, many words): the pictures at their own size
         self.cell_width = shared_cell_width(self.src, ("hidden_states",), font_size=typography.NUMBER_SIZE)
         self.show_title()
         reading = self.encoder_reads_first_word()
@@ -184,7 +191,7 @@ class BottleneckScene(AttentionScene):
                            f"a vector of {size} numbers.")
         words = self._word_row()
         arrows = self._word_arrows(words)
-        if self._reads_below_frame():  # many words in a narrow frame: the camera moves down to the shares
+        if self._reads_below_frame(words):  # many words in a narrow frame: the camera moves down to the shares
             state, state_title, shares, state_region, zoom, shots = self._reading_below(words)
             trail, steps = VGroup(), []  # the caption says the first word's shares
         else:
@@ -232,7 +239,8 @@ class BottleneckScene(AttentionScene):
                       ReplacementTransform(reading.reader, reader),
                       ReplacementTransform(reading.read_arrow, arrow), run_time=0.7)
             state = self._state_vector(t).scale(reading.zoom).move_to(reading.state)
-            title = self._state_title(t, reading.state_region, state, reading.zoom)
+            title = self._state_title(t, reading.state_region, state, reading.zoom,
+                                      crowded=self._words_in_lines(reading.words))
             bars = self._share_bars(t, reading.shares)
             rewrite = [ReplacementTransform(reading.state, state), ReplacementTransform(reading.state_title, title)]
             if reading.shots:  # the state where the words are, then down to its shares
@@ -253,7 +261,7 @@ class BottleneckScene(AttentionScene):
         tokens = self.tokens
         size = self.src.get("hidden_size")
         self.say(f"The state after “{tokens[-1]}” is the summary s. All of the {source_language()} must fit in it: "
-                 f"{size} numbers, however long the sentence.")
+                 f"{size} numbers, however long the sentence.", subject=reading.state)
         shown_trail = [FadeOut(VGroup(*reading.trail_steps))] if reading.trail_steps else []
         self.play(FadeOut(reading.bars), FadeOut(reading.shares.title), FadeOut(reading.shares.labels),
                   *shown_trail, FadeOut(reading.reader), FadeOut(reading.read_arrow), run_time=0.6)
@@ -272,25 +280,8 @@ class BottleneckScene(AttentionScene):
         summary.target.move_to(place.center)
         self.play(MoveToTarget(summary), run_time=0.9)
         frame = SurroundingRectangle(reading.state, color=palette.CONTEXT, buff=layout.TIGHT, corner_radius=0.05)
-        # left to right by where the words stand (in lines, a later word may stand further left)
-        order = sorted(range(len(tokens)), key=lambda i: reading.words[i].get_center()[0])
-        spread = [(order.index(i) + 1) / (len(tokens) + 1) for i in range(len(tokens))]
-        funnel = VGroup(*(Arrow(self._word_foot(reading.words, w), frame.get_corner(UP + LEFT) + RIGHT * frame.width * x,
-                                buff=layout.TIGHT, color=palette.ENGLISH, stroke_width=3,
-                                max_tip_length_to_length_ratio=0.06) for w, x in zip(reading.words, spread)))
-        fixed = f"one vector, fixed length: {size} numbers"
-        if stacked:  # each note on lines as wide as the body, one under the other
-            width = layout.body().width
-            brace = VGroup(Brace(frame, direction=DOWN, color=palette.CONTEXT))
-            brace.add(wrapped(fixed, width, font_size=typography.SMALL_SIZE, color=palette.CONTEXT).next_to(
-                brace, DOWN, buff=layout.TIGHT))
-            all_of_it = wrapped(f"all of the {source_language()} must fit in here", width, font_size=typography.LABEL_SIZE)
-            all_of_it.next_to(brace, DOWN, buff=layout.GAP)
-        else:
-            brace = caption_brace(frame, fixed, color=palette.CONTEXT)
-            all_of_it = label(f"all of the {source_language()} must fit in here", font_size=typography.LABEL_SIZE)
-            all_of_it.next_to(frame, RIGHT, buff=layout.APART)
-        layout.keep_inside(all_of_it, layout.body())
+        funnel = self._funnel(reading.words, frame)
+        brace, all_of_it = self._fixed_notes(frame, stacked)
         self.play(LaggedStart(*(GrowArrow(a) for a in funnel), lag_ratio=0.25), run_time=1.2)
         self.play(Create(frame), FadeIn(brace), run_time=0.8)
         self.play(FadeIn(all_of_it, shift=LEFT * layout.NUDGE), run_time=0.6)
@@ -298,7 +289,7 @@ class BottleneckScene(AttentionScene):
         count = count_word(len(tokens))
         self.say(f"{count.capitalize()} words or many more: the same {size} numbers.",
                  narration=f"Whether the sentence has {count} words or many more, s is always the same "
-                           f"{size} numbers.")
+                           f"{size} numbers.", subject=summary)
         self.wait(1.5)
         return Summary(summary, frame, VGroup(funnel, brace, all_of_it))
 
@@ -334,20 +325,10 @@ class BottleneckScene(AttentionScene):
                            f"h_{len(tokens)}, one per {source_language()} word, instead of just s.")
         self.play(FadeOut(from_s), FadeOut(summary.group), FadeOut(summary.frame), FadeOut(reading.word_arrows),
                   run_time=0.6)
-        kept = self._kept_rows()
-        narrower = self._chain_room(chain, VGroup(*kept))
-        if narrower < 1:  # long words: the decoder's column gives up width so the kept rows stay legible
-            self.play(chain.animate.scale(narrower, about_edge=RIGHT), run_time=0.6)
-        rows = VGroup(*kept)
-        shaded = not layout.fits_legibly(rows, self._left_of_chain(chain), close_up.smallest_font(rows))
-        if shaded:
-            kept = self._kept_rows(shaded=True)  # too many words for their numbers: each state as its shades
-            region = self._left_of_chain(chain)
-            if _stacked() and not layout.fits_legibly(VGroup(*kept), region, close_up.smallest_font(VGroup(*kept))):
-                kept = self._kept_tiered(region) or kept  # the boxes too wide for one row: the words on tiers
+        kept, shaded = self._kept_states(chain)
         # a narrow frame's many words: the states at their own size, the camera out to all of them, the decoder's
         # steps still as large on screen
-        whole = _stacked() and shaded and close_up.build_legible(VGroup(*kept), self._left_of_chain(chain))
+        whole = shaded and close_up.build_legible(VGroup(*kept), self._left_of_chain(chain))
         if whole:
             whole = self._out_to_kept(kept, chain, reading)
         else:
@@ -360,12 +341,11 @@ class BottleneckScene(AttentionScene):
         self.say("Each decoder step can reach all of them, not one squeezed summary.")
         links = self._reach_every_state(chain, kept)
         self.wait(1.0)
-        first = tokens[0]
-        final_share = format_value(self.src.value("first_token_share", len(tokens) - 1), 2)
-        self.say(f"Nothing squeezed: “{first}”, a {final_share} share of s, is all there in h_1, "
-                 "and every step can look straight at it.",
-                 narration=f"Nothing is squeezed: “{first}”, which was only a small share of s, is all there in "
-                           "h_1, and every decoder step can look straight at it.")
+        share = self._final_share_note()
+        self.play(ReplacementTransform(title, share), run_time=0.6)
+        title = share
+        caption, narration = kept_caption(tokens[0], format_value(self.src.value("first_token_share", len(tokens) - 1), 2))
+        self.say(caption, narration=narration, subject=VGroup(share.number, kept[0].name))
         to_first = [links[w][0] for w in steps]
         others = [line for w in steps for line in links[w][1:]]
         self.play(*(line.animate.set_stroke(color=palette.ACCENT, width=L.lit_stroke) for line in to_first),
@@ -375,6 +355,62 @@ class BottleneckScene(AttentionScene):
         if shaded:
             self._read_state_closely(kept[0], title, whole or camera.rest_shot())
         self.wait(2.5)
+
+    def _final_share_note(self) -> VGroup:
+        """The first word's share of s (after the last word), as a traced number, in the top band where the
+        heading stood, placed for the view the camera now shows."""
+        number = self.src.number("first_token_share", len(self.tokens) - 1, font_size=typography.NUMBER_SIZE,
+                                 color=palette.ACCENT)
+        note = VGroup(label("first word's share of s:", font_size=typography.LABEL_SIZE), number)
+        note.arrange(RIGHT, buff=layout.NEAR)
+        note.number = number
+        return self._in_view(layout.fit_into(note, layout.top_band(), grow=False))
+
+    def _funnel(self, words: TokenRow, frame) -> VGroup:
+        """An arrow from every English word down into s's frame, spread along its top edge left to right by where
+        the words stand (in lines, a later word may stand further left)."""
+        count = len(self.tokens)
+        order = sorted(range(count), key=lambda i: words[i].get_center()[0])
+        spread = [(order.index(i) + 1) / (count + 1) for i in range(count)]
+        return VGroup(*(Arrow(self._word_foot(words, w), frame.get_corner(UP + LEFT) + RIGHT * frame.width * x,
+                              buff=layout.TIGHT, color=palette.ENGLISH, stroke_width=3,
+                              max_tip_length_to_length_ratio=0.06) for w, x in zip(words, spread)))
+
+    def _fixed_notes(self, frame, stacked: bool) -> tuple[VGroup, VGroup]:
+        """The brace under s's frame with "one vector, fixed length", and "all of the English must fit in here":
+        stacked, each on lines as wide as the body, one under the other; else the brace's note under it and the
+        other beside the frame."""
+        fixed = f"one vector, fixed length: {self.src.get('hidden_size')} numbers"
+        if stacked:
+            width = layout.body().width
+            brace = VGroup(Brace(frame, direction=DOWN, color=palette.CONTEXT))
+            brace.add(wrapped(fixed, width, font_size=typography.SMALL_SIZE, color=palette.CONTEXT).next_to(
+                brace, DOWN, buff=layout.TIGHT))
+            all_of_it = wrapped(f"all of the {source_language()} must fit in here", width, font_size=typography.LABEL_SIZE)
+            all_of_it.next_to(brace, DOWN, buff=layout.GAP)
+        else:
+            brace = caption_brace(frame, fixed, color=palette.CONTEXT)
+            all_of_it = label(f"all of the {source_language()} must fit in here", font_size=typography.LABEL_SIZE)
+            all_of_it.next_to(frame, RIGHT, buff=layout.APART)
+        layout.keep_inside(all_of_it, layout.body())
+        return brace, all_of_it
+
+    def _kept_states(self, chain: VGroup) -> tuple[list[VGroup], bool]:
+        """The kept states as built for the room left of the decoder's steps (the steps narrowed first where long
+        words need it): with their numbers, else as shades (then, in a narrow body, the words on tiers where their
+        boxes would not fit in one row). Returns them and whether they are shades."""
+        kept = self._kept_rows()
+        narrower = self._chain_room(chain, VGroup(*kept))
+        if narrower < 1:  # long words: the decoder's column gives up width so the kept rows stay legible
+            self.play(chain.animate.scale(narrower, about_edge=RIGHT), run_time=0.6)
+        rows = VGroup(*kept)
+        shaded = not layout.fits_legibly(rows, self._left_of_chain(chain), close_up.smallest_font(rows))
+        if shaded:
+            kept = self._kept_rows(shaded=True)  # too many words for their numbers: each state as its shades
+            region = self._left_of_chain(chain)
+            if _stacked() and not layout.fits_legibly(VGroup(*kept), region, close_up.smallest_font(VGroup(*kept))):
+                kept = self._kept_tiered(region) or kept  # the boxes too wide for one row: the words on tiers
+        return kept, shaded
 
     def _reach_every_state(self, chain: VGroup, kept: list[VGroup]) -> dict:
         """Step by step, a link from the decoder's step to every kept state; returns each step's links."""
@@ -442,10 +478,10 @@ class BottleneckScene(AttentionScene):
 
     # --- building blocks --------------------------------------------------------------------------------------
 
-    def _reads_below_frame(self) -> bool:
+    def _reads_below_frame(self, words: TokenRow) -> bool:
         """Whether the reading picture runs below the frame: the English in lines in a narrow frame leave the state
         and its shares too little height to stay legible over the share trail."""
-        return self._crowded and _stacked()
+        return self._words_in_lines(words) and _stacked()
 
     def _reading_in_frame(self, words: TokenRow, trail: VGroup) -> tuple:
         """The reading picture fitted between the words and the share trail: (state, title, shares, the state's
@@ -454,7 +490,8 @@ class BottleneckScene(AttentionScene):
                         words.get_bottom()[1] - (layout.GAP if self._words_in_lines(words) else layout.FAR))
         # a narrow body (portrait, square): the state over its shares, each the body's width
         state_region, shares_region = region.split_rows(1, 1) if _stacked() else region.split_columns(1, 1)
-        state, state_title, shares = self._reading_picture(state_region, shares_region, region)
+        state, state_title, shares = self._reading_picture(state_region, shares_region, region,
+                                                           crowded=self._words_in_lines(words))
         picture = VGroup(state_title, state, shares.title, shares.labels, shares.slots, *shares.spacers)
         block = VGroup(shares.title, shares.labels, shares.slots, *shares.spacers)
         if _stacked() and VGroup(state_title, state).get_bottom()[1] < block.get_top()[1]:
@@ -463,7 +500,8 @@ class BottleneckScene(AttentionScene):
         zoom = layout.fit_factor(picture, region)
         layout.fit_into(picture, region)
         if _stacked():
-            state_title = self._legible_reading(state_title, state, shares, state_region, region, zoom)
+            state_title = self._legible_reading(state_title, state, shares, state_region, region, zoom,
+                                                crowded=self._words_in_lines(words))
         return state, state_title, shares, state_region, zoom
 
     def _reading_below(self, words: TokenRow) -> tuple:
@@ -474,7 +512,7 @@ class BottleneckScene(AttentionScene):
         state = self._state_vector(0)
         zoom = layout.fit_factor(state, region)  # only a vector wider than the body shrinks (never below the floor)
         state.scale(zoom)
-        title = self._state_title(0, region, state, zoom)
+        title = self._state_title(0, region, state, zoom, crowded=self._words_in_lines(words))
         shares = self._shares_in(region, 1)
         if shares.slots[0].width <= layout.FAR:  # a word too long to leave its bar room beside it: over its bar
             shares = self._shares_in(region, 1, over=True)
@@ -502,9 +540,9 @@ class BottleneckScene(AttentionScene):
         """Move the camera to `shots[which]` (the words and state, or the shares), where the reading picture runs
         below the frame: what the shot cuts off is hidden while it is framed, and `shares` (the block as on screen)
         fade out on the way up to the words, in on the way down. Nothing where the picture fits the frame."""
-        if not shots or getattr(self, "_looking_at", 0) == which:  # 0: the words (at rest), where it starts
+        if not shots or camera.at_rest(self) == (which == 0):  # 0: the words (at rest), where it starts
             return
-        self._looking_at, shot = which, shots[which]
+        shot = shots[which]
         faded = {id(m) for part in shares for m in part.get_family()}
         stage = Group(*(m for m in self.mobjects if m is not self.camera.frame and id(m) not in faded))
         fades = [FadeIn(part) if which else FadeOut(part) for part in shares]
@@ -516,11 +554,11 @@ class BottleneckScene(AttentionScene):
             self.play(FadeIn(steps[t], shift=RIGHT * layout.NUDGE) if t else FadeIn(steps[t]), run_time=0.5)
 
     def _reading_picture(self, state_region: Region, shares_region: Region,
-                         whole: Region | None = None) -> tuple[VGroup, VGroup, Shares]:
+                         whole: Region | None = None, *, crowded: bool = False) -> tuple[VGroup, VGroup, Shares]:
         """The hidden state after the first word (title over vector) in the left column and the share bars in the
         right one, their tops level with the vector's so an arrow from a word to the title passes over the bars."""
         state = self._state_vector(0)
-        title = self._state_title(0, state_region, state, 1.0)
+        title = self._state_title(0, state_region, state, 1.0, crowded=crowded)
         VGroup(title, state).move_to(state_region.center)
         shares = self._shares(shares_region, whole)
         if not _stacked():  # side by side: level tops; stacked, each keeps its own row
@@ -528,12 +566,12 @@ class BottleneckScene(AttentionScene):
         return state, title, shares
 
     def _legible_reading(self, title, state: VGroup, shares: Shares, state_region: Region, region: Region,
-                         zoom: float):
+                         zoom: float, *, crowded: bool):
         """A narrow body's reading picture, fitted whole, may set its title and shares below the floor where only the
         vector is as wide as the body (a long word): the title is built again at the floor, the shares grow back
         towards it as far as the region's width and the room under them allow. Returns the title."""
         if close_up.smallest_font(title) < typography.MIN_FONT_SIZE:
-            title = self._state_title(0, state_region, state, zoom)
+            title = self._state_title(0, state_region, state, zoom, crowded=crowded)
         block = VGroup(shares.title, shares.labels, shares.slots, *shares.spacers)
         if close_up.smallest_font(block) >= typography.MIN_FONT_SIZE:
             return title
@@ -563,14 +601,14 @@ class BottleneckScene(AttentionScene):
         return vector(self.src, f"hidden_states.{t}", shading="diverging", scale_to=self._hidden_scale(),
                       cell_width=self.cell_width)
 
-    def _state_title(self, t: int, region: Region, state: VGroup, zoom: float) -> VGroup:
+    def _state_title(self, t: int, region: Region, state: VGroup, zoom: float, *, crowded: bool) -> VGroup:
         """"hidden state after “word”" over `state`, scaled by `zoom` (in a narrow body, no further than the floor)."""
         words = f"hidden state after “{self.tokens[t]}”"
         if _stacked():  # never scaled below the floor: wrapped to the width it then may take
             zoom = max(zoom, typography.MIN_FONT_SIZE / typography.LABEL_SIZE)
         title = (wrapped(words, region.width / zoom, font_size=typography.LABEL_SIZE) if _stacked()
                  else label(words, font_size=typography.LABEL_SIZE)).scale(zoom)
-        layout.fit_into(title, region, center=False, grow=not self._crowded)  # crowded: room for the shares
+        layout.fit_into(title, region, center=False, grow=not crowded)  # the English in lines: room for the shares
         return title.next_to(state, UP, buff=layout.GAP * zoom)
 
     @staticmethod
@@ -807,8 +845,7 @@ class BottleneckScene(AttentionScene):
             spare = band.width / at_floor - sum(w.width for w in words)
             gap = max(min(L.word_gap, spare / (len(words) - 1)), layout.NEAR)
             words = TokenRow(self.tokens, palette.ENGLISH, buff=gap)
-        if _stacked() and not layout.fits_legibly(words, band, smallest) and len(words) > 1:
-            self._crowded = True
+        if not layout.fits_legibly(words, band, smallest) and len(words) > 1:
             return self._word_lines(smallest)
         layout.fit_into(words, band)
         return words

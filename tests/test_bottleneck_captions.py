@@ -6,7 +6,7 @@ from __future__ import annotations
 from manim import Square
 
 from attention_math import examples
-from scenes.bottleneck import decoder_caption, links_from_s, through_s_caption
+from scenes.bottleneck import decoder_caption, kept_caption, links_from_s, through_s_caption
 
 
 def test_the_decoder_caption_lists_the_french_steps_without_the_end_token():
@@ -34,3 +34,15 @@ def test_the_links_from_s_run_across_to_a_column_and_down_to_a_row():
     assert all(abs(a.get_start()[0] - 0.5) < 0.2 and a.get_end()[0] < 3.0 for a in across)
     down = links_from_s(frame, row)
     assert all(abs(a.get_start()[1] + 0.5) < 0.2 and a.get_end()[1] > -2.0 for a in down)
+
+
+def test_the_kept_caption_quotes_the_first_words_final_share_of_s():
+    record = examples.build("bottleneck")
+    first, final = record.tokens[0], float(record.first_token_share[-1])
+    assert first == "I"
+    share = f"{final:.2f}"
+    assert share == "0.13"  # 0.1298 to two places
+    caption, narration = kept_caption(first, share)
+    assert caption == (f"Nothing squeezed: “I”, a {share} share of s, is all there in h_1, and every step can look "
+                       "straight at it.")
+    assert "0." not in narration  # the narration speaks of a small share, no number to show
