@@ -118,11 +118,13 @@ def order_claim(weights, rows, cols, what: str) -> tuple[str, str]:
 
 
 # --- the pictures --------------------------------------------------------------------------------------------
-def in_lines(group: VGroup, lines: int, *, gap: float = layout.NEAR, baselines: bool = False,
+def in_lines(group: VGroup, lines: int, *, gap: float | None = None, baselines: bool = False,
              width: float | None = None) -> VGroup:
     """`group`'s parts (token boxes, the words of a sentence) in at most `lines` lines, in order, the widest line as
     narrow as it can be (given `width`: in as many lines of at most that width as they need), stacked and centred;
-    `baselines`: the parts are words, set on one baseline per line. The group keeps its parts."""
+    `baselines`: the parts are words, set on one baseline per line. The parts are `gap` apart (default: a space,
+    for words_of's words, else NEAR). The group keeps its parts."""
+    gap = gap if gap is not None else getattr(group, "space", layout.NEAR)
     parts = list(group.submobjects)
     widths = [part.width for part in parts]
 
@@ -149,7 +151,10 @@ def in_lines(group: VGroup, lines: int, *, gap: float = layout.NEAR, baselines: 
 
 
 def words_of(text: str, **style) -> VGroup:
-    return VGroup(*(label(w, **style) for w in text.split()))
+    """The words of `text`, each its own label (for in_lines), and `.space`: the width of a space between them."""
+    words = VGroup(*(label(w, **style) for w in text.split()))
+    words.space = label("x x", **style).width - 2 * label("x", **style).width
+    return words
 
 
 @dataclass(frozen=True)
@@ -178,9 +183,9 @@ def training_chain(src: Source, stacked: bool, lines: int, sentence_lines: int =
     name = in_lines(words_of("GRU encoder–decoder", bold=True), lines, baselines=True)
     model = VGroup(name, note).arrange(DOWN, buff=layout.TIGHT)
     n_pairs = src.number("n_pairs", decimals=0, font_size=typography.BODY_SIZE, color=palette.ACCENT)
-    corpus = in_lines(VGroup(*words_of("trained on the CPU on", font_size=typography.BODY_SIZE), n_pairs,
-                             *words_of(f"{SOURCE}–{TARGET} sentence pairs", font_size=typography.BODY_SIZE)),
-                      lines, baselines=True)
+    before, after = (words_of(text, font_size=typography.BODY_SIZE)
+                     for text in ("trained on the CPU on", f"{SOURCE}–{TARGET} sentence pairs"))
+    corpus = in_lines(VGroup(*before, n_pairs, *after), lines, baselines=True, gap=before.space)
     if stacked:
         for row in (english, french):
             in_lines(row, sentence_lines)
@@ -193,10 +198,11 @@ def training_chain(src: Source, stacked: bool, lines: int, sentence_lines: int =
 
 
 def chain_forms(src: Source) -> list[Form]:
-    """Side by side and stacked (the body's own flow first), then stacked with its text in two, three lines, then
-    the sentences too."""
+    """Stacked (English over the model over French: each at its largest), side by side, then stacked with its text
+    in two, three lines, then the sentences too."""
     whole = lambda chain: chain.whole  # noqa: E731
-    return [*flow_forms(lambda stacked: training_chain(src, stacked, 1), whole=whole),
+    return [Form("stacked", lambda: training_chain(src, True, 1), whole),
+            Form("side by side", lambda: training_chain(src, False, 1), whole),
             *(Form(f"stacked, text in {n} lines, sentences in {k}", lambda n=n, k=k: training_chain(src, True, n, k),
                    whole) for n, k in ((2, 1), *((L.most_lines, k) for k in range(1, L.most_lines + 1))))]
 
