@@ -597,12 +597,14 @@ def reorder_stage(src: Source, style: dict, arrangement: str, numbers: float = t
 
 def reorder_forms(src: Source) -> list[Form]:
     """The map beside the links and over them (the body's own flow first), then over the links stood upright, in
-    each map arrangement, its weights larger than its words, then as large."""
+    each map arrangement, its weights larger than its words, then as large, then with its columns closer."""
     whole = lambda stage: stage.whole  # noqa: E731
+    shapes = ((typography.NUMBER_SIZE, {}), (typography.SMALL_SIZE, {}),
+              (typography.SMALL_SIZE, {"number_pad": layout.HAIRLINE}))
     return [*flow_forms(lambda stacked: reorder_stage(src, {}, "under" if stacked else "beside"), whole=whole),
-            *(form for numbers in (typography.NUMBER_SIZE, typography.SMALL_SIZE) for form in map_style_forms(
-                lambda style, numbers=numbers: reorder_stage(src, style, "upright", numbers), whole=whole,
-                name=f"links upright, numbers at {numbers}, "))]
+            *(form for k, (numbers, close) in enumerate(shapes) for form in map_style_forms(
+                lambda style, numbers=numbers, close=close: reorder_stage(src, {**style, **close}, "upright", numbers),
+                whole=whole, name=f"links upright {k}, "))]
 
 
 def links_travel(stage: Reorder):
