@@ -43,6 +43,7 @@ class LearnedAlignmentLayout:
     link_row_lag: float = 0.3  # how much one French word's links start after the previous word's
     arrow_buff: float = 0.15  # room between a stage of the model chain and its arrow
     side_link_gap: float = 1.2  # width between the English and French columns of the link diagram stood upright
+    most_lines: int = 3  # the most lines a sentence or a note is broken into
 
 
 L = LearnedAlignmentLayout()
@@ -117,26 +118,28 @@ def order_claim(weights, rows, cols, what: str) -> tuple[str, str]:
 
 
 # --- the pictures --------------------------------------------------------------------------------------------
-def in_lines(group: VGroup, lines: int, *, gap: float = layout.NEAR, baselines: bool = False,
+def in_lines(group: VGroup, lines: int, *, gap: float | None = None, baselines: bool = False,
              width: float | None = None) -> VGroup:
     """`group`'s parts (token boxes, the words of a sentence) in at most `lines` lines, in order, the widest line as
     narrow as it can be (given `width`: in as many lines of at most that width as they need), stacked and centred;
-    `baselines`: the parts are words, set on one baseline per line. The group keeps its parts."""
+    `baselines`: the parts are words, set on one baseline per line. The parts are `gap` apart (default: a space,
+    for words_of's words, else NEAR). The group keeps its parts."""
+    gap = gap if gap is not None else getattr(group, "space", layout.NEAR)
     parts = list(group.submobjects)
     widths = [part.width for part in parts]
 
-    def packed(limit: float) -> list[list]:
-        rows, current, run = [], [], 0.0
-        for part, width in zip(parts, widths):
-            if current and run + gap + width > limit + 1e-6:
-                rows.append(current)
-                current, run = [], 0.0
-            run += (gap if current else 0.0) + width
-            current.append(part)
-        return [*rows, current]
+    def span(a: int, b: int) -> float:
+        return sum(widths[a:b]) + gap * (b - a - 1)
 
-    spans = sorted({sum(widths[a:b]) + gap * (b - a - 1) for a in range(len(parts))
-                    for b in range(a + 1, len(parts) + 1)})
+    def packed(limit: float) -> list[list]:
+        rows, start = [], 0
+        for k in range(1, len(parts)):
+            if span(start, k + 1) > limit:  # computed as the candidate limits are: no rounding apart
+                rows.append(parts[start:k])
+                start = k
+        return [*rows, parts[start:]]
+
+    spans = sorted({span(a, b) for a in range(len(parts)) for b in range(a + 1, len(parts) + 1)})
     rows = packed(width) if width is not None else next(rows for rows in map(packed, spans)
                                                         if len(rows) <= max(lines, 1))
     arranged = [VGroup(*row).arrange(RIGHT, buff=gap) for row in rows]
@@ -148,7 +151,10 @@ def in_lines(group: VGroup, lines: int, *, gap: float = layout.NEAR, baselines: 
 
 
 def words_of(text: str, **style) -> VGroup:
-    return VGroup(*(label(w, **style) for w in text.split()))
+    """The words of `text`, each its own label (for in_lines), and `.space`: the width of a space between them."""
+    words = VGroup(*(label(w, **style) for w in text.split()))
+    words.space = label("x x", **style).width - 2 * label("x", **style).width
+    return words
 
 
 @dataclass(frozen=True)
@@ -177,9 +183,9 @@ def training_chain(src: Source, stacked: bool, lines: int, sentence_lines: int =
     name = in_lines(words_of("GRU encoder–decoder", bold=True), lines, baselines=True)
     model = VGroup(name, note).arrange(DOWN, buff=layout.TIGHT)
     n_pairs = src.number("n_pairs", decimals=0, font_size=typography.BODY_SIZE, color=palette.ACCENT)
-    corpus = in_lines(VGroup(*words_of("trained on the CPU on", font_size=typography.BODY_SIZE), n_pairs,
-                             *words_of(f"{SOURCE}–{TARGET} sentence pairs", font_size=typography.BODY_SIZE)),
-                      lines, baselines=True)
+    before, after = (words_of(text, font_size=typography.BODY_SIZE)
+                     for text in ("trained on the CPU on", f"{SOURCE}–{TARGET} sentence pairs"))
+    corpus = in_lines(VGroup(*before, n_pairs, *after), lines, baselines=True, gap=before.space)
     if stacked:
         for row in (english, french):
             in_lines(row, sentence_lines)
@@ -192,12 +198,13 @@ def training_chain(src: Source, stacked: bool, lines: int, sentence_lines: int =
 
 
 def chain_forms(src: Source) -> list[Form]:
-    """Side by side and stacked (the body's own flow first), then stacked with its text in two, three lines, then
-    the sentences too."""
+    """Stacked (English over the model over French: each at its largest), side by side, then stacked with its text
+    in two, three lines, then the sentences too."""
     whole = lambda chain: chain.whole  # noqa: E731
-    return [*flow_forms(lambda stacked: training_chain(src, stacked, 1), whole=whole),
+    return [Form("stacked", lambda: training_chain(src, True, 1), whole),
+            Form("side by side", lambda: training_chain(src, False, 1), whole),
             *(Form(f"stacked, text in {n} lines, sentences in {k}", lambda n=n, k=k: training_chain(src, True, n, k),
-                   whole) for n, k in ((2, 1), (3, 1), (3, 2), (3, 3)))]
+                   whole) for n, k in ((2, 1), *((L.most_lines, k) for k in range(1, L.most_lines + 1))))]
 
 
 KEY_NAME = f"{SOURCE} words (encoder vectors h_i)"
@@ -390,7 +397,7 @@ def focus_forms(entries, cols, focus_word) -> list[Form]:
     body, top = layout.body(), layout.top_band()
     upper = layout.Region(body.left, body.right, body.bottom, top.top)
     shapes = ((False, True, 1, None), (False, True, 2, None), (True, True, 2, None), (True, False, 2, None),
-              (True, True, 2, upper), (True, False, 2, upper), (True, False, 3, upper))
+              (True, True, 2, upper), (True, False, 2, upper), (True, False, L.most_lines, upper))
     return [Form(f"{'narrow' if narrow else 'wide'}, names {'beside' if beside else 'under'}, notes in {lines} "
                  f"lines{', up to the top' if region else ''}", lambda narrow=narrow, beside=beside, lines=lines:
                  focus_table(entries, cols, focus_word, narrow, beside, lines), whole, region)
@@ -401,10 +408,11 @@ def start_caption(src: Source, rows, cols) -> str:
     """The timelapse's first caption: what it replays, and where the weights and the model's French start."""
     start = ("the weights are nearly uniform" if claims.nearly_uniform(src.get("snapshot_alignments")[0])
              else "the weights are still spread")
-    which = "" if tuple(cols) == tuple(src.get("english_tokens")) else "the training sentence whose snapshots were saved, "
+    which = ("" if tuple(cols) == tuple(src.get("english_tokens"))
+             else "the training sentence whose snapshots were saved, ")
     return (f"Training, replayed from snapshots of {which}“{_words(cols)}”. At step "
             f"{format_value(src.value('snapshot_steps', 0), 0)} {start}, and the model says "
-            f"“{_words(src.get('snapshot_french.0'))}”.")
+            f"“{_words(src.get(f'snapshot_french.{0}'))}”.")
 
 
 @dataclass(frozen=True)
@@ -442,7 +450,7 @@ def timelapse(src: Source, rows, cols, style: dict, beside: bool, lines: int) ->
     and how the rows were fed, those texts in `lines` lines; the first loss in the place of the last (shown at the
     end, when the note on the rows has been read)."""
     n = src.get("snapshot_alignments").shape[0]
-    amap = alignment_map(src, "snapshot_alignments.0", rows, cols, names=False, **style)
+    amap = alignment_map(src, f"snapshot_alignments.{0}", rows, cols, names=False, **style)
     names = VGroup(label("training step"), label("loss")).arrange(DOWN, buff=layout.APART if beside else layout.GAP,
                                                                   aligned_edge=LEFT)
     slots = readout_at(src, n - 1)  # the last step has the most digits: the slot is wide enough
@@ -455,7 +463,7 @@ def timelapse(src: Source, rows, cols, style: dict, beside: bool, lines: int) ->
                                  color=palette.FRENCH), lines, baselines=True, width=width)
 
     widest = max(said(s).width for s in range(n))  # the longest thing the model says, in `lines` lines
-    says = [said(s, widest) for s in range(n)]
+    says = [said(s, widest + layout.HAIRLINE) for s in range(n)]  # a hairline's slack for the measuring
     slot = Rectangle(width=max(said.width for said in says), height=max(said.height for said in says),
                      stroke_width=0, fill_opacity=0)  # room for the longest thing the model ever says
     says_name = label("the model would now say:", font_size=typography.SMALL_SIZE, color=palette.MUTED)
@@ -477,7 +485,7 @@ def timelapse_forms(src: Source, rows, cols) -> list[Form]:
     whole = lambda tl: tl.whole  # noqa: E731
     body, top = layout.body(), layout.top_band()
     upper = layout.Region(body.left, body.right, body.bottom, top.top)
-    shapes = ((True, 1), (True, 2), (False, 3))
+    shapes = ((True, 1), (True, 2), (False, L.most_lines))
     by_shape = [map_style_forms(lambda style, beside=beside, lines=lines: timelapse(src, rows, cols, style, beside,
                                                                                    lines),
                                 whole=whole, region=upper, name=f"readout {'beside' if beside else 'under'}, "
@@ -589,12 +597,14 @@ def reorder_stage(src: Source, style: dict, arrangement: str, numbers: float = t
 
 def reorder_forms(src: Source) -> list[Form]:
     """The map beside the links and over them (the body's own flow first), then over the links stood upright, in
-    each map arrangement, its weights larger than its words, then as large."""
+    each map arrangement, its weights larger than its words, then as large, then with its columns closer."""
     whole = lambda stage: stage.whole  # noqa: E731
+    shapes = ((typography.NUMBER_SIZE, {}), (typography.SMALL_SIZE, {}),
+              (typography.SMALL_SIZE, {"number_pad": layout.HAIRLINE}))
     return [*flow_forms(lambda stacked: reorder_stage(src, {}, "under" if stacked else "beside"), whole=whole),
-            *(form for numbers in (typography.NUMBER_SIZE, typography.SMALL_SIZE) for form in map_style_forms(
-                lambda style, numbers=numbers: reorder_stage(src, style, "upright", numbers), whole=whole,
-                name=f"links upright, numbers at {numbers}, "))]
+            *(form for k, (numbers, close) in enumerate(shapes) for form in map_style_forms(
+                lambda style, numbers=numbers, close=close: reorder_stage(src, {**style, **close}, "upright", numbers),
+                whole=whole, name=f"links upright {k}, "))]
 
 
 def links_travel(stage: Reorder):

@@ -141,6 +141,15 @@ def test_a_one_letter_key_word_stays_flat_among_upright_ones_when_asked():
         assert word.get_bottom()[1] == pytest.approx(kept.body.get_top()[1] + layout.TIGHT, abs=1e-6)
 
 
+def test_number_pad_brings_a_maps_columns_closer_without_crowding_its_numbers():
+    roomy = AttentionMap(tiny_source(w=WEIGHTS), "w", ["a", "b", "c"], upright_keys=True)
+    close = AttentionMap(tiny_source(w=WEIGHTS), "w", ["a", "b", "c"], upright_keys=True, number_pad=layout.HAIRLINE)
+    widest = max(part.width for j in range(3) for cell in close.column(j) for part in cell[1:])
+    assert close.body.width < roomy.body.width
+    for width in close.column_widths:  # each number still has its hairline each side, inside its own cell
+        assert width == pytest.approx(widest + 2 * layout.HAIRLINE, abs=1e-6)
+
+
 def test_a_map_without_row_labels_starts_at_its_cells():
     amap = AttentionMap(tiny_source(w=WEIGHTS), "w", WORDS, label_rows=False, query_label=None)
     assert len(amap.row_labels) == 0

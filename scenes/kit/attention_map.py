@@ -41,7 +41,9 @@ class AttentionMap(VGroup):
     Small maps: `cell_width` makes every column at least that wide (square shaded cells with `cell_size`; a number
     or a flat key token still widens its column), `upright_keys=True` stands the key tokens upright so long words
     no longer widen their columns (with `short_keys_flat=True` a word no wider than it is tall, such as "I", stays
-    flat: turned on its side it would read as a dash), and `label_rows=False` leaves the rows unnamed (`.row_labels` empty) for a map
+    flat: turned on its side it would read as a dash), `number_pad` (default CELL_PAD) is the room each side of a
+    number in its column, where a narrow frame needs the columns closer (the cells' edges still part the numbers),
+    and `label_rows=False` leaves the rows unnamed (`.row_labels` empty) for a map
     beside another that already names the same query tokens. `label_pad` (default: the kit's, by orientation) is the
     room a key token leaves in its column: a narrow frame (portrait) packs a row of short tokens closer with it.
     Parts: `.grid` (TensorGrid), `.row_labels`, `.column_labels`, `.query_name`, `.key_name` (empty when the label
@@ -54,7 +56,8 @@ class AttentionMap(VGroup):
                  query_label: str | None = "query", key_label: str | None = "key", decimals: int = 2,
                  key_tokens: Sequence[str] | None = None, query_color=palette.ENGLISH, key_color=None,
                  cell_width: float | None = None, upright_keys: bool = False, label_rows: bool = True,
-                 number_size: float | None = None, label_pad: float | None = None, short_keys_flat: bool = False):
+                 number_size: float | None = None, label_pad: float | None = None, short_keys_flat: bool = False,
+                 number_pad: float | None = None):
         super().__init__()
         shape = source.shape(path)
         key_tokens = list(tokens if key_tokens is None else key_tokens)
@@ -73,6 +76,7 @@ class AttentionMap(VGroup):
 
         self.upright_keys = upright_keys
         self.label_pad = label_pad
+        self.number_pad = CELL_PAD if number_pad is None else number_pad
         key_word = upright_label if upright_keys else label
         if upright_keys and short_keys_flat:
             key_word = flat_if_short
@@ -116,7 +120,7 @@ class AttentionMap(VGroup):
         """Give each column the width of its widest content (number or key token), then lay the cells out."""
         numbers = [max((part.width for cell in col for part in cell[1:]), default=0.0)
                    for col in (grid.column(j) for j in range(self.cols))]
-        base = max(max(numbers) + 2 * CELL_PAD, cell_size or grid.cell(0, 0)[0].height, cell_width or 0.0)
+        base = max(max(numbers) + 2 * self.number_pad, cell_size or grid.cell(0, 0)[0].height, cell_width or 0.0)
         pad = self.label_pad if self.label_pad is not None else UPRIGHT_PAD if self.upright_keys else LABEL_PAD
         widths = [max(base, word.width + pad) for word in self.column_labels]
         if max(widths) * self.cols <= sum(widths) * UNIFORM_SLACK:
