@@ -22,6 +22,7 @@ from scenes.kit import (
     palette, token_box, typography, vector,
 )
 from scenes.kit.claims import count_word
+from scenes.kit.compose import Form, compose
 from scenes.kit.layout import Region
 from scenes.kit.products import shared_cell_width
 from scenes.kit.languages import source_language
@@ -737,7 +738,19 @@ class BottleneckScene(AttentionScene):
         return group
 
     def _share_trail(self) -> tuple[VGroup, list[VGroup]]:
-        """“I” share: 1.00 → 0.25 → 0.13, laid out whole along the bottom; step t is shown after word t."""
+        """“I” share: 1.00 → 0.25 → 0.13, laid out whole along the bottom; step t is shown after word t. In a narrow
+        body, where one row would not stay legible (many words), the steps in lines at the floor's size: the layout
+        engine picks the first form that stays legible."""
+        forms = [Form("one row", lambda: self._trail_steps(False), whole=lambda built: built[0])]
+        if _stacked():
+            forms.append(Form("in lines", lambda: self._trail_steps(True), whole=lambda built: built[0], grow=False))
+        (trail, steps), _ = compose(forms, layout.body())
+        trail.to_edge(DOWN, buff=layout.MARGIN + layout.BOTTOM_BAND)
+        return trail, steps
+
+    def _trail_steps(self, in_lines: bool) -> tuple[VGroup, list[VGroup]]:
+        """The share trail (`_share_trail`) in one row as built, or in lines at the floor's size (a long first word:
+        its head on lines of its own, its number after)."""
         head = label(f"“{self.tokens[0]}” share:", font_size=typography.LABEL_SIZE, color=palette.MUTED)
         first = self.src.number("first_token_share", 0, decimals=2, font_size=typography.NUMBER_SIZE)
         steps = [VGroup(head, first).arrange(RIGHT, buff=layout.NEAR)]
@@ -746,23 +759,18 @@ class BottleneckScene(AttentionScene):
             number = self.src.number("first_token_share", t, decimals=2, font_size=typography.NUMBER_SIZE)
             steps.append(VGroup(arrow, number).arrange(RIGHT, buff=layout.NEAR))
         trail = VGroup(*steps).arrange(RIGHT, buff=layout.NEAR)
+        if not in_lines:
+            return trail, steps
         body = layout.body()
-        smallest = close_up.smallest_font(trail)
-        if _stacked() and not layout.fits_legibly(trail, body, smallest):  # many words: the steps in lines
-            scale = typography.MIN_FONT_SIZE * close_up.BUILD_MARGIN / smallest
-            if steps[0].width > body.width / scale:  # a long first word: its head on lines of its own, number after
-                head = wrapped(f"“{self.tokens[0]}” share:", body.width / scale, font_size=typography.LABEL_SIZE,
-                               color=palette.MUTED, line_gap=layout.TIGHT)
-                last = head[-1] if isinstance(head, VGroup) else head
-                first.next_to(last, RIGHT, buff=layout.NEAR)
-                steps[0] = VGroup(head, first)
-            _in_lines(steps, body.width / scale, gap=layout.NEAR, line_gap=layout.TIGHT)
-            trail = VGroup(*steps)
-            layout.fit_into(trail, body, grow=False)  # at the floor's size: the room above it is the picture's
-        else:
-            layout.fit_into(trail, body)
-        trail.to_edge(DOWN, buff=layout.MARGIN + layout.BOTTOM_BAND)
-        return trail, steps
+        scale = typography.MIN_FONT_SIZE * close_up.BUILD_MARGIN / close_up.smallest_font(trail)
+        if steps[0].width > body.width / scale:  # a long first word: its head on lines of its own, number after
+            head = wrapped(f"“{self.tokens[0]}” share:", body.width / scale, font_size=typography.LABEL_SIZE,
+                           color=palette.MUTED, line_gap=layout.TIGHT)
+            last = head[-1] if isinstance(head, VGroup) else head
+            first.next_to(last, RIGHT, buff=layout.NEAR)
+            steps[0] = VGroup(head, first)
+        _in_lines(steps, body.width / scale, gap=layout.NEAR, line_gap=layout.TIGHT)
+        return VGroup(*steps).scale(scale), steps  # at the floor's size: the room above it is the picture's
 
     def _decoder_words(self) -> tuple[str, ...]:
         """The French words the decoder writes (the reference without its end token)."""
@@ -792,14 +800,21 @@ class BottleneckScene(AttentionScene):
 
     def _decoder_row(self) -> VGroup:
         """The decoder's steps left to right along the bottom of a narrow body, "decoder" under them; in lines at the
-        floor's size when one row would not stay legible (many or long French words), `chain.in_lines` then set."""
+        floor's size when one row would not stay legible (many or long French words), `chain.in_lines` then set: the
+        layout engine picks the first of the two forms that stays legible."""
+        forms = [Form("one row", lambda: self._decoder_steps(False), grow=False)]
+        if len(self._decoder_words()) > 1:
+            forms.append(Form("in lines", lambda: self._decoder_steps(True), grow=False))
+        chain, _ = compose(forms, layout.body())
+        return chain.to_edge(DOWN, buff=layout.MARGIN + layout.BOTTOM_BAND)
+
+    def _decoder_steps(self, in_lines: bool) -> VGroup:
+        """The decoder's row (`_decoder_row`) in one row as built, or in lines at the floor's size."""
         boxes = [token_box(w, palette.FRENCH) for w in self._decoder_words()]
         row = VGroup(*boxes).arrange(RIGHT, buff=layout.GAP)
         body = layout.body()
         head = label("decoder", font_size=typography.SMALL_SIZE, color=palette.MUTED)
-        smallest = close_up.smallest_font(VGroup(row, head))
-        in_lines = not layout.fits_legibly(VGroup(row, head), body, smallest) and len(boxes) > 1
-        scale = typography.MIN_FONT_SIZE * close_up.BUILD_MARGIN / smallest
+        scale = typography.MIN_FONT_SIZE * close_up.BUILD_MARGIN / close_up.smallest_font(VGroup(row, head))
         lines = (_in_lines(boxes, body.width / scale - layout.GAP / 2, gap=layout.GAP, line_gap=layout.GAP,
                            room_after=layout.GAP) if in_lines else [list(range(len(boxes)))])
         links = [self._decoder_link(boxes, t, lines) for t in range(len(boxes) - 1)]
@@ -807,10 +822,6 @@ class BottleneckScene(AttentionScene):
         chain = VGroup(head, *[m for pair in zip(boxes, links + [VGroup()]) for m in pair])
         if in_lines:
             chain.scale(scale)
-            chain.move_to(body.center)
-        else:
-            layout.fit_into(chain, body, grow=False)
-        chain.to_edge(DOWN, buff=layout.MARGIN + layout.BOTTOM_BAND)
         by_word = dict(zip(self._decoder_words(), boxes))
         chain.step = lambda w: by_word[w]
         chain.in_lines = in_lines
@@ -835,26 +846,40 @@ class BottleneckScene(AttentionScene):
         return Region(body.left, chain.get_left()[0] - L.link_room, body.bottom, body.top)
 
     def _word_row(self) -> TokenRow:
-        """The English words along the top band; many words close up (never below NEAR) rather than shrink below
-        the legibility floor."""
-        band = layout.top_band()
-        words = TokenRow(self.tokens, palette.ENGLISH, buff=L.word_gap)
-        smallest = close_up.smallest_font(words)
-        if not layout.fits_legibly(words, band, smallest) and len(words) > 1:
-            at_floor = typography.MIN_FONT_SIZE * close_up.BUILD_MARGIN / smallest
-            spare = band.width / at_floor - sum(w.width for w in words)
-            gap = max(min(L.word_gap, spare / (len(words) - 1)), layout.NEAR)
-            words = TokenRow(self.tokens, palette.ENGLISH, buff=gap)
-        if not layout.fits_legibly(words, band, smallest) and len(words) > 1:
-            return self._word_lines(smallest)
-        layout.fit_into(words, band)
+        """The English along the top band: in one row with room for the arrows between the words, else closer (never
+        below NEAR), else in lines at the floor's size (many or long words); the layout engine picks the first that
+        stays legible."""
+        words, _ = compose(self._word_forms(), layout.top_band())
+        if self._words_in_lines(words):  # from the top of the frame down, centred with the room the paths take
+            band, before = layout.top_band(), words.gap / 2  # the room the paths on to the next line take
+            centring = before / 2  # the lines and that room centred together
+            words.move_to(band.center).align_to(band.top_edge(), UP).shift(RIGHT * centring)
         return words
 
-    def _word_lines(self, smallest: float) -> TokenRow:
-        """A narrow frame's many words: in lines at the floor's size from the top of the frame down, as far apart as
-        still keeps them in the top band (else closest, reaching into the body), each line keeping room at its end,
-        under it and before the next for the arrow on to the next line's first word."""
+    def _word_forms(self) -> list[Form]:
+        """The forms of the English row: apart, closer, in lines (these may reach down into the body)."""
+        one_row = [Form("one row", lambda: TokenRow(self.tokens, palette.ENGLISH, buff=L.word_gap)),
+                   Form("one row, closer", lambda: TokenRow(self.tokens, palette.ENGLISH, buff=self._closer_gap()))]
+        if len(self.tokens) == 1:
+            return one_row
         band = layout.top_band()
+        reaching = Region(band.left, band.right, layout.body().bottom, band.top)
+        return [*one_row, Form("in lines", self._word_lines, region=reaching, grow=False)]
+
+    def _closer_gap(self) -> float:
+        """The gap that lets the words, at the floor's size, fill the top band's width (between NEAR and the
+        arrows' room)."""
+        words = TokenRow(self.tokens, palette.ENGLISH, buff=L.word_gap)
+        at_floor = typography.MIN_FONT_SIZE * close_up.BUILD_MARGIN / close_up.smallest_font(words)
+        spare = layout.top_band().width / at_floor - sum(w.width for w in words)
+        return max(min(L.word_gap, spare / max(len(words) - 1, 1)), layout.NEAR)
+
+    def _word_lines(self) -> TokenRow:
+        """Many (or long) words: in lines at the floor's size, as far apart as still keeps them in the top band (else
+        closest, reaching into the body), each line keeping room at its end, under it and before the next for the
+        arrow on to the next line's first word."""
+        band = layout.top_band()
+        smallest = close_up.smallest_font(TokenRow(self.tokens, palette.ENGLISH))
         scale = typography.MIN_FONT_SIZE * close_up.BUILD_MARGIN / smallest
         for gap in (layout.APART, layout.GAP, layout.NEAR):
             words = TokenRow(self.tokens, palette.ENGLISH, buff=gap)
@@ -864,9 +889,6 @@ class BottleneckScene(AttentionScene):
                 break
         words.scale(scale)
         words.gap = gap * scale
-        before = words.gap / 2  # the room the paths on to the next line take left of the lines
-        centring = before / 2  # the lines and that room centred together
-        words.move_to(band.center).align_to(band.top_edge(), UP).shift(RIGHT * centring)
         words.lines = lines
         words.line_starts = {line[0] for line in lines[1:]}
         return words
