@@ -646,8 +646,8 @@ class LearnedAlignmentScene(AttentionScene):
         self.say(f"Asked to translate “{_words(english_tokens)}”, it writes “{_words(french_tokens)}”"
                  f"{against_the_corpus(src.get('reference_french'), french_tokens)}",
                  subject=VGroup(chain.english, chain.french))
-        self.play(FadeIn(chain.english, lag_ratio=0.3), Create(chain.arrows[0]), run_time=1.0)
-        self.play(Create(chain.arrows[1]), FadeIn(chain.french, lag_ratio=0.3), run_time=1.0)
+        staging.end_on(self, plan, chain.english, FadeIn(chain.english, lag_ratio=0.3), Create(chain.arrows[0]))
+        staging.end_on(self, plan, chain.french, Create(chain.arrows[1]), FadeIn(chain.french, lag_ratio=0.3))
         self.wait(2.0)
 
     @beat
