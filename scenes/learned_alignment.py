@@ -646,8 +646,8 @@ class LearnedAlignmentScene(AttentionScene):
         self.say(f"Asked to translate “{_words(english_tokens)}”, it writes “{_words(french_tokens)}”"
                  f"{against_the_corpus(src.get('reference_french'), french_tokens)}",
                  subject=VGroup(chain.english, chain.french))
-        self.play(FadeIn(chain.english, lag_ratio=0.3), Create(chain.arrows[0]), run_time=1.0)
-        self.play(Create(chain.arrows[1]), FadeIn(chain.french, lag_ratio=0.3), run_time=1.0)
+        staging.end_on(self, plan, chain.english, FadeIn(chain.english, lag_ratio=0.3), Create(chain.arrows[0]))
+        staging.end_on(self, plan, chain.french, Create(chain.arrows[1]), FadeIn(chain.french, lag_ratio=0.3))
         self.wait(2.0)
 
     @beat
@@ -658,7 +658,6 @@ class LearnedAlignmentScene(AttentionScene):
         focus, focus_word = src.get("focus_row"), src.get("focus_word")
         named, plan = compose(named_map_forms(src, "alignment", rows, cols))
         amap = named.amap
-
         self.say(f"Each row is one decoder step: the weights its query puts on {english_words(cols)}.",
                  subject=amap.body)
         self.clear_stage()
@@ -698,11 +697,9 @@ class LearnedAlignmentScene(AttentionScene):
         example writes the same word from the same sentence), each labelled."""
         src, toy = self.src, self.toy
         cols, focus, focus_word = src.get("english_tokens"), src.get("focus_row"), src.get("focus_word")
-        ours = src.get(f"alignment.{focus}")
-        entries = focus_entries(src, toy)
+        ours, entries = src.get(f"alignment.{focus}"), focus_entries(src, toy)
         table, plan = compose(focus_forms(entries, cols, focus_word))
         grids = table.grids
-
         self.clear_stage()
         if len(entries) == 1:
             self.say(f"The {focus_word} row, the most concentrated: {claims.weight_phrase(ours, cols)}.",
