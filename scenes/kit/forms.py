@@ -11,6 +11,7 @@ arrangements exist and in which order they are preferred for the region at hand,
                                  build(stacked, cell): side by side and stacked (the region's flow first), at each
                                  row height, roomiest first
     map_style_forms(build)       build(style): an attention map in each of the kit's arrangements, roomiest first
+    floor_scale(mob)             how far a form set at the floor's size (in lines, say) scales its content
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from typing import Any
 
 from manim import Mobject
 
-from . import layout, legible
+from . import close_up, layout, legible, typography
 from .compose import Form
 
 
@@ -80,5 +81,12 @@ def map_style_forms(build: Callable[[dict], Any], *, whole: Callable[[Any], Mobj
             for i, style in enumerate(legible.map_styles())]
 
 
+def floor_scale(mob: Mobject) -> float:
+    """The factor that sets `mob`'s smallest text at the floor, with the margin a composition built for the camera
+    keeps above it (close_up.BUILD_MARGIN): a form laid out at the floor's size (a row broken into lines as wide as
+    the region holds at that size) scales its content by it."""
+    return typography.MIN_FONT_SIZE * close_up.BUILD_MARGIN / close_up.smallest_font(mob)
+
+
 __all__ = ["flow_forms", "lines_forms", "ROW_NAMES", "row_height_forms", "flow_forms_by_row_height",
-           "map_style_forms"]
+           "map_style_forms", "floor_scale"]
