@@ -368,18 +368,25 @@ def _stage(scene: Scene, leaving: Sequence[Mobject]) -> Mobject:
     return Group(*(m for m in scene.mobjects if m is not frame and id(m) not in faded))
 
 
+def _on_screen(mob: Mobject, shown: set) -> bool:
+    """Whether `mob` is on screen: itself, or every one of its parts (a group whose parts came in one by one)."""
+    return id(mob) in shown or bool(mob.submobjects) and all(_on_screen(sub, shown) for sub in mob.submobjects)
+
+
 def look_at(scene: Scene, plan: Plan, parts: Sequence[Mobject], *animations: Animation,
-            fading_in: Sequence[Mobject] = (), before: Sequence[Animation] = (), run_time: float = LOOK_TIME) -> None:
+            fading_in: Sequence[Mobject] = (), before: Sequence[Animation] = (), after: Sequence[Animation] = (),
+            run_time: float = LOOK_TIME) -> None:
     """A picture that runs below the frame (the camera plan of a picture hung from its region's top): play `before`,
     then pan (no zoom) down to the first of `parts` that the frame's height holds (else the last), its top at the
     frame's top, `fading_in` (what the shot at rest leaves out) fading in and `animations` playing with the move;
-    what the shot cuts off is hidden while it is framed. At rest everything is on screen: `before`, `animations` and the fade-ins
-    of what of `fading_in` is not on screen yet play together (nothing when there are none)."""
+    what the shot cuts off is hidden while it is framed; then play `after` (what lands there once it is settled in
+    view). At rest everything is on screen: `before`, `animations`, `after` and the fade-ins of what of `fading_in`
+    is not on screen yet play together (nothing when there are none)."""
     if not plan.camera:
         shown = set(map(id, scene.get_mobject_family_members()))
-        entering = [FadeIn(m) for m in fading_in if id(m) not in shown]
-        if before or animations or entering:
-            scene.play(*before, *animations, *entering, run_time=run_time)
+        entering = [FadeIn(m) for m in fading_in if not _on_screen(m, shown)]
+        if before or animations or after or entering:
+            scene.play(*before, *animations, *after, *entering, run_time=run_time)
         return
     if before:
         scene.play(*before, run_time=run_time)
@@ -389,6 +396,8 @@ def look_at(scene: Scene, plan: Plan, parts: Sequence[Mobject], *animations: Ani
     shot = camera.Shot(np.array([0.0, top, 0.0]), config.frame_width)
     framed.move_to_shot(scene, shot, _stage(scene, fading_in), [], *(FadeIn(m) for m in fading_in), *animations,
                         run_time=run_time, region=room)
+    if after:
+        scene.play(*after, run_time=run_time)
 
 
 def look_back(scene: Scene, plan: Plan, *animations: Animation, fading_out: Sequence[Mobject] = (),
@@ -404,17 +413,21 @@ def look_back(scene: Scene, plan: Plan, *animations: Animation, fading_out: Sequ
                         *(FadeOut(m) for m in fading_out), *animations, run_time=run_time, region=layout.frame())
 
 
-def out_over(scene: Scene, plan: Plan, *animations: Animation, run_time: float = 1.0) -> None:
-    """Under the camera plan, the camera moves out until all of the plan's whole shows in its region (never in):
-    its texts too small there hidden, its numbers as shades, the plan's pinned mobjects (the steps that stay) as
-    large on screen as before; `animations` play with the move. At rest, play `animations` only."""
-    if not plan.camera:
+def out_over(scene: Scene, plan: Plan, *animations: Animation, instead: Sequence[Animation] | None = None,
+             run_time: float = 1.0) -> None:
+    """Under the camera plan, where the plan's whole is larger than its region (built at the floor), the camera
+    moves out until all of it shows there (never in): its texts too small there hidden, its numbers as shades, the
+    plan's pinned mobjects (the steps that stay) as large on screen as before; `instead` (default `animations`)
+    plays with the move (what would land on a text the shot hides leaves instead). Where the whole shows at rest
+    (any rung), play `animations` only."""
+    shot = camera.shot_on_all(plan.whole, plan.region)
+    if not plan.camera or shot.zoom >= 1 - 1e-9:
         if animations:
             scene.play(*animations, run_time=run_time)
         return
-    shot = camera.shot_on_all(plan.whole, plan.region)
     close_up.apply_shot_state(shot, plan.whole, layout.frame())
-    scene.play(*animations, *camera.move_camera(scene, shot, pinned=list(plan.pinned)), run_time=run_time)
+    moving = animations if instead is None else instead
+    scene.play(*moving, *camera.move_camera(scene, shot, pinned=list(plan.pinned)), run_time=run_time)
 
 
 def read_closely(scene: Scene, plan: Plan, part: Mobject, shades: Mobject, numbers: Mobject, *,
