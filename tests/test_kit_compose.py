@@ -268,3 +268,15 @@ def test_floor_scale_sets_the_smallest_text_at_the_floor_with_the_build_margin(a
         assert factor == pytest.approx(27.04 / 30)
         pair.scale(factor)
         assert close_up.smallest_font(pair) == pytest.approx(27.04, rel=1e-6)
+
+
+@pytest.mark.parametrize("aspect, first", [("landscape", "side by side"), ("square", "stacked"),
+                                           ("portrait", "stacked")])
+def test_flow_forms_wide_from_sends_a_square_body_to_the_stacked_form_first(aspect, first):
+    """wide_from=1.5: only a body at least 1.5 times as wide as tall (landscape's 16:9) tries side by side first; by
+    default a square body, wider than tall, does."""
+    with in_frame(aspect):
+        body = layout.body()
+        assert [f.name for f in flow_forms(lambda stacked: stacked, wide_from=1.5)][0] == first
+        default_first = "stacked" if body.height > body.width else "side by side"
+        assert [f.name for f in flow_forms(lambda stacked: stacked)][0] == default_first

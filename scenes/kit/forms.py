@@ -30,11 +30,15 @@ def _itself(built: Any) -> Mobject:
 
 
 def flow_forms(build: Callable[[bool], Any], region: layout.Region | None = None, *,
-               whole: Callable[[Any], Mobject] = _itself, suffix: str = "", close_up: bool = False) -> list[Form]:
+               whole: Callable[[Any], Mobject] = _itself, suffix: str = "", close_up: bool = False,
+               wide_from: float | None = None) -> list[Form]:
     """Side by side and stacked (`build(stacked)`), in `region`'s flow direction first (default the body): a
     portrait body tries the stacked form first, a landscape one the side-by-side form. `close_up`: forms made
-    for the camera only (compose.Form.close_up)."""
-    tall = layout.is_tall(region)
+    for the camera only (compose.Form.close_up). `wide_from`: the region flows side by side only from this width
+    over height on (default: wider than tall), for content whose side-by-side form needs more width than height
+    (a square body then tries the stacked form first)."""
+    area = region or layout.body()
+    tall = layout.is_tall(region) if wide_from is None else area.width < area.height * wide_from
     order = (True, False) if tall else (False, True)
     return [Form(("stacked" if stacked else "side by side") + suffix, lambda stacked=stacked: build(stacked), whole,
                  close_up=close_up)
