@@ -23,7 +23,7 @@ from scenes.kit import (
 from scenes.kit.claims import count_word
 from scenes.kit import staging
 from scenes.kit.compose import Form, Plan, compose
-from scenes.kit.forms import floor_scale
+from scenes.kit.forms import floor_scale, flow_forms
 from scenes.kit.layout import Region
 from scenes.kit.products import shared_cell_width
 from scenes.kit.languages import source_language
@@ -39,18 +39,11 @@ class BottleneckLayout:
     chain_gap: float = 0.42  #: between the decoder's steps, when the frame has the height for it
     link_room: float = 1.5  #: between s (or the kept states) and the decoder steps, for the arrows between them
     lit_stroke: float = 6  #: the links to h_1 when the last beat lights them (a style, but set_stroke calls it width)
-    side_by_side: float = 1.5  #: the body's width over its height from which the pictures sit side by side
+    side_by_side: float = 1.5  #: the body's width over its height from which the pictures try side by side first
     most_tiers: int = 3  #: the most tiers the kept states' words stand on over them (more would not read as theirs)
 
 
 L = BottleneckLayout()
-
-
-def _stacked() -> bool:
-    """Whether the body is too narrow for side by side (portrait, square): the state over its shares, s and the
-    kept states over the decoder's steps in a row. Landscape's body is wide enough."""
-    body = layout.body()
-    return body.width < body.height * L.side_by_side
 
 
 @dataclass(frozen=True)
@@ -82,6 +75,7 @@ class Reading:
     trail_steps: list[VGroup]  # trail[0] is the head and first share; step t is "→ share_t" (none: not shown)
     plan: Plan  # how the state and its shares are shown: in the frame, or running below it (the camera looks down)
     in_lines: bool  # the English stands in lines (many or long words), reaching down into the body
+    stacked: bool  # the pictures stacked (a narrow body), not side by side
 
 
 @dataclass(frozen=True)
@@ -96,6 +90,7 @@ class Picture:
     zoom: float
     trail: VGroup
     steps: list
+    stacked: bool  # the state over its shares (a narrow body): then s over the decoder's steps, in a row
 
     def whole(self) -> VGroup:
         return VGroup(self.title, self.state, *_block(self.shares))
@@ -213,7 +208,7 @@ class BottleneckScene(AttentionScene):
         self.show_title()
         reading = self.encoder_reads_first_word()
         reading = self.later_words_overwrite(reading)
-        chain = self._decoder_chain()
+        chain = self._decoder_chain(reading.stacked)
         summary = self.squeeze_into_s(reading, chain)
         from_s = self.decoder_sees_only_s(reading, summary, chain)
         self.attention_keeps_every_h(reading, summary, chain, from_s)
@@ -248,7 +243,7 @@ class BottleneckScene(AttentionScene):
         self._show_trail_step(steps, 0)
         self.wait(1.2)
         return Reading(words, arrows, reader, read_arrow, picture.state_region, picture.zoom, state, state_title,
-                       shares, bars, picture.trail, steps, plan, in_lines)
+                       shares, bars, picture.trail, steps, plan, in_lines, picture.stacked)
 
     @beat
     def later_words_overwrite(self, reading: Reading) -> Reading:
@@ -271,7 +266,8 @@ class BottleneckScene(AttentionScene):
                       ReplacementTransform(reading.reader, reader),
                       ReplacementTransform(reading.read_arrow, arrow), run_time=0.7)
             state = self._state_vector(t).scale(reading.zoom).move_to(reading.state)
-            title = self._state_title(t, reading.state_region, state, reading.zoom, crowded=reading.in_lines)
+            title = self._state_title(t, reading.state_region, state, reading.zoom, crowded=reading.in_lines,
+                                      stacked=reading.stacked)
             bars = self._share_bars(t, reading.shares)
             rewrite = [ReplacementTransform(reading.state, state), ReplacementTransform(reading.state_title, title)]
             # the state where the words are, then (running below the frame) down to its shares
@@ -300,7 +296,7 @@ class BottleneckScene(AttentionScene):
         self.play(ReplacementTransform(reading.state_title, name), run_time=0.6)
         summary = VGroup(name, reading.state)
         summary.generate_target()
-        stacked = _stacked()  # the decoder's steps will stand in a row under s, not beside it
+        stacked = reading.stacked  # the decoder's steps stand in a row under s, not beside it
         # stacked: the name over the vector's left end, clear of the arrows that come down from the words
         summary.target.arrange(DOWN if stacked else RIGHT, buff=layout.GAP, aligned_edge=LEFT if stacked else ORIGIN)
         place = self._left_of_chain(chain)
@@ -430,7 +426,7 @@ class BottleneckScene(AttentionScene):
         links = {}
         for w in self._decoder_words():
             step = chain.step(w)
-            if _stacked():  # the steps under the kept states: up from each step to each state
+            if chain.in_row:  # the steps under the kept states: up from each step to each state
                 links[w] = VGroup(*(Line(step.get_top() + UP * layout.TIGHT, row.state.get_bottom() + DOWN * layout.TIGHT,
                                          color=palette.WEIGHT, stroke_width=3) for row in kept))
             else:
@@ -447,55 +443,60 @@ class BottleneckScene(AttentionScene):
     # --- building blocks --------------------------------------------------------------------------------------
 
     def _reading_forms(self, words: TokenRow, in_lines: bool) -> list[Form]:
-        """The reading picture in the frame, between the words and the share trail, its shares in one column of
-        words or in two (many words), or (in a narrow body, where a long word leaves its bar no room beside it) each
-        word over its bar; else (made for the camera) at its own size under the words, running below the frame, the
-        trail left to the caption. The layout engine keeps the first that reads."""
+        """The reading picture in the frame, between the words and the share trail: side by side or stacked (the
+        body's flow first), its shares in one column of words or in two (many words), or (stacked, where a long word
+        leaves its bar no room beside it) each word over its bar; else (made for the camera) at its own size under
+        the words, running below the frame, the trail left to the caption. The layout engine keeps the first that
+        reads."""
         body, below_words = layout.body(), words.get_bottom()[1] - (layout.GAP if in_lines else layout.FAR)
         trail, steps = self._share_trail()
         region = Region(body.left, body.right, trail.get_top()[1] + layout.GAP, below_words)
-        # a narrow body (portrait, square): the state over its shares, each the body's width
-        halves = region.split_rows(1, 1) if _stacked() else region.split_columns(1, 1)
-        over = _stacked() and self._shares_in(halves[1], 1).slots[0].width <= layout.FAR
+        over = self._shares_in(region.split_rows(1, 1)[1], 1, stacked=True).slots[0].width <= layout.FAR
+        arrangements = [(1, False), (2, False), *([(1, True), (2, True)] if over else [])]
+        flows = [flow_forms(lambda stacked, shares_in=shares_in: self._reading_in_frame(
+                     region, stacked, shares_in, (trail, steps), in_lines), body, whole=Picture.whole,
+                     suffix=f", the shares in {shares_in[0]} column(s){', words over bars' if shares_in[1] else ''}",
+                     wide_from=L.side_by_side) for shares_in in arrangements]
+        # every arrangement in the body's flow first (words over bars only stacked)
+        in_frame = [replace(pair[k], grow=False, region=region) for k in (0, 1) for pair in flows
+                    if not (pair[k].name.startswith("side") and "over" in pair[k].name)]
+        stacked = flows[0][0].name.startswith("stacked")  # below the frame: the frame's own flow after
         under = Region(body.left, body.right, body.bottom, words.get_bottom()[1] - layout.GAP)
-        return [*(Form(f"in the frame, the shares in {columns} column(s){', words over bars' if on_top else ''}",
-                       lambda columns=columns, on_top=on_top: self._reading_in_frame(
-                           region, halves, (columns, on_top), (trail, steps), in_lines), Picture.whole, region=region,
-                       grow=False)
-                  for columns, on_top in [(1, False), (2, False), *([(1, True), (2, True)] if over else [])]),
-                Form("running below the frame", lambda: self._reading_below(under, in_lines), Picture.whole,
-                     region=under, grow=False, close_up=True)]
+        return [*in_frame, Form("running below the frame", lambda: self._reading_below(under, in_lines, stacked),
+                                Picture.whole, region=under, grow=False, close_up=True)]
 
-    def _reading_in_frame(self, region: Region, halves: tuple, shares_in: tuple, trail: tuple,
+    def _reading_in_frame(self, region: Region, stacked: bool, shares_in: tuple, trail: tuple,
                           in_lines: bool) -> Picture:
-        """The reading picture fitted into `region`, the state in one of its `halves`, the shares (`shares_in`:
-        columns, words over bars) in the other, over the share trail (`trail`: the trail and its steps)."""
-        state_region, shares_region = halves
-        state, state_title, shares = self._reading_picture(state_region, shares_region, shares_in, crowded=in_lines)
+        """The reading picture fitted into `region`: the state over its shares (`stacked`) or beside them, each in
+        half the region, the shares as `shares_in` says (columns, words over bars); over the share trail (`trail`: the
+        trail and its steps)."""
+        state_region, shares_region = region.split_rows(1, 1) if stacked else region.split_columns(1, 1)
+        state, state_title, shares = self._reading_picture(state_region, shares_region, shares_in, crowded=in_lines,
+                                                           stacked=stacked)
         block = VGroup(*_block(shares))
-        if _stacked() and VGroup(state_title, state).get_bottom()[1] < block.get_top()[1]:
+        if stacked and VGroup(state_title, state).get_bottom()[1] < block.get_top()[1]:
             # the rows' halves too low for what they hold (many words): the state right over its shares
             block.next_to(VGroup(state_title, state), DOWN, buff=layout.APART)
         picture = VGroup(state_title, state, block)
         zoom = layout.fit_factor(picture, region)
         layout.fit_into(picture, region)
-        return Picture(state, state_title, shares, state_region, zoom, *trail)
+        return Picture(state, state_title, shares, state_region, zoom, *trail, stacked)
 
-    def _reading_below(self, region: Region, in_lines: bool) -> Picture:
+    def _reading_below(self, region: Region, in_lines: bool, stacked: bool) -> Picture:
         """The reading picture at its own size under the words, title over state over the shares in one column (no
         trail: the caption says the first word's shares)."""
         state = self._state_vector(0)
         zoom = layout.fit_factor(state, region)  # only a vector wider than the body shrinks
         state.scale(zoom)
-        title = self._state_title(0, region, state, zoom, crowded=in_lines)
-        shares = self._shares_in(region, 1)
+        title = self._state_title(0, region, state, zoom, crowded=in_lines, stacked=True)
+        shares = self._shares_in(region, 1, stacked=True)
         if shares.slots[0].width <= layout.FAR:  # a word too long to leave its bar room beside it: over its bar
-            shares = self._shares_in(region, 1, over=True)
+            shares = self._shares_in(region, 1, over=True, stacked=True)
         block = VGroup(*_block(shares))
         layout.fit_into(block, Region(region.left, region.right, -config.frame_height, config.frame_height), grow=False)
         VGroup(title, state).next_to(region.top_edge(), DOWN, buff=0).set_x(region.center[0])
         block.next_to(state, DOWN, buff=layout.APART).set_x(region.center[0])
-        return Picture(state, title, shares, region, zoom, VGroup(), [])
+        return Picture(state, title, shares, region, zoom, VGroup(), [], stacked)
 
     @staticmethod
     def _shares_shown(reading: Reading) -> list:
@@ -509,15 +510,15 @@ class BottleneckScene(AttentionScene):
             self.play(FadeIn(steps[t], shift=RIGHT * layout.NUDGE) if t else FadeIn(steps[t]), run_time=0.5)
 
     def _reading_picture(self, state_region: Region, shares_region: Region, shares_in: tuple, *,
-                         crowded: bool = False) -> tuple[VGroup, VGroup, Shares]:
+                         crowded: bool = False, stacked: bool) -> tuple[VGroup, VGroup, Shares]:
         """The hidden state after the first word (title over vector) in the left column and the share bars in the
         right one, their tops level with the vector's so an arrow from a word to the title passes over the bars."""
         state = self._state_vector(0)
-        title = self._state_title(0, state_region, state, 1.0, crowded=crowded)
+        title = self._state_title(0, state_region, state, 1.0, crowded=crowded, stacked=stacked)
         VGroup(title, state).move_to(state_region.center)
         columns, over = shares_in
-        shares = self._shares_in(shares_region, columns, over=over)
-        if not _stacked():  # side by side: level tops; stacked, each keeps its own row
+        shares = self._shares_in(shares_region, columns, over=over, stacked=stacked)
+        if not stacked:  # side by side: level tops; stacked, each keeps its own row
             VGroup(shares.title, shares.labels, shares.slots, *shares.spacers).align_to(state, UP)
         return state, title, shares
 
@@ -534,12 +535,13 @@ class BottleneckScene(AttentionScene):
         return vector(self.src, f"hidden_states.{t}", shading="diverging",
                       scale_to=float(self.src.get("hidden_states").abs().max()), **shape)
 
-    def _state_title(self, t: int, region: Region, state: VGroup, zoom: float, *, crowded: bool) -> VGroup:
+    def _state_title(self, t: int, region: Region, state: VGroup, zoom: float, *, crowded: bool,
+                     stacked: bool) -> VGroup:
         """"hidden state after “word”" over `state`, scaled by `zoom` (in a narrow body, no further than the floor)."""
         words = f"hidden state after “{self.tokens[t]}”"
-        if _stacked():  # never scaled below the floor: wrapped to the width it then may take
+        if stacked:  # never scaled below the floor: wrapped to the width it then may take
             zoom = max(zoom, typography.MIN_FONT_SIZE / typography.LABEL_SIZE)
-        title = (wrapped(words, region.width / zoom, font_size=typography.LABEL_SIZE) if _stacked()
+        title = (wrapped(words, region.width / zoom, font_size=typography.LABEL_SIZE) if stacked
                  else label(words, font_size=typography.LABEL_SIZE)).scale(zoom)
         layout.fit_into(title, region, center=False, grow=not crowded)  # the English in lines: room for the shares
         return title.next_to(state, UP, buff=layout.GAP * zoom)
@@ -575,7 +577,7 @@ class BottleneckScene(AttentionScene):
         return Arrow(words[t].get_bottom(), title.get_top(), buff=layout.NEAR, color=palette.ENGLISH,
                      stroke_width=3, max_tip_length_to_length_ratio=0.12)
 
-    def _shares_in(self, region: Region, columns: int, *, over: bool = False) -> Shares:
+    def _shares_in(self, region: Region, columns: int, *, over: bool = False, stacked: bool) -> Shares:
         """Word labels right-aligned, each beside an empty slot as long as a share of 1 may be (the region's width
         less the labels and the widest number), under one title; the whole block fitted into `region`. With two
         columns the words run down the left one, then the right one. `over`: each word over its slot instead."""
@@ -597,7 +599,7 @@ class BottleneckScene(AttentionScene):
         cells = [m for r in range(rows) for c in range(columns) for m in triples[c * rows + r]]
         words = "how much of each word the state still carries"
         title = (wrapped(words, region.width, font_size=typography.SMALL_SIZE, color=palette.MUTED)
-                 if _stacked() else label(words, font_size=typography.SMALL_SIZE, color=palette.MUTED))
+                 if stacked else label(words, font_size=typography.SMALL_SIZE, color=palette.MUTED))
         spare = region.height - title.height - layout.GAP - rows * L.bar_height
         row_gap = min(max(spare / max(rows - 1, 1), layout.TIGHT), layout.NEAR)  # many words: rows closer
         VGroup(*cells).arrange_in_grid(rows=rows, cols=len(cells) // rows, col_alignments="rll" * columns,
@@ -644,12 +646,11 @@ class BottleneckScene(AttentionScene):
         return group
 
     def _share_trail(self) -> tuple[VGroup, list[VGroup]]:
-        """“I” share: 1.00 → 0.25 → 0.13, laid out whole along the bottom; step t is shown after word t. In a narrow
-        body, where one row would not stay legible (many words), the steps in lines at the floor's size: the layout
+        """“I” share: 1.00 → 0.25 → 0.13, laid out whole along the bottom; step t is shown after word t. Where one
+        row would not stay legible (many words, a narrow body), the steps in lines at the floor's size: the layout
         engine picks the first form that stays legible."""
-        forms = [Form("one row", lambda: self._trail_steps(False), whole=lambda built: built[0])]
-        if _stacked():
-            forms.append(Form("in lines", lambda: self._trail_steps(True), whole=lambda built: built[0], grow=False))
+        forms = [Form("one row", lambda: self._trail_steps(False), whole=lambda built: built[0]),
+                 Form("in lines", lambda: self._trail_steps(True), whole=lambda built: built[0], grow=False)]
         (trail, steps), _ = compose(forms, layout.body())
         trail.to_edge(DOWN, buff=layout.MARGIN + layout.BOTTOM_BAND)
         return trail, steps
@@ -682,11 +683,11 @@ class BottleneckScene(AttentionScene):
         """The French words the decoder writes (the reference without its end token)."""
         return tuple(w for w in self.french.get("reference") if w != self.french.get("end_token"))
 
-    def _decoder_chain(self) -> VGroup:
+    def _decoder_chain(self, stacked: bool) -> VGroup:
         """start ↓ words ↓ end, down the right side of the body; chain.step(word) is a word's box. A narrow body
         (portrait, square) has no width beside s for that column: there the steps it writes stand in a row along the
-        bottom (`_decoder_row`)."""
-        if _stacked():
+        bottom (`_decoder_row`): where the reading picture was `stacked`. `chain.in_row` says which."""
+        if stacked:
             return self._decoder_row()
         words = (self.french.get("start_token"), *self.french.get("reference"))
         boxes = [token_box(w, palette.FRENCH if w in self._decoder_words() else palette.MUTED) for w in words]
@@ -702,6 +703,7 @@ class BottleneckScene(AttentionScene):
         chain.to_edge(RIGHT, buff=layout.MARGIN)
         by_word = dict(zip(words, boxes))
         chain.step = lambda w: by_word[w]
+        chain.in_row = False
         return chain
 
     def _decoder_row(self) -> VGroup:
@@ -731,6 +733,7 @@ class BottleneckScene(AttentionScene):
         by_word = dict(zip(self._decoder_words(), boxes))
         chain.step = lambda w: by_word[w]
         chain.in_lines = in_lines
+        chain.in_row = True
         return chain
 
     @staticmethod
@@ -747,7 +750,7 @@ class BottleneckScene(AttentionScene):
     def _left_of_chain(chain: VGroup) -> Region:
         """Where s and the kept states go: left of the decoder's column, or above its row in a narrow body."""
         body = layout.body()
-        if _stacked():
+        if chain.in_row:
             return Region(body.left, body.right, chain.get_top()[1] + layout.FAR, body.top)  # links run upright
         return Region(body.left, chain.get_left()[0] - L.link_room, body.bottom, body.top)
 
@@ -827,15 +830,15 @@ class BottleneckScene(AttentionScene):
         column narrowed first (long words, beside it); as shades; in a narrow body, as shades under their words on
         tiers (`_tiered_forms`). The layout engine picks the first that reads (shades: the camera's rung)."""
         whole = lambda kept: VGroup(*kept.rows)  # noqa: E731
-        forms = [Form("with numbers", lambda: Kept(self._kept_rows(), 1.0, False), whole)]
-        room = self._chain_room(chain, VGroup(*self._kept_rows()))
+        forms = [Form("with numbers", lambda: Kept(self._kept_rows(chain.in_row), 1.0, False), whole)]
+        room = self._chain_room(chain, VGroup(*self._kept_rows(chain.in_row)))
         if room < 1:
             left = chain.get_right()[0] - chain.width * room - L.link_room
             region = Region(layout.body().left, left, layout.body().bottom, layout.body().top)
-            forms.append(Form("with numbers, the decoder narrower", lambda: Kept(self._kept_rows(), room, False), whole,
-                              region=region))
-        forms.append(Form("as shades", lambda: Kept(self._kept_rows(shaded=True), 1.0, True), whole))
-        return forms + (self._tiered_forms(whole) if _stacked() else [])
+            forms.append(Form("with numbers, the decoder narrower",
+                              lambda: Kept(self._kept_rows(chain.in_row), room, False), whole, region=region))
+        forms.append(Form("as shades", lambda: Kept(self._kept_rows(chain.in_row, shaded=True), 1.0, True), whole))
+        return forms + (self._tiered_forms(whole) if chain.in_row else [])
 
     def _tiered_forms(self, whole) -> list[Form]:
         """A narrow body's kept states where the word boxes over them may not stay legible in one row (many words):
@@ -914,16 +917,16 @@ class BottleneckScene(AttentionScene):
     def _chain_room(self, chain: VGroup, rows: VGroup) -> float:
         """How much the decoder's column must shrink (1: not at all) for `rows` to fit legibly left of it; never
         below what keeps the column's own words at the floor."""
-        if _stacked():  # stacked: the row is not beside them
+        if chain.in_row:  # the row is not beside them
             return 1.0
         needed = rows.width * floor_scale(rows)  # as wide as the rows are at the floor
         width = chain.get_right()[0] - self._left_of_chain(chain).left - L.link_room - needed
         return min(1.0, max(width / chain.width, floor_scale(chain)))
 
-    def _kept_rows(self, shaded: bool = False) -> list[VGroup]:
+    def _kept_rows(self, in_columns: bool, shaded: bool = False) -> list[VGroup]:
         """Rows "word  h_t  [vector]", one per English word, as built (not yet fitted). `shaded`: each vector as
         cells shaded by value (no numbers), a word's height, the rows closer: for more rows than fit with numbers."""
-        if _stacked():
+        if in_columns:  # over the decoder's row: a column per word
             return self._kept_columns(shaded)
         rows, cells = [], []
         for t, word in enumerate(self.tokens):
