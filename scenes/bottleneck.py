@@ -376,10 +376,16 @@ class BottleneckScene(AttentionScene):
                   *([Indicate(rows[0].text, color=palette.ENGLISH, scale_factor=1.3)] if on_screen else []),
                   run_time=1.2)
         if kept.shaded:  # h_1's numbers, in close-up in place of its shades
-            numbers = self._state_vector(0)
-            numbers.scale(rows[0].state.width / numbers.width).move_to(rows[0].state)
+            numbers = self._numbers_over(rows[0].state, column=chain.in_row)
             rows[0].state = staging.read_closely(self, plan, rows[0], rows[0].state, numbers, pinned=[share])
         self.wait(2.5)
+
+    def _numbers_over(self, shades: VGroup, *, column: bool) -> VGroup:
+        """h_1 with its numbers, laid as its `shades` are (a column over the decoder's row, else a row) and as wide,
+        over them: what the close-up shows in their place."""
+        numbers = self._state_vector(0, orientation="column", cell_width=self.cell_width) if column else \
+            self._state_vector(0)
+        return numbers.scale(shades.width / numbers.width).move_to(shades)
 
     def _final_share_note(self) -> VGroup:
         """The first word's share of s (after the last word), as a traced number, in the top band where the
