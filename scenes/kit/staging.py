@@ -434,18 +434,20 @@ def read_closely(scene: Scene, plan: Plan, part: Mobject, shades: Mobject, numbe
                  pinned: Sequence[Mobject] = (), hold: float = 1.5) -> Mobject:
     """Under the camera plan, where `shades` (a vector of `part`, its word and name) stand for numbers: the camera
     moves in on the largest of `part`, the shades with what names them (`part`'s name), the shades alone, that makes
-    `numbers` (built over the shades, not yet on screen) legible, the numbers taking the shades' place; after
+    `numbers` (built over the shades, not yet on screen) legible (closer than camera.MAX_ZOOM where tiny cells need
+    it), the numbers taking the shades' place; after
     `hold` seconds it moves back to where it was, the numbers back into shades. Where no shot makes them legible, it
     moves in on `part` still (the shades and their word read there). What the shots cut off (the next word, the
     steps beside it) is hidden while framed; `pinned` (the note in the top band) stays on screen. At rest nothing.
     Returns what then stands for the part's vector (the shades again)."""
     if not plan.camera:
         return shades
+    floor = typography.MIN_FONT_SIZE * close_up.BUILD_MARGIN
     size = close_up.smallest_font(numbers)
     name = getattr(part, "name", VGroup())
-    candidates = (part, VGroup(name, shades), shades)
-    legible = [c for c in candidates
-               if size * camera.shot_on(c).zoom >= typography.MIN_FONT_SIZE * close_up.BUILD_MARGIN]
+    closest = max(camera.MAX_ZOOM, floor / size)  # shades of tiny cells: as close as their numbers need
+    shots = [(c, camera.shot_on(c, max_zoom=closest)) for c in (part, VGroup(name, shades), shades)]
+    legible = [(c, shot) for c, shot in shots if size * shot.zoom >= floor * (1 - close_up.ROUNDING)]
     if not legible and camera.at_rest(scene):
         return shades
     back = camera.current_view(scene)
@@ -453,7 +455,7 @@ def read_closely(scene: Scene, plan: Plan, part: Mobject, shades: Mobject, numbe
     frame = getattr(scene.camera, "frame", None)
     stage = Group(*(m for m in scene.mobjects if m is not frame and m not in pinned))
     in_view(scene, framed.cover_top_band(scene))
-    shot = camera.shot_on(legible[0] if legible else part)
+    shot = legible[0][1] if legible else camera.shot_on(part)
     word = getattr(part, "word", None)
     word = [] if word is None or id(word) in set(map(id, scene.get_mobject_family_members())) else [word]
     close_up.apply_shot_state(shot, VGroup(*word))
