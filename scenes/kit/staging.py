@@ -459,10 +459,10 @@ def read_closely(scene: Scene, plan: Plan, part: Mobject, shades: Mobject, numbe
     word = getattr(part, "word", None)
     word = [] if word is None or id(word) in set(map(id, scene.get_mobject_family_members())) else [word]
     close_up.apply_shot_state(shot, VGroup(*word))
+    again = shades.copy()  # before the shades turn into the numbers
     into = [ReplacementTransform(shades, numbers)] if legible else []
     framed.move_to_shot(scene, shot, stage, pinned, *into, *(FadeIn(w) for w in word))
     scene.wait(hold)
-    again = shades.copy()
     out = [ReplacementTransform(numbers, again)] if legible else []
     framed.move_to_shot(scene, back, stage, pinned, *out, *(FadeOut(w) for w in word))
     return again if legible else shades
