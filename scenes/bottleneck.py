@@ -272,8 +272,9 @@ class BottleneckScene(AttentionScene):
             rewrite = [ReplacementTransform(reading.state, state), ReplacementTransform(reading.state_title, title)]
             # the state where the words are, then (running below the frame) down to its shares
             block = VGroup(*_block(reading.shares))
-            staging.look_at(self, reading.plan, [VGroup(state, block), block], before=rewrite, after=[ReplacementTransform(reading.bars, bars)],
-                            fading_in=self._shares_shown(reading), run_time=1.1)
+            staging.look_at(self, reading.plan, [VGroup(state, block), block], before=rewrite,
+                            after=[ReplacementTransform(reading.bars, bars)], fading_in=self._shares_shown(reading),
+                            run_time=1.1)
             reading = replace(reading, reader=reader, read_arrow=arrow, state=state, state_title=title, bars=bars)
             self._show_trail_step(reading.trail_steps, t)
             self.wait(1.2)
@@ -654,7 +655,7 @@ class BottleneckScene(AttentionScene):
     def _share_trail(self) -> tuple[VGroup, list[VGroup]]:
         """“I” share: 1.00 → 0.25 → 0.13, laid out whole along the bottom; step t is shown after word t. Where one
         row would not stay legible (many words, a narrow body), the steps in lines at the floor's size: the layout
-        engine picks the first form that stays legible."""
+        engine picks the first form that stays legible (to the floor)."""
         forms = [Form("one row", lambda: self._trail_steps(False), whole=lambda built: built[0]),
                  Form("in lines", lambda: self._trail_steps(True), whole=lambda built: built[0], grow=False)]
         (trail, steps), _ = compose(forms, layout.body())
@@ -715,7 +716,7 @@ class BottleneckScene(AttentionScene):
     def _decoder_row(self) -> VGroup:
         """The decoder's steps left to right along the bottom of a narrow body, "decoder" under them; in lines at the
         floor's size when one row would not stay legible (many or long French words), `chain.in_lines` then set: the
-        layout engine picks the first of the two forms that stays legible."""
+        layout engine picks the first of the two forms that stays legible (to the floor)."""
         forms = [Form("one row", lambda: self._decoder_steps(False), grow=False)]
         if len(self._decoder_words()) > 1:
             forms.append(Form("in lines", lambda: self._decoder_steps(True), grow=False))
@@ -763,7 +764,7 @@ class BottleneckScene(AttentionScene):
     def _word_row(self) -> tuple[TokenRow, bool]:
         """The English along the top band: in one row with room for the arrows between the words, else closer (never
         below NEAR), else in lines at the floor's size (many or long words); the layout engine picks the first that
-        stays legible. Returns the words and whether they stand in lines."""
+        stays legible (to the floor). Returns the words and whether they stand in lines."""
         words, plan = compose(self._word_forms(), layout.top_band())
         in_lines = plan.form == "in lines"
         if in_lines:  # from the top of the frame down, centred with the room the paths take
