@@ -16,13 +16,14 @@ from manim import (
     Line, MoveToTarget, Rectangle, ReplacementTransform, SurroundingRectangle, VGroup, config,
 )
 
-from scenes.kit import camera, close_up, framed
 from scenes.kit import (
     AttentionScene, Source, TokenRow, beat, caption_brace, flow_arrow, format_value, heading, label, layout, math,
     palette, token_box, typography, vector,
 )
 from scenes.kit.claims import count_word
-from scenes.kit.compose import Form, compose
+from scenes.kit import staging
+from scenes.kit.compose import Form, Plan, compose
+from scenes.kit.forms import floor_scale, flow_forms
 from scenes.kit.layout import Region
 from scenes.kit.products import shared_cell_width
 from scenes.kit.languages import source_language
@@ -38,18 +39,11 @@ class BottleneckLayout:
     chain_gap: float = 0.42  #: between the decoder's steps, when the frame has the height for it
     link_room: float = 1.5  #: between s (or the kept states) and the decoder steps, for the arrows between them
     lit_stroke: float = 6  #: the links to h_1 when the last beat lights them (a style, but set_stroke calls it width)
-    side_by_side: float = 1.5  #: the body's width over its height from which the pictures sit side by side
+    side_by_side: float = 1.5  #: the body's width over its height from which the pictures try side by side first
     most_tiers: int = 3  #: the most tiers the kept states' words stand on over them (more would not read as theirs)
 
 
 L = BottleneckLayout()
-
-
-def _stacked() -> bool:
-    """Whether the body is too narrow for side by side (portrait, square): the state over its shares, s and the
-    kept states over the decoder's steps in a row. Landscape's body is wide enough."""
-    body = layout.body()
-    return body.width < body.height * L.side_by_side
 
 
 @dataclass(frozen=True)
@@ -79,7 +73,46 @@ class Reading:
     bars: VGroup  # the bars and numbers of the state now: .bars, .numbers
     trail: VGroup  # "“I” share: 1.00 → 0.25 → …", every step laid out; shown a step at a time
     trail_steps: list[VGroup]  # trail[0] is the head and first share; step t is "→ share_t" (none: not shown)
-    shots: tuple | None = None  # the picture below the frame: (the shot on the words and state, the one on the shares)
+    plan: Plan  # how the state and its shares are shown: in the frame, or running below it (the camera looks down)
+    in_lines: bool  # the English stands in lines (many or long words), reaching down into the body
+    stacked: bool  # the pictures stacked (a narrow body), not side by side
+
+
+@dataclass(frozen=True)
+class Picture:
+    """The reading picture as one form builds it: the state, its title, the shares block, the state's region, how
+    much the state was shrunk (1: not at all), and the share trail shown under it (none: the caption says it)."""
+
+    state: VGroup
+    title: VGroup
+    shares: Shares
+    state_region: Region
+    zoom: float
+    trail: VGroup
+    steps: list
+    stacked: bool  # the state over its shares (a narrow body): then s over the decoder's steps, in a row
+
+    def whole(self) -> VGroup:
+        return VGroup(self.title, self.state, *_block(self.shares))
+
+    def below(self) -> list:
+        """What the camera looks down at, largest first: the state over its shares, the shares alone."""
+        return [VGroup(self.state, *_block(self.shares)), VGroup(*_block(self.shares))]
+
+
+def _block(shares: Shares) -> list:
+    """The shares block's parts: its title, words, empty bar slots and the room after them."""
+    return [shares.title, shares.labels, shares.slots, *shares.spacers]
+
+
+@dataclass(frozen=True)
+class Kept:
+    """The kept states h_1 … h_T as laid out: a row (or column) per word with .word, .name, .state, .text; how far
+    the decoder's column narrows to give them room (1: not at all); whether the states show as shades."""
+
+    rows: list
+    room: float
+    shaded: bool
 
 
 @dataclass(frozen=True)
@@ -175,7 +208,7 @@ class BottleneckScene(AttentionScene):
         self.show_title()
         reading = self.encoder_reads_first_word()
         reading = self.later_words_overwrite(reading)
-        chain = self._decoder_chain()
+        chain = self._decoder_chain(reading.stacked)
         summary = self.squeeze_into_s(reading, chain)
         from_s = self.decoder_sees_only_s(reading, summary, chain)
         self.attention_keeps_every_h(reading, summary, chain, from_s)
@@ -190,15 +223,11 @@ class BottleneckScene(AttentionScene):
         self.say(f"The encoder reads the {source_language()} left to right, keeping one hidden state: {size} numbers.",
                  narration=f"The encoder reads the {source_language()} from left to right. All it keeps is one hidden state, "
                            f"a vector of {size} numbers.")
-        words = self._word_row()
-        arrows = self._word_arrows(words)
-        if self._reads_below_frame(words):  # many words in a narrow frame: the camera moves down to the shares
-            state, state_title, shares, state_region, zoom, shots = self._reading_below(words)
-            trail, steps = VGroup(), []  # the caption says the first word's shares
-        else:
-            trail, steps = self._share_trail()
-            state, state_title, shares, state_region, zoom = self._reading_in_frame(words, trail)
-            shots = None
+        words, in_lines = self._word_row()
+        arrows = self._word_arrows(words, in_lines)
+        picture, plan = compose(self._reading_forms(words, in_lines))
+        staging.hang_from_top(plan)  # running below the frame: from under the words down, the camera looks down
+        state, state_title, shares, steps = picture.state, picture.title, picture.shares, picture.steps
         self.play(FadeIn(words[0]), run_time=0.5)
         reader = self._reader(words, 0)
         read_arrow = self._read_arrow(words, 0, state_title)
@@ -209,15 +238,12 @@ class BottleneckScene(AttentionScene):
         self.say(f"After “{tokens[0]}”, the state is all “{tokens[0]}”: its share is {first_share}.",
                  narration=f"After the first word, “{tokens[0]}”, the state holds nothing else: the share of "
                            f"“{tokens[0]}” is {first_share}.")
-        if shots:  # down to where the shares come in
-            self._look(shots, 1, [shares.title, shares.labels])
-        else:
-            self.play(FadeIn(shares.title), FadeIn(shares.labels), run_time=0.5)
+        staging.look_at(self, plan, picture.below(), fading_in=[shares.title, shares.labels], run_time=0.5)
         self.play(GrowFromEdge(bars.bars, LEFT), FadeIn(bars.numbers), run_time=0.8)
         self._show_trail_step(steps, 0)
         self.wait(1.2)
-        return Reading(words, arrows, reader, read_arrow, state_region, zoom, state, state_title, shares, bars,
-                       trail, steps, shots)
+        return Reading(words, arrows, reader, read_arrow, picture.state_region, picture.zoom, state, state_title,
+                       shares, bars, picture.trail, steps, plan, in_lines, picture.stacked)
 
     @beat
     def later_words_overwrite(self, reading: Reading) -> Reading:
@@ -232,7 +258,7 @@ class BottleneckScene(AttentionScene):
                  narration=f"Each new word overwrites the same hidden state, and “{tokens[0]}” {verb}: its share "
                            f"goes from {share[0]} to {', then to '.join(share[1:])}.")
         for t in range(1, len(tokens)):
-            self._look(reading.shots, 0, self._shares_shown(reading))
+            staging.look_back(self, reading.plan, fading_out=self._shares_shown(reading))
             arrow = self._read_arrow(reading.words, t, reading.state_title)
             reader = self._reader(reading.words, t)
             link = reading.word_arrows[t - 1]  # an arrow, or (at a line's end) the path on to the next line
@@ -240,16 +266,15 @@ class BottleneckScene(AttentionScene):
                       ReplacementTransform(reading.reader, reader),
                       ReplacementTransform(reading.read_arrow, arrow), run_time=0.7)
             state = self._state_vector(t).scale(reading.zoom).move_to(reading.state)
-            title = self._state_title(t, reading.state_region, state, reading.zoom,
-                                      crowded=self._words_in_lines(reading.words))
+            title = self._state_title(t, reading.state_region, state, reading.zoom, crowded=reading.in_lines,
+                                      stacked=reading.stacked)
             bars = self._share_bars(t, reading.shares)
             rewrite = [ReplacementTransform(reading.state, state), ReplacementTransform(reading.state_title, title)]
-            if reading.shots:  # the state where the words are, then down to its shares
-                self.play(*rewrite, run_time=1.1)
-                self._look(reading.shots, 1, self._shares_shown(reading))
-                self.play(ReplacementTransform(reading.bars, bars), run_time=1.1)
-            else:
-                self.play(*rewrite, ReplacementTransform(reading.bars, bars), run_time=1.1)
+            # the state where the words are, then (running below the frame) down to its shares
+            block = VGroup(*_block(reading.shares))
+            staging.look_at(self, reading.plan, [VGroup(state, block), block], before=rewrite,
+                            after=[ReplacementTransform(reading.bars, bars)], fading_in=self._shares_shown(reading),
+                            run_time=1.1)
             reading = replace(reading, reader=reader, read_arrow=arrow, state=state, state_title=title, bars=bars)
             self._show_trail_step(reading.trail_steps, t)
             self.wait(1.2)
@@ -266,22 +291,22 @@ class BottleneckScene(AttentionScene):
         shown_trail = [FadeOut(VGroup(*reading.trail_steps))] if reading.trail_steps else []
         self.play(FadeOut(reading.bars), FadeOut(reading.shares.title), FadeOut(reading.shares.labels),
                   *shown_trail, FadeOut(reading.reader), FadeOut(reading.read_arrow), run_time=0.6)
-        self._look(reading.shots, 0)
+        staging.look_back(self, reading.plan)
         name = math("s", color=palette.CONTEXT, font_size=typography.HEADING_SIZE)
         name.move_to(reading.state_title)
         self.play(ReplacementTransform(reading.state_title, name), run_time=0.6)
         summary = VGroup(name, reading.state)
         summary.generate_target()
-        stacked = _stacked()  # the decoder's steps will stand in a row under s, not beside it
+        stacked = reading.stacked  # the decoder's steps stand in a row under s, not beside it
         # stacked: the name over the vector's left end, clear of the arrows that come down from the words
         summary.target.arrange(DOWN if stacked else RIGHT, buff=layout.GAP, aligned_edge=LEFT if stacked else ORIGIN)
         place = self._left_of_chain(chain)
-        if self._words_in_lines(reading.words):  # the English reaches into the body: s under it, room for the arrows
+        if reading.in_lines:  # the English reaches into the body: s under it, room for the arrows
             place = Region(place.left, place.right, place.bottom, min(place.top, reading.words.get_bottom()[1] - layout.FAR))
         summary.target.move_to(place.center)
         self.play(MoveToTarget(summary), run_time=0.9)
         frame = SurroundingRectangle(reading.state, color=palette.CONTEXT, buff=layout.TIGHT, corner_radius=0.05)
-        funnel = self._funnel(reading.words, frame)
+        funnel = self._funnel(reading.words, frame, reading.in_lines)
         brace, all_of_it = self._fixed_notes(frame, stacked)
         self.play(LaggedStart(*(GrowArrow(a) for a in funnel), lag_ratio=0.25), run_time=1.2)
         self.play(Create(frame), FadeIn(brace), run_time=0.8)
@@ -326,36 +351,42 @@ class BottleneckScene(AttentionScene):
                            f"h_{len(tokens)}, one per {source_language()} word, instead of just s.")
         self.play(FadeOut(from_s), FadeOut(summary.group), FadeOut(summary.frame), FadeOut(reading.word_arrows),
                   run_time=0.6)
-        kept, shaded = self._kept_states(chain)
-        # a narrow frame's many words: the states at their own size, the camera out to all of them, the decoder's
-        # steps still as large on screen
-        whole = shaded and close_up.build_legible(VGroup(*kept), self._left_of_chain(chain))
-        if whole:
-            whole = self._out_to_kept(kept, chain, reading)
-        else:
-            layout.fit_into(VGroup(*kept), self._left_of_chain(chain))
-            self.play(*(ReplacementTransform(w, row.word) for w, row in zip(reading.words, kept)), run_time=1.0)
-        title = self._in_view(layout.fit_into(heading("With soft attention", color=palette.WEIGHT), layout.top_band()))
-        self.play(*(FadeIn(VGroup(row.name, row.state)) for row in kept), FadeIn(title, shift=DOWN * layout.NUDGE),
+        kept, plan = compose(self._kept_forms(chain), self._left_of_chain(chain), pinned=[chain])
+        rows = kept.rows
+        if kept.room < 1:  # long words: the decoder's column gave up width so the kept rows stay legible
+            self.play(chain.animate.scale(kept.room, about_edge=RIGHT), run_time=0.6)
+        # where the states as shades are larger than their room: the camera out over them, the words fading
+        staging.out_over(self, plan, *(ReplacementTransform(w, row.word) for w, row in zip(reading.words, rows)),
+                         instead=[FadeOut(reading.words)])
+        title = staging.in_view(self, layout.fit_into(heading("With soft attention", color=palette.WEIGHT),
+                                                      layout.top_band()))
+        self.play(*(FadeIn(VGroup(row.name, row.state)) for row in rows), FadeIn(title, shift=DOWN * layout.NUDGE),
                   run_time=0.8)
         self.wait(0.6)
         self.say("Each decoder step can reach all of them, not one squeezed summary.")
-        links = self._reach_every_state(chain, kept)
+        links = self._reach_every_state(chain, rows)
         self.wait(1.0)
         share = self._final_share_note()
         self.play(ReplacementTransform(title, share), run_time=0.6)
-        title = share
         caption, narration = kept_caption(tokens[0], format_value(self.src.value("first_token_share", len(tokens) - 1), 2))
-        self.say(caption, narration=narration, subject=VGroup(share.number, kept[0].name))
-        to_first = [links[w][0] for w in steps]
-        others = [line for w in steps for line in links[w][1:]]
-        self.play(*(line.animate.set_stroke(color=palette.ACCENT, width=L.lit_stroke) for line in to_first),
-                  *(line.animate.set_stroke(opacity=0.35) for line in others),
-                  *([] if whole else [Indicate(kept[0].text, color=palette.ENGLISH, scale_factor=1.3)]),
+        self.say(caption, narration=narration, subject=VGroup(share.number, rows[0].name))
+        on_screen = id(rows[0].text) in {id(m) for m in self.get_mobject_family_members()}  # else faded out there
+        self.play(*(line.animate.set_stroke(color=palette.ACCENT, width=L.lit_stroke) for w in steps
+                    for line in links[w][:1]),
+                  *(line.animate.set_stroke(opacity=0.35) for w in steps for line in links[w][1:]),
+                  *([Indicate(rows[0].text, color=palette.ENGLISH, scale_factor=1.3)] if on_screen else []),
                   run_time=1.2)
-        if shaded:
-            self._read_state_closely(kept[0], title, whole or camera.rest_shot())
+        if kept.shaded:  # h_1's numbers, in close-up in place of its shades
+            numbers = self._numbers_over(rows[0].state, column=chain.in_row)
+            rows[0].state = staging.read_closely(self, plan, rows[0], rows[0].state, numbers, pinned=[share])
         self.wait(2.5)
+
+    def _numbers_over(self, shades: VGroup, *, column: bool) -> VGroup:
+        """h_1 with its numbers, laid as its `shades` are (a column over the decoder's row, else a row) and as wide,
+        over them: what the close-up shows in their place."""
+        numbers = self._state_vector(0, orientation="column", cell_width=self.cell_width) if column else \
+            self._state_vector(0)
+        return numbers.scale(shades.width / numbers.width).move_to(shades)
 
     def _final_share_note(self) -> VGroup:
         """The first word's share of s (after the last word), as a traced number, in the top band where the
@@ -365,15 +396,16 @@ class BottleneckScene(AttentionScene):
         note = VGroup(label("first word's share of s:", font_size=typography.LABEL_SIZE), number)
         note.arrange(RIGHT, buff=layout.NEAR)
         note.number = number
-        return self._in_view(layout.fit_into(note, layout.top_band(), grow=False))
+        return staging.in_view(self, layout.fit_into(note, layout.top_band(), grow=False))
 
-    def _funnel(self, words: TokenRow, frame) -> VGroup:
+    def _funnel(self, words: TokenRow, frame, in_lines: bool) -> VGroup:
         """An arrow from every English word down into s's frame, spread along its top edge left to right by where
         the words stand (in lines, a later word may stand further left)."""
         count = len(self.tokens)
         order = sorted(range(count), key=lambda i: words[i].get_center()[0])
         spread = [(order.index(i) + 1) / (count + 1) for i in range(count)]
-        return VGroup(*(Arrow(self._word_foot(words, w), frame.get_corner(UP + LEFT) + RIGHT * frame.width * x,
+        top_left = frame.get_corner(UP + LEFT)
+        return VGroup(*(Arrow(self._word_foot(words, w, in_lines), top_left + RIGHT * frame.width * x,
                               buff=layout.TIGHT, color=palette.ENGLISH, stroke_width=3,
                               max_tip_length_to_length_ratio=0.06) for w, x in zip(words, spread)))
 
@@ -396,29 +428,12 @@ class BottleneckScene(AttentionScene):
         layout.keep_inside(all_of_it, layout.body())
         return brace, all_of_it
 
-    def _kept_states(self, chain: VGroup) -> tuple[list[VGroup], bool]:
-        """The kept states as built for the room left of the decoder's steps (the steps narrowed first where long
-        words need it): with their numbers, else as shades (then, in a narrow body, the words on tiers where their
-        boxes would not fit in one row). Returns them and whether they are shades."""
-        kept = self._kept_rows()
-        narrower = self._chain_room(chain, VGroup(*kept))
-        if narrower < 1:  # long words: the decoder's column gives up width so the kept rows stay legible
-            self.play(chain.animate.scale(narrower, about_edge=RIGHT), run_time=0.6)
-        rows = VGroup(*kept)
-        shaded = not layout.fits_legibly(rows, self._left_of_chain(chain), close_up.smallest_font(rows))
-        if shaded:
-            kept = self._kept_rows(shaded=True)  # too many words for their numbers: each state as its shades
-            region = self._left_of_chain(chain)
-            if _stacked() and not layout.fits_legibly(VGroup(*kept), region, close_up.smallest_font(VGroup(*kept))):
-                kept = self._kept_tiered(region) or kept  # the boxes too wide for one row: the words on tiers
-        return kept, shaded
-
     def _reach_every_state(self, chain: VGroup, kept: list[VGroup]) -> dict:
         """Step by step, a link from the decoder's step to every kept state; returns each step's links."""
         links = {}
         for w in self._decoder_words():
             step = chain.step(w)
-            if _stacked():  # the steps under the kept states: up from each step to each state
+            if chain.in_row:  # the steps under the kept states: up from each step to each state
                 links[w] = VGroup(*(Line(step.get_top() + UP * layout.TIGHT, row.state.get_bottom() + DOWN * layout.TIGHT,
                                          color=palette.WEIGHT, stroke_width=3) for row in kept))
             else:
@@ -432,104 +447,63 @@ class BottleneckScene(AttentionScene):
             self.wait(0.5)
         return links
 
-    def _out_to_kept(self, kept: list[VGroup], chain: VGroup, reading: Reading) -> camera.Shot:
-        """The English fades, the camera moves out until every kept state (built at its own size) fits above the
-        decoder's steps, which stay as they are on screen; the kept words and names too small there stay hidden,
-        the states show as their shades (and the words' boxes, empty there, stay out). Returns that shot."""
-        shot = camera.shot_on_all(VGroup(*kept), self._left_of_chain(chain))
-        close_up.apply_shot_state(shot, VGroup(*kept), layout.frame())
-        self.play(FadeOut(reading.words), *camera.move_camera(self, shot, pinned=[chain]), run_time=1.0)
-        return shot
-
-    def _in_view(self, mob):
-        """`mob`, placed for the frame at rest, moved to where the camera now shows it there (at rest: unmoved)."""
-        view = camera.current_view(self)
-        if camera.at_rest(self):
-            return mob
-        return mob.scale(1 / view.zoom, about_point=ORIGIN).shift([view.center_x, view.center_y, 0])
-
-    def _read_state_closely(self, row: VGroup, title: VGroup, back: camera.Shot) -> None:
-        """Where the kept states fit only as shades, the camera moves in on one of them (h_1) until its numbers
-        read above the floor, and they come back in place of its shades; then it pulls back to every state (`back`).
-        Out at every state (built larger than the frame), where no close-up makes its numbers legible, the camera
-        still moves in on h_1 and its word, as shades."""
-        numbers = self._state_vector(0)
-        numbers.scale(row.state.width / numbers.width).move_to(row.state)
-        size = close_up.smallest_font(numbers)  # as scaled, at rest
-        legible = [part for part in (row, VGroup(row.name, row.state), row.state)
-                   if size * camera.shot_on(part).zoom >= typography.MIN_FONT_SIZE * close_up.BUILD_MARGIN]
-        if not legible and camera.at_rest(self):
-            return
-        shades = row.state.copy()
-        # what the shot cuts at its edges (the next words, the decoder's column) is hidden while it is framed
-        pinned = [title]
-        stage = Group(*(m for m in self.mobjects if m is not self.camera.frame and m is not title))
-        self._in_view(framed.cover_top_band(self))
-        shot = camera.shot_on(legible[0] if legible else row)  # else (out at every state): h_1 and its word
-        # the word's box, out of the whole where its word is too small to read, comes in with the close-up
-        word = [] if id(row.word) in set(map(id, self.get_mobject_family_members())) else [row.word]
-        close_up.apply_shot_state(shot, VGroup(*word))
-        into = [ReplacementTransform(row.state, numbers)] if legible else []
-        framed.move_to_shot(self, shot, stage, pinned, *into, *(FadeIn(w) for w in word))
-        self.wait(1.5)
-        out = [ReplacementTransform(numbers, shades)] if legible else []
-        framed.move_to_shot(self, back, stage, pinned, *out, *(FadeOut(w) for w in word))
-        if legible:
-            row.state = shades
-
     # --- building blocks --------------------------------------------------------------------------------------
 
-    def _reads_below_frame(self, words: TokenRow) -> bool:
-        """Whether the reading picture runs below the frame: the English in lines in a narrow frame leave the state
-        and its shares too little height to stay legible over the share trail."""
-        return self._words_in_lines(words) and _stacked()
+    def _reading_forms(self, words: TokenRow, in_lines: bool) -> list[Form]:
+        """The reading picture in the frame, between the words and the share trail: side by side or stacked (the
+        body's flow first), its shares in one column of words or in two (many words), or (stacked, where a long word
+        leaves its bar no room beside it) each word over its bar; else (made for the camera) at its own size under
+        the words, running below the frame, the trail left to the caption. The layout engine keeps the first that
+        reads."""
+        body, below_words = layout.body(), words.get_bottom()[1] - (layout.GAP if in_lines else layout.FAR)
+        trail, steps = self._share_trail()
+        region = Region(body.left, body.right, trail.get_top()[1] + layout.GAP, below_words)
+        over = self._shares_in(region.split_rows(1, 1)[1], 1, stacked=True).slots[0].width <= layout.FAR
+        arrangements = [(1, False), (2, False), *([(1, True), (2, True)] if over else [])]
+        flows = [flow_forms(lambda stacked, shares_in=shares_in: self._reading_in_frame(
+                     region, stacked, shares_in, (trail, steps), in_lines), body, whole=Picture.whole,
+                     suffix=f", the shares in {shares_in[0]} column(s){', words over bars' if shares_in[1] else ''}",
+                     wide_from=L.side_by_side) for shares_in in arrangements]
+        # every arrangement in the body's flow first (words over bars only stacked)
+        in_frame = [replace(pair[k], grow=False, region=region) for k in (0, 1) for pair in flows
+                    if not (pair[k].name.startswith("side") and "over" in pair[k].name)]
+        stacked = flows[0][0].name.startswith("stacked")  # below the frame: the frame's own flow after
+        under = Region(body.left, body.right, body.bottom, words.get_bottom()[1] - layout.GAP)
+        return [*in_frame, Form("running below the frame", lambda: self._reading_below(under, in_lines, stacked),
+                                Picture.whole, region=under, grow=False, close_up=True)]
 
-    def _reading_in_frame(self, words: TokenRow, trail: VGroup) -> tuple:
-        """The reading picture fitted between the words and the share trail: (state, title, shares, the state's
-        region, zoom)."""
-        region = Region(layout.body().left, layout.body().right, trail.get_top()[1] + layout.GAP,
-                        words.get_bottom()[1] - (layout.GAP if self._words_in_lines(words) else layout.FAR))
-        # a narrow body (portrait, square): the state over its shares, each the body's width
-        state_region, shares_region = region.split_rows(1, 1) if _stacked() else region.split_columns(1, 1)
-        state, state_title, shares = self._reading_picture(state_region, shares_region, region,
-                                                           crowded=self._words_in_lines(words))
-        picture = VGroup(state_title, state, shares.title, shares.labels, shares.slots, *shares.spacers)
-        block = VGroup(shares.title, shares.labels, shares.slots, *shares.spacers)
-        if _stacked() and VGroup(state_title, state).get_bottom()[1] < block.get_top()[1]:
+    def _reading_in_frame(self, region: Region, stacked: bool, shares_in: tuple, trail: tuple,
+                          in_lines: bool) -> Picture:
+        """The reading picture fitted into `region`: the state over its shares (`stacked`) or beside them, each in
+        half the region, the shares as `shares_in` says (columns, words over bars); over the share trail (`trail`: the
+        trail and its steps)."""
+        state_region, shares_region = region.split_rows(1, 1) if stacked else region.split_columns(1, 1)
+        state, state_title, shares = self._reading_picture(state_region, shares_region, shares_in, crowded=in_lines,
+                                                           stacked=stacked)
+        block = VGroup(*_block(shares))
+        if stacked and VGroup(state_title, state).get_bottom()[1] < block.get_top()[1]:
             # the rows' halves too low for what they hold (many words): the state right over its shares
             block.next_to(VGroup(state_title, state), DOWN, buff=layout.APART)
+        picture = VGroup(state_title, state, block)
         zoom = layout.fit_factor(picture, region)
         layout.fit_into(picture, region)
-        if _stacked():
-            state_title = self._legible_reading(state_title, state, shares, state_region, region, zoom,
-                                                crowded=self._words_in_lines(words))
-        return state, state_title, shares, state_region, zoom
+        return Picture(state, state_title, shares, state_region, zoom, *trail, stacked)
 
-    def _reading_below(self, words: TokenRow) -> tuple:
-        """The reading picture at its own (legible) size under the words, title over state over the shares in one
-        column, running below the frame: (state, title, shares, the state's region, zoom, the two shots)."""
-        body = layout.body()
-        region = Region(body.left, body.right, body.bottom, words.get_bottom()[1] - layout.GAP)
+    def _reading_below(self, region: Region, in_lines: bool, stacked: bool) -> Picture:
+        """The reading picture at its own size under the words, title over state over the shares in one column (no
+        trail: the caption says the first word's shares)."""
         state = self._state_vector(0)
-        zoom = layout.fit_factor(state, region)  # only a vector wider than the body shrinks (never below the floor)
+        zoom = layout.fit_factor(state, region)  # only a vector wider than the body shrinks
         state.scale(zoom)
-        title = self._state_title(0, region, state, zoom, crowded=self._words_in_lines(words))
-        shares = self._shares_in(region, 1)
+        title = self._state_title(0, region, state, zoom, crowded=in_lines, stacked=True)
+        shares = self._shares_in(region, 1, stacked=True)
         if shares.slots[0].width <= layout.FAR:  # a word too long to leave its bar room beside it: over its bar
-            shares = self._shares_in(region, 1, over=True)
-        block = VGroup(shares.title, shares.labels, shares.slots, *shares.spacers)
+            shares = self._shares_in(region, 1, over=True, stacked=True)
+        block = VGroup(*_block(shares))
         layout.fit_into(block, Region(region.left, region.right, -config.frame_height, config.frame_height), grow=False)
         VGroup(title, state).next_to(region.top_edge(), DOWN, buff=0).set_x(region.center[0])
         block.next_to(state, DOWN, buff=layout.APART).set_x(region.center[0])
-        # the shares with the state over them where the frame has the height for both; the title and the arrow
-        # into it stay above the shot
-        room = layout.frame().height - camera.FRAMING_MARGIN
-        top = next(part for part in (VGroup(state, block), block) if part.height <= room or part is block).get_top()
-        shots = (camera.rest_shot(), camera.Shot(UP * (top[1] + camera.FRAMING_MARGIN - config.frame_y_radius),
-                                                  config.frame_width))
-        if block.get_bottom()[1] >= body.bottom:  # all of it in the frame after all: no camera
-            shots = None
-        return state, title, shares, region, zoom, shots
+        return Picture(state, title, shares, region, zoom, VGroup(), [], stacked)
 
     @staticmethod
     def _shares_shown(reading: Reading) -> list:
@@ -537,105 +511,67 @@ class BottleneckScene(AttentionScene):
         words, back in on the shares."""
         return [reading.shares.title, reading.shares.labels, reading.bars]
 
-    def _look(self, shots: tuple | None, which: int, shares: list = ()) -> None:
-        """Move the camera to `shots[which]` (the words and state, or the shares), where the reading picture runs
-        below the frame: what the shot cuts off is hidden while it is framed, and `shares` (the block as on screen)
-        fade out on the way up to the words, in on the way down. Nothing where the picture fits the frame."""
-        if not shots or camera.at_rest(self) == (which == 0):  # 0: the words (at rest), where it starts
-            return
-        shot = shots[which]
-        faded = {id(m) for part in shares for m in part.get_family()}
-        stage = Group(*(m for m in self.mobjects if m is not self.camera.frame and id(m) not in faded))
-        fades = [FadeIn(part) if which else FadeOut(part) for part in shares]
-        framed.move_to_shot(self, shot, stage, [], *fades, run_time=0.8, region=layout.frame())
-
     def _show_trail_step(self, steps: list[VGroup], t: int) -> None:
         """Step t of the share trail, where the trail is shown."""
         if steps:
             self.play(FadeIn(steps[t], shift=RIGHT * layout.NUDGE) if t else FadeIn(steps[t]), run_time=0.5)
 
-    def _reading_picture(self, state_region: Region, shares_region: Region,
-                         whole: Region | None = None, *, crowded: bool = False) -> tuple[VGroup, VGroup, Shares]:
+    def _reading_picture(self, state_region: Region, shares_region: Region, shares_in: tuple, *,
+                         crowded: bool = False, stacked: bool) -> tuple[VGroup, VGroup, Shares]:
         """The hidden state after the first word (title over vector) in the left column and the share bars in the
         right one, their tops level with the vector's so an arrow from a word to the title passes over the bars."""
         state = self._state_vector(0)
-        title = self._state_title(0, state_region, state, 1.0, crowded=crowded)
+        title = self._state_title(0, state_region, state, 1.0, crowded=crowded, stacked=stacked)
         VGroup(title, state).move_to(state_region.center)
-        shares = self._shares(shares_region, whole)
-        if not _stacked():  # side by side: level tops; stacked, each keeps its own row
+        columns, over = shares_in
+        shares = self._shares_in(shares_region, columns, over=over, stacked=stacked)
+        if not stacked:  # side by side: level tops; stacked, each keeps its own row
             VGroup(shares.title, shares.labels, shares.slots, *shares.spacers).align_to(state, UP)
         return state, title, shares
-
-    def _legible_reading(self, title, state: VGroup, shares: Shares, state_region: Region, region: Region,
-                         zoom: float, *, crowded: bool):
-        """A narrow body's reading picture, fitted whole, may set its title and shares below the floor where only the
-        vector is as wide as the body (a long word): the title is built again at the floor, the shares grow back
-        towards it as far as the region's width and the room under them allow. Returns the title."""
-        if close_up.smallest_font(title) < typography.MIN_FONT_SIZE:
-            title = self._state_title(0, state_region, state, zoom, crowded=crowded)
-        block = VGroup(shares.title, shares.labels, shares.slots, *shares.spacers)
-        if close_up.smallest_font(block) >= typography.MIN_FONT_SIZE:
-            return title
-        block.next_to(state, DOWN, buff=layout.APART * zoom)  # right under the state: the room below is for growing
-        grow = min(typography.MIN_FONT_SIZE * close_up.BUILD_MARGIN / close_up.smallest_font(block),
-                   (block.get_top()[1] - region.bottom) / block.height)
-        if grow > 1:
-            block.scale(grow, about_edge=UP)
-            excess = block.width - region.width
-            if excess > 0:  # what a share of 1 spans gives up the width the words and numbers grew by
-                for slot, spacer in zip(shares.slots, shares.spacers):
-                    slot.stretch_to_fit_width(slot.width - excess, about_edge=LEFT)
-                    spacer.shift(LEFT * excess)
-            block.set_x(region.center[0])
-        return title
 
     @staticmethod
     def _reader(words: TokenRow, t: int) -> SurroundingRectangle:
         """The box that marks the word the encoder is reading."""
         return SurroundingRectangle(words[t], color=palette.ACCENT, buff=layout.TIGHT, corner_radius=0.08)
 
-    def _hidden_scale(self) -> float:
-        return float(self.src.get("hidden_states").abs().max())
+    def _state_vector(self, t: int, **shape) -> VGroup:
+        """Hidden state t, shaded on one scale for every state; by default with its numbers, its cells as wide as
+        every state's widest number needs (so the vector never jumps); `shape` as `vector` takes it (a column, the
+        cells as shades of one side)."""
+        shape = shape or {"cell_width": self.cell_width}
+        return vector(self.src, f"hidden_states.{t}", shading="diverging",
+                      scale_to=float(self.src.get("hidden_states").abs().max()), **shape)
 
-    def _state_vector(self, t: int) -> VGroup:
-        """Hidden state t, its cells as wide as every state's widest number needs (so the vector never jumps)."""
-        return vector(self.src, f"hidden_states.{t}", shading="diverging", scale_to=self._hidden_scale(),
-                      cell_width=self.cell_width)
-
-    def _state_title(self, t: int, region: Region, state: VGroup, zoom: float, *, crowded: bool) -> VGroup:
+    def _state_title(self, t: int, region: Region, state: VGroup, zoom: float, *, crowded: bool,
+                     stacked: bool) -> VGroup:
         """"hidden state after “word”" over `state`, scaled by `zoom` (in a narrow body, no further than the floor)."""
         words = f"hidden state after “{self.tokens[t]}”"
-        if _stacked():  # never scaled below the floor: wrapped to the width it then may take
+        if stacked:  # never scaled below the floor: wrapped to the width it then may take
             zoom = max(zoom, typography.MIN_FONT_SIZE / typography.LABEL_SIZE)
-        title = (wrapped(words, region.width / zoom, font_size=typography.LABEL_SIZE) if _stacked()
+        title = (wrapped(words, region.width / zoom, font_size=typography.LABEL_SIZE) if stacked
                  else label(words, font_size=typography.LABEL_SIZE)).scale(zoom)
         layout.fit_into(title, region, center=False, grow=not crowded)  # the English in lines: room for the shares
         return title.next_to(state, UP, buff=layout.GAP * zoom)
 
     @staticmethod
-    def _words_in_lines(words: TokenRow) -> bool:
-        """Whether the English stands in lines (`_word_lines`) rather than in one row."""
-        return getattr(words, "lines", None) is not None
-
-    @staticmethod
-    def _word_foot(words: TokenRow, word: VGroup):
+    def _word_foot(words: TokenRow, word: VGroup, in_lines: bool):
         """Where an arrow from a word to s leaves it: its bottom, or (words in lines) under the last line, so an
         arrow from an upper line does not cross the words below it."""
-        if not BottleneckScene._words_in_lines(words):
+        if not in_lines:
             return word.get_bottom()
         return [word.get_center()[0], words.get_bottom()[1], 0.0]
 
     @staticmethod
-    def _word_arrows(words: TokenRow) -> VGroup:
+    def _word_arrows(words: TokenRow, in_lines: bool) -> VGroup:
         """The arrows that carry the state from word to word; at the end of a line (words in lines) it runs out of
         the line, into the room the line keeps for it, back under the line and into the next line's first word."""
         arrows = VGroup()
         for t, (a, b) in enumerate(zip(words[:-1], words[1:])):
-            if BottleneckScene._words_in_lines(words) and t + 1 in words.line_starts:
+            if in_lines and t + 1 in words.line_starts:
                 corners = _return_corners(a, b, _line_of(words, words.lines, t), _line_of(words, words.lines, t + 1),
                                           words.gap)
                 arrows.add(_polyline(corners, stroke_width=3))
-            elif BottleneckScene._words_in_lines(words):  # words in lines stand closer: a link spans the gap (an
+            elif in_lines:  # words in lines stand closer: a link spans the gap (an
                 # arrow's tip and stroke would shrink to nothing there), drawn as the path on to the next line is
                 arrows.add(Line(a.get_right(), b.get_left(), buff=layout.HAIRLINE, color=palette.MUTED, stroke_width=3))
             else:
@@ -648,28 +584,7 @@ class BottleneckScene(AttentionScene):
         return Arrow(words[t].get_bottom(), title.get_top(), buff=layout.NEAR, color=palette.ENGLISH,
                      stroke_width=3, max_tip_length_to_length_ratio=0.12)
 
-    def _shares(self, region: Region, whole: Region | None = None) -> Shares:
-        """The shares block in one column of words, or in two when one column would not stay legible (many words);
-        in a narrow body, when neither does, each word over its bar (a word too long to stand beside one): the
-        first arrangement that stays legible, else the one whose text comes out largest in `whole` (the region of the
-        whole picture: stacked, the block moves up under the state when it needs the height)."""
-        best, best_size = None, 0.0
-        for columns, over in [(1, False), (2, False), (1, True), (2, True)]:
-            if over and not (_stacked() and single.slots[0].width <= layout.FAR):
-                break  # words over bars only where a word leaves a bar beside it in one column no room (a long word)
-            shares = self._shares_in(region, columns, over=over)
-            single = shares if best is None else single
-            block = VGroup(shares.title, shares.labels, shares.slots, *shares.spacers)
-            smallest = close_up.smallest_font(block)
-            if layout.fits_legibly(block, region, smallest):
-                return shares
-            size = smallest * layout.fit_factor(block, whole or region)
-            # none legible: two columns side by side, unless words over their bars come out larger
-            if not over or size > best_size:
-                best, best_size = shares, size
-        return best
-
-    def _shares_in(self, region: Region, columns: int, *, over: bool = False) -> Shares:
+    def _shares_in(self, region: Region, columns: int, *, over: bool = False, stacked: bool) -> Shares:
         """Word labels right-aligned, each beside an empty slot as long as a share of 1 may be (the region's width
         less the labels and the widest number), under one title; the whole block fitted into `region`. With two
         columns the words run down the left one, then the right one. `over`: each word over its slot instead."""
@@ -691,7 +606,7 @@ class BottleneckScene(AttentionScene):
         cells = [m for r in range(rows) for c in range(columns) for m in triples[c * rows + r]]
         words = "how much of each word the state still carries"
         title = (wrapped(words, region.width, font_size=typography.SMALL_SIZE, color=palette.MUTED)
-                 if _stacked() else label(words, font_size=typography.SMALL_SIZE, color=palette.MUTED))
+                 if stacked else label(words, font_size=typography.SMALL_SIZE, color=palette.MUTED))
         spare = region.height - title.height - layout.GAP - rows * L.bar_height
         row_gap = min(max(spare / max(rows - 1, 1), layout.TIGHT), layout.NEAR)  # many words: rows closer
         VGroup(*cells).arrange_in_grid(rows=rows, cols=len(cells) // rows, col_alignments="rll" * columns,
@@ -738,12 +653,11 @@ class BottleneckScene(AttentionScene):
         return group
 
     def _share_trail(self) -> tuple[VGroup, list[VGroup]]:
-        """“I” share: 1.00 → 0.25 → 0.13, laid out whole along the bottom; step t is shown after word t. In a narrow
-        body, where one row would not stay legible (many words), the steps in lines at the floor's size: the layout
-        engine picks the first form that stays legible."""
-        forms = [Form("one row", lambda: self._trail_steps(False), whole=lambda built: built[0])]
-        if _stacked():
-            forms.append(Form("in lines", lambda: self._trail_steps(True), whole=lambda built: built[0], grow=False))
+        """“I” share: 1.00 → 0.25 → 0.13, laid out whole along the bottom; step t is shown after word t. Where one
+        row would not stay legible (many words, a narrow body), the steps in lines at the floor's size: the layout
+        engine picks the first form that stays legible (to the floor)."""
+        forms = [Form("one row", lambda: self._trail_steps(False), whole=lambda built: built[0]),
+                 Form("in lines", lambda: self._trail_steps(True), whole=lambda built: built[0], grow=False)]
         (trail, steps), _ = compose(forms, layout.body())
         trail.to_edge(DOWN, buff=layout.MARGIN + layout.BOTTOM_BAND)
         return trail, steps
@@ -762,7 +676,7 @@ class BottleneckScene(AttentionScene):
         if not in_lines:
             return trail, steps
         body = layout.body()
-        scale = typography.MIN_FONT_SIZE * close_up.BUILD_MARGIN / close_up.smallest_font(trail)
+        scale = floor_scale(trail)
         if steps[0].width > body.width / scale:  # a long first word: its head on lines of its own, number after
             head = wrapped(f"“{self.tokens[0]}” share:", body.width / scale, font_size=typography.LABEL_SIZE,
                            color=palette.MUTED, line_gap=layout.TIGHT)
@@ -776,11 +690,11 @@ class BottleneckScene(AttentionScene):
         """The French words the decoder writes (the reference without its end token)."""
         return tuple(w for w in self.french.get("reference") if w != self.french.get("end_token"))
 
-    def _decoder_chain(self) -> VGroup:
+    def _decoder_chain(self, stacked: bool) -> VGroup:
         """start ↓ words ↓ end, down the right side of the body; chain.step(word) is a word's box. A narrow body
         (portrait, square) has no width beside s for that column: there the steps it writes stand in a row along the
-        bottom (`_decoder_row`)."""
-        if _stacked():
+        bottom (`_decoder_row`): where the reading picture was `stacked`. `chain.in_row` says which."""
+        if stacked:
             return self._decoder_row()
         words = (self.french.get("start_token"), *self.french.get("reference"))
         boxes = [token_box(w, palette.FRENCH if w in self._decoder_words() else palette.MUTED) for w in words]
@@ -796,12 +710,13 @@ class BottleneckScene(AttentionScene):
         chain.to_edge(RIGHT, buff=layout.MARGIN)
         by_word = dict(zip(words, boxes))
         chain.step = lambda w: by_word[w]
+        chain.in_row = False
         return chain
 
     def _decoder_row(self) -> VGroup:
         """The decoder's steps left to right along the bottom of a narrow body, "decoder" under them; in lines at the
         floor's size when one row would not stay legible (many or long French words), `chain.in_lines` then set: the
-        layout engine picks the first of the two forms that stays legible."""
+        layout engine picks the first of the two forms that stays legible (to the floor)."""
         forms = [Form("one row", lambda: self._decoder_steps(False), grow=False)]
         if len(self._decoder_words()) > 1:
             forms.append(Form("in lines", lambda: self._decoder_steps(True), grow=False))
@@ -814,7 +729,7 @@ class BottleneckScene(AttentionScene):
         row = VGroup(*boxes).arrange(RIGHT, buff=layout.GAP)
         body = layout.body()
         head = label("decoder", font_size=typography.SMALL_SIZE, color=palette.MUTED)
-        scale = typography.MIN_FONT_SIZE * close_up.BUILD_MARGIN / close_up.smallest_font(VGroup(row, head))
+        scale = floor_scale(VGroup(row, head))
         lines = (_in_lines(boxes, body.width / scale - layout.GAP / 2, gap=layout.GAP, line_gap=layout.GAP,
                            room_after=layout.GAP) if in_lines else [list(range(len(boxes)))])
         links = [self._decoder_link(boxes, t, lines) for t in range(len(boxes) - 1)]
@@ -825,6 +740,7 @@ class BottleneckScene(AttentionScene):
         by_word = dict(zip(self._decoder_words(), boxes))
         chain.step = lambda w: by_word[w]
         chain.in_lines = in_lines
+        chain.in_row = True
         return chain
 
     @staticmethod
@@ -841,20 +757,21 @@ class BottleneckScene(AttentionScene):
     def _left_of_chain(chain: VGroup) -> Region:
         """Where s and the kept states go: left of the decoder's column, or above its row in a narrow body."""
         body = layout.body()
-        if _stacked():
+        if chain.in_row:
             return Region(body.left, body.right, chain.get_top()[1] + layout.FAR, body.top)  # links run upright
         return Region(body.left, chain.get_left()[0] - L.link_room, body.bottom, body.top)
 
-    def _word_row(self) -> TokenRow:
+    def _word_row(self) -> tuple[TokenRow, bool]:
         """The English along the top band: in one row with room for the arrows between the words, else closer (never
         below NEAR), else in lines at the floor's size (many or long words); the layout engine picks the first that
-        stays legible."""
-        words, _ = compose(self._word_forms(), layout.top_band())
-        if self._words_in_lines(words):  # from the top of the frame down, centred with the room the paths take
+        stays legible (to the floor). Returns the words and whether they stand in lines."""
+        words, plan = compose(self._word_forms(), layout.top_band())
+        in_lines = plan.form == "in lines"
+        if in_lines:  # from the top of the frame down, centred with the room the paths take
             band, before = layout.top_band(), words.gap / 2  # the room the paths on to the next line take
             centring = before / 2  # the lines and that room centred together
             words.move_to(band.center).align_to(band.top_edge(), UP).shift(RIGHT * centring)
-        return words
+        return words, in_lines
 
     def _word_forms(self) -> list[Form]:
         """The forms of the English row: apart, closer, in lines (these may reach down into the body)."""
@@ -870,7 +787,7 @@ class BottleneckScene(AttentionScene):
         """The gap that lets the words, at the floor's size, fill the top band's width (between NEAR and the
         arrows' room)."""
         words = TokenRow(self.tokens, palette.ENGLISH, buff=L.word_gap)
-        at_floor = typography.MIN_FONT_SIZE * close_up.BUILD_MARGIN / close_up.smallest_font(words)
+        at_floor = floor_scale(words)
         spare = layout.top_band().width / at_floor - sum(w.width for w in words)
         return max(min(L.word_gap, spare / max(len(words) - 1, 1)), layout.NEAR)
 
@@ -879,8 +796,7 @@ class BottleneckScene(AttentionScene):
         closest, reaching into the body), each line keeping room at its end, under it and before the next for the
         arrow on to the next line's first word."""
         band = layout.top_band()
-        smallest = close_up.smallest_font(TokenRow(self.tokens, palette.ENGLISH))
-        scale = typography.MIN_FONT_SIZE * close_up.BUILD_MARGIN / smallest
+        scale = floor_scale(TokenRow(self.tokens, palette.ENGLISH))
         for gap in (layout.APART, layout.GAP, layout.NEAR):
             words = TokenRow(self.tokens, palette.ENGLISH, buff=gap)
             # room between the lines and before them for the path from a line's end on to the next line
@@ -902,10 +818,8 @@ class BottleneckScene(AttentionScene):
         for t, box in enumerate(boxes):
             name = math(f"h_{t + 1}", color=palette.TEXT, font_size=typography.BODY_SIZE + 6)
             # shaded: cells a word's height and no wider (their numbers' width would only push the words apart)
-            state = (vector(self.src, f"hidden_states.{t}", shading="diverging", scale_to=self._hidden_scale(),
-                            orientation="column", show_values=False, cell_size=side) if shaded else
-                     vector(self.src, f"hidden_states.{t}", shading="diverging", scale_to=self._hidden_scale(),
-                            orientation="column", cell_width=self.cell_width))
+            state = (self._state_vector(t, orientation="column", show_values=False, cell_size=side) if shaded else
+                     self._state_vector(t, orientation="column", cell_width=self.cell_width))
             column = VGroup(box, name, state).arrange(DOWN, buff=layout.NEAR)
             column.word, column.name, column.state, column.text = box, name, state, box[1]
             columns.append(column)
@@ -918,31 +832,44 @@ class BottleneckScene(AttentionScene):
             column.name.shift(UP * (foot - column.name.get_bottom()[1]))
         return columns
 
-    def _kept_tiered(self, region: Region) -> list[VGroup] | None:
-        """A narrow body's kept states where the word boxes over them would not stay legible in one row (many words):
-        each word as plain text over its own state, on alternate tiers (as few as keep the words apart, and clear of
-        the lines from higher tiers), a thin line down from each word to its state; a column per word (word, h_t, its
-        shades), so a link from a step below reaches each state without crossing another. Where the names h_t would
-        not fit side by side, the columns go without them (the words name the states). None when no such layout stays
-        legible in `region` (the camera then moves out to the states)."""
+    def _kept_forms(self, chain: VGroup) -> list[Form]:
+        """The kept states, for the room left of the decoder's steps: with their numbers; with them, the decoder's
+        column narrowed first (long words, beside it); as shades; in a narrow body, as shades under their words on
+        tiers (`_tiered_forms`). The layout engine picks the first that reads (shades: the camera's rung)."""
+        whole = lambda kept: VGroup(*kept.rows)  # noqa: E731
+        forms = [Form("with numbers", lambda: Kept(self._kept_rows(chain.in_row), 1.0, False), whole)]
+        room = self._chain_room(chain, VGroup(*self._kept_rows(chain.in_row)))
+        if room < 1:
+            left = chain.get_right()[0] - chain.width * room - L.link_room
+            region = Region(layout.body().left, left, layout.body().bottom, layout.body().top)
+            forms.append(Form("with numbers, the decoder narrower",
+                              lambda: Kept(self._kept_rows(chain.in_row), room, False), whole, region=region))
+        forms.append(Form("as shades", lambda: Kept(self._kept_rows(chain.in_row, shaded=True), 1.0, True), whole))
+        return forms + (self._tiered_forms(whole) if chain.in_row else [])
+
+    def _tiered_forms(self, whole) -> list[Form]:
+        """A narrow body's kept states where the word boxes over them may not stay legible in one row (many words):
+        each word as plain text over its own state, on alternate tiers (clear of the lines from higher tiers), a thin
+        line down from each word to its state; a column per word (word, h_t, its shades), so a link from a step below
+        reaches each state without crossing another. Named h_t, then without the names (the words name the states);
+        on one tier, two, up to `L.most_tiers`, each word starting on each tier in turn (a long first word high up)."""
         words = [label(word, font_size=typography.LABEL_SIZE, color=palette.ENGLISH) for word in self.tokens]
         names = [math(f"h_{t + 1}", color=palette.TEXT, font_size=typography.LABEL_SIZE) for t in range(len(words))]
         side = max(token_box(word).height for word in self.tokens)  # a cell no taller than a word's box
         widths = [word.width for word in words]
-        most = min(len(words), L.most_tiers)
+        forms = []
         for named in (True, False):
-            for tiers in range(1, most + 1):
-                for turn in range(tiers):  # which word starts on which tier (a long first word high up)
+            for tiers in range(1, min(len(words), L.most_tiers) + 1):
+                for turn in range(tiers):
                     tier = [(t + turn) % tiers for t in range(len(words))]
                     pitch = self._tier_pitch(widths, tier)
                     if named:
                         pitch = max(pitch, max(name.width for name in names) + layout.NEAR)
-                    cell = min(side, pitch - layout.NEAR)
-                    columns = self._tiered_columns(words, names if named else None, tier, pitch, cell)
-                    group = VGroup(*columns)
-                    if layout.fits_legibly(group, region, close_up.smallest_font(group)):
-                        return columns
-        return None
+                    build = (lambda tier=tier, pitch=pitch, named=named: Kept(self._tiered_columns(
+                        words, names if named else None, tier, pitch, min(side, pitch - layout.NEAR)), 1.0, True))
+                    forms.append(Form(f"on {tiers} tier(s), from tier {turn}{'' if named else ', unnamed'}", build,
+                                      whole))
+        return forms
 
     @staticmethod
     def _tier_pitch(widths: list[float], tier: list[int]) -> float:
@@ -964,8 +891,7 @@ class BottleneckScene(AttentionScene):
         names the states)."""
         columns = []
         for t, word in enumerate(words):
-            state = vector(self.src, f"hidden_states.{t}", shading="diverging", scale_to=self._hidden_scale(),
-                           orientation="column", show_values=False, cell_size=cell)
+            state = self._state_vector(t, orientation="column", show_values=False, cell_size=cell)
             state.move_to(RIGHT * pitch * t, aligned_edge=UP)
             name = names[t].copy().next_to(state, UP, buff=layout.NEAR) if names else VGroup()
             columns.append(VGroup(name, state))
@@ -998,27 +924,22 @@ class BottleneckScene(AttentionScene):
     def _chain_room(self, chain: VGroup, rows: VGroup) -> float:
         """How much the decoder's column must shrink (1: not at all) for `rows` to fit legibly left of it; never
         below what keeps the column's own words at the floor."""
-        region = self._left_of_chain(chain)
-        smallest = close_up.smallest_font(rows)
-        if layout.fits_legibly(rows, region, smallest) or _stacked():  # stacked: the row is not beside them
+        if chain.in_row:  # the row is not beside them
             return 1.0
-        floor = typography.MIN_FONT_SIZE * close_up.BUILD_MARGIN
-        needed = rows.width * floor / smallest
-        width = chain.get_right()[0] - region.left - L.link_room - needed
-        lowest = floor / close_up.smallest_font(chain)
-        return min(1.0, max(width / chain.width, lowest))
+        needed = rows.width * floor_scale(rows)  # as wide as the rows are at the floor
+        width = chain.get_right()[0] - self._left_of_chain(chain).left - L.link_room - needed
+        return min(1.0, max(width / chain.width, floor_scale(chain)))
 
-    def _kept_rows(self, shaded: bool = False) -> list[VGroup]:
+    def _kept_rows(self, in_columns: bool, shaded: bool = False) -> list[VGroup]:
         """Rows "word  h_t  [vector]", one per English word, as built (not yet fitted). `shaded`: each vector as
         cells shaded by value (no numbers), a word's height, the rows closer: for more rows than fit with numbers."""
-        if _stacked():
+        if in_columns:  # over the decoder's row: a column per word
             return self._kept_columns(shaded)
         rows, cells = [], []
         for t, word in enumerate(self.tokens):
             box = token_box(word, palette.ENGLISH)
             name = math(f"h_{t + 1}", color=palette.TEXT, font_size=typography.BODY_SIZE + 6)
-            state = (vector(self.src, f"hidden_states.{t}", shading="diverging", scale_to=self._hidden_scale(),
-                            show_values=False, cell_size=box.height) if shaded else self._state_vector(t))
+            state = self._state_vector(t, show_values=False, cell_size=box.height) if shaded else self._state_vector(t)
             row = VGroup(box, name, state)
             row.word, row.name, row.state, row.text = box, name, state, box[1]
             rows.append(row)

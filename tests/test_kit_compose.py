@@ -252,3 +252,31 @@ def test_a_column_taller_than_a_phone_holds_is_framed_top_to_bottom_at_the_frame
         assert all(a[0] <= b[1] for a, b in zip(seen, seen[1:])), "no gap between one shot and the next"
         short = Rectangle(width=1.0, height=0.5 * room)
         assert len(_down(short, region)) == 1
+
+
+@pytest.mark.parametrize("aspect", ["landscape", "portrait"])
+def test_floor_scale_sets_the_smallest_text_at_the_floor_with_the_build_margin(aspect):
+    """A label at 32 and one at 30 side by side: scaled by floor_scale, the 30 reads at 26 × 1.04 = 27.04."""
+    from manim import VGroup
+
+    from scenes.kit import label
+    from scenes.kit.forms import floor_scale
+
+    with in_frame(aspect):
+        pair = VGroup(label("big", font_size=32), label("small", font_size=30))
+        factor = floor_scale(pair)
+        assert factor == pytest.approx(27.04 / 30)
+        pair.scale(factor)
+        assert close_up.smallest_font(pair) == pytest.approx(27.04, rel=1e-6)
+
+
+@pytest.mark.parametrize("aspect, first", [("landscape", "side by side"), ("square", "stacked"),
+                                           ("portrait", "stacked")])
+def test_flow_forms_wide_from_sends_a_square_body_to_the_stacked_form_first(aspect, first):
+    """wide_from=1.5: only a body at least 1.5 times as wide as tall (landscape's 16:9) tries side by side first; by
+    default a square body, wider than tall, does."""
+    with in_frame(aspect):
+        body = layout.body()
+        assert [f.name for f in flow_forms(lambda stacked: stacked, wide_from=1.5)][0] == first
+        default_first = "stacked" if body.height > body.width else "side by side"
+        assert [f.name for f in flow_forms(lambda stacked: stacked)][0] == default_first

@@ -50,3 +50,42 @@ def test_at_rest_end_over_only_plays_what_it_is_given():
     square = Square()
     staging.end_over(scene, plan, [[square]], Animation(square))
     assert len(scene.plays) == 1
+
+
+class _Stage(_Recorder):
+    """A stand-in scene with mobjects on screen (look_at asks what is)."""
+
+    def __init__(self, *shown):
+        super().__init__()
+        self.shown = shown
+
+    def get_mobject_family_members(self):
+        return [m for mob in self.shown for m in mob.get_family()]
+
+
+def test_at_rest_look_at_plays_before_animations_and_after_at_once_and_fades_in_only_what_is_not_on_screen():
+    """A group whose parts came in one by one counts as on screen; a part not yet shown fades in with the rest."""
+    bars, numbers, title = Square(), Square(), Square()
+    scene = _Stage(bars, numbers)  # the group VGroup(bars, numbers) itself was never added
+    plan = compose.Plan(VGroup(), "f", compose.WORKED, layout.Region(-2, 2, -3, 3))
+    before, now, after = Animation(bars), Animation(numbers), Animation(title)
+    staging.look_at(scene, plan, [title], now, before=[before], after=[after],
+                    fading_in=[VGroup(bars, numbers), title], run_time=0.4)
+    assert len(scene.plays) == 1
+    animations, run_time = scene.plays[0]
+    assert animations[:3] == (before, now, after) and len(animations) == 4 and run_time == 0.4
+    assert animations[3].mobject is title  # the FadeIn of what was not on screen, nothing for the group
+
+
+def test_at_rest_look_back_out_over_and_read_closely_play_only_what_they_are_given():
+    scene = _Stage()
+    plan = compose.Plan(VGroup(Square()), "f", compose.FLOOR, layout.Region(-2, 2, -3, 3))
+    staging.look_back(scene, plan, fading_out=[Square()])
+    staging.look_at(scene, plan, [Square()])
+    assert scene.plays == []
+    square = Square()
+    staging.out_over(scene, plan, Animation(square), instead=[])
+    assert len(scene.plays) == 1 and scene.plays[0][0][0].mobject is square
+    shades = Square()
+    assert staging.read_closely(scene, plan, VGroup(shades), shades, Square()) is shades
+    assert len(scene.plays) == 1

@@ -11,6 +11,7 @@ arrangements exist and in which order they are preferred for the region at hand,
                                  build(stacked, cell): side by side and stacked (the region's flow first), at each
                                  row height, roomiest first
     map_style_forms(build)       build(style): an attention map in each of the kit's arrangements, roomiest first
+    floor_scale(mob)             how far a form set at the floor's size (in lines, say) scales its content
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from typing import Any
 
 from manim import Mobject
 
-from . import layout, legible
+from . import close_up, layout, legible, typography
 from .compose import Form
 
 
@@ -29,11 +30,15 @@ def _itself(built: Any) -> Mobject:
 
 
 def flow_forms(build: Callable[[bool], Any], region: layout.Region | None = None, *,
-               whole: Callable[[Any], Mobject] = _itself, suffix: str = "", close_up: bool = False) -> list[Form]:
+               whole: Callable[[Any], Mobject] = _itself, suffix: str = "", close_up: bool = False,
+               wide_from: float | None = None) -> list[Form]:
     """Side by side and stacked (`build(stacked)`), in `region`'s flow direction first (default the body): a
     portrait body tries the stacked form first, a landscape one the side-by-side form. `close_up`: forms made
-    for the camera only (compose.Form.close_up)."""
-    tall = layout.is_tall(region)
+    for the camera only (compose.Form.close_up). `wide_from`: the region flows side by side only from this width
+    over height on (default: wider than tall), for content whose side-by-side form needs more width than height
+    (a square body then tries the stacked form first)."""
+    area = region or layout.body()
+    tall = layout.is_tall(region) if wide_from is None else area.width < area.height * wide_from
     order = (True, False) if tall else (False, True)
     return [Form(("stacked" if stacked else "side by side") + suffix, lambda stacked=stacked: build(stacked), whole,
                  close_up=close_up)
@@ -80,5 +85,12 @@ def map_style_forms(build: Callable[[dict], Any], *, whole: Callable[[Any], Mobj
             for i, style in enumerate(legible.map_styles())]
 
 
+def floor_scale(mob: Mobject) -> float:
+    """The factor that sets `mob`'s smallest text at the floor, with the margin a composition built for the camera
+    keeps above it (close_up.BUILD_MARGIN): a form laid out at the floor's size (a row broken into lines as wide as
+    the region holds at that size) scales its content by it."""
+    return typography.MIN_FONT_SIZE * close_up.BUILD_MARGIN / close_up.smallest_font(mob)
+
+
 __all__ = ["flow_forms", "lines_forms", "ROW_NAMES", "row_height_forms", "flow_forms_by_row_height",
-           "map_style_forms"]
+           "map_style_forms", "floor_scale"]

@@ -26,6 +26,14 @@ ends on the part the caption talks about. A scene calls them unconditionally.
     work_rows(scene, plan, rows)                     a grid worked a row at a time (scores into weights, rows into
                                                      their sums): at rest in place, under the camera plan each row
                                                      in close-up, panned left to right where it is wider than a shot
+    in_view(scene, mob)                              `mob`, placed for the frame at rest, where the camera now shows
+                                                     that place (a note in the top band after the camera moved)
+    look_at(scene, plan, parts, ...)                 a picture running below the frame: the camera pans down (no
+                                                     zoom) to the first of `parts` one shot holds; look_back: up again
+    out_over(scene, plan, *animations)               the camera moves out over a whole built larger than its region
+                                                     (its small texts hidden), `pinned` as large on screen as before
+    read_closely(scene, plan, part, shades, numbers) a part shown as shades: the camera in on it until `numbers`
+                                                     read in their place, then back to where it was
 """
 
 from __future__ import annotations
@@ -33,9 +41,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 
 import numpy as np
-from manim import UP, Animation, FadeTransform, LaggedStart, Mobject, Rectangle, Scene, VGroup, config
+from manim import (
+    UP, Animation, FadeIn, FadeOut, FadeTransform, Group, LaggedStart, Mobject, Rectangle, ReplacementTransform, Scene,
+    VGroup, config,
+)
 
-from . import camera, close_up, framed, layout, palette, products
+from . import camera, close_up, framed, layout, palette, products, typography
 from .compose import Form, Plan
 from .framed import fade_out_all  # taking a piece off the stage whole, wherever its parts were added
 from .products import DotProducts, ShownProduct, WeightedRows
@@ -336,6 +347,127 @@ def _shot_groups(parts: Sequence[Mobject], region: layout.Region) -> list[list[i
     return [group for group in groups if group]
 
 
+def in_view(scene: Scene, mob: Mobject) -> Mobject:
+    """`mob`, placed for the frame at rest, moved to where the camera now shows that place (at rest: unmoved), at
+    the size it would have on screen at rest."""
+    if camera.at_rest(scene):
+        return mob
+    view = camera.current_view(scene)
+    return mob.scale(1 / view.zoom, about_point=np.zeros(3)).shift([view.center_x, view.center_y, 0])
+
+
+#: How long the camera takes to look down a picture running below the frame, and back up.
+LOOK_TIME = 0.8
+
+
+def _stage(scene: Scene, leaving: Sequence[Mobject]) -> Mobject:
+    """Everything on screen but the camera's frame and `leaving` (what fades with the move): what a shot hides where
+    it cuts it off."""
+    faded = {id(m) for part in leaving for m in part.get_family()}
+    frame = getattr(scene.camera, "frame", None)
+    return Group(*(m for m in scene.mobjects if m is not frame and id(m) not in faded))
+
+
+def _on_screen(mob: Mobject, shown: set) -> bool:
+    """Whether `mob` is on screen: itself, or every one of its parts (a group whose parts came in one by one)."""
+    return id(mob) in shown or bool(mob.submobjects) and all(_on_screen(sub, shown) for sub in mob.submobjects)
+
+
+def look_at(scene: Scene, plan: Plan, parts: Sequence[Mobject], *animations: Animation,
+            fading_in: Sequence[Mobject] = (), before: Sequence[Animation] = (), after: Sequence[Animation] = (),
+            run_time: float = LOOK_TIME) -> None:
+    """A picture that runs below the frame (the camera plan of a picture hung from its region's top): play `before`,
+    then pan (no zoom) down to the first of `parts` that the frame's height holds (else the last), its top at the
+    frame's top, `fading_in` (what the shot at rest leaves out) fading in and `animations` playing with the move;
+    what the shot cuts off is hidden while it is framed; then play `after` (what lands there once it is settled in
+    view). At rest everything is on screen: `before`, `animations`, `after` and the fade-ins of what of `fading_in`
+    is not on screen yet play together (nothing when there are none)."""
+    if not plan.camera:
+        shown = set(map(id, scene.get_mobject_family_members()))
+        entering = [FadeIn(m) for m in fading_in if not _on_screen(m, shown)]
+        if before or animations or after or entering:
+            scene.play(*before, *animations, *after, *entering, run_time=run_time)
+        return
+    if before:
+        scene.play(*before, run_time=run_time)
+    room = layout.frame()
+    seen = next((part for part in parts if part.height <= room.height - camera.FRAMING_MARGIN), parts[-1])
+    top = seen.get_top()[1] + camera.FRAMING_MARGIN - config.frame_y_radius  # its top at the frame's top
+    shot = camera.Shot(np.array([0.0, top, 0.0]), config.frame_width)
+    framed.move_to_shot(scene, shot, _stage(scene, fading_in), [], *(FadeIn(m) for m in fading_in), *animations,
+                        run_time=run_time, region=room)
+    if after:
+        scene.play(*after, run_time=run_time)
+
+
+def look_back(scene: Scene, plan: Plan, *animations: Animation, fading_out: Sequence[Mobject] = (),
+              run_time: float = LOOK_TIME) -> None:
+    """After `look_at`, the camera back at rest (no zoom), `fading_out` (what the shot at rest leaves out) fading
+    with the move and `animations` playing with it; what the frame at rest shows whole comes back. At rest, play
+    `animations` only (nothing when there are none)."""
+    if not plan.camera or camera.at_rest(scene):
+        if animations:
+            scene.play(*animations, run_time=run_time)
+        return
+    framed.move_to_shot(scene, camera.rest_shot(), _stage(scene, fading_out), [],
+                        *(FadeOut(m) for m in fading_out), *animations, run_time=run_time, region=layout.frame())
+
+
+def out_over(scene: Scene, plan: Plan, *animations: Animation, instead: Sequence[Animation] | None = None,
+             run_time: float = 1.0) -> None:
+    """Under the camera plan, where the plan's whole is larger than its region (built at the floor), the camera
+    moves out until all of it shows there (never in): its texts too small there hidden, its numbers as shades, the
+    plan's pinned mobjects (the steps that stay) as large on screen as before; `instead` (default `animations`)
+    plays with the move (what would land on a text the shot hides leaves instead). Where the whole shows at rest
+    (any rung), play `animations` only."""
+    shot = camera.shot_on_all(plan.whole, plan.region)
+    if not plan.camera or shot.zoom >= 1 - 1e-9:
+        if animations:
+            scene.play(*animations, run_time=run_time)
+        return
+    close_up.apply_shot_state(shot, plan.whole, layout.frame())
+    moving = animations if instead is None else instead
+    scene.play(*moving, *camera.move_camera(scene, shot, pinned=list(plan.pinned)), run_time=run_time)
+
+
+def read_closely(scene: Scene, plan: Plan, part: Mobject, shades: Mobject, numbers: Mobject, *,
+                 pinned: Sequence[Mobject] = (), hold: float = 1.5) -> Mobject:
+    """Under the camera plan, where `shades` (a vector of `part`, its word and name) stand for numbers: the camera
+    moves in on the largest of `part`, the shades with what names them (`part`'s name), the shades alone, that makes
+    `numbers` (built over the shades, not yet on screen) legible (closer than camera.MAX_ZOOM where tiny cells need
+    it), the numbers taking the shades' place; after
+    `hold` seconds it moves back to where it was, the numbers back into shades. Where no shot makes them legible, it
+    moves in on `part` still (the shades and their word read there). What the shots cut off (the next word, the
+    steps beside it) is hidden while framed; `pinned` (the note in the top band) stays on screen. At rest nothing.
+    Returns what then stands for the part's vector (the shades again)."""
+    if not plan.camera:
+        return shades
+    floor = typography.MIN_FONT_SIZE * close_up.BUILD_MARGIN
+    size = close_up.smallest_font(numbers)
+    name = getattr(part, "name", VGroup())
+    closest = max(camera.MAX_ZOOM, floor / size)  # shades of tiny cells: as close as their numbers need
+    shots = [(c, camera.shot_on(c, max_zoom=closest)) for c in (part, VGroup(name, shades), shades)]
+    legible = [(c, shot) for c, shot in shots if size * shot.zoom >= floor * (1 - close_up.ROUNDING)]
+    if not legible and camera.at_rest(scene):
+        return shades
+    back = camera.current_view(scene)
+    back = camera.Shot(np.array([back.center_x, back.center_y, 0.0]), config.frame_width / back.zoom)
+    frame = getattr(scene.camera, "frame", None)
+    stage = Group(*(m for m in scene.mobjects if m is not frame and m not in pinned))
+    in_view(scene, framed.cover_top_band(scene))
+    shot = legible[0][1] if legible else camera.shot_on(part)
+    word = getattr(part, "word", None)
+    word = [] if word is None or id(word) in set(map(id, scene.get_mobject_family_members())) else [word]
+    close_up.apply_shot_state(shot, VGroup(*word))
+    again = shades.copy()  # before the shades turn into the numbers
+    into = [ReplacementTransform(shades, numbers)] if legible else []
+    framed.move_to_shot(scene, shot, stage, pinned, *into, *(FadeIn(w) for w in word))
+    scene.wait(hold)
+    out = [ReplacementTransform(numbers, again)] if legible else []
+    framed.move_to_shot(scene, back, stage, pinned, *out, *(FadeOut(w) for w in word))
+    return again if legible else shades
+
+
 __all__ = ["fade_out_all", "enter", "dot_every_row", "scale_every_row", "end_on", "end_along", "back_to_rest",
            "come_to_rest", "rest_as", "end_across", "follow_along", "hang_from_top", "enter_below", "pan_down",
-           "end_over", "work_rows"]
+           "end_over", "work_rows", "in_view", "look_at", "look_back", "out_over", "read_closely"]
