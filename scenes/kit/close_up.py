@@ -19,6 +19,7 @@ from __future__ import annotations
 import weakref
 
 from manim import Animation, Mobject, Rectangle, Text, Typst
+from manim.mobject.text import typst_mobject
 
 from . import camera, layout, palette, typography
 from .light_animations import FillTo, OpacityTo
@@ -55,9 +56,26 @@ def text_units(mob: Mobject) -> list[Mobject]:
     return units
 
 
+#: manim's Typst.font_size, read from the height it measures (see `typst_font_size`).
+_TYPST_FONT_SIZE = Typst.__dict__["font_size"]
+
+
+def typst_font_size(leaf: Typst) -> float | None:
+    """`leaf.font_size` when `leaf.height > 0`, else None: manim's own formula (its height over its height as built,
+    per point) from one measure of the height, where asking `height > 0` and then `font_size` measured it twice (the
+    close-up asks it of every text on every camera move)."""
+    height = leaf.height
+    if not height > 0:
+        return None
+    if type(leaf).font_size is not _TYPST_FONT_SIZE:  # a subclass that says its size its own way
+        return leaf.font_size
+    return height / leaf.initial_height / typst_mobject.SCALE_FACTOR_PER_FONT_POINT
+
+
 def font_size(unit: Mobject) -> float | None:
     """The smallest Typst size inside a text unit (as built, before any camera zoom)."""
-    sizes = [leaf.font_size for leaf in unit.get_family() if isinstance(leaf, Typst) and leaf.height > 0]
+    sizes = [size for leaf in unit.get_family()
+             if isinstance(leaf, Typst) and (size := typst_font_size(leaf)) is not None]
     return min(sizes) if sizes else None
 
 
