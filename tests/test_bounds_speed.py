@@ -63,3 +63,19 @@ def test_installed_positions_are_the_same():
     finally:
         VMobject.get_points_defining_boundary = saved
     assert all(np.array_equal(a, b) for a, b in zip(before, after))
+
+
+@pytest.mark.parametrize("name", list(SHAPES))
+@pytest.mark.parametrize("dim", [0, 1, 2])
+def test_a_length_is_manims_to_the_bit(name, dim):
+    shape = SHAPES[name]().rotate(0.3)
+    stock = bounds_speed._stock_length_over_dim(shape, dim)
+    fast = bounds_speed.length_over_dim(shape, dim)
+    assert type(fast) is type(stock) and fast == stock
+
+
+def test_a_length_with_a_nan_is_manims_own_answer():
+    shape = VGroup(Square(), _one_point())
+    shape[1].points[0, 0] = float("nan")
+    stock, fast = (f(shape, 0) for f in (bounds_speed._stock_length_over_dim, bounds_speed.length_over_dim))
+    assert stock == fast or (stock != stock and fast != fast)

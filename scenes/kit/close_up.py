@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import weakref
 
-from manim import Animation, Mobject, Rectangle, Text, Typst
+from manim import Animation, Mobject, Rectangle, Text, Typst, VMobject
+from manim.mobject.text import typst_mobject
 
 from . import camera, layout, palette, typography
 from .light_animations import FillTo, OpacityTo
@@ -55,9 +56,26 @@ def text_units(mob: Mobject) -> list[Mobject]:
     return units
 
 
+#: manim's Typst.font_size, read from the height it measures (see `typst_font_size`).
+_TYPST_FONT_SIZE = Typst.__dict__["font_size"]
+
+
+def typst_font_size(leaf: Typst) -> float | None:
+    """`leaf.font_size` when `leaf.height > 0`, else None: manim's own formula (its height over its height as built,
+    per point) from one measure of the height, where asking `height > 0` and then `font_size` measured it twice (the
+    close-up asks it of every text on every camera move)."""
+    height = leaf.height
+    if not height > 0:
+        return None
+    if type(leaf).font_size is not _TYPST_FONT_SIZE:  # a subclass that says its size its own way
+        return leaf.font_size
+    return height / leaf.initial_height / typst_mobject.SCALE_FACTOR_PER_FONT_POINT
+
+
 def font_size(unit: Mobject) -> float | None:
     """The smallest Typst size inside a text unit (as built, before any camera zoom)."""
-    sizes = [leaf.font_size for leaf in unit.get_family() if isinstance(leaf, Typst) and leaf.height > 0]
+    sizes = [size for leaf in unit.get_family()
+             if isinstance(leaf, Typst) and (size := typst_font_size(leaf)) is not None]
     return min(sizes) if sizes else None
 
 
@@ -147,6 +165,35 @@ def _targets(shot: camera.Shot, within: Mobject, region: layout.Region | None = 
     return changes, fills
 
 
+def set_opacity(unit: Mobject, opacity: float) -> None:
+    """`unit.set_opacity(opacity)`, member by member without manim's colour arrays made and matched per member (a
+    close-up hides or shows thousands of numbers off screen): every member's fill, stroke and background stroke
+    alpha set to `opacity`, and their opacity attributes, as VMobject.set_opacity leaves them. A unit with a member
+    that is not a plain VMobject (its own set_fill or set_stroke), has a sheen (manim adds a lighter row) or an empty
+    colour array goes to manim's own."""
+    members = unit.get_family()
+    if not all(_plain(member) for member in members):
+        unit.set_opacity(opacity)
+        return
+    for member in members:
+        for array, attribute in _ALPHAS:
+            getattr(member, array)[:, 3] = opacity
+            setattr(member, attribute, opacity)
+
+
+def _plain(member: Mobject) -> bool:
+    return (isinstance(member, VMobject) and all(getattr(type(member), name) is getattr(VMobject, name)
+                                                 for name in _STOCK)
+            and member.get_sheen_factor() == 0 and all(len(getattr(member, array, ())) for array, _ in _ALPHAS))
+
+
+#: What VMobject.set_opacity sets: each colour array's alpha, and the opacity attribute beside it.
+_ALPHAS = (("fill_rgbas", "fill_opacity"), ("stroke_rgbas", "stroke_opacity"),
+           ("background_stroke_rgbas", "background_stroke_opacity"))
+#: The VMobject methods set_opacity goes through: a member whose class has its own is left to manim.
+_STOCK = ("set_opacity", "set_fill", "set_stroke", "update_rgbas_array", "generate_rgbas_array", "get_sheen_factor")
+
+
 def _opacity(unit: Mobject) -> float:
     return max((p.get_fill_opacity() for p in unit.family_members_with_points()), default=0.0)
 
@@ -165,7 +212,7 @@ def apply_shot_state(shot: camera.Shot, within: Mobject, region: layout.Region |
     that are not on screen yet, so they enter already in it."""
     changes, fills = _targets(shot, within, region, number_floor)
     for unit, opacity in changes:
-        unit.set_opacity(opacity)
+        set_opacity(unit, opacity)
     for square, color, opacity in fills:
         square.set_fill(color, opacity=opacity)
     _record(changes)
@@ -182,7 +229,7 @@ def shot_state(scene, shot: camera.Shot, within: Mobject, region: layout.Region 
         if id(unit) in on_screen:
             anims.append(OpacityTo(unit, opacity))
         else:
-            unit.set_opacity(opacity)
+            set_opacity(unit, opacity)
     for square, color, opacity in fills:
         if abs(square.get_fill_opacity() - opacity) < 1e-3:
             continue

@@ -12,6 +12,18 @@ from __future__ import annotations
 from manim import Animation, ManimColor, Mobject, interpolate_color
 
 
+def _begin(animation: Animation) -> None:
+    """Animation.begin; for a skipped animation (scenes.speed.skip_speed marks them) that ends where its rate does
+    (1 at 1), without drawing its start first: interpolate(0) sets every part to the values just read from it, and
+    the end (interpolate(1), from those values kept as numbers) sets every part whatever it held before."""
+    if not (getattr(animation, "skipped_to_its_end", False) and animation.rate_func(1.0) == 1):
+        Animation.begin(animation)
+        return
+    animation.starting_mobject = animation.create_starting_mobject()
+    if animation.suspend_mobject_updating:
+        animation.mobject.suspend_updating()
+
+
 class OpacityTo(Animation):
     """`mob.animate.set_opacity(opacity)`: fill, stroke and background stroke of every part move to `opacity`."""
 
@@ -27,7 +39,7 @@ class OpacityTo(Animation):
         self._starts = [(part, float(part.get_fill_opacity()), float(part.get_stroke_opacity()),
                          float(part.get_stroke_opacity(background=True)))
                         for part in self.mobject.family_members_with_points()]
-        super().begin()
+        _begin(self)
 
     def interpolate_mobject(self, alpha: float) -> None:
         t = self.rate_func(alpha)
@@ -50,7 +62,7 @@ class FillTo(Animation):
 
     def begin(self) -> None:
         self._start = (self.mobject.get_fill_color(), float(self.mobject.get_fill_opacity()))
-        super().begin()
+        _begin(self)
 
     def interpolate_mobject(self, alpha: float) -> None:
         t = self.rate_func(alpha)

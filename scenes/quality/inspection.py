@@ -38,6 +38,7 @@ from attention_math.learned import corpus
 from scenes import frame, registry
 
 from scenes.kit import layout, phone, typography
+from scenes.kit.close_up import typst_font_size
 from scenes.quality import contrast_gate, label_gate
 from scenes.kit.base import AttentionScene, BeatRecord
 from scenes.quality.headless import add_aspect_option, aspect_is_valid, run_headless
@@ -151,6 +152,32 @@ def _only_glyphs(mob: Mobject) -> bool:
     return bool(parts) and all(_is_glyph(part) for part in parts)
 
 
+def _only_glyphs_memo():
+    """`_only_glyphs`, answered from one walk of each family however many of its ancestors ask (text_units asks it
+    of every group on its way down, and each answer walked the group's whole family again)."""
+    memo: dict[int, tuple[bool, bool]] = {}
+
+    def tally(mob: Mobject) -> tuple[bool, bool]:
+        """(some member has points, every member with points is a glyph)."""
+        known = memo.get(id(mob))
+        if known is not None:
+            return known
+        memo[id(mob)] = (False, True)  # a mobject inside itself adds nothing (get_family skips it too)
+        drawn = mob.get_num_points() > 0
+        glyphs = not drawn or _is_glyph(mob)
+        for sub in mob.submobjects:
+            sub_drawn, sub_glyphs = tally(sub)
+            drawn, glyphs = drawn or sub_drawn, glyphs and sub_glyphs
+        memo[id(mob)] = (drawn, glyphs)
+        return drawn, glyphs
+
+    def only_glyphs(mob: Mobject) -> bool:
+        drawn, glyphs = tally(mob)
+        return drawn and glyphs
+
+    return only_glyphs
+
+
 def text_units(scene: AttentionScene) -> list[Mobject]:
     """The outermost text-like mobjects on screen: traced numbers, Typst/MathTypst, Pango Text, bare decimals, and
     loose glyphs as TornText: a torn formula's glyphs gathered by the text they came from (every Typst seen whole
@@ -160,6 +187,7 @@ def text_units(scene: AttentionScene) -> list[Mobject]:
     owners: dict[int, tuple[Mobject, Mobject]] = scene.__dict__.setdefault("_glyph_owners", {})
     remembered: set[int] = scene.__dict__.setdefault("_glyph_owners_seen", set())
     loose: dict[int, tuple[Mobject | None, list[Mobject], list[int]]] = {}
+    only_glyphs = _only_glyphs_memo()
 
     def remember(text: Mobject) -> None:
         if isinstance(text, Typst) and id(text) not in remembered:
@@ -172,7 +200,7 @@ def text_units(scene: AttentionScene) -> list[Mobject]:
             found.append((mob, layer))
             remember(mob)
             return
-        if glyph_root is None and _only_glyphs(mob):
+        if glyph_root is None and only_glyphs(mob):
             glyph_root = mob
         if _is_glyph(mob) and mob.has_points() and is_visible(mob):
             known = owners.get(id(mob))
@@ -229,7 +257,8 @@ def describe(mob: Mobject) -> str:
 def effective_font_size(mob: Mobject) -> float | None:
     if isinstance(mob, TornText):
         return mob.torn_font_size
-    sizes = [leaf.font_size for leaf in mob.get_family() if isinstance(leaf, Typst) and leaf.height > 0]
+    sizes = [size for leaf in mob.get_family()
+             if isinstance(leaf, Typst) and (size := typst_font_size(leaf)) is not None]
     return min(sizes) if sizes else None
 
 
@@ -264,8 +293,9 @@ def visible_text(scene: AttentionScene, units: list[Mobject] | None = None
 
 
 def layout_problems(scene: AttentionScene,
-                    shown: list[tuple[Mobject, tuple[float, float, float, float]]] | None = None) -> list[str]:
-    """`shown`: the scene's visible_text, when the caller has it already."""
+                    shown: list[tuple[Mobject, tuple[float, float, float, float]]] | None = None,
+                    drawn: list[tuple[float, float, float, float]] | None = None) -> list[str]:
+    """`shown`: the scene's visible_text, `drawn`: its _drawn_boxes, when the caller has them already."""
     problems: list[str] = []
     view = current_view(scene)
     half_w, half_h = config.frame_width / 2, config.frame_height / 2
@@ -279,7 +309,7 @@ def layout_problems(scene: AttentionScene,
             problems.append(f"below the legibility floor (font size {size:.1f} < {typography.MIN_FONT_SIZE}): "
                             f"{describe(unit)}")
         problems.extend(phone_problems(unit, size))
-    on_stage = _drawn_boxes(scene, view)
+    on_stage = _drawn_boxes(scene, view) if drawn is None else drawn
     if on_stage and all(_inside(box, frame) == "out" for box in on_stage):
         problems.append(f"nothing in the camera's view: {len(on_stage)} mobject(s) on the stage, all off screen")
     boxes = [box for _, box in shown]
@@ -322,16 +352,17 @@ def _drawn_boxes(scene: AttentionScene, view: View) -> list[tuple[float, float, 
     return boxes
 
 
-def composition_fill(scene: AttentionScene) -> float:
+def composition_fill(scene: AttentionScene, drawn: list[tuple[float, float, float, float]] | None = None) -> float:
     """The on-screen box of everything drawn below the top band, over the body region, in the binding dimension
     (the larger of width/body width and height/body height): 1.0 reaches the body's edges; 0 for an empty stage.
 
     The top band (a step's formula, a heading) is left out: the figure says how much of the room under it the
-    picture uses; so is what the camera does not show."""
+    picture uses; so is what the camera does not show. `drawn`: the scene's _drawn_boxes, when the caller has them
+    already."""
     body = layout.body()
     half_w, half_h = config.frame_width / 2, config.frame_height / 2
     boxes = []
-    for left, right, bottom, top in _drawn_boxes(scene, current_view(scene)):
+    for left, right, bottom, top in _drawn_boxes(scene, current_view(scene)) if drawn is None else drawn:
         if bottom >= body.top - EDGE_TOLERANCE:
             continue  # in the top band
         if _inside((left, right, bottom, top), (-half_w, half_w, -half_h, half_h)) == "out":
@@ -544,7 +575,8 @@ def inspect_scene_class(scene: str | type[AttentionScene], scene_id: str,
             open_beat.append(BeatMetrics(scene.current_beat))
         return open_beat[0]
 
-    def measure(scene: AttentionScene, shown: list[tuple[Mobject, tuple[float, float, float, float]]]) -> None:
+    def measure(scene: AttentionScene, shown: list[tuple[Mobject, tuple[float, float, float, float]]],
+                drawn: list[tuple[float, float, float, float]]) -> None:
         metrics = beat_metrics(scene)
         if metrics is None:
             return
@@ -553,7 +585,7 @@ def inspect_scene_class(scene: str | type[AttentionScene], scene_id: str,
             size = on_screen_font_size(unit, view)
             if size is not None:
                 metrics.see_text(size, isinstance(unit, TracedNumber), id(unit))
-        fill = composition_fill(scene)
+        fill = composition_fill(scene, drawn)
         if fill > 0:
             metrics.fill = fill
         key = _view_key(scene)
@@ -565,9 +597,10 @@ def inspect_scene_class(scene: str | type[AttentionScene], scene_id: str,
         report.animations_checked += 1
         units = text_units(scene)  # once per animation: every check below reads the same texts
         shown = visible_text(scene, units)
-        measure(scene, shown)
+        drawn = _drawn_boxes(scene, current_view(scene))  # once: the fill and the layout gate read the same boxes
+        measure(scene, shown, drawn)
         where = f"{scene_id} / beat {scene.current_beat or '(between beats)'} / animation {report.animations_checked}"
-        for problem in layout_problems(scene, shown) + animated_twice(scene.animations or []):
+        for problem in layout_problems(scene, shown, drawn) + animated_twice(scene.animations or []):
             key = problem
             if key not in seen_layout:
                 seen_layout.add(key)

@@ -5,7 +5,8 @@ scene, and a scene that does not use the kit (the test fixtures) costs no import
 
 - `copy_speed`: copies of Typst glyphs share their parsed SVG path (copying is most of a scene's build time).
 - `draw_speed`: the Cairo camera finds what to draw and builds its paths with less Python per frame.
-- `bounds_speed`: a vectorized mobject's bounds (every position and size the layout asks) found by slicing.
+- `bounds_speed`: a vectorized mobject's bounds (every position and size the layout asks) found by slicing, and any
+  mobject's width and height reduced by numpy.
 - `mobject_copy`: a mobject's deep copy without a `copy.deepcopy` call per number, string and array.
 - `typst_speed`: Typst compiles with one font book per process, and writes its SVG cache files atomically.
 - `skip_speed`: a skipped animation draws no picture nothing reads, and a skipped fade only adds or removes.

@@ -6,15 +6,24 @@ packing the rows back into one array. Layout searches ask it tens of thousands o
 of head_split on the wide example, 30,000 calls took 12% of the run. Here each member's anchors are interleaved
 by slicing (start anchors into the even rows, end anchors into the odd ones, manim's order) and the members
 joined in one concatenate: the same rows in the same order, so every bound and position comes out the same.
+
+A mobject's `width` and `height` (`length_over_dim`) are manim's largest minus smallest coordinate over every point
+of the family, found by recursing the tree with Python's `max`/`min` iterating each array element by element; a
+Typst text's `font_size` is its height, and the close-up asks every text's size on every camera move (two million
+heights, a fifth of a headless run of head_split). Here the same coordinates are gathered in one array and reduced
+by numpy: a maximum and a minimum are exact, so the length is the same float.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from manim import VMobject
+from manim import Mobject, VMobject
 
 _stock_get_points_defining_boundary = VMobject.get_points_defining_boundary
 _stock_get_anchors = VMobject.get_anchors
+_stock_length_over_dim = Mobject.length_over_dim
+#: More pending members than any scene's family has: a walk that gets here has met a mobject inside itself.
+_CYCLE_GUARD = 200_000
 
 
 def _anchors(member) -> np.ndarray | None:
@@ -47,5 +56,27 @@ def get_points_defining_boundary(self: VMobject) -> np.ndarray:
     return np.concatenate(parts)
 
 
+def length_over_dim(self: Mobject, dim: int) -> float:
+    """manim's length_over_dim: the largest minus the smallest `dim` coordinate of the family's points (0 without
+    points), reduced by numpy."""
+    columns, pending = [], [self]
+    while pending:  # every member once per path to it, in no order: a maximum and a minimum need none
+        member = pending.pop()
+        if len(member.points):
+            columns.append(member.points[:, dim])
+        if member.submobjects:
+            pending.extend(member.submobjects)
+            if len(pending) > _CYCLE_GUARD:  # a mobject inside itself: manim's own walk says what that gives
+                return _stock_length_over_dim(self, dim)
+    if not columns:
+        return 0
+    values = columns[0] if len(columns) == 1 else np.concatenate(columns)
+    low, high = values.min(), values.max()
+    if low != low or high != high:  # a NaN: Python's max and min answer by position, so ask manim's own walk
+        return _stock_length_over_dim(self, dim)
+    return high - low
+
+
 def install() -> None:
     VMobject.get_points_defining_boundary = get_points_defining_boundary
+    Mobject.length_over_dim = length_over_dim
