@@ -476,14 +476,14 @@ def concat_picture(ex: Example, cell: float) -> VGroup:
 
 def output_product(ex: Example, stacked: bool, cell: float) -> WideProduct:
     """concat · W_O = output column over column (its shape (B, T, d_out) under it), the heads' slices tinted down
-    concat."""
+    concat and named under it (as the concatenation named them)."""
     width = shared_cell_width(ex.src, ("concat", "W_o", "output"), font_size=NUMBER)
     concat = named_grid(ex, "concat", 'op("concat")', palette.CONTEXT, cell, width, words=True)
     w_o = named_grid(ex, "W_o", "W_O", palette.TEXT, cell, width)
     out = named_grid(ex, "output", 'op("output")', palette.CONTEXT, cell, width, axes=("T", "d_out"))
     (stack if stacked else falk)(concat, w_o, out)
     tints = VGroup(*(tint_behind(head_columns(ex, concat.grid, h), palette.HEAD_TINTS[h]) for h in range(ex.n_heads)))
-    return WideProduct(concat, w_o, out, tints, VGroup(), VGroup())
+    return WideProduct(concat, w_o, out, tints, slice_names(tints, DOWN), VGroup())
 
 
 def output_product_forms(ex: Example) -> list[Form]:
@@ -794,12 +794,12 @@ class HeadSplitScene(AttentionScene):
         self.say("Finally × W_O, plus its bias b_o, mixes the heads: the output is (B, T, d_out).",
                  narration="Finally, multiplying by W_O and adding its bias b_o mixes the heads together. The "
                            "output is batch, T, d_out.", subject=VGroup(w_o.grid, out.grid, out.shape_label))
-        staging.come_to_rest(self, [], FadeOut(old_names), FadeOut(old_shape), run_time=0.4, staying=old)
+        staging.come_to_rest(self, [], FadeOut(old_shape), run_time=0.4, staying=[old, old_names])
         self.play(FadeIn(formula), run_time=0.5)
         into_concat = [ReplacementTransform(VGroup(old.grid.body, brackets_of(old.grid), old.name, old.grid.row_labels),
                                             VGroup(concat.grid.body, brackets_of(concat.grid), concat.name,
                                                    concat.grid.row_labels)),
-                       ReplacementTransform(old_tints, made.tints)]
+                       ReplacementTransform(old_tints, made.tints), ReplacementTransform(old_names, made.heads)]
         staging.enter(self, plan, *into_concat, FadeIn(w_o), run_time=1.2, with_the_move=True,
                       then_on=VGroup(concat.grid, w_o.grid))
         work_product(self, plan, concat.grid, w_o.grid, out.grid)

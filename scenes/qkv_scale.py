@@ -483,7 +483,7 @@ def saturation_chart(sat: Source, i: int, scaled: bool, height: float) -> VGroup
     bars = SoftmaxBars(sat, f"cases.{i}.{kind}_weights", [f"k{subscript(j + 1)}" for j in range(keys)],
                        max_height=height, bar_width=L.chart_bar_width, buff=L.chart_bar_gap, label_color=palette.KEY)
     bars.remove(bars.values)
-    max(bars.bars, key=lambda b: b.height).set_fill(palette.QUERY)
+    max(bars.bars, key=lambda b: b.height).set_fill(palette.PEAK)
     scores = sat.get(f"cases.{i}.{kind}_scores")
     small = dict(font_size=typography.SMALL_SIZE)
 
@@ -738,7 +738,7 @@ class QKVScaleScene(AttentionScene):
         self.say(attends_caption(self.tokens, self.qi, weights, self.rain.get("alpha").tolist()),
                  subject=bars.values if best is None else VGroup(bars.bars[best], bars.values[best]))
         if best is not None:
-            self.play(bars.bars[best].animate.set_fill(palette.QUERY), run_time=0.5)
+            self.play(bars.bars[best].animate.set_fill(palette.PEAK), run_time=0.5)
         self.wait(2.6)
         return picture
 

@@ -24,6 +24,7 @@ from scenes.kit import (
 )
 from scenes.kit.claims import count_word, top_index
 from scenes.kit.layout import Region
+from scenes.kit.translation import _
 from scenes.kit.widgets import TensorGrid
 
 
@@ -147,9 +148,9 @@ class SummaryScene(AttentionScene):
     @beat
     def checklist(self):
         """The post's closing checklist, one line at a time."""
-        self.say("Checklist.", narration="The checklist.")
+        self.say(_("Checklist."), narration=_("The checklist."))
         self.clear_stage()
-        head = heading("Checklist")
+        head = heading(_("Checklist"))
         region = layout.page()
         lines = VGroup(*(self._check_line(text, tail, region.width) for text, tail in CHECKLIST))
         pages = self._check_pages(head, lines, region)

@@ -173,13 +173,14 @@ def sums_under(src: Source, comp: DotProducts, cell: float) -> None:
 
 def scoring_forms(src: Source, tokens: list[str], qn: int) -> list[Form]:
     """Across or down (the body's flow first), then down with the scores as a row under the products, at each row
-    height."""
-    def build(stacked: bool, cell: float, under: bool = False) -> Scoring:
+    height; for the camera, down with the query's name on the sums' side, where the shot of ω ends."""
+    def build(stacked: bool, cell: float, under: bool = False, by_the_sums: bool = False) -> Scoring:
         comp = DotProducts(src, matrix="X", vector="query", products="omega_terms", result="omega",
                            row_labels=tokens, cell_size=cell, label_size=typography.LABEL_SIZE, stacked=stacked)
         if under:
             sums_under(src, comp, cell)
-        q_name = math(f"x_{qn}", color=palette.QUERY).next_to(comp.vector, LEFT, buff=layout.NEAR)
+        q_name = math(f"x_{qn}", color=palette.QUERY).next_to(comp.vector, RIGHT if by_the_sums else LEFT,
+                                                              buff=layout.NEAR)
         o_name = math("omega", font_size=typography.HEADING_SIZE).next_to(comp.sum_sign if under else comp.result,
                                                                           LEFT if under else UP, buff=layout.GAP)
         return Scoring(comp, q_name, o_name)
@@ -187,7 +188,9 @@ def scoring_forms(src: Source, tokens: list[str], qn: int) -> list[Form]:
     whole = lambda scoring: scoring.group  # noqa: E731
     return [*flow_forms_by_row_height(build, whole=whole),
             *row_height_forms(lambda cell: build(True, cell, under=True), whole=whole,
-                              suffix=", sums under the products")]
+                              suffix=", sums under the products"),
+            *row_height_forms(lambda cell: build(True, cell, by_the_sums=True), whole=whole, close_up=True,
+                              suffix=", x named by the sums")]  # for the camera: the name in the shot of ω
 
 
 #: How Step B's arrow runs from the scores to the bars: across (side by side), downwards (the scores over the
@@ -608,6 +611,7 @@ class WeightFreeScene(AttentionScene):
         self.play(Create(q_box), TransformFromCopy(comp.matrix.row(self.qi), comp.vector.body),
                   FadeIn(comp.vector.brackets), FadeIn(q_name), steps.line[1:].animate.set_opacity(steps.dim),
                   *light.on(steps.a, ["q"], palette.QUERY), run_time=1.2)
+        settle(self, [comp.vector], [comp.vector.body, comp.vector.brackets])
         self.play(FadeIn(comp.scaffold()), FadeIn(o_name), run_time=0.5)
         self.wait(0.8)
         qn = subscript(self.qn)
@@ -653,7 +657,7 @@ class WeightFreeScene(AttentionScene):
         self.say(distribution_caption(self.src, self.tokens, self.qn), subject=distribution_subject(bars, alpha))
         hi = top_index(alpha)
         if hi is not None:
-            self.play(bars.bars[hi].animate.set_fill(palette.QUERY), run_time=0.6)
+            self.play(bars.bars[hi].animate.set_fill(palette.PEAK), run_time=0.6)
         self.wait(3.0)
         return StepB(target, VGroup(arrow, tag), bars)
 
@@ -750,8 +754,9 @@ class WeightFreeScene(AttentionScene):
                  subject=VGroup(A.row(qi), alpha))
         self.play(Create(row_box), run_time=0.6)
         self.play(TransformFromCopy(A.row(qi), alpha.body), FadeIn(alpha_name), Create(alpha_box), run_time=1.2)
-        staging.end_across(self, pinned_with(plan, light), [VGroup(A.cell(qi, j), alpha.cell(0, j))
-                                                            for j in range(A.cols)])
+        staging.end_across(self, pinned_with(plan, light), [*(VGroup(A.cell(qi, j), alpha.cell(0, j))  # back from
+                                                              for j in reversed(range(A.cols))),  # where it is,
+                                                            VGroup(A.row_labels[qi], alpha_name)])  # to the names
         self.wait(1.8)
         return Weights(A, VGroup(w.moved, arrow, w.tag, w.a_name, row_box, w.check, alpha_box), s.style)
 

@@ -11,12 +11,20 @@ from __future__ import annotations
 
 import ast
 import re
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
 POST_DIR = Path(__file__).resolve().parent / "post"
 POST_PATH = POST_DIR / "attention-from-scratch.txt"
 OUTLINE_PATH = POST_DIR / "attention-from-scratch-outline.txt"  # .txt: packaged like the post (pyproject)
+# Translations: the post and its outline with the language before ".txt" (still packaged as *.txt).
+FRENCH_POST_PATH = POST_DIR / "attention-from-scratch.fr.txt"
+FRENCH_OUTLINE_PATH = POST_DIR / "attention-from-scratch-outline.fr.txt"
+POST_PATHS: dict[str, tuple[Path, Path]] = {
+    "en": (POST_PATH, OUTLINE_PATH),  # the published original
+    "fr": (FRENCH_POST_PATH, FRENCH_OUTLINE_PATH),
+}
 
 OUTLINE_KINDS = ("h1", "h2", "h3", "ol", "diagram", "drop")
 DIAGRAM_STARTS = ("flowchart ", "sequenceDiagram")  # Mermaid sources, flattened to one line by the copy
@@ -125,8 +133,9 @@ def parse_outline(text: str) -> Outline:
 
 
 def slugify(text: str) -> str:
-    """An id for a heading anchor: lowercase ASCII words joined by '-'."""
-    slug = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+    """An id for a heading anchor: lowercase ASCII words joined by '-' (accents dropped: "Étape" -> "etape")."""
+    folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+    slug = re.sub(r"[^a-z0-9]+", "-", folded.lower()).strip("-")
     return slug or "section"
 
 
@@ -236,10 +245,23 @@ def _make_slugs_unique(blocks: list[Block]) -> None:
                 blocks[i] = Heading(block.level, block.text, f"{block.slug}-{count + 1}")
 
 
+def post_paths(language: str = "en") -> tuple[Path, Path]:
+    """(post, outline) of the post in this language; ValueError for a language the repository has no post in."""
+    try:
+        return POST_PATHS[language]
+    except KeyError:
+        raise ValueError(f"no post in language {language!r}; available: {', '.join(POST_PATHS)}") from None
+
+
 def load_post(post_path: Path = POST_PATH, outline_path: Path = OUTLINE_PATH) -> Post:
     """The post bundled in the repository (a verbatim copy of the published post), parsed."""
     return parse_post(post_path.read_text(encoding="utf-8"),
                       parse_outline(outline_path.read_text(encoding="utf-8")))
+
+
+def load_post_in(language: str = "en") -> Post:
+    """The post in this language, parsed: load_post_in("en") is load_post(), load_post_in("fr") its translation."""
+    return load_post(*post_paths(language))
 
 
 _INLINE = re.compile(r"\$(?P<math>[^$]+)\$|`(?P<code>[^`]+)`|\[(?P<cite>\d+)\]")

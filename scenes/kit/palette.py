@@ -10,6 +10,8 @@ BACKGROUND = ManimColor("#101318")
 TEXT = ManimColor("#ECEFF4")
 MUTED = ManimColor("#8A93A6")
 ACCENT = ManimColor("#FFFFFF")
+#: The largest weight singled out among its bars: no role's colour, so it never reads as "the query".
+PEAK = ACCENT
 
 QUERY = ManimColor("#F4D35E")  # Q: yellow
 KEY = ManimColor("#3DD6C6")  # K: teal

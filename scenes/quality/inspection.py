@@ -76,9 +76,10 @@ class SceneReport:
     subcaptions: list[str] = field(default_factory=list)  # every subcaption the clip's caption track would carry
 
     def problems(self) -> list[str]:
-        """Every gate's problems: layout, numbers on screen, narrated numbers, typed claims, contrast on screen."""
+        """Every gate's problems: layout, numbers on screen, narrated numbers, typed claims, contrast on screen, a
+        meaning told by colour alone."""
         return (self.layout_problems + self.number_problems + self.narrated_number_problems
-                + self.typed_claim_problems + self.contrast_problems)
+                + self.typed_claim_problems + self.contrast_problems + self.colour_only_problems)
 
 
 @dataclass
