@@ -20,7 +20,7 @@ from scenes.kit import (
     AttentionMap, AttentionScene, Source, beat, format_value, frame_box, heatmap, label, math, palette, typography,
 )
 from scenes.kit.compose import Form, compose
-from scenes.kit.forms import flow_forms
+from scenes.kit.forms import flow_forms, lines_forms
 from scenes.kit.text import wrapped
 
 
@@ -145,30 +145,22 @@ def head_map(src: Source, h: int, digits: list[str], style: dict) -> VGroup:
     return VGroup(amap, name.next_to(amap.column_labels, UP, buff=layout.NEAR).match_x(amap.body))
 
 
-@dataclass(frozen=True)
-class HeadMaps:
-    """The heads' maps and the two notes that say what a row and a column are."""
+def axis_notes() -> VGroup:
+    """What a map's row and column are, as a legend in the top band (it stays while the camera moves over the
+    maps): on one line, or one note a line."""
+    def build(lines: int) -> VGroup:
+        notes = VGroup(label("row: position t (query)", font_size=typography.SMALL_SIZE, color=palette.QUERY),
+                       label("column: digit it looks at (key)", font_size=typography.SMALL_SIZE, color=palette.KEY))
+        return notes.arrange(RIGHT if lines == 1 else DOWN, buff=layout.FAR if lines == 1 else layout.TIGHT)
 
-    maps: VGroup
-    notes: VGroup
-
-    @property
-    def whole(self) -> VGroup:
-        return VGroup(self.maps, self.notes)
+    notes, _ = compose(lines_forms(build, 2, region=layout.top_band()), layout.top_band())
+    return notes
 
 
-def head_maps(src: Source, n_heads: int, digits: list[str], style: dict, stacked: bool) -> HeadMaps:
-    """The maps side by side with the notes under them, or one under another with the notes above."""
-    notes = VGroup(label("row: position t (query)", font_size=typography.SMALL_SIZE, color=palette.QUERY),
-                   label("column: digit it looks at (key)", font_size=typography.SMALL_SIZE, color=palette.KEY))
+def head_maps(src: Source, n_heads: int, digits: list[str], style: dict, stacked: bool) -> VGroup:
+    """The heads' maps side by side, or one under another."""
     maps = VGroup(*(head_map(src, h, digits, style) for h in range(n_heads)))
-    if stacked:
-        maps.arrange(DOWN, buff=layout.APART)
-        VGroup(notes.arrange(DOWN, buff=layout.TIGHT), maps).arrange(DOWN, buff=layout.GAP)
-    else:
-        maps.arrange(RIGHT, buff=layout.FAR)
-        VGroup(maps, notes.arrange(RIGHT, buff=layout.FAR)).arrange(DOWN, buff=layout.GAP)
-    return HeadMaps(maps, notes)
+    return maps.arrange(DOWN if stacked else RIGHT, buff=layout.APART if stacked else layout.FAR)
 
 
 def head_maps_forms(src: Source, n_heads: int, digits: list[str]) -> list[Form]:
@@ -177,8 +169,7 @@ def head_maps_forms(src: Source, n_heads: int, digits: list[str]) -> list[Form]:
     frames one head's diagonal."""
     style = legible.map_styles()[0]
     build = lambda stacked: head_maps(src, n_heads, digits, style, stacked)  # noqa: E731
-    return [*flow_forms(build, whole=lambda made: made.whole),
-            *flow_forms(build, whole=lambda made: made.whole, suffix=", for the camera", close_up=True)]
+    return [*flow_forms(build), *flow_forms(build, suffix=", for the camera", close_up=True)]
 
 
 @dataclass(frozen=True)
@@ -235,9 +226,10 @@ class LearnedHeadsScene(AttentionScene):
                                  height=body.height + L.card_pad_height, stroke_color=color, stroke_width=2)
         return VGroup(frame.move_to(body), body)
 
-    def _diagonal_boxes(self, amap: AttentionMap, offset: int, color) -> VGroup:
-        """Outlines on the cells (t, t − offset) for the query positions that have a target (t ≥ k)."""
-        return VGroup(*(frame_box(amap.cell(t, t - offset), color=color, buff=0)
+    def _diagonal_boxes(self, amap: AttentionMap, offset: int) -> VGroup:
+        """Outlines on the cells (t, t − offset) for the query positions that have a target (t ≥ k), in the kit's
+        accent (the map's name says whose they are: a head's tint alone would not)."""
+        return VGroup(*(frame_box(amap.cell(t, t - offset), buff=0)
                         for t in range(self.k, self.T)))
 
     def _row_lines(self, row: VGroup, in_lines: bool) -> list[VGroup]:
@@ -358,26 +350,29 @@ class LearnedHeadsScene(AttentionScene):
     def head_patterns(self):
         """Each head's weights on the example, every weight a number; the two diagonals they chose."""
         src, k = self.src, self.k
-        shown, plan = compose(head_maps_forms(src, self.n_heads, self.digits))
-        maps = [head[0] for head in shown.maps]
+        notes = axis_notes()
+        shown, plan = compose(head_maps_forms(src, self.n_heads, self.digits), pinned=[notes])
+        maps = [head[0] for head in shown]
         self.say("Each head's weights on the example. Row t shows where position t looks; grey cells are the "
-                 "masked future.", subject=shown.notes)
+                 "masked future.", subject=notes)
         self.clear_stage()
-        staging.enter(self, plan, FadeIn(shown.maps), FadeIn(shown.notes), run_time=1.5)
+        self.play(FadeIn(notes), run_time=0.5)
+        staging.enter(self, plan, FadeIn(shown), run_time=1.5)
         self.wait(4.5)
-        for h, offset, color in ((self.prev_head, PREVIOUS_OFFSET, self.prev_color), (self.far_head, k, self.far_color)):
+        for h, offset in ((self.prev_head, PREVIOUS_OFFSET), (self.far_head, k)):
             self.say(diagonal_caption(h, offset, PREVIOUS_OFFSET, format_value(src.value("distant_offset"), 0)),
                      subject=diagonal_cells(maps[h], offset, k))
-            boxes = self._diagonal_boxes(maps[h], offset, color)
-            staging.end_on(self, plan, VGroup(maps[h].row_labels[k:], diagonal_cells(maps[h], offset, k)))
+            boxes = self._diagonal_boxes(maps[h], offset)
+            staging.end_across(self, plan, [maps[h].row_labels[k:], *diagonal_cells(maps[h], offset, k)])
             self.play(Create(boxes, lag_ratio=0.1), run_time=1.2)
             self.wait(3.0)
         cut = [DashedLine(m.cell(k, 0).get_corner(UP + LEFT), m.cell(k, self.T - 1).get_corner(UP + RIGHT),
                           color=palette.MUTED, stroke_width=2) for m in maps]
         self.say("Rows above the dashed line have no target, so nothing trains them; the measurement below "
                  "skips them.", subject=cut)
-        for m, line in zip(maps, cut):
-            staging.end_on(self, plan, VGroup(m.row_labels[:k + 1], m.row(k - 1), m.row(k)), Create(line))
+        for m, line in zip(maps, cut):  # each map from its top-left corner down to the line
+            staging.end_across(self, plan, [VGroup(m.column_labels[0], m.row_labels[:k + 1], m.cell(k, 0))],
+                               Create(line))
         self.wait(4.0)
 
     def _masses(self, narrow: bool) -> VGroup:
