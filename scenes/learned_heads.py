@@ -12,15 +12,15 @@ from dataclasses import dataclass
 
 from manim import (
     DOWN, LEFT, RIGHT, UP, Create, CurvedArrow, DashedLine, FadeIn, FadeOut, Indicate, RoundedRectangle,
-    Mobject, VGroup, Write, config,
+    VGroup, Write,
 )
 
-from scenes.kit import close_up, camera, framed, layout, legible, motion  # head_patterns: not yet ported
+from scenes.kit import layout, legible, motion, staging
 from scenes.kit import (
     AttentionMap, AttentionScene, Source, beat, format_value, frame_box, heatmap, label, math, palette, typography,
 )
 from scenes.kit.compose import Form, compose
-from scenes.kit.forms import flow_forms
+from scenes.kit.forms import flow_forms, lines_forms
 from scenes.kit.text import wrapped
 
 
@@ -29,8 +29,6 @@ class LearnedHeadsLayout:
     """The scene's own sizes; everything else is placed relative to its neighbours with the kit's named gaps."""
 
     digit_box: float = 0.62  #: side of one digit's box in the task row
-    map_cell: float = 0.4  #: side of a square cell of a head's weight map (shade only)
-    tight_map_cell: float = 0.27  #: the same where the maps need the room (a square or portrait frame)
     mass_cell_width: float = 2.1  #: a cell of the offset-mass table
     mass_cell_height: float = 0.7
     narrow_mass_cell_width: float = 1.2  #: a cell of that table in a tall frame (its names on two lines)
@@ -126,6 +124,54 @@ QUOTE_LINES = ("“Different heads can learn different score patterns",
 TASK_SENTENCE = ("At every position t ≥ k, output two digits:", "the previous one and the one k back.")
 
 
+def diagonal_caption(h: int, offset: int, previous: int, distant: str) -> str:
+    """What head h does with the diagonal `offset` steps left of the main one: the previous digit, or k back."""
+    if offset == previous:
+        return f"{_head_name(h).capitalize()} puts its weight just left of the diagonal: the previous digit."
+    return f"{_head_name(h).capitalize()} lines up {distant} steps back: the distant digit."
+
+
+def diagonal_cells(amap: AttentionMap, offset: int, first: int) -> VGroup:
+    """The cells (t, t − offset) of the rows that have a target (t ≥ `first`): the weights a head's claim is about."""
+    return VGroup(*(amap.cell(t, t - offset) for t in range(first, amap.rows)))
+
+
+def head_map(src: Source, h: int, digits: list[str], style: dict) -> VGroup:
+    """Head h's weights on the example, each cell with its number, the future greyed, the digits on both axes, the
+    head's name over it: (map, name)."""
+    amap = AttentionMap(src, f"weights.{h}", digits, causal=True, font_size=typography.SMALL_SIZE,
+                        query_label=None, key_label=None, query_color=palette.QUERY, key_color=palette.KEY, **style)
+    name = label(_head_name(h), bold=True, color=HEAD_TINTS[h % len(HEAD_TINTS)])
+    return VGroup(amap, name.next_to(amap.column_labels, UP, buff=layout.NEAR).match_x(amap.body))
+
+
+def axis_notes() -> VGroup:
+    """What a map's row and column are, as a legend in the top band (it stays while the camera moves over the
+    maps): on one line, or one note a line."""
+    def build(lines: int) -> VGroup:
+        notes = VGroup(label("row: position t (query)", font_size=typography.SMALL_SIZE, color=palette.QUERY),
+                       label("column: digit it looks at (key)", font_size=typography.SMALL_SIZE, color=palette.KEY))
+        return notes.arrange(RIGHT if lines == 1 else DOWN, buff=layout.FAR if lines == 1 else layout.TIGHT)
+
+    notes, _ = compose(lines_forms(build, 2, region=layout.top_band()), layout.top_band())
+    return notes
+
+
+def head_maps(src: Source, n_heads: int, digits: list[str], style: dict, stacked: bool) -> VGroup:
+    """The heads' maps side by side, or one under another."""
+    maps = VGroup(*(head_map(src, h, digits, style) for h in range(n_heads)))
+    return maps.arrange(DOWN if stacked else RIGHT, buff=layout.APART if stacked else layout.FAR)
+
+
+def head_maps_forms(src: Source, n_heads: int, digits: list[str]) -> list[Form]:
+    """Side by side and stacked (the body's flow first) with square cells; for the camera, the same in the body's
+    flow, so that the overview from afar fills the frame (the maps side by side in landscape) and each close-up
+    frames one head's diagonal."""
+    style = legible.map_styles()[0]
+    build = lambda stacked: head_maps(src, n_heads, digits, style, stacked)  # noqa: E731
+    return [*flow_forms(build), *flow_forms(build, suffix=", for the camera", close_up=True)]
+
+
 @dataclass(frozen=True)
 class TaskPicture:
     """The task's sentence and its picture: k, the arrows, the sequence, the boxes, the names, the outputs."""
@@ -149,6 +195,7 @@ class LearnedHeadsScene(AttentionScene):
         self.far_head = src.get("distant_head")
         self.prev_color = HEAD_TINTS[self.prev_head % len(HEAD_TINTS)]
         self.far_color = HEAD_TINTS[self.far_head % len(HEAD_TINTS)]
+        self.digits = [format_value(src.value("tokens", t), 0) for t in range(self.T)]
         self.show_title()
         self.the_task()
         self.the_model()
@@ -167,33 +214,6 @@ class LearnedHeadsScene(AttentionScene):
                                fill_opacity=1)
         return VGroup(box, self._digit(t).move_to(box))
 
-    def _head_map(self, h: int, cell: float = L.map_cell, label_pad: float | None = None) -> VGroup:
-        """Head h's weights on the example as a shaded map of `cell`-tall cells, future cells greyed, digits on
-        both axes (`label_pad`: the room a digit leaves in its column, closer in a narrow frame)."""
-        digits = [format_value(self.src.value("tokens", t), 0) for t in range(self.T)]
-        amap = AttentionMap(self.src, f"weights.{h}", digits, causal=True, show_values=False,
-                            cell_size=cell, cell_width=cell, query_label=None, key_label=None, label_pad=label_pad,
-                            query_color=palette.QUERY, key_color=palette.KEY)
-        name = label(_head_name(h), bold=True, color=HEAD_TINTS[h % len(HEAD_TINTS)])
-        return VGroup(amap, name.next_to(amap.column_labels, UP, buff=layout.NEAR).match_x(amap.body))
-
-    def _head_maps(self, cell: float, direction, label_pad: float | None) -> tuple[VGroup, VGroup, VGroup]:
-        """(maps, notes, both): the heads' maps side by side (RIGHT) with the axis notes under them, or one under
-        another (DOWN) with the notes, each on its own line, above them; not yet fitted. `cell` and `label_pad`
-        as in `_head_map`."""
-        width = layout.frame().width
-        query_note = wrapped("row: position t (query)", width, font_size=typography.SMALL_SIZE, color=palette.QUERY)
-        key_note = wrapped("column: digit it looks at (key)", width, font_size=typography.SMALL_SIZE,
-                           color=palette.KEY)
-        maps = VGroup(*(self._head_map(h, cell, label_pad) for h in range(self.n_heads)))
-        if direction is RIGHT:
-            maps.arrange(RIGHT, buff=layout.FAR)
-            notes = VGroup(query_note, key_note).arrange(RIGHT, buff=layout.FAR)
-            return maps, notes, VGroup(maps, notes).arrange(DOWN, buff=layout.GAP)
-        maps.arrange(DOWN, buff=layout.APART)
-        notes = VGroup(query_note, key_note).arrange(DOWN, buff=layout.TIGHT)
-        return maps, notes, VGroup(notes, maps).arrange(DOWN, buff=layout.GAP)
-
     def _card(self, h: int, column: int, title: str, color) -> VGroup:
         """A result card: head h's measured mean weight on an offset (traced), under its words."""
         value = self.src.number("offset_masses", (h, column), decimals=2, font_size=typography.HEADING_SIZE,
@@ -206,9 +226,10 @@ class LearnedHeadsScene(AttentionScene):
                                  height=body.height + L.card_pad_height, stroke_color=color, stroke_width=2)
         return VGroup(frame.move_to(body), body)
 
-    def _diagonal_boxes(self, amap: AttentionMap, offset: int, color) -> VGroup:
-        """Outlines on the cells (t, t − offset) for the query positions that have a target (t ≥ k)."""
-        return VGroup(*(frame_box(amap.cell(t, t - offset), color=color, buff=0)
+    def _diagonal_boxes(self, amap: AttentionMap, offset: int) -> VGroup:
+        """Outlines on the cells (t, t − offset) for the query positions that have a target (t ≥ k), in the kit's
+        accent (the map's name says whose they are: a head's tint alone would not)."""
+        return VGroup(*(frame_box(amap.cell(t, t - offset), buff=0)
                         for t in range(self.k, self.T)))
 
     def _row_lines(self, row: VGroup, in_lines: bool) -> list[VGroup]:
@@ -327,89 +348,32 @@ class LearnedHeadsScene(AttentionScene):
 
     @beat
     def head_patterns(self):
-        """Each head's weights on the example sequence, side by side; the two diagonals they chose."""
+        """Each head's weights on the example, every weight a number; the two diagonals they chose."""
         src, k = self.src, self.k
-        frame = layout.frame()
-        maps, notes, whole = legible.first_legible(
-            (lambda cell=cell, direction=direction, pad=pad: self._head_maps(cell, direction, pad)
-             for cell, direction, pad in ((L.map_cell, RIGHT, None), (L.tight_map_cell, RIGHT, layout.TIGHT),
-                                          (L.tight_map_cell, DOWN, layout.TIGHT))),
-            frame, whole=lambda built: built[2])
-        # heads one under another that still cannot fit legibly (portrait): built legible, the camera on each head
-        big = close_up.build_legible(whole, frame)
-
-        # the pieces the camera visits one under another: a piece the shot would cut at the frame's edge (a strip
-        # of the head above or below the one in the shot) fades out as the camera moves, and back in where the
-        # shot shows it whole
-        # (a head's boxes and cut line, drawn on it later, go where it goes)
-        pieces, gone = [notes, *maps], set()
-        drawn_on: list[list] = [[] for _ in pieces]  # head h is piece 1 + h: the notes come first
-
-        def look_at(part, *animations, run_time: float = 1.0, entering: bool = False) -> None:
-            """The camera to `part` (`entering`: the pieces enter with this first move, those it would cut stay out)."""
-            if big:
-                shot = camera.shot_on(part, frame)
-                seen = [framed.shown_by(piece, shot) for piece in pieces]
-                reading = [i for i, piece in enumerate(pieces) if piece is part or piece in part.submobjects]
-                leaving = [i for i, (some, every) in enumerate(seen)
-                           if i not in reading and i not in gone and some and not every]
-                coming = [i for i in range(len(pieces)) if i not in leaving] if entering else \
-                    [i for i in sorted(gone) if seen[i][1] or i in reading]
-                gone.difference_update(coming)
-                gone.update(leaving)
-                staying = VGroup(*(piece for i, piece in enumerate(pieces) if i not in gone))
-                fades = [] if entering else [fade for i in leaving for piece in (pieces[i], *drawn_on[i])
-                                             for fade in framed.fade_out_all(self, piece)]
-                # the pieces coming back enter first, under what `animations` draw on them (a head's cut line)
-                framed.move_to_shot(self, shot, staying, [], *fades,
-                                    *(FadeIn(piece) for i in coming for piece in (pieces[i], *drawn_on[i])),
-                                    *animations, run_time=run_time, region=frame)
-            elif animations:
-                self.play(*animations, run_time=run_time)
-
+        notes = axis_notes()
+        shown, plan = compose(head_maps_forms(src, self.n_heads, self.digits), pinned=[notes])
+        maps = [head[0] for head in shown]
         self.say("Each head's weights on the example. Row t shows where position t looks; grey cells are the "
-                 "masked future.")
+                 "masked future.", subject=notes)
         self.clear_stage()
-        if big:
-            close_up.apply_shot_state(camera.shot_on(VGroup(notes, maps[0]), frame), whole, frame)
-            look_at(VGroup(notes, maps[0]), run_time=1.5, entering=True)
-        else:
-            self.play(FadeIn(maps), FadeIn(notes), run_time=1.5)
+        self.play(FadeIn(notes), run_time=0.5)
+        staging.enter(self, plan, FadeIn(shown), run_time=1.5)
         self.wait(4.5)
-
-        prev_map, far_map = maps[self.prev_head][0], maps[self.far_head][0]
-        self.say(f"{_head_name(self.prev_head).capitalize()} puts its weight just left of the diagonal: the "
-                 "previous digit.")
-        look_at(maps[self.prev_head])
-        prev_boxes = self._diagonal_boxes(prev_map, PREVIOUS_OFFSET, self.prev_color)
-        self.play(Create(prev_boxes, lag_ratio=0.1), run_time=1.2)
-        drawn_on[1 + self.prev_head].append(prev_boxes)
-        self.wait(3.0)
-        self.say(f"{_head_name(self.far_head).capitalize()} lines up {format_value(src.value('distant_offset'), 0)} "
-                 "steps back: the distant digit.")
-        look_at(maps[self.far_head])
-        far_boxes = self._diagonal_boxes(far_map, k, self.far_color)
-        self.play(Create(far_boxes, lag_ratio=0.1), run_time=1.2)
-        drawn_on[1 + self.far_head].append(far_boxes)
-        self.wait(3.0)
-        cut = VGroup(*(DashedLine(m[0].cell(k, 0).get_corner(UP + LEFT),
-                                  m[0].cell(k, self.T - 1).get_corner(UP + RIGHT),
-                                  color=palette.MUTED, stroke_width=2) for m in maps))
+        for h, offset in ((self.prev_head, PREVIOUS_OFFSET), (self.far_head, k)):
+            self.say(diagonal_caption(h, offset, PREVIOUS_OFFSET, format_value(src.value("distant_offset"), 0)),
+                     subject=diagonal_cells(maps[h], offset, k))
+            boxes = self._diagonal_boxes(maps[h], offset)
+            staging.end_across(self, plan, [maps[h].row_labels[k:], *diagonal_cells(maps[h], offset, k)])
+            self.play(Create(boxes, lag_ratio=0.1), run_time=1.2)
+            self.wait(3.0)
+        cut = [DashedLine(m.cell(k, 0).get_corner(UP + LEFT), m.cell(k, self.T - 1).get_corner(UP + RIGHT),
+                          color=palette.MUTED, stroke_width=2) for m in maps]
         self.say("Rows above the dashed line have no target, so nothing trains them; the measurement below "
-                 "skips them.")
-        if big:  # head by head, each cut where its digits and name read: the head in the shot, then the other
-            shown_now = self.far_head
-            others = [h for h in range(self.n_heads) if h != shown_now]
-            self.play(Create(cut[shown_now]), run_time=0.8)
-            drawn_on[1 + shown_now].append(cut[shown_now])
-            self.wait(2.0)
-            for h in others:
-                look_at(maps[h], Create(cut[h]), run_time=1.2)
-                drawn_on[1 + h].append(cut[h])
-            self.wait(2.5)
-        else:
-            self.play(Create(cut), run_time=0.8)
-            self.wait(5.5)
+                 "skips them.", subject=cut)
+        for m, line in zip(maps, cut):  # each map from its top-left corner down to the line
+            staging.end_across(self, plan, [VGroup(m.column_labels[0], m.row_labels[:k + 1], m.cell(k, 0))],
+                               Create(line))
+        self.wait(4.0)
 
     def _masses(self, narrow: bool) -> VGroup:
         """(title, where, (grid, row names, column names), accuracy): the offset-mass table under its title, its

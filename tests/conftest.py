@@ -21,7 +21,8 @@ if str(ROOT) not in sys.path:
 
 #: The scenes laid out by the layout engine (scenes.kit.compose), held to the story gate in every frame and example.
 STORY_GATED = ("coffee_cafe", "soft_formula", "summary", "teacher_forcing", "qkv_scale", "weight_free",
-               "causal_triangle", "head_split", "dropout_weights", "learned_alignment", "bottleneck")
+               "causal_triangle", "head_split", "dropout_weights", "learned_alignment", "bottleneck",
+               "learned_heads")
 
 
 def per_scene(values, scene_id=lambda value: value, name=None) -> list:
