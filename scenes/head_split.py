@@ -483,7 +483,11 @@ def output_product(ex: Example, stacked: bool, cell: float) -> WideProduct:
     out = named_grid(ex, "output", 'op("output")', palette.CONTEXT, cell, width, axes=("T", "d_out"))
     (stack if stacked else falk)(concat, w_o, out)
     tints = VGroup(*(tint_behind(head_columns(ex, concat.grid, h), palette.HEAD_TINTS[h]) for h in range(ex.n_heads)))
-    return WideProduct(concat, w_o, out, tints, slice_names(tints, DOWN), VGroup())
+    names = slice_names(tints, DOWN)
+    shape = out.shape_label
+    if shape is not None and shape.get_left()[0] < names.get_right()[0] + layout.NEAR:  # side by side they touch
+        shape.shift(DOWN * max(0.0, shape.get_top()[1] - names.get_bottom()[1] + layout.TIGHT))
+    return WideProduct(concat, w_o, out, tints, names, VGroup())
 
 
 def output_product_forms(ex: Example) -> list[Form]:
