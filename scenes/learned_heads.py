@@ -364,15 +364,15 @@ class LearnedHeadsScene(AttentionScene):
                      subject=diagonal_cells(maps[h], offset, k))
             boxes = self._diagonal_boxes(maps[h], offset)
             staging.end_across(self, plan, [maps[h].row_labels[k:], *diagonal_cells(maps[h], offset, k)])
-            self.play(Create(boxes, lag_ratio=0.1), run_time=1.2)
+            staging.draw_on(self, plan, boxes, run_time=1.2)
             self.wait(3.0)
         cut = [DashedLine(m.cell(k, 0).get_corner(UP + LEFT), m.cell(k, self.T - 1).get_corner(UP + RIGHT),
                           color=palette.MUTED, stroke_width=2) for m in maps]
         self.say("Rows above the dashed line have no target, so nothing trains them; the measurement below "
                  "skips them.", subject=cut)
         for m, line in zip(maps, cut):  # each map from its top-left corner down to the line
-            staging.end_across(self, plan, [VGroup(m.column_labels[0], m.row_labels[:k + 1], m.cell(k, 0))],
-                               Create(line))
+            staging.end_across(self, plan, [VGroup(m.column_labels[0], m.row_labels[:k + 1], m.cell(k, 0))])
+            staging.draw_on(self, plan, line, run_time=0.8)
         self.wait(4.0)
 
     def _masses(self, narrow: bool) -> VGroup:

@@ -89,3 +89,35 @@ def test_at_rest_look_back_out_over_and_read_closely_play_only_what_they_are_giv
     shades = Square()
     assert staging.read_closely(scene, plan, VGroup(shades), shades, Square()) is shades
     assert len(scene.plays) == 1
+
+
+class _DrawingStage(_Recorder):
+    """A stand-in scene with a stage: what is on it, in drawing order, as each play starts."""
+
+    def __init__(self, *mobjects):
+        super().__init__()
+        self.mobjects = list(mobjects)
+        self.orders = []
+
+    def add(self, *mobjects):
+        self.mobjects = [m for m in self.mobjects if m not in mobjects] + list(mobjects)
+
+    def bring_to_front(self, *mobjects):
+        self.add(*mobjects)
+
+    def play(self, *animations, run_time=1.0):
+        super().play(*animations, run_time=run_time)
+        self.orders.append(list(self.mobjects))
+
+
+def test_marks_are_drawn_under_the_band_cover_and_the_pinned_legend():
+    picture, legend, cover, boxes = Square(4.0), Square(0.5), Square(1.0), VGroup(Square(0.3), Square(0.3))
+    scene = _DrawingStage(cover, legend, picture)
+    scene.band_cover = cover
+    plan = compose.Plan(picture, "form", compose.CAMERA, layout.body(), (legend,))
+    staging.draw_on(scene, plan, boxes, run_time=1.2)
+    (animations, run_time), = scene.plays
+    assert run_time == 1.2 and [a.mobject for a in animations] == [boxes]
+    assert not animations[0].is_introducer()  # a Create that would put the boxes back on top as it starts
+    order = scene.orders[0]
+    assert order.index(boxes) < order.index(cover) and order.index(boxes) < order.index(legend)

@@ -15,6 +15,8 @@ ends on the part the caption talks about. A scene calls them unconditionally.
     hang_from_top(plan)                              a picture taller than its region starts at the region's top
     enter_below(scene, plan, part, *fade_ins)        parts entering below the frame come in shaded
     pan_down(scene, plan, part)                      the camera pans down to `part` (no zoom)
+    draw_on(scene, plan, *marks)                     draw boxes or lines on the picture, under the top band's
+                                                     cover and the pinned formula
     rest_as(scene, plan, overviews)                  the camera back at rest, the worked whole turned into its
                                                      overview (the first that fits the region, numbers as shades)
     end_across(scene, plan, parts)                   frame `parts` (a map's words, then its columns) left to right,
@@ -42,8 +44,8 @@ from collections.abc import Callable, Iterable, Sequence
 
 import numpy as np
 from manim import (
-    UP, Animation, FadeIn, FadeOut, FadeTransform, Group, LaggedStart, Mobject, Rectangle, ReplacementTransform, Scene,
-    VGroup, config,
+    UP, Animation, Create, FadeIn, FadeOut, FadeTransform, Group, LaggedStart, Mobject, Rectangle,
+    ReplacementTransform, Scene, VGroup, config,
 )
 
 from . import camera, close_up, framed, layout, palette, products, typography
@@ -196,6 +198,15 @@ def pan_down(scene: Scene, plan: Plan, part: Mobject) -> None:
     if plan.camera:
         shot = camera.shot_on(part, plan.region, max_zoom=1.0)
         framed.move_to_shot(scene, shot, plan.whole, plan.pinned, run_time=PAN_TIME, region=plan.region)
+
+
+def draw_on(scene: Scene, plan: Plan, *marks: Mobject, lag_ratio: float = 0.1, run_time: float = 1.0) -> None:
+    """Draw `marks` (boxes on a grid's cells, a line across it) on the picture, under the top band's cover and the
+    pinned legend or formula: in a close-up part of the picture passes under the band, and what a plain Create
+    brings in would be drawn over them."""
+    scene.add(*marks)
+    framed.keep_in_front(scene, plan.pinned)
+    scene.play(*(Create(mark, lag_ratio=lag_ratio, introducer=False) for mark in marks), run_time=run_time)
 
 
 #: How long the camera takes to come back to rest from a close-up.
