@@ -15,7 +15,7 @@ from manim import (
     VGroup, Write,
 )
 
-from scenes.kit import layout, legible, motion, staging
+from scenes.kit import layout, legible_fit, motion, staging
 from scenes.kit import (
     AttentionMap, AttentionScene, Source, beat, format_value, frame_box, heatmap, label, math, palette, typography,
 )
@@ -167,7 +167,7 @@ def head_maps_forms(src: Source, n_heads: int, digits: list[str]) -> list[Form]:
     """Side by side and stacked (the body's flow first) with square cells; for the camera, the same in the body's
     flow, so that the overview from afar fills the frame (the maps side by side in landscape) and each close-up
     frames one head's diagonal."""
-    style = legible.map_styles()[0]
+    style = legible_fit.map_styles()[0]
     build = lambda stacked: head_maps(src, n_heads, digits, style, stacked)  # noqa: E731
     return [*flow_forms(build), *flow_forms(build, suffix=", for the camera", close_up=True)]
 

@@ -19,7 +19,7 @@ from scenes.kit import (
     flow_arrow, format_value, frame_box, group, heatmap, label, layout, math, matrix, motion, palette, staging,
     subscript, typography, vector,
 )
-from scenes.kit import close_up
+from scenes.kit import shot_content
 from scenes.kit.attention_map import AttentionMap
 from scenes.kit.claims import all_of, bottom_index, count_word, top_index
 from scenes.kit.compose import Form, Plan, compose
@@ -263,7 +263,7 @@ def lying_softmax(src: Source, tokens: list[str], cell: float, close: bool = Fal
     if not close:
         return SoftmaxPicture(build(LYING_LENGTH, layout.FAR), ACROSS)
     probe = build(LYING_LENGTH, layout.GAP)
-    room = layout.body().width * close_up.smallest_font(probe) / typography.MIN_FONT_SIZE
+    room = layout.body().width * shot_content.smallest_font(probe) / typography.MIN_FONT_SIZE
     row = build(LYING_LENGTH + min(0, room - probe.width), layout.GAP)
     row[1].match_y(row[0][1])
     return SoftmaxPicture(row, ON_THE_NAMES)

@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 from manim import config
 
-from scenes.kit import camera, layout
+from scenes.kit import camera_moves, layout
 from scenes.quality.headless import run_headless
 from scenes.quality.inspection import inspect_scene_class
-from scenes.kit.view import View
+from scenes.kit.on_screen import View
 from tests.fixtures.quality import camera_scenes
 
 
@@ -22,9 +22,9 @@ def test_frame_on_fills_the_body_with_the_work(framing):
     center, width = framing.framed_view
     zoom = config.frame_width / width
     cell = framing.q.cell(0)
-    assert zoom == pytest.approx(camera.MAX_ZOOM) or \
-        cell.width * zoom == pytest.approx(layout.body().width - 2 * camera.FRAMING_MARGIN) or \
-        cell.height * zoom == pytest.approx(layout.body().height - 2 * camera.FRAMING_MARGIN)
+    assert zoom == pytest.approx(camera_moves.MAX_ZOOM) or \
+        cell.width * zoom == pytest.approx(layout.body().width - 2 * camera_moves.FRAMING_MARGIN) or \
+        cell.height * zoom == pytest.approx(layout.body().height - 2 * camera_moves.FRAMING_MARGIN)
     # the cell sits at the body's centre on screen
     on_screen = View(center[0], center[1], width, width * config.frame_height / config.frame_width)
     x, y = on_screen.to_screen(*cell.get_center()[:2])
@@ -39,14 +39,14 @@ def test_the_top_band_stays_where_it_was_on_screen(framing):
     rest_center = framing.formula.get_center()  # after pull_back the camera is at rest again
     assert (x, y) == pytest.approx(tuple(rest_center[:2]), abs=1e-6)
     assert formula_width * view.zoom == pytest.approx(framing.formula.width, rel=1e-6)
-    assert camera.at_rest(framing)
+    assert camera_moves.at_rest(framing)
 
 
 def test_the_top_band_is_still_at_every_moment_of_the_move():
     """Half-way through a move, the frame and the pinned formula have moved by the same similarity."""
     scene = run_headless(camera_scenes.FramingScene)
-    target = camera.shot_on(scene.q.cell(0))
-    frame_anim, formula_anim = camera.move_camera(scene, target)
+    target = camera_moves.shot_on(scene.q.cell(0))
+    frame_anim, formula_anim = camera_moves.move_camera(scene, target)
     before = scene.formula.get_center().copy()
     for anim in (frame_anim, formula_anim):
         anim.begin()
@@ -61,7 +61,7 @@ def test_the_gates_measure_text_through_the_camera():
     assert framed.layout_problems == [], "12-point numbers framed at 3x read at 36 points on screen"
     (metrics,) = framed.metrics
     assert metrics.camera_moves == 2
-    assert metrics.number_font_size == pytest.approx(12 * camera.MAX_ZOOM, rel=0.02)
+    assert metrics.number_font_size == pytest.approx(12 * camera_moves.MAX_ZOOM, rel=0.02)
     left_small = inspect_scene_class(camera_scenes.SmallAfterPullBackScene, "small")
     assert any("below the legibility floor" in p for p in left_small.layout_problems)
 

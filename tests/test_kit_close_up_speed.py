@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from manim import RED, Square, Typst, VGroup, tempconfig
 
-from scenes.kit import close_up
+from scenes.kit import shot_content
 from scenes.kit.light_animations import FillTo, OpacityTo
 from scenes.kit.numbers import Source
 from scenes.kit.text import label, math
@@ -35,24 +35,24 @@ def test_a_texts_size_is_manims_font_size():
         for leaf in text.get_family():
             if isinstance(leaf, Typst):
                 expected = leaf.font_size if leaf.height > 0 else None
-                assert close_up.typst_font_size(leaf) == expected
+                assert shot_content.typst_font_size(leaf) == expected
 
 
 @pytest.mark.parametrize("opacity", [0.0, 1.0, 0.37])
 def test_set_opacity_leaves_what_manims_leaves(opacity):
     for text in texts():
-        assert all(close_up._plain(member) for member in text.get_family())  # the fast path, not manim's
+        assert all(shot_content._plain(member) for member in text.get_family())  # the fast path, not manim's
         mine, stock = text.copy(), text.copy()
-        close_up.set_opacity(mine, opacity)
+        shot_content.set_opacity(mine, opacity)
         stock.set_opacity(opacity)
         assert colours(mine) == colours(stock)
 
 
 def test_a_member_with_a_sheen_goes_to_manim():
     square = Square().set_fill(RED, 0.5).set_sheen(0.3)
-    assert not close_up._plain(square)
+    assert not shot_content._plain(square)
     mine, stock = square.copy(), square.copy()
-    close_up.set_opacity(mine, 0.0)
+    shot_content.set_opacity(mine, 0.0)
     stock.set_opacity(0.0)
     assert colours(mine) == colours(stock)
 

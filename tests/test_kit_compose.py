@@ -7,7 +7,7 @@ import pytest
 from manim import tempconfig
 
 from scenes import frame
-from scenes.kit import close_up, compose, layout, typography
+from scenes.kit import shot_content, compose, layout, typography
 from scenes.kit.forms import flow_forms
 from scenes.kit.numbers import Source
 from scenes.kit.products import DotProducts, encoder_scoring_forms
@@ -136,7 +136,7 @@ def test_the_close_softmax_form_is_never_built_where_another_reads():
 
 
 def test_row_height_forms_try_the_roomiest_rows_first_and_keep_the_first_that_reads_worked():
-    from scenes.kit import legible
+    from scenes.kit import legible_fit
     from scenes.kit.forms import row_height_forms
 
     source = Source("qkv")
@@ -147,7 +147,7 @@ def test_row_height_forms_try_the_roomiest_rows_first_and_keep_the_first_that_re
                                                          result="query_row.raw_scores", cell_size=cell))
     with in_frame("landscape"):
         names = [f.name for f in forms()]
-    assert len(names) == len(legible.row_heights()) and names[0] == "square rows"
+    assert len(names) == len(legible_fit.row_heights()) and names[0] == "square rows"
     _, plan, number, _ = plan_for("landscape", forms)
     assert (plan.form, plan.rung) == (names[0], compose.WORKED) and number >= typography.WORKED_NUMBER_SIZE * 0.99
     _, plan, number, _ = plan_for("portrait", forms)  # a phone: lower rows, at the floor
@@ -197,7 +197,7 @@ def test_the_post_step_a_reads_worked_side_by_side_in_landscape_and_needs_the_ca
     _, plan, number, body = plan_for("portrait", lambda: flow_forms_by_row_height(_rain_scoring))
     assert plan.rung == compose.CAMERA and plan.whole.width > body.width
     assert number >= typography.MIN_FONT_SIZE * (1 - 1e-6), "its numbers built legible"
-    assert close_up.smallest_font(plan.whole) <= typography.MIN_FONT_SIZE * 1.1, "its smallest text at the floor"
+    assert shot_content.smallest_font(plan.whole) <= typography.MIN_FONT_SIZE * 1.1, "its smallest text at the floor"
 
 
 @pytest.mark.parametrize("aspect", frame.ASPECTS)
@@ -236,17 +236,17 @@ def test_a_column_taller_than_a_phone_holds_is_framed_top_to_bottom_at_the_frame
     showing the part's top and the last its bottom (the wide example's eleven rows of X in a phone's frame)."""
     from manim import Rectangle
 
-    from scenes.kit import camera
+    from scenes.kit import camera_moves
     from scenes.kit.staging import _down
 
     with in_frame("portrait"):
         region = layout.body()
-        room = region.height - 2 * camera.FRAMING_MARGIN
+        room = region.height - 2 * camera_moves.FRAMING_MARGIN
         column = Rectangle(width=1.0, height=2.6 * room).move_to([0.3, -1.0, 0])
         shots = _down(column, region)
         assert len(shots) == 3
         for shot in shots:
-            assert shot.width == pytest.approx(camera.rest_shot().width)  # panned, never zoomed
+            assert shot.width == pytest.approx(camera_moves.rest_shot().width)  # panned, never zoomed
         seen = [(s.center[1] + region.center[1] - room / 2, s.center[1] + region.center[1] + room / 2) for s in shots]
         assert seen[0][1] == pytest.approx(column.get_top()[1]) and seen[-1][0] == pytest.approx(column.get_bottom()[1])
         assert all(a[0] <= b[1] for a, b in zip(seen, seen[1:])), "no gap between one shot and the next"
@@ -267,7 +267,7 @@ def test_floor_scale_sets_the_smallest_text_at_the_floor_with_the_build_margin(a
         factor = floor_scale(pair)
         assert factor == pytest.approx(27.04 / 30)
         pair.scale(factor)
-        assert close_up.smallest_font(pair) == pytest.approx(27.04, rel=1e-6)
+        assert shot_content.smallest_font(pair) == pytest.approx(27.04, rel=1e-6)
 
 
 @pytest.mark.parametrize("aspect, first", [("landscape", "side by side"), ("square", "stacked"),

@@ -7,7 +7,7 @@ import pytest
 from manim import VGroup
 
 from scenes.kit import label, layout, typography
-from scenes.kit.legible import first_legible, first_worked, fit_legibly, fits_at_floor, reads_worked, smallest_text
+from scenes.kit.legible_fit import first_legible, first_worked, fit_legibly, fits_at_floor, reads_worked, smallest_text
 
 
 def words(n: int, font_size: float = typography.LABEL_SIZE) -> VGroup:

@@ -12,7 +12,7 @@ from manim import DOWN, RIGHT, Rectangle, VGroup
 from scenes.kit import layout
 from scenes.kit.claims import tied_at_top, words_list
 from scenes.kit.numbers import Source
-from scenes.kit.legible import fits_at_floor
+from scenes.kit.legible_fit import fits_at_floor
 from scenes.kit.score_bars import ScoreBars, ScoreRows, bars_or_rows
 
 TOKENS = ["internationalization", "is", "hard"]

@@ -27,7 +27,7 @@ def test_parts_are_grouped_left_to_right_as_many_as_a_shot_holds():
     parts = _row(8, 1.0)  # 8 wide
     groups = staging._shot_groups(parts, region)
     assert [k for group in groups for k in group] == list(range(8)), "every part once, in order"
-    room = region.width - 2 * staging.camera.FRAMING_MARGIN
+    room = region.width - 2 * staging.camera_moves.FRAMING_MARGIN
     assert all(VGroup(*(parts[k] for k in group)).width <= room + 1e-9 for group in groups)
     assert len(groups) >= 8 / room  # no fewer shots than the width needs
 

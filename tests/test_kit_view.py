@@ -1,11 +1,11 @@
-"""kit.view.boundary_box gives the box manim's own edge getters give, for every kind of mobject the gates measure."""
+"""kit.on_screen.boundary_box gives the box manim's own edge getters give, for every kind of mobject the gates measure."""
 
 from __future__ import annotations
 
 import pytest
 from manim import DOWN, LEFT, RIGHT, UP, Dot, Group, Square, Text, Typst, VGroup, config
 
-from scenes.kit.view import View, boundary_box, screen_box
+from scenes.kit.on_screen import View, boundary_box, screen_box
 
 
 def manim_box(mob):

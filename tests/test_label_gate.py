@@ -11,7 +11,7 @@ from scenes import frame
 from scenes.quality.headless import run_headless
 from scenes.quality.inspection import inspect_scene, inspect_scene_class, text_units
 from scenes.quality.label_gate import colour_only
-from scenes.kit.view import current_view
+from scenes.kit.on_screen import current_view
 from scenes.registry import SCENES
 from tests.fixtures.quality import label_scenes
 

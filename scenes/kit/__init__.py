@@ -1,6 +1,6 @@
 """The shared visual language: palette, fonts, the number formatter, tensor widgets and the scene base."""
 
-from . import camera, motion, palette, typography
+from . import camera_moves, motion, palette, typography
 from .base import AttentionScene, BeatRecord, BeatWithoutCaption, beat
 from .claims import agreeing_top, top_token
 from .named_matrix import NamedMatrix

@@ -17,7 +17,7 @@ from manim import DOWN, UP, FadeIn, FadeOut, Mobject, MovingCameraScene, VGroup,
 
 from scenes import registry
 
-from . import camera, description, layout, palette, typography
+from . import camera_moves, description, layout, palette, typography
 from .narration import (
     DESCRIPTION, SENTENCE_GAP, Narrator, SpokenSentence, place_sentences, segment_length, sentence_cues,
 )
@@ -211,16 +211,16 @@ class AttentionScene(MovingCameraScene):
 
     # --- the camera ------------------------------------------------------------------------------
     def frame_on(self, mob: Mobject, *animations, run_time: float = 1.2, region: layout.Region | None = None,
-                 max_zoom: float = camera.MAX_ZOOM) -> None:
+                 max_zoom: float = camera_moves.MAX_ZOOM) -> None:
         """Move the camera in on `mob` (the active row, head or cell) until it fills the body (or `region`), with
         the top band's formula kept still on screen; `animations` play along."""
-        self.play(*camera.move_camera(self, camera.shot_on(mob, region, max_zoom=max_zoom)), *animations,
+        self.play(*camera_moves.move_camera(self, camera_moves.shot_on(mob, region, max_zoom=max_zoom)), *animations,
                   run_time=run_time)
 
     def pull_back(self, *animations, whole: Mobject | None = None, run_time: float = 1.2) -> None:
         """Move the camera back to the frame at rest, or out to all of `whole` when that is larger than the frame."""
-        shot = camera.rest_shot() if whole is None else camera.shot_on_all(whole)
-        self.play(*camera.move_camera(self, shot), *animations, run_time=run_time)
+        shot = camera_moves.rest_shot() if whole is None else camera_moves.shot_on_all(whole)
+        self.play(*camera_moves.move_camera(self, shot), *animations, run_time=run_time)
 
     # --- shared beats ----------------------------------------------------------------------------
     @beat
@@ -242,5 +242,5 @@ class AttentionScene(MovingCameraScene):
         shown = [m for m in self.mobjects if m is not self.camera.frame]
         if shown:
             self.play(*(FadeOut(m) for m in shown), run_time=run_time)
-        if not camera.at_rest(self):
-            camera.reset_camera(self)
+        if not camera_moves.at_rest(self):
+            camera_moves.reset_camera(self)

@@ -24,7 +24,7 @@ from typing import Any
 
 from manim import Mobject
 
-from . import close_up, layout, typography
+from . import shot_content, layout, typography
 from .numbers import TracedNumber
 
 #: The rungs of the preference order, best first (a Plan says which one won).
@@ -65,7 +65,7 @@ class Plan:
 
 def smallest_number(mob: Mobject) -> float | None:
     """The smallest font size of a traced number in `mob`, as built (None when it shows no number)."""
-    sizes = [close_up.font_size(unit) for unit in close_up.text_units(mob) if isinstance(unit, TracedNumber)]
+    sizes = [shot_content.font_size(unit) for unit in shot_content.text_units(mob) if isinstance(unit, TracedNumber)]
     sizes = [s for s in sizes if s is not None]
     return min(sizes) if sizes else None
 
@@ -90,9 +90,9 @@ def rung_of(mob: Mobject, region: layout.Region, *, grow: bool = True, marks: bo
     if shows_shades(mob) and not marks:
         return CAMERA
     factor = fill_factor(mob, region) if grow else min(1.0, fill_factor(mob, region))
-    text = close_up.smallest_font(mob) * factor
+    text = shot_content.smallest_font(mob) * factor
     numbers = smallest_number(mob)
-    tolerance = 1 - close_up.ROUNDING
+    tolerance = 1 - shot_content.ROUNDING
     if text < typography.MIN_FONT_SIZE * tolerance:
         return CAMERA
     if numbers is None or numbers * factor >= typography.WORKED_NUMBER_SIZE * tolerance:
@@ -119,7 +119,7 @@ def compose(forms: Sequence[Form], region: layout.Region | None = None, *,
     form, made, rung = _preferred(built, region)
     whole, region = form.whole(made), form.region or region
     if rung == CAMERA:
-        close_up.build_legible(whole, region)
+        shot_content.build_legible(whole, region)
     else:
         layout.fit_into(whole, region, grow=form.grow)
     return made, Plan(whole, form.name, rung, region, tuple(pinned))
@@ -136,11 +136,11 @@ def _preferred(built: list[tuple[Form, Any, str]], region: layout.Region) -> tup
 
     def legibility(entry: tuple[Form, Any, str]) -> float:
         whole = entry[0].whole(entry[1])
-        return fill_factor(whole, entry[0].region or region) * close_up.smallest_font(whole)
+        return fill_factor(whole, entry[0].region or region) * shot_content.smallest_font(whole)
 
     def width_at_floor(entry: tuple[Form, Any, str]) -> float:
         whole = entry[0].whole(entry[1])
-        return whole.width * typography.MIN_FONT_SIZE * close_up.BUILD_MARGIN / close_up.smallest_font(whole)
+        return whole.width * typography.MIN_FONT_SIZE * shot_content.BUILD_MARGIN / shot_content.smallest_font(whole)
 
     def one_way(entry: tuple[Form, Any, str]) -> bool:
         """At the floor it is no wider than its region: the camera only pans down it."""

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 import numpy as np
 from manim import MathTypst, Mobject, Text, Typst, VGroup
 
-from .close_up import text_units
+from .shot_content import text_units
 from .numbers import TracedNumber
 
 #: Lines of numbers read per piece, and texts per line: a listener keeps about this much; past it, what is left

@@ -21,7 +21,7 @@ from typing import Any
 
 from manim import Mobject
 
-from . import close_up, layout, legible, typography
+from . import shot_content, layout, legible_fit, typography
 from .compose import Form
 
 
@@ -53,7 +53,7 @@ def lines_forms(build: Callable[[int], Any], count: int, *, whole: Callable[[Any
             for lines in range(1, max(count, 1) + 1)]
 
 
-#: What the kit's row heights (legible.row_heights(), roomiest first) are called in a form's name.
+#: What the kit's row heights (legible_fit.row_heights(), roomiest first) are called in a form's name.
 ROW_NAMES = ("square rows", "compact rows", "hairline rows")
 
 
@@ -64,14 +64,14 @@ def row_height_forms(build: Callable[[float], Any], *, whole: Callable[[Any], Mo
     rows, compact ones (one line of text), then rows padded by a hairline only. The form's name is `name`, the
     row height's, then `suffix`; each form fitted to `region` (default compose's)."""
     return [Form(f"{name}{rows}{suffix}", lambda cell=cell: build(cell), whole, region, close_up)
-            for rows, cell in zip(ROW_NAMES, legible.row_heights())]
+            for rows, cell in zip(ROW_NAMES, legible_fit.row_heights())]
 
 
 def flow_forms_by_row_height(build: Callable[[bool, float], Any], region: layout.Region | None = None, *,
                              whole: Callable[[Any], Mobject] = _itself, suffix: str = "") -> list[Form]:
     """`build(stacked, cell)` side by side and stacked (the region's own flow first, as flow_forms) at each row
     height, roomiest first (as row_height_forms): every arrangement at square rows before any at compact rows."""
-    return [form for rows, cell in zip(ROW_NAMES, legible.row_heights())
+    return [form for rows, cell in zip(ROW_NAMES, legible_fit.row_heights())
             for form in flow_forms(lambda stacked, cell=cell: build(stacked, cell), region, whole=whole,
                                    suffix=f", {rows}{suffix}")]
 
@@ -82,14 +82,14 @@ def map_style_forms(build: Callable[[dict], Any], *, whole: Callable[[Any], Mobj
     (`build(style)`, the style's keywords go to AttentionMap): square rows, compact rows, then upright key words;
     each form fitted to `region` (default compose's)."""
     return [Form(f"{name}map style {i}", lambda style=style: build(style), whole, region)
-            for i, style in enumerate(legible.map_styles())]
+            for i, style in enumerate(legible_fit.map_styles())]
 
 
 def floor_scale(mob: Mobject) -> float:
     """The factor that sets `mob`'s smallest text at the floor, with the margin a composition built for the camera
-    keeps above it (close_up.BUILD_MARGIN): a form laid out at the floor's size (a row broken into lines as wide as
+    keeps above it (shot_content.BUILD_MARGIN): a form laid out at the floor's size (a row broken into lines as wide as
     the region holds at that size) scales its content by it."""
-    return typography.MIN_FONT_SIZE * close_up.BUILD_MARGIN / close_up.smallest_font(mob)
+    return typography.MIN_FONT_SIZE * shot_content.BUILD_MARGIN / shot_content.smallest_font(mob)
 
 
 __all__ = ["flow_forms", "lines_forms", "ROW_NAMES", "row_height_forms", "flow_forms_by_row_height",

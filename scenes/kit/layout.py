@@ -156,7 +156,7 @@ def flow_direction(region: Region | None = None) -> np.ndarray:
 
 def flow(*mobs: Mobject, region: Region | None = None, gap: float = GAP, **arrange) -> "Mobject":
     """The mobjects arranged in `region`'s flow direction (`flow_direction`) with `gap`, as one VGroup (not
-    fitted: pass it to `fit_into` or `legible.fit_legibly`). `aligned_edge` and the like pass to `arrange`."""
+    fitted: pass it to `fit_into` or `legible_fit.fit_legibly`). `aligned_edge` and the like pass to `arrange`."""
     from manim import VGroup
 
     return VGroup(*mobs).arrange(flow_direction(region), buff=gap, **arrange)

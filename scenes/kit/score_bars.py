@@ -15,7 +15,7 @@ from . import layout, palette, typography
 from .numbers import Source
 from .text import label, math, wrapped
 from .attention_map import upright_label
-from .legible import fill_factor, fits_at_floor, smallest_text
+from .legible_fit import fill_factor, fits_at_floor, smallest_text
 from .widgets import SoftmaxBars, flow_arrow, heatmap
 
 #: Bar width when the words under the bars are short.

@@ -48,9 +48,9 @@ from manim import (
     ReplacementTransform, Scene, VGroup, config,
 )
 
-from . import camera, close_up, framed, layout, palette, products, typography
+from . import camera_moves, shot_content, camera_work, layout, palette, products, typography
 from .compose import Form, Plan
-from .framed import fade_out_all  # taking a piece off the stage whole, wherever its parts were added
+from .camera_work import fade_out_all  # taking a piece off the stage whole, wherever its parts were added
 from .products import DotProducts, ShownProduct, WeightedRows
 from .widgets import TensorGrid
 
@@ -71,21 +71,21 @@ def enter(scene: Scene, plan: Plan, *introductions: Animation, scaffold: Sequenc
     `from_anywhere`: the camera may still be where a step before left it; at rest it comes back with the
     introductions (under the camera plan it moves from there anyway)."""
     if plan.camera:
-        shot = camera.shot_on_all(plan.whole, plan.region)
+        shot = camera_moves.shot_on_all(plan.whole, plan.region)
         if with_the_move:
-            framed.cover_top_band(scene, plan.region)
-            framed.move_to_shot(scene, shot, plan.whole, plan.pinned, *introductions, run_time=run_time,
+            camera_work.cover_top_band(scene, plan.region)
+            camera_work.move_to_shot(scene, shot, plan.whole, plan.pinned, *introductions, run_time=run_time,
                                 region=plan.region)
             if scaffold:
                 scene.play(*scaffold, run_time=SCAFFOLD_TIME)
         else:
-            with_move = close_up.shot_state(scene, shot, VGroup(*carried), plan.region) if carried else []
-            framed.show_whole(scene, plan.whole, plan.pinned, *introductions, *scaffold, run_time=run_time,
+            with_move = shot_content.shot_state(scene, shot, VGroup(*carried), plan.region) if carried else []
+            camera_work.show_whole(scene, plan.whole, plan.pinned, *introductions, *scaffold, run_time=run_time,
                               region=plan.region, with_move=with_move)
         if then_on is not None:
             end_on(scene, plan, then_on)
         return
-    if from_anywhere and not camera.at_rest(scene):
+    if from_anywhere and not camera_moves.at_rest(scene):
         come_to_rest(scene, plan.pinned, *introductions, run_time=run_time)
     elif introductions:  # none: under the camera plan the pull-back alone (the parts come in later, worked)
         scene.play(*introductions, run_time=run_time)
@@ -98,7 +98,7 @@ def dot_every_row(scene: Scene, plan: Plan, comp: DotProducts, *, labels: Sequen
                   with_first_sum: Iterable[Animation] = ()) -> list[ShownProduct]:
     """Every row of `comp` dotted with its vector; under the camera plan each row in close-up with `labels[i]`."""
     if plan.camera:
-        return framed.dot_every_row(scene, comp, plan.whole, plan.pinned, labels=labels, color=color,
+        return camera_work.dot_every_row(scene, comp, plan.whole, plan.pinned, labels=labels, color=color,
                                     with_first_products=with_first_products, with_first_sum=with_first_sum,
                                     region=plan.region, every_row_close=True)
     return products.dot_every_row(scene, comp, color=color, with_first_products=with_first_products,
@@ -109,7 +109,7 @@ def scale_every_row(scene: Scene, plan: Plan, comp: WeightedRows, *, labels: Seq
                     color=palette.VALUE, with_first: Iterable[Animation] = ()) -> list[ShownProduct]:
     """Every row of `comp` scaled by its weight; under the camera plan each row in close-up with `labels[i]`."""
     if plan.camera:
-        return framed.scale_every_row(scene, comp, plan.whole, plan.pinned, labels=labels, color=color,
+        return camera_work.scale_every_row(scene, comp, plan.whole, plan.pinned, labels=labels, color=color,
                                       with_first=with_first, region=plan.region, every_row_close=True)
     return products.scale_every_row(scene, comp, color=color, with_first=with_first)
 
@@ -125,22 +125,22 @@ def end_on(scene: Scene, plan: Plan, part: Mobject, *animations: Animation, run_
         return
     pieces = legible_pieces(part, plan)
     if len(pieces) <= 1:
-        framed.frame_part(scene, part, plan.whole, plan.pinned, *animations, run_time=run_time, region=plan.region)
+        camera_work.frame_part(scene, part, plan.whole, plan.pinned, *animations, run_time=run_time, region=plan.region)
         return
     if animations:
         scene.play(*animations, run_time=run_time)
-    framed.sweep(scene, pieces, plan.whole, plan.pinned, region=plan.region)
+    camera_work.sweep(scene, pieces, plan.whole, plan.pinned, region=plan.region)
 
 
 def legible_pieces(part: Mobject, plan: Plan) -> list[Mobject]:
     """`part` itself where one shot shows every text of it legibly; else its pieces in reading order: a grid's
     rows (a row too wide, its cells), a group's parts, each split again the same way."""
-    if framed.reads_in_one_shot(part, plan.region) or not close_up.text_units(part):
-        return [part] if close_up.text_units(part) else []
+    if camera_work.reads_in_one_shot(part, plan.region) or not shot_content.text_units(part):
+        return [part] if shot_content.text_units(part) else []
     if isinstance(part, TensorGrid):
         rows = [part.row(r) for r in range(part.rows)]
         return [piece for row in rows for piece in
-                ([row] if framed.reads_in_one_shot(row, plan.region) else list(row.submobjects))]
+                ([row] if camera_work.reads_in_one_shot(row, plan.region) else list(row.submobjects))]
     pieces = [piece for sub in part.submobjects for piece in legible_pieces(sub, plan)]
     return pieces or [part]
 
@@ -148,7 +148,7 @@ def legible_pieces(part: Mobject, plan: Plan) -> list[Mobject]:
 def end_along(scene: Scene, plan: Plan, name: Mobject, grid) -> None:
     """Frame the named row vector `grid` under the camera plan, in pieces where it is too long for the frame."""
     if plan.camera:
-        framed.frame_along(scene, name, grid, plan.whole, plan.pinned, region=plan.region)
+        camera_work.frame_along(scene, name, grid, plan.whole, plan.pinned, region=plan.region)
 
 
 def back_to_rest(scene: Scene, plan: Plan, *animations: Animation, run_time: float = 1.2) -> None:
@@ -157,9 +157,9 @@ def back_to_rest(scene: Scene, plan: Plan, *animations: Animation, run_time: flo
     if not plan.camera:
         scene.play(*animations, run_time=run_time)
         return
-    framed.move_to_shot(scene, camera.rest_shot(), VGroup(), plan.pinned, *animations, run_time=run_time,
+    camera_work.move_to_shot(scene, camera_moves.rest_shot(), VGroup(), plan.pinned, *animations, run_time=run_time,
                         region=plan.region)
-    scene.remove(framed.cover_top_band(scene, plan.region))
+    scene.remove(camera_work.cover_top_band(scene, plan.region))
 
 
 def follow_along(scene: Scene, plan: Plan, mob: Mobject, within: Mobject) -> list[Animation]:
@@ -170,8 +170,8 @@ def follow_along(scene: Scene, plan: Plan, mob: Mobject, within: Mobject) -> lis
         return []
     half = config.frame_width / 2 - layout.MARGIN
     x = float(np.clip(mob.get_center()[0], plan.whole.get_left()[0] + half, plan.whole.get_right()[0] - half))
-    shot = camera.Shot(np.array([x, 0.0, 0.0]), config.frame_width)
-    return [*camera.move_camera(scene, shot, pinned=[]), *close_up.shot_state(scene, shot, within)]
+    shot = camera_moves.Shot(np.array([x, 0.0, 0.0]), config.frame_width)
+    return [*camera_moves.move_camera(scene, shot, pinned=[]), *shot_content.shot_state(scene, shot, within)]
 
 
 def hang_from_top(plan: Plan) -> None:
@@ -185,7 +185,7 @@ def enter_below(scene: Scene, plan: Plan, part: Mobject, *introductions: Animati
     """Play `introductions` for `part`; under the camera plan, what of it lies outside the frame at rest enters
     hidden (shaded cells, no text), to show once the camera is on it."""
     if plan.camera:
-        close_up.apply_shot_state(camera.rest_shot(), part, plan.region)
+        shot_content.apply_shot_state(camera_moves.rest_shot(), part, plan.region)
     scene.play(*introductions, run_time=run_time)
 
 
@@ -196,8 +196,8 @@ PAN_TIME = 2.0
 def pan_down(scene: Scene, plan: Plan, part: Mobject) -> None:
     """Under the camera plan, pan (no zoom) until `part` is in view, its texts legible; at rest, nothing."""
     if plan.camera:
-        shot = camera.shot_on(part, plan.region, max_zoom=1.0)
-        framed.move_to_shot(scene, shot, plan.whole, plan.pinned, run_time=PAN_TIME, region=plan.region)
+        shot = camera_moves.shot_on(part, plan.region, max_zoom=1.0)
+        camera_work.move_to_shot(scene, shot, plan.whole, plan.pinned, run_time=PAN_TIME, region=plan.region)
 
 
 def draw_on(scene: Scene, plan: Plan, *marks: Mobject, lag_ratio: float = 0.1, run_time: float = 1.0) -> None:
@@ -205,7 +205,7 @@ def draw_on(scene: Scene, plan: Plan, *marks: Mobject, lag_ratio: float = 0.1, r
     pinned legend or formula: in a close-up part of the picture passes under the band, and what a plain Create
     brings in would be drawn over them."""
     scene.add(*marks)
-    framed.keep_in_front(scene, plan.pinned)
+    camera_work.keep_in_front(scene, plan.pinned)
     scene.play(*(Create(mark, lag_ratio=lag_ratio, introducer=False) for mark in marks), run_time=run_time)
 
 
@@ -244,7 +244,7 @@ def end_across(scene: Scene, plan: Plan, parts: Sequence[Mobject], *animations: 
         if animations:
             scene.play(*animations, run_time=run_time)
         return
-    room = plan.region.width - 2 * camera.FRAMING_MARGIN
+    room = plan.region.width - 2 * camera_moves.FRAMING_MARGIN
     pieces: list[list[Mobject]] = [[]]
     for part in parts:
         if pieces[-1] and VGroup(*pieces[-1], part).width > room:
@@ -252,20 +252,20 @@ def end_across(scene: Scene, plan: Plan, parts: Sequence[Mobject], *animations: 
         pieces[-1].append(part)
     shots = [shot for piece in pieces for shot in _down(VGroup(*piece), plan.region)]
     for i, shot in enumerate(shots):  # built at the floor: the camera pans, it never zooms in on a small piece
-        framed.move_to_shot(scene, shot, plan.whole, plan.pinned, *(animations if i == 0 else ()),
+        camera_work.move_to_shot(scene, shot, plan.whole, plan.pinned, *(animations if i == 0 else ()),
                             run_time=run_time, region=plan.region)
 
 
-def _down(piece: Mobject, region: layout.Region) -> list[camera.Shot]:
+def _down(piece: Mobject, region: layout.Region) -> list[camera_moves.Shot]:
     """Shots at the frame's own scale on `piece`: one where it is no taller than the region holds, else top to
     bottom, each as tall as the region holds (a column of eleven words in a phone's frame)."""
-    room = region.height - 2 * camera.FRAMING_MARGIN
+    room = region.height - 2 * camera_moves.FRAMING_MARGIN
     stops = int(np.ceil(piece.height / room - 1e-6))
     if stops <= 1:
-        return [camera.shot_on(piece, region, max_zoom=1.0)]
+        return [camera_moves.shot_on(piece, region, max_zoom=1.0)]
     top, step = piece.get_top()[1] - room / 2, (piece.height - room) / (stops - 1)
     x = piece.get_center()[0]
-    return [camera.shot_on(Rectangle(width=piece.width, height=room).move_to([x, top - k * step, 0]), region,
+    return [camera_moves.shot_on(Rectangle(width=piece.width, height=room).move_to([x, top - k * step, 0]), region,
                            max_zoom=1.0) for k in range(stops)]
 
 
@@ -276,15 +276,15 @@ def come_to_rest(scene: Scene, pinned: Sequence[Mobject | None], *animations: An
     (the last picture leaving, a part of it moving into this one); what of `pinned` (the formula, its highlight)
     and the top band's cover is on screen moves along; `staying` (what of the last picture stays) takes the state
     the frame at rest shows in `region`. With the camera at rest already, just play `animations`."""
-    if camera.at_rest(scene):
+    if camera_moves.at_rest(scene):
         if animations:
             scene.play(*animations, run_time=run_time)
         return
     shown = {id(m) for m in scene.get_mobject_family_members()}
-    carried = [m for m in framed.pinned_on_screen(scene, [m for m in pinned if m is not None]) if id(m) in shown]
-    framed.keep_in_front(scene, carried)
-    states = close_up.shot_state(scene, camera.rest_shot(), VGroup(*staying), region) if staying else []
-    scene.play(*camera.move_camera(scene, camera.rest_shot(), pinned=carried), *states, *animations,
+    carried = [m for m in camera_work.pinned_on_screen(scene, [m for m in pinned if m is not None]) if id(m) in shown]
+    camera_work.keep_in_front(scene, carried)
+    states = shot_content.shot_state(scene, camera_moves.rest_shot(), VGroup(*staying), region) if staying else []
+    scene.play(*camera_moves.move_camera(scene, camera_moves.rest_shot(), pinned=carried), *states, *animations,
                run_time=run_time)
 
 
@@ -312,8 +312,8 @@ def work_rows(scene: Scene, plan: Plan, rows: Sequence[Sequence[Sequence[RowPart
                     scene.play(LaggedStart(*animations, lag_ratio=lag), run_time=run_time)
                 continue
             for group in _shot_groups([part for part, _ in phase], plan.region):
-                shot = camera.shot_on(VGroup(*(phase[k][0] for k in group)), plan.region, max_zoom=1.0)
-                framed.move_to_shot(scene, shot, plan.whole, plan.pinned, *(a for k in group for a in phase[k][1]),
+                shot = camera_moves.shot_on(VGroup(*(phase[k][0] for k in group)), plan.region, max_zoom=1.0)
+                camera_work.move_to_shot(scene, shot, plan.whole, plan.pinned, *(a for k in group for a in phase[k][1]),
                                     run_time=run_time, region=plan.region)
 
 
@@ -328,7 +328,7 @@ def end_over(scene: Scene, plan: Plan, rows: Sequence[Sequence[Mobject]], *anima
         if animations:
             scene.play(*animations, run_time=run_time)
         return
-    room = plan.region.height - 2 * camera.FRAMING_MARGIN
+    room = plan.region.height - 2 * camera_moves.FRAMING_MARGIN
     parts = [part for row in rows for part in row]
     if VGroup(*parts).height <= room:  # left to right, whatever each row holds (a map's upper triangle)
         parts.sort(key=lambda part: part.get_center()[0])
@@ -338,18 +338,18 @@ def end_over(scene: Scene, plan: Plan, rows: Sequence[Sequence[Mobject]], *anima
         for row in rows:
             pieces = [VGroup(*(row[k] for k in group)) for group in _shot_groups(row, plan.region)]
             if len(pieces) == 1 and shots and VGroup(shots[-1], pieces[0]).height <= room \
-                    and VGroup(shots[-1], pieces[0]).width <= plan.region.width - 2 * camera.FRAMING_MARGIN:
+                    and VGroup(shots[-1], pieces[0]).width <= plan.region.width - 2 * camera_moves.FRAMING_MARGIN:
                 shots[-1] = VGroup(shots[-1], pieces[0])
             else:
                 shots.extend(pieces)
     for i, piece in enumerate(shots):
-        framed.move_to_shot(scene, camera.shot_on(piece, plan.region, max_zoom=1.0), plan.whole, plan.pinned,
+        camera_work.move_to_shot(scene, camera_moves.shot_on(piece, plan.region, max_zoom=1.0), plan.whole, plan.pinned,
                             *(animations if i == 0 else ()), run_time=run_time, region=plan.region)
 
 
 def _shot_groups(parts: Sequence[Mobject], region: layout.Region) -> list[list[int]]:
     """The indices of `parts` grouped left to right, as many together as one shot at the frame's scale holds."""
-    room = region.width - 2 * camera.FRAMING_MARGIN
+    room = region.width - 2 * camera_moves.FRAMING_MARGIN
     groups: list[list[int]] = [[]]
     for k, part in enumerate(parts):
         if groups[-1] and VGroup(*(parts[g] for g in groups[-1]), part).width > room:
@@ -361,9 +361,9 @@ def _shot_groups(parts: Sequence[Mobject], region: layout.Region) -> list[list[i
 def in_view(scene: Scene, mob: Mobject) -> Mobject:
     """`mob`, placed for the frame at rest, moved to where the camera now shows that place (at rest: unmoved), at
     the size it would have on screen at rest."""
-    if camera.at_rest(scene):
+    if camera_moves.at_rest(scene):
         return mob
-    view = camera.current_view(scene)
+    view = camera_moves.current_view(scene)
     return mob.scale(1 / view.zoom, about_point=np.zeros(3)).shift([view.center_x, view.center_y, 0])
 
 
@@ -402,10 +402,10 @@ def look_at(scene: Scene, plan: Plan, parts: Sequence[Mobject], *animations: Ani
     if before:
         scene.play(*before, run_time=run_time)
     room = layout.frame()
-    seen = next((part for part in parts if part.height <= room.height - camera.FRAMING_MARGIN), parts[-1])
-    top = seen.get_top()[1] + camera.FRAMING_MARGIN - config.frame_y_radius  # its top at the frame's top
-    shot = camera.Shot(np.array([0.0, top, 0.0]), config.frame_width)
-    framed.move_to_shot(scene, shot, _stage(scene, fading_in), [], *(FadeIn(m) for m in fading_in), *animations,
+    seen = next((part for part in parts if part.height <= room.height - camera_moves.FRAMING_MARGIN), parts[-1])
+    top = seen.get_top()[1] + camera_moves.FRAMING_MARGIN - config.frame_y_radius  # its top at the frame's top
+    shot = camera_moves.Shot(np.array([0.0, top, 0.0]), config.frame_width)
+    camera_work.move_to_shot(scene, shot, _stage(scene, fading_in), [], *(FadeIn(m) for m in fading_in), *animations,
                         run_time=run_time, region=room)
     if after:
         scene.play(*after, run_time=run_time)
@@ -416,11 +416,11 @@ def look_back(scene: Scene, plan: Plan, *animations: Animation, fading_out: Sequ
     """After `look_at`, the camera back at rest (no zoom), `fading_out` (what the shot at rest leaves out) fading
     with the move and `animations` playing with it; what the frame at rest shows whole comes back. At rest, play
     `animations` only (nothing when there are none)."""
-    if not plan.camera or camera.at_rest(scene):
+    if not plan.camera or camera_moves.at_rest(scene):
         if animations:
             scene.play(*animations, run_time=run_time)
         return
-    framed.move_to_shot(scene, camera.rest_shot(), _stage(scene, fading_out), [],
+    camera_work.move_to_shot(scene, camera_moves.rest_shot(), _stage(scene, fading_out), [],
                         *(FadeOut(m) for m in fading_out), *animations, run_time=run_time, region=layout.frame())
 
 
@@ -431,21 +431,21 @@ def out_over(scene: Scene, plan: Plan, *animations: Animation, instead: Sequence
     plan's pinned mobjects (the steps that stay) as large on screen as before; `instead` (default `animations`)
     plays with the move (what would land on a text the shot hides leaves instead). Where the whole shows at rest
     (any rung), play `animations` only."""
-    shot = camera.shot_on_all(plan.whole, plan.region)
+    shot = camera_moves.shot_on_all(plan.whole, plan.region)
     if not plan.camera or shot.zoom >= 1 - 1e-9:
         if animations:
             scene.play(*animations, run_time=run_time)
         return
-    close_up.apply_shot_state(shot, plan.whole, layout.frame())
+    shot_content.apply_shot_state(shot, plan.whole, layout.frame())
     moving = animations if instead is None else instead
-    scene.play(*moving, *camera.move_camera(scene, shot, pinned=list(plan.pinned)), run_time=run_time)
+    scene.play(*moving, *camera_moves.move_camera(scene, shot, pinned=list(plan.pinned)), run_time=run_time)
 
 
 def read_closely(scene: Scene, plan: Plan, part: Mobject, shades: Mobject, numbers: Mobject, *,
                  pinned: Sequence[Mobject] = (), hold: float = 1.5) -> Mobject:
     """Under the camera plan, where `shades` (a vector of `part`, its word and name) stand for numbers: the camera
     moves in on the largest of `part`, the shades with what names them (`part`'s name), the shades alone, that makes
-    `numbers` (built over the shades, not yet on screen) legible (closer than camera.MAX_ZOOM where tiny cells need
+    `numbers` (built over the shades, not yet on screen) legible (closer than camera_moves.MAX_ZOOM where tiny cells need
     it), the numbers taking the shades' place; after
     `hold` seconds it moves back to where it was, the numbers back into shades. Where no shot makes them legible, it
     moves in on `part` still (the shades and their word read there). What the shots cut off (the next word, the
@@ -453,29 +453,29 @@ def read_closely(scene: Scene, plan: Plan, part: Mobject, shades: Mobject, numbe
     Returns what then stands for the part's vector (the shades again)."""
     if not plan.camera:
         return shades
-    floor = typography.MIN_FONT_SIZE * close_up.BUILD_MARGIN
-    size = close_up.smallest_font(numbers)
+    floor = typography.MIN_FONT_SIZE * shot_content.BUILD_MARGIN
+    size = shot_content.smallest_font(numbers)
     name = getattr(part, "name", VGroup())
-    closest = max(camera.MAX_ZOOM, floor / size)  # shades of tiny cells: as close as their numbers need
-    shots = [(c, camera.shot_on(c, max_zoom=closest)) for c in (part, VGroup(name, shades), shades)]
-    legible = [(c, shot) for c, shot in shots if size * shot.zoom >= floor * (1 - close_up.ROUNDING)]
-    if not legible and camera.at_rest(scene):
+    closest = max(camera_moves.MAX_ZOOM, floor / size)  # shades of tiny cells: as close as their numbers need
+    shots = [(c, camera_moves.shot_on(c, max_zoom=closest)) for c in (part, VGroup(name, shades), shades)]
+    legible = [(c, shot) for c, shot in shots if size * shot.zoom >= floor * (1 - shot_content.ROUNDING)]
+    if not legible and camera_moves.at_rest(scene):
         return shades
-    back = camera.current_view(scene)
-    back = camera.Shot(np.array([back.center_x, back.center_y, 0.0]), config.frame_width / back.zoom)
+    back = camera_moves.current_view(scene)
+    back = camera_moves.Shot(np.array([back.center_x, back.center_y, 0.0]), config.frame_width / back.zoom)
     frame = getattr(scene.camera, "frame", None)
     stage = Group(*(m for m in scene.mobjects if m is not frame and m not in pinned))
-    in_view(scene, framed.cover_top_band(scene))
-    shot = legible[0][1] if legible else camera.shot_on(part)
+    in_view(scene, camera_work.cover_top_band(scene))
+    shot = legible[0][1] if legible else camera_moves.shot_on(part)
     word = getattr(part, "word", None)
     word = [] if word is None or id(word) in set(map(id, scene.get_mobject_family_members())) else [word]
-    close_up.apply_shot_state(shot, VGroup(*word))
+    shot_content.apply_shot_state(shot, VGroup(*word))
     again = shades.copy()  # before the shades turn into the numbers
     into = [ReplacementTransform(shades, numbers)] if legible else []
-    framed.move_to_shot(scene, shot, stage, pinned, *into, *(FadeIn(w) for w in word))
+    camera_work.move_to_shot(scene, shot, stage, pinned, *into, *(FadeIn(w) for w in word))
     scene.wait(hold)
     out = [ReplacementTransform(numbers, again)] if legible else []
-    framed.move_to_shot(scene, back, stage, pinned, *out, *(FadeOut(w) for w in word))
+    camera_work.move_to_shot(scene, back, stage, pinned, *out, *(FadeOut(w) for w in word))
     return again if legible else shades
 
 

@@ -19,7 +19,7 @@ import numpy as np
 from manim import Arrow, Mobject, Rectangle, config
 
 from scenes.kit import contrast, palette
-from scenes.kit.view import View, screen_box
+from scenes.kit.on_screen import View, screen_box
 from scenes.kit.widgets import SoftmaxBars
 
 #: Colours are counted in steps of this many levels (of 255) per channel, so anti-aliasing and shade noise fall

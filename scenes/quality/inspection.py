@@ -38,14 +38,14 @@ from attention_math.learned import corpus
 from scenes import frame, registry
 
 from scenes.kit import layout, phone, typography
-from scenes.kit.close_up import typst_font_size
+from scenes.kit.shot_content import typst_font_size
 from scenes.quality import contrast_gate, label_gate
 from scenes.kit.base import AttentionScene, BeatRecord
 from scenes.quality.headless import add_aspect_option, aspect_is_valid, run_headless
 from scenes.quality.spread_gate import descriptive_claim_problems
 from scenes.quality.story_gate import BeatStory, StoryGate
 from scenes.kit.numbers import TracedNumber, format_value, to_float
-from scenes.kit.view import View, boundary_box, camera_frame, current_view, points_box, screen_box
+from scenes.kit.on_screen import View, boundary_box, camera_frame, current_view, points_box, screen_box
 
 EDGE_TOLERANCE = 0.02  # units; anti-aliasing slack at the frame edge
 OVERLAP_TOLERANCE = 0.04  # units; glyph boxes may touch, not overlap by more than this in both directions
@@ -220,7 +220,7 @@ def text_units(scene: AttentionScene) -> list[Mobject]:
 
 def _hidden_under_the_band_cover(scene: AttentionScene):
     """A test of (unit, layer): the unit lies wholly under the opaque strip over the top band
-    (framed.cover_top_band), drawn before it. A composition passing under the formula band is hidden there, not
+    (camera_work.cover_top_band), drawn before it. A composition passing under the formula band is hidden there, not
     overlapping it. The cover's place and box are read once per call of text_units, not once per unit."""
     cover = getattr(scene, "band_cover", None)
     if cover is None or cover not in scene.mobjects:

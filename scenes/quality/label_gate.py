@@ -18,7 +18,7 @@ from manim import Mobject, config
 from manim.mobject.svg.svg_mobject import VMobjectFromSVGPath
 
 from scenes.kit import palette
-from scenes.kit.view import View, screen_box
+from scenes.kit.on_screen import View, screen_box
 
 #: The colours that carry a meaning of their own, and what they mean.
 MEANINGS = {palette.QUERY.to_hex(): "Q", palette.KEY.to_hex(): "K", palette.VALUE.to_hex(): "V",

@@ -23,7 +23,7 @@ from manim import Mobject, config
 from scenes.kit import typography
 from scenes.kit.compose import shows_shades
 from scenes.kit.numbers import TracedNumber
-from scenes.kit.view import View, current_view, screen_box
+from scenes.kit.on_screen import View, current_view, screen_box
 
 #: On-screen font size a subject number must reach, as a share of the floor (the layout gate's own slack).
 FONT_SIZE_TOLERANCE = 0.97
@@ -203,7 +203,7 @@ def _covered(number: TracedNumber, box, boxes: dict, units: list[Mobject], cover
 
 
 def _cover_box(scene):
-    """(its layer, its box in frame-at-rest coordinates, the stage) of the band's cover (framed.cover_top_band,
+    """(its layer, its box in frame-at-rest coordinates, the stage) of the band's cover (camera_work.cover_top_band,
     which travels with the camera), if it is on the stage."""
     cover = getattr(scene, "band_cover", None)
     if cover is None or cover not in scene.mobjects:

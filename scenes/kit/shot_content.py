@@ -21,10 +21,10 @@ import weakref
 from manim import Animation, Mobject, Rectangle, Text, Typst, VMobject
 from manim.mobject.text import typst_mobject
 
-from . import camera, layout, palette, typography
+from . import camera_moves, layout, palette, typography
 from .light_animations import FillTo, OpacityTo
 from .numbers import TracedNumber
-from .view import boundary_box
+from .on_screen import boundary_box
 from .widgets import TensorGrid
 
 #: Text is shown only when it comes out at least this much above the floor (the gates' own tolerance is below 1).
@@ -98,7 +98,7 @@ def build_legible(mob: Mobject, region: layout.Region | None = None) -> bool:
     return True
 
 
-def _screen_box(mob: Mobject, shot: camera.Shot) -> tuple[float, float, float, float]:
+def _screen_box(mob: Mobject, shot: camera_moves.Shot) -> tuple[float, float, float, float]:
     zoom = shot.zoom
     to_x = lambda x: (x - shot.center[0]) * zoom  # noqa: E731
     to_y = lambda y: (y - shot.center[1]) * zoom  # noqa: E731
@@ -106,7 +106,7 @@ def _screen_box(mob: Mobject, shot: camera.Shot) -> tuple[float, float, float, f
     return to_x(left), to_x(right), to_y(bottom), to_y(top)
 
 
-def legible_in(unit: Mobject, shot: camera.Shot, region: layout.Region | None = None, *,
+def legible_in(unit: Mobject, shot: camera_moves.Shot, region: layout.Region | None = None, *,
                floor: float | None = None) -> bool:
     """Whether the shot shows `unit` whole, under the top band (or in `region`'s height), at or above the floor
     (`floor`, default typography.MIN_FONT_SIZE)."""
@@ -145,7 +145,7 @@ def _cells(within: Mobject):
 _HIDDEN: "weakref.WeakSet[Mobject]" = weakref.WeakSet()
 
 
-def _targets(shot: camera.Shot, within: Mobject, region: layout.Region | None = None,
+def _targets(shot: camera_moves.Shot, within: Mobject, region: layout.Region | None = None,
              number_floor: float | None = None):
     """Texts of `within` to hide or show again for `shot` (with their opacity), and the fill of every plain cell
     (its value's shade while its number is hidden, see-through while shown). `number_floor`: the size a traced
@@ -206,7 +206,7 @@ def _record(changes) -> None:
             _HIDDEN.discard(unit)
 
 
-def apply_shot_state(shot: camera.Shot, within: Mobject, region: layout.Region | None = None, *,
+def apply_shot_state(shot: camera_moves.Shot, within: Mobject, region: layout.Region | None = None, *,
                      number_floor: float | None = None) -> None:
     """Put `within` at once in the state `shot` shows (texts hidden or shown, cells shaded or clear): for parts
     that are not on screen yet, so they enter already in it."""
@@ -218,7 +218,7 @@ def apply_shot_state(shot: camera.Shot, within: Mobject, region: layout.Region |
     _record(changes)
 
 
-def shot_state(scene, shot: camera.Shot, within: Mobject, region: layout.Region | None = None, *,
+def shot_state(scene, shot: camera_moves.Shot, within: Mobject, region: layout.Region | None = None, *,
                number_floor: float | None = None) -> list[Animation]:
     """The animations that bring `within` into the state `shot` shows, for the parts on screen (the others are set
     at once, so they enter in that state); play them with the camera move. `number_floor` as in `_targets`."""
@@ -241,14 +241,14 @@ def shot_state(scene, shot: camera.Shot, within: Mobject, region: layout.Region 
     return anims
 
 
-def whole_shot(mob: Mobject, region: layout.Region | None = None) -> camera.Shot:
+def whole_shot(mob: Mobject, region: layout.Region | None = None) -> camera_moves.Shot:
     """The shot `pull_back(whole=mob)` goes to."""
-    return camera.shot_on_all(mob, region)
+    return camera_moves.shot_on_all(mob, region)
 
 
-def row_shot(mob: Mobject, region: layout.Region | None = None) -> camera.Shot:
+def row_shot(mob: Mobject, region: layout.Region | None = None) -> camera_moves.Shot:
     """The shot `frame_on(mob)` goes to."""
-    return camera.shot_on(mob, region)
+    return camera_moves.shot_on(mob, region)
 
 
 __all__ = ["build_legible", "shot_state", "apply_shot_state", "legible_in", "text_units", "whole_shot", "row_shot",

@@ -2,7 +2,7 @@
 
 `dot_every_row` and `scale_every_row` + `add_rows` (scenes.kit.products) assume the composition fits the body
 legibly. When it does not (eight words of width-6 vectors, eleven rows), a scene builds it at a legible size with
-`close_up.build_legible` and calls these instead: the whole is shown first from afar (shaded cells stand in for the
+`shot_content.build_legible` and calls these instead: the whole is shown first from afar (shaded cells stand in for the
 numbers), the camera moves in on the first row, where its products travel and collapse at a legible size, then
 pulls back to the whole, where the remaining rows are worked as shaded cells. `frame_part` ends a beat on the part
 the caption talks about (the top score, the context vector), its numbers legible again.
@@ -16,8 +16,8 @@ from collections.abc import Iterable, Sequence
 
 from manim import Animation, FadeOut, Mobject, Rectangle, Scene, VGroup, config
 
-from . import camera, close_up, layout, palette
-from .view import View, screen_box
+from . import camera_moves, shot_content, layout, palette
+from .on_screen import View, screen_box
 from .products import DotProducts, ShownProduct, WeightedRows, row_times_vector, settle
 
 #: How many rows are worked in close-up before the camera pulls back to the whole.
@@ -59,37 +59,37 @@ def keep_in_front(scene: Scene, pinned: Sequence[Mobject]) -> None:
     scene.bring_to_front(*_pinned(scene, pinned))
 
 
-def move_to_shot(scene: Scene, shot: camera.Shot, within: Mobject, pinned: Sequence[Mobject], *animations,
+def move_to_shot(scene: Scene, shot: camera_moves.Shot, within: Mobject, pinned: Sequence[Mobject], *animations,
                  run_time: float = 1.0, region: layout.Region | None = None,
                  number_floor: float | None = None) -> None:
     """Move the camera to `shot`, `within` taking the state that shot shows (texts only in `region`'s height,
     default the body; traced numbers only at `number_floor` or above, default the floor), `pinned` (and the top
     band's cover) still on screen."""
     keep_in_front(scene, pinned)
-    scene.play(*camera.move_camera(scene, shot, pinned=_pinned(scene, pinned)),
-               *close_up.shot_state(scene, shot, within, region, number_floor=number_floor), *animations,
+    scene.play(*camera_moves.move_camera(scene, shot, pinned=_pinned(scene, pinned)),
+               *shot_content.shot_state(scene, shot, within, region, number_floor=number_floor), *animations,
                run_time=run_time)
     keep_in_front(scene, pinned)
 
 
-def _row_shot(candidates: Sequence[Mobject], region: layout.Region | None = None) -> camera.Shot:
+def _row_shot(candidates: Sequence[Mobject], region: layout.Region | None = None) -> camera_moves.Shot:
     """The shot on the first candidate that fits the body at the frame's own scale or closer (the last one
     otherwise): a whole row when it fits, else the part of it where the products arrive."""
     body = region or layout.body()
     for mob in candidates:
-        if mob.width <= body.width - 2 * camera.FRAMING_MARGIN and mob.height <= body.height - 2 * camera.FRAMING_MARGIN:
-            return camera.shot_on(mob, region)
-    return camera.shot_on(candidates[-1], region)
+        if mob.width <= body.width - 2 * camera_moves.FRAMING_MARGIN and mob.height <= body.height - 2 * camera_moves.FRAMING_MARGIN:
+            return camera_moves.shot_on(mob, region)
+    return camera_moves.shot_on(candidates[-1], region)
 
 
 def reads_in_one_shot(part: Mobject, region: layout.Region | None = None) -> bool:
     """Whether one shot on `part` shows every text of it whole and at or above the floor."""
-    return shows_legibly(camera.shot_on(part, region), part, region)
+    return shows_legibly(camera_moves.shot_on(part, region), part, region)
 
 
-def shows_legibly(shot: camera.Shot, part: Mobject, region: layout.Region | None = None) -> bool:
+def shows_legibly(shot: camera_moves.Shot, part: Mobject, region: layout.Region | None = None) -> bool:
     """Whether `shot` shows every text of `part` whole and at or above the floor."""
-    return all(close_up.legible_in(unit, shot, region) for unit in close_up.text_units(part))
+    return all(shot_content.legible_in(unit, shot, region) for unit in shot_content.text_units(part))
 
 
 def sweep(scene: Scene, pieces: Sequence[Mobject], whole: Mobject, pinned: Sequence[Mobject], *,
@@ -99,12 +99,12 @@ def sweep(scene: Scene, pieces: Sequence[Mobject], whole: Mobject, pinned: Seque
     group: list[Mobject] = []
     for piece in pieces:
         if group and not reads_in_one_shot(VGroup(*group, piece), region):
-            move_to_shot(scene, camera.shot_on(VGroup(*group), region), whole, pinned, run_time=run_time,
+            move_to_shot(scene, camera_moves.shot_on(VGroup(*group), region), whole, pinned, run_time=run_time,
                          region=region)
             group = []
         group.append(piece)
     if group:
-        move_to_shot(scene, camera.shot_on(VGroup(*group), region), whole, pinned, run_time=run_time, region=region)
+        move_to_shot(scene, camera_moves.shot_on(VGroup(*group), region), whole, pinned, run_time=run_time, region=region)
 
 
 def _dot_row_pieces(comp: DotProducts, i: int, extra: Sequence[Mobject]) -> list[Mobject]:
@@ -120,14 +120,14 @@ def _scale_row_pieces(comp: WeightedRows, i: int, extra: Sequence[Mobject]) -> l
 
 def show_whole(scene: Scene, whole: Mobject, pinned: Sequence[Mobject], *introductions: Animation,
                run_time: float = 1.2, region: layout.Region | None = None,
-               with_move: Sequence[Animation] = ()) -> camera.Shot:
+               with_move: Sequence[Animation] = ()) -> camera_moves.Shot:
     """Pull the camera out until all of `whole` fits the body (its numbers shaded, its small texts hidden), then
     play `introductions` (the FadeIns of the parts); `with_move` plays with the camera's move; returns the whole's
     shot."""
-    shot = camera.shot_on_all(whole, region)
-    close_up.apply_shot_state(shot, whole, region)
+    shot = camera_moves.shot_on_all(whole, region)
+    shot_content.apply_shot_state(shot, whole, region)
     cover_top_band(scene, region)
-    scene.play(*camera.move_camera(scene, shot, pinned=_pinned(scene, pinned)), *with_move, run_time=0.8)
+    scene.play(*camera_moves.move_camera(scene, shot, pinned=_pinned(scene, pinned)), *with_move, run_time=0.8)
     if introductions:
         scene.play(*introductions, run_time=run_time)
     keep_in_front(scene, pinned)
@@ -143,7 +143,7 @@ def dot_every_row(scene: Scene, comp: DotProducts, whole: Mobject, pinned: Seque
     `every_row_close`: every row is worked in close-up, its numbers legible (the later ones quicker), and the
     camera pulls back to the whole at the end."""
     shown: list[ShownProduct] = []
-    whole_shot = camera.shot_on_all(whole, region)
+    whole_shot = camera_moves.shot_on_all(whole, region)
     for i in range(comp.matrix.rows):
         row, products, result = comp.row(i)
         close = every_row_close or i < CLOSE_ROWS
@@ -178,7 +178,7 @@ def scale_every_row(scene: Scene, comp: WeightedRows, whole: Mobject, pinned: Se
     """products.scale_every_row under a camera: the first row in close-up (weight, row, products), the others from
     afar as shaded cells (or, with `every_row_close`, each in close-up too); ends on the whole."""
     shown: list[ShownProduct] = []
-    whole_shot = camera.shot_on_all(whole, region)
+    whole_shot = camera_moves.shot_on_all(whole, region)
     for i in range(comp.matrix.rows):
         weight, row, products = comp.row(i)
         close = every_row_close or i < CLOSE_ROWS
@@ -206,22 +206,22 @@ def scale_every_row(scene: Scene, comp: WeightedRows, whole: Mobject, pinned: Se
 
 
 def frame_part(scene: Scene, part: Mobject, whole: Mobject, pinned: Sequence[Mobject], *animations,
-               run_time: float = 1.0, region: layout.Region | None = None) -> camera.Shot:
+               run_time: float = 1.0, region: layout.Region | None = None) -> camera_moves.Shot:
     """End on `part` (the top score and its word, the context vector): the camera moves in until it fills the
     body, its numbers legible again, the rest of `whole` shaded or out of the shot."""
-    shot = camera.shot_on(part, region)
+    shot = camera_moves.shot_on(part, region)
     move_to_shot(scene, shot, whole, pinned, *animations, run_time=run_time, region=region)
     return shot
 
 
 def frame_along(scene: Scene, name: Mobject, grid, whole: Mobject, pinned: Sequence[Mobject], *,
-                run_time: float = 1.0, region: layout.Region | None = None) -> camera.Shot:
+                run_time: float = 1.0, region: layout.Region | None = None) -> camera_moves.Shot:
     """`frame_part` on a named row vector (`name` and `grid`'s cells): at once where it fits the body at the frame's
     own scale, else in pieces from left to right, each as wide as fits (a row too long for a narrow frame at a
     legible size: six entries in a portrait frame), so that every number is seen legible once; returns the last
     shot."""
     body = region or layout.body()
-    room = body.width - 2 * camera.FRAMING_MARGIN
+    room = body.width - 2 * camera_moves.FRAMING_MARGIN
     pieces, piece = [], [name]
     for cell in (grid.cell(0, c) for c in range(grid.cols)):
         if len(piece) > 1 and VGroup(*piece, cell).width > room:
@@ -239,7 +239,7 @@ def frame_along(scene: Scene, name: Mobject, grid, whole: Mobject, pinned: Seque
 
 
 
-def shown_by(piece: Mobject, shot: camera.Shot, top: float | None = None) -> tuple[bool, bool]:
+def shown_by(piece: Mobject, shot: camera_moves.Shot, top: float | None = None) -> tuple[bool, bool]:
     """(part, all): whether `shot` shows part of `piece`, and all of it: in the frame, below `top` (where the top
     band's cover begins; default the frame's top edge). A piece the camera would show as a strip fades instead."""
     view = View(shot.center[0], shot.center[1], shot.width, shot.width * config.frame_height / config.frame_width)

@@ -1,6 +1,6 @@
 """What the viewer sees: the camera's view of the scene, and sizes as they come out on screen.
 
-With a moving camera (`scenes.kit.camera`), a mobject's font size is not what it looks like: framing half the
+With a moving camera (`scenes.kit.camera_moves`), a mobject's font size is not what it looks like: framing half the
 frame's width doubles every size on screen. The gates and the legibility figures measure through this module, so
 a number counts as legible when it reads at the floor *on screen*, wherever the camera is.
 """

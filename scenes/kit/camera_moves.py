@@ -18,7 +18,7 @@ import numpy as np
 from manim import Animation, Mobject, Scene, config
 
 from . import layout
-from .view import View, camera_frame, current_view
+from .on_screen import View, camera_frame, current_view
 
 #: The most the camera zooms in (a single cell should not fill the screen).
 MAX_ZOOM = 3.0
