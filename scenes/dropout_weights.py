@@ -22,7 +22,7 @@ from scenes.kit.claims import count_word
 from scenes.kit.compose import Form, Plan, compose
 from scenes.kit.contrast import readable_on
 from scenes.kit.forms import flow_forms, map_style_forms
-from scenes.kit.products import into_product_by_row, settle
+from scenes.kit.products import compact_row, into_product_by_row, settle
 
 #: The constant "1" of the formulas 1 − p and 1/(1 − p): part of the notation, not data.
 ONE = 1
@@ -33,11 +33,6 @@ NAME = typography.HEADING_SIZE
 STEP_NAMES = ("scores", "mask", "softmax", "dropout", "times_v")
 STEP = {name: k for k, name in enumerate(STEP_NAMES)}
 
-
-
-def compact_row(font_size: float) -> float:
-    """A dense map's row height: one line of text and a hairline each side (the kit's rows add a TIGHT pad more)."""
-    return label("Ag", font_size=font_size).height + 2 * layout.HAIRLINE
 
 
 # --- captions ------------------------------------------------------------------------------------------------
@@ -267,7 +262,8 @@ def named_row(src: Source, mode: str, output_path: str, dropped: bool, over: boo
     """One row of the comparison with the weights and V named, not drawn (they were just shown; V is the same for
     both): the mode above the row, or `over`: "mode α' V =" over the output (a row as narrow as the output)."""
     product = math("alpha' V" if dropped else "alpha V", font_size=NAME, color=palette.WEIGHT)
-    row = mix_row(src, mode, product, VGroup(), output_path, dropped, cell_size=compact_row(FONT),
+    row = mix_row(src, mode, product, VGroup(), output_path, dropped,
+                  cell_size=compact_row(FONT, pad=layout.HAIRLINE),
                   mode_size=NAME if over else typography.LABEL_SIZE)
     if over:
         head = VGroup(row.mode, row.weights, row.equals).arrange(RIGHT, buff=layout.NEAR)

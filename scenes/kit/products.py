@@ -72,10 +72,11 @@ def _typeset_width(text: str, font_size: float) -> float:
     return math(text, font_size=font_size).width
 
 
-def compact_row(font_size: float = NUMBER) -> float:
-    """A row's height for a tall example: one line of text (measured, with ascender and descender) and a TIGHT
-    pad above and below, instead of the square typography.CELL, so eleven rows stay above the legibility floor."""
-    return label("Ag", font_size=font_size).height + 2 * layout.TIGHT
+def compact_row(font_size: float = NUMBER, pad: float = layout.TIGHT) -> float:
+    """A row's height for a tall example: one line of text (measured, with ascender and descender) and `pad`
+    above and below (a dense map takes a hairline), instead of the square typography.CELL, so eleven rows stay
+    above the legibility floor."""
+    return label("Ag", font_size=font_size).height + 2 * pad
 
 
 def _grid(source: Source, path: str, color, *, orientation: str = "row", **style) -> TensorGrid:
