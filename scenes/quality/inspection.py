@@ -147,14 +147,9 @@ def _is_glyph(mob: Mobject) -> bool:
     return type(mob) is VMobjectFromSVGPath
 
 
-def _only_glyphs(mob: Mobject) -> bool:
-    parts = mob.family_members_with_points()
-    return bool(parts) and all(_is_glyph(part) for part in parts)
-
-
 def _only_glyphs_memo():
-    """`_only_glyphs`, answered from one walk of each family however many of its ancestors ask (text_units asks it
-    of every group on its way down, and each answer walked the group's whole family again)."""
+    """Whether a mobject's family has points and all of them are glyphs, answered from one walk of each family
+    however many of its ancestors ask (text_units asks it of every group on its way down)."""
     memo: dict[int, tuple[bool, bool]] = {}
 
     def tally(mob: Mobject) -> tuple[bool, bool]:
