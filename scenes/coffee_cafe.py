@@ -24,7 +24,7 @@ from scenes.kit import layout, motion, staging
 from scenes.kit.claims import leader_of, value_list
 from scenes.kit.widgets import divider
 from scenes.kit.compose import Form, compose
-from scenes.kit.forms import flow_forms, lines_forms
+from scenes.kit.forms import flow_forms, flow_forms_by_row_height, lines_forms
 from scenes.kit.products import compact_row, encoder_scoring_forms
 from scenes.kit.claims import count_word, tied_at_top, top_index, words_list
 from scenes.kit.score_bars import ScoreBars, ScoreRows, bars_or_rows
@@ -192,10 +192,11 @@ def _query_product(src: Source, stacked: bool) -> VGroup:
     return VGroup(comp, names)
 
 
-def _context_sum(src: Source, tokens: list[str], stacked: bool) -> VGroup:
-    """c = Σ α_i h_i as weighted rows, with the names of α_i, h_i, their products and c."""
+def _context_sum(src: Source, tokens: list[str], stacked: bool, cell: float) -> VGroup:
+    """c = Σ α_i h_i as weighted rows, with the names of α_i, h_i, their products and c; `cell` is a row's
+    height."""
     comp = WeightedRows(src, weights="weights", matrix="H", products="weighted_h", result="context",
-                        row_labels=tokens, matrix_color=palette.KEY, stacked=stacked)
+                        row_labels=tokens, matrix_color=palette.KEY, stacked=stacked, cell_size=cell)
     names = VGroup(
         math("alpha_i", font_size=typography.BODY_SIZE, color=palette.WEIGHT).next_to(comp.weights, UP,
                                                                                     buff=layout.NEAR),
@@ -408,8 +409,8 @@ class CoffeeCafeScene(AttentionScene):
         formula.select("alpha").set_color(palette.WEIGHT)
         formula.select("h").set_color(palette.KEY)
         formula.to_edge(UP, buff=layout.MARGIN)
-        (comp, names), plan = compose(flow_forms(lambda stacked: _context_sum(self.src, self.tokens, stacked)),
-                                      pinned=[formula])
+        (comp, names), plan = compose(flow_forms_by_row_height(
+            lambda stacked, cell: _context_sum(self.src, self.tokens, stacked, cell)), pinned=[formula])
 
         self.say("The context vector is the weighted sum c = Σ α_i h_i.",
                  narration="The context vector c is the weighted sum: every h_i times its weight α_i, all added up.",

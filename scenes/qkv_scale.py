@@ -29,7 +29,8 @@ from scenes.kit.attention_map import AttentionMap
 from scenes.kit.claims import top_index
 from scenes.kit.compose import Form, Plan, compose
 from scenes.kit.forms import flow_forms_by_row_height, lines_forms, map_style_forms, row_height_forms
-from scenes.kit.products import NUMBER, into_product_by_row, product_row, settle, shared_cell_width
+from scenes.kit.products import (CELL_PADDING, NUMBER, TALL_CELL_PADDING, into_product_by_row, product_row, settle,
+                                 shared_cell_width)
 from scenes.kit.score_bars import SoftmaxPicture, softmax_forms
 from scenes.kit.spotlight import TermLight
 from scenes.kit.spread_claims import no_longer_phrase, scaled_weights_stay_spread
@@ -113,8 +114,11 @@ def takeaway_caption(scaled_maxima) -> str:
 
 
 # --- forms ---------------------------------------------------------------------------------------------------
-def _grid(src: Source, path: str, color=palette.TEXT, cell: float = typography.CELL) -> TensorGrid:
-    width = shared_cell_width(src, ("X", "W_q", "Q", "K", "V"), font_size=NUMBER)
+def _grid(src: Source, path: str, color=palette.TEXT, cell: float = typography.CELL, *, tall: bool = False
+          ) -> TensorGrid:
+    """One of X, W and the projections, all with one cell width (a `tall` form's tighter: its width is a grid's)."""
+    width = shared_cell_width(src, ("X", "W_q", "Q", "K", "V"), font_size=NUMBER,
+                              padding=TALL_CELL_PADDING if tall else CELL_PADDING)
     return matrix(src, path, color=color, font_size=NUMBER, cell_width=width, cell_size=cell)
 
 
@@ -164,11 +168,11 @@ def projections_side_by_side(src: Source, tokens: list[str]) -> Projections:
 def projections_one_at_a_time(src: Source, tokens: list[str], cell: float, stacked: bool) -> Projections:
     """X · W = Q on one line, or `stacked`: X over "·" over W over "=" over Q, each name on its grid's right
     (X's words are on its left); K and V take the same places in turn. `cell`: the rows' height."""
-    X = _grid(src, "X", cell=cell)
+    X = _grid(src, "X", cell=cell, tall=stacked)
     X.add_row_labels(tokens, color=palette.ENGLISH, font_size=typography.LABEL_SIZE)
     dot, equals = math("dot", color=palette.MUTED), math("=", color=palette.MUTED)
-    weights = VGroup(*(_grid(src, path, color, cell) for _, color, path, _ in ROLES))
-    outs = VGroup(*(_grid(src, path, color, cell) for _, color, _, path in ROLES))
+    weights = VGroup(*(_grid(src, path, color, cell, tall=stacked) for _, color, path, _ in ROLES))
+    outs = VGroup(*(_grid(src, path, color, cell, tall=stacked) for _, color, _, path in ROLES))
     VGroup(X, dot, weights[0], equals, outs[0]).arrange(DOWN if stacked else RIGHT, buff=layout.NEAR)
     if stacked:
         for part in (dot, weights[0], equals, outs[0]):
@@ -304,7 +308,8 @@ def scoring(src: Source, tokens: list[str], qn: int, cell: float, place: str, *,
                                                                         font_size=NUMBER)))
     scale[1].arrange(RIGHT, buff=layout.TIGHT)
     scale.arrange(DOWN, buff=layout.TIGHT)
-    q_name = math(f"q_{qn}", color=palette.QUERY).next_to(comp.vector, LEFT, buff=layout.NEAR)
+    q_name = math(f"q_{qn}", color=palette.QUERY).next_to(comp.vector, RIGHT if comp.stacked else LEFT,
+                                                          buff=layout.NEAR)  # stacked, the sums are beside the products
     k_name = math("K", font_size=typography.HEADING_SIZE, color=palette.KEY)
     k_name.next_to(comp.matrix.body, UP, buff=layout.NEAR)
     raw_name = math(f"q_{qn} dot k_j").next_to(comp.result, UP, buff=layout.NEAR)
@@ -364,8 +369,8 @@ def mixing(src: Source, tokens: list[str], qn: int, cell: float, stacked: bool) 
     v_name = math("V", font_size=typography.HEADING_SIZE, color=palette.VALUE)
     v_name.next_to(comp.matrix.body, UP, buff=layout.NEAR)
     a_name = math(f"alpha_({qn} j)", color=palette.WEIGHT).next_to(comp.weights, UP, buff=layout.NEAR)
-    w_name = math(f"alpha_({qn} j) v_j", color=palette.MUTED)  # above the products, or (stacked) on their left
-    w_name.next_to(comp.products, LEFT if stacked else UP, buff=layout.NEAR)
+    w_name = math(f"alpha_({qn} j) v_j", color=palette.MUTED)  # above the products, or (stacked) under the weights
+    w_name.next_to(comp.products, RIGHT if stacked else UP, buff=layout.NEAR)
     z_name = math(f"z_{qn}", color=palette.CONTEXT).next_to(comp.result, RIGHT, buff=layout.NEAR)
     return Mixing(comp, v_name, a_name, w_name, z_name)
 

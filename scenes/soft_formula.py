@@ -23,7 +23,7 @@ from scenes.kit import layout, motion, staging
 from scenes.kit.claims import count_word, leader_of, spoken_values, value_list
 from scenes.kit.widgets import divider
 from scenes.kit.compose import Form, Plan, compose
-from scenes.kit.forms import flow_forms
+from scenes.kit.forms import flow_forms, flow_forms_by_row_height
 from scenes.kit.products import encoder_scoring_forms
 from scenes.kit.score_bars import ScoreBars, bars_or_rows
 from scenes.kit.languages import source_language
@@ -310,8 +310,8 @@ class SoftFormulaScene(AttentionScene):
         src, tokens, bars = self.src, self.tokens, panel.bars
         box = frame_box(lit.eq.select("context"), color=palette.CONTEXT)
         under = _under_at_rest()
-        (comp, names), plan = compose(flow_forms(lambda stacked: _weighted_sum(src, tokens, stacked)),
-                                      under, pinned=[lit.eq, box])
+        (comp, names), plan = compose(flow_forms_by_row_height(
+            lambda stacked, cell: _weighted_sum(src, tokens, stacked, cell)), under, pinned=[lit.eq, box])
         into_weights = [ReplacementTransform(bars.values[i], comp.weights.cell(i)) for i in range(len(tokens))]
         panel_rest = staging.fade_out_all(self, VGroup(bars.bars, bars.baseline, bars.labels, bars.values,
                                                        panel.scores_group, panel.arrow, panel.weight_name))
@@ -466,10 +466,11 @@ def mlp_is_random(src: Source) -> str:
 
 # --- forms: the arrangements the layout engine chooses from ---------------------------------------------------
 
-def _weighted_sum(src: Source, tokens: list[str], stacked: bool) -> VGroup:
-    """c_t = Σ α_(t,i) h_i as weighted rows (the words beside the weights), with the names of α, h and c_t."""
+def _weighted_sum(src: Source, tokens: list[str], stacked: bool, cell: float) -> VGroup:
+    """c_t = Σ α_(t,i) h_i as weighted rows (the words beside the weights), with the names of α, h and c_t; `cell`
+    is a row's height."""
     comp = WeightedRows(src, weights="weights", matrix="H", products="weighted_h", result="context",
-                        matrix_color=palette.KEY, stacked=stacked)
+                        matrix_color=palette.KEY, stacked=stacked, cell_size=cell)
     comp.weights.add_row_labels(tokens, color=palette.ENGLISH, font_size=typography.LABEL_SIZE)
     names = VGroup(
         math("alpha_(t,i)", font_size=typography.BODY_SIZE, color=palette.WEIGHT).next_to(comp.weights, UP,

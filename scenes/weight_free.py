@@ -328,11 +328,11 @@ def mixing_forms(src: Source, tokens: list[str], qn: int) -> list[Form]:
 
 
 def map_probe(src: Source, tokens: list[str], style: dict) -> VGroup:
-    """The weight map with its name over it and the α row under it: the arrangement every map of the clip takes
-    is the first in which this reads (so the scores turn into the weights cell for cell)."""
-    A = AttentionMap(src, "weights", tokens, font_size=NUMBER, **style)
-    name = math("A", font_size=typography.HEADING_SIZE).next_to(A, UP, buff=layout.GAP)
-    return VGroup(A, name, alpha_under(src, A, style["cell_size"]))
+    """The scores map with its tag over it, as all_scores_at_once shows it alone: its signed numbers make it the
+    clip's widest map, so every map of the clip takes the first arrangement in which it reads (and the scores turn
+    into the weights cell for cell)."""
+    scores = AttentionMap(src, "scores", tokens, weights=False, font_size=NUMBER, **style)
+    return VGroup(scores, math("X X^top", color=palette.MUTED).next_to(scores, UP, buff=layout.NEAR))
 
 
 def alpha_under(src: Source, A: AttentionMap, cell: float = typography.CELL) -> VGroup:

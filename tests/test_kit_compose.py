@@ -4,10 +4,10 @@ and its smallest text; the preference order on synthetic content in the three fr
 from __future__ import annotations
 
 import pytest
-from manim import tempconfig
+from manim import Square, VGroup, tempconfig
 
 from scenes import frame
-from scenes.kit import shot_content, compose, layout, typography
+from scenes.kit import shot_content, compose, layout, legible_fit, typography
 from scenes.kit.forms import flow_forms
 from scenes.kit.numbers import Source
 from scenes.kit.products import DotProducts, encoder_scoring_forms
@@ -30,16 +30,31 @@ def plan_for(aspect: str, forms_of):
 
 def test_the_post_scoring_reads_worked_side_by_side_in_landscape():
     _, plan, _, body = plan_for("landscape", lambda: encoder_scoring_forms(Source("coffee"), scoring_tokens()))
-    assert (plan.form, plan.rung) == ("side by side", compose.WORKED)
+    assert (plan.form, plan.rung) == ("side by side, square rows", compose.WORKED)
     assert plan.whole.width <= body.width + 1e-6 and plan.whole.height <= body.height + 1e-6
 
 
-def test_the_post_scoring_in_portrait_goes_to_the_camera_with_words_by_the_scores():
-    """3 × 3 stacked at the floor is still wider than a phone's body: the camera form made for close-ups."""
-    _, plan, number, body = plan_for("portrait", lambda: encoder_scoring_forms(Source("coffee"), scoring_tokens()))
-    assert plan.rung == compose.CAMERA and plan.form == "stacked, words by the scores"
-    assert number * (1 + 1e-6) >= typography.MIN_FONT_SIZE, "built at the floor, not shrunk under it"
-    assert plan.whole.width > body.width or plan.whole.height > body.height
+def test_the_post_scoring_stacks_in_portrait_with_every_number():
+    """3 × 3 stacked, the words right of H's rows (above the sums), fits a phone's body at the floor: no camera,
+    no shades."""
+    made, plan, number, body = plan_for("portrait", lambda: encoder_scoring_forms(Source("coffee"), scoring_tokens()))
+    assert plan.form.startswith("stacked") and plan.rung in (compose.WORKED, compose.FLOOR)
+    assert number >= typography.MIN_FONT_SIZE * (1 - 1e-6) and not compose.shows_shades(plan.whole)
+    assert plan.whole.width <= body.width + 1e-6 and plan.whole.height <= body.height + 1e-6
+    assert made.words.get_left()[0] > made.comp.matrix.get_right()[0]  # the words on H's right
+    assert made.comp.result.get_left()[0] > made.comp.products.get_right()[0]
+
+
+def test_the_post_scoring_under_a_stacked_formula_takes_lower_rows_in_portrait():
+    """Under soft_formula's three-line formula a phone's body is short: the stacked form at a lower row height
+    still reads at the floor."""
+    with in_frame("portrait"):
+        body = layout.body()
+        short = layout.Region(body.left, body.right, body.bottom, body.bottom + 4.2)
+        made, plan = compose.compose(encoder_scoring_forms(Source("coffee"), scoring_tokens()), short)
+        number = compose.smallest_number(plan.whole)
+    assert plan.form.startswith("stacked") and not plan.form.endswith("square rows")
+    assert plan.rung in (compose.WORKED, compose.FLOOR) and number >= typography.MIN_FONT_SIZE * (1 - 1e-6)
 
 
 def test_a_small_product_stacks_in_portrait_with_its_numbers():
@@ -71,6 +86,27 @@ def test_the_first_form_that_reads_best_wins(aspect):
         assert built == ["tiny", "plain"], "a form after one that reads worked is not built"
     else:  # at the floor only: a later form might read worked, so it is built, and the first at the floor kept
         assert built == ["tiny", "plain", "never"]
+
+
+def test_a_last_resort_form_is_taken_only_where_no_other_reads_and_never_for_the_camera(monkeypatch):
+    """A map packed closer than the kit likes: an earlier form at the floor beats it even where it reads worked; it
+    beats the camera; and where even it needs the camera, the camera takes a roomier form. (The rungs are given:
+    what is under test is the choice among them.)"""
+    rungs = {}
+    monkeypatch.setattr(compose, "rung_of", lambda mob, region, **kw: rungs[mob.name])
+
+    def form(name, rung, last_resort=False):
+        rungs[name] = rung
+        return compose.Form(name, lambda: Square(1.0, name=name), last_resort=last_resort)
+
+    with in_frame("landscape"):
+        choice = lambda *forms: compose.compose(list(forms))[1]  # noqa: E731
+        plan = choice(form("roomy", compose.FLOOR), form("packed", compose.WORKED, last_resort=True))
+        assert (plan.form, plan.rung) == ("roomy", compose.FLOOR)
+        plan = choice(form("roomy", compose.CAMERA), form("packed", compose.FLOOR, last_resort=True))
+        assert (plan.form, plan.rung) == ("packed", compose.FLOOR)
+        plan = choice(form("roomy", compose.CAMERA), form("packed", compose.CAMERA, last_resort=True))
+        assert (plan.form, plan.rung) == ("roomy", compose.CAMERA)
 
 
 def test_a_wide_product_goes_to_the_camera_at_the_floor():
@@ -164,8 +200,25 @@ def test_map_style_forms_keep_square_rows_where_they_read_and_stand_the_keys_up_
     _, plan, _, _ = plan_for("landscape", forms)
     assert (plan.form, plan.rung) == ("map style 0", compose.WORKED)
     _, plan, number, _ = plan_for("portrait", forms)
-    assert plan.form in ("map style 2", "map style 3") and plan.rung == compose.FLOOR  # upright key words
-    assert number >= typography.MIN_FONT_SIZE * 0.99
+    assert plan.form in ("map style 2", "map style 3", "map style 4")  # upright key words
+    assert plan.rung in (compose.WORKED, compose.FLOOR) and number >= typography.MIN_FONT_SIZE * 0.99
+
+
+def test_a_four_word_map_of_signed_scores_reads_on_a_phone_only_with_its_numbers_closer():
+    """X Xᵀ for the post's sentence (−0.06 and its kin): every roomier style needs the camera on a phone; the last
+    style (numbers and row words closer) reads at the floor, every number whole."""
+    from scenes.kit.attention_map import AttentionMap
+    from scenes.kit.forms import map_style_forms
+
+    source = Source("rain")
+    forms = lambda: map_style_forms(lambda style: AttentionMap(source, "scores", list(source.get("tokens")),  # noqa: E731
+                                                               weights=False, font_size=32, **style))
+    last = f"map style {len(legible_fit.map_styles()) - 1}"
+    _, plan, number, body = plan_for("portrait", forms)
+    assert (plan.form, plan.rung) == (last, compose.FLOOR) and number >= typography.MIN_FONT_SIZE * (1 - 1e-6)
+    assert plan.whole.width <= body.width + 1e-6
+    _, plan, _, _ = plan_for("landscape", forms)
+    assert plan.form == "map style 0"
 
 
 def _rain_scoring(stacked: bool, cell: float):

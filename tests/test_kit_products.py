@@ -131,3 +131,19 @@ def test_the_motion_boxes_the_row_copies_into_the_products_then_adds(dots):
     assert isinstance(slide, ReplacementTransform) and slide.mobject is first.box
     assert slide.target_mobject is second.box
     assert second.result is None
+
+
+def test_a_row_box_stands_off_its_cells_only_where_the_rows_leave_room():
+    """Square and compact rows: a hairline off the cells. Hairline rows: on the cells' edge, so it crosses no digit
+    of the rows above and below (whose digits sit a hairline or two from the shared edge)."""
+    from scenes.kit import layout, legible_fit
+    from scenes.kit.products import row_box_buff
+
+    source = tiny_source(M=M, v=V, p=PRODUCTS, s=SUMS)
+    square, compact, hairline = legible_fit.row_heights()
+    buffs = [row_box_buff(DotProducts(source, matrix="M", vector="v", products="p", result="s",
+                                      cell_size=cell).matrix.row(1)) for cell in (square, compact, hairline)]
+    assert buffs == [layout.HAIRLINE, layout.HAIRLINE, 0.0]
+    grid = DotProducts(source, matrix="M", vector="v", products="p", result="s", cell_size=hairline).matrix
+    digits_above = max(part.get_bottom()[1] for part in grid.row(0).submobjects for part in part.submobjects[1:])
+    assert digits_above - (grid.row(1).get_top()[1] + row_box_buff(grid.row(1))) >= 2 * layout.HAIRLINE  # clear

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from manim import Animation, Square, VGroup
 
-from scenes.kit import compose, layout, staging
+from scenes.kit import camera_work, compose, layout, staging
 
 
 class _Recorder:
@@ -111,9 +111,9 @@ class _DrawingStage(_Recorder):
 
 
 def test_marks_are_drawn_under_the_band_cover_and_the_pinned_legend():
-    picture, legend, cover, boxes = Square(4.0), Square(0.5), Square(1.0), VGroup(Square(0.3), Square(0.3))
+    picture, legend, boxes = Square(4.0), Square(0.5), VGroup(Square(0.3), Square(0.3))
+    cover = camera_work.BandCover(width=1.0, height=1.0)
     scene = _DrawingStage(cover, legend, picture)
-    scene.band_cover = cover
     plan = compose.Plan(picture, "form", compose.CAMERA, layout.body(), (legend,))
     staging.draw_on(scene, plan, boxes, run_time=1.2)
     (animations, run_time), = scene.plays

@@ -20,6 +20,8 @@ from .widgets import TensorGrid
 
 #: Space around a cell's number, each side: enough that two neighbouring numbers never read as one.
 CELL_PAD = layout.TIGHT
+#: The background seam between the cells of a map whose numbers sit closer than CELL_PAD (stroke width).
+CLOSE_SEAM = 6
 #: Space between a key token and its neighbour's, when the token (not the number) sets a column's width.
 LABEL_PAD = layout.NEAR
 #: ... and between two upright key tokens, which stand side by side like lines of text.
@@ -45,7 +47,8 @@ class AttentionMap(VGroup):
     number in its column, where a narrow frame needs the columns closer (the cells' edges still part the numbers),
     and `label_rows=False` leaves the rows unnamed (`.row_labels` empty) for a map
     beside another that already names the same query tokens. `label_pad` (default: the kit's, by orientation) is the
-    room a key token leaves in its column: a narrow frame (portrait) packs a row of short tokens closer with it.
+    room a key token leaves in its column: a narrow frame (portrait) packs a row of short tokens closer with it;
+    `row_label_gap` the room between a query token and its row (closer in a narrow frame).
     Parts: `.grid` (TensorGrid), `.row_labels`, `.column_labels`, `.query_name`, `.key_name` (empty when the label
     is None), `.future`; cells through `.cell(i, j)`, `.row(i)`, `.column(j)`.
     """
@@ -57,7 +60,7 @@ class AttentionMap(VGroup):
                  key_tokens: Sequence[str] | None = None, query_color=palette.ENGLISH, key_color=None,
                  cell_width: float | None = None, upright_keys: bool = False, label_rows: bool = True,
                  number_size: float | None = None, label_pad: float | None = None, short_keys_flat: bool = False,
-                 number_pad: float | None = None):
+                 number_pad: float | None = None, row_label_gap: float = layout.NEAR):
         super().__init__()
         shape = source.shape(path)
         key_tokens = list(tokens if key_tokens is None else key_tokens)
@@ -76,6 +79,7 @@ class AttentionMap(VGroup):
 
         self.upright_keys = upright_keys
         self.label_pad = label_pad
+        self.row_label_gap = row_label_gap
         self.number_pad = CELL_PAD if number_pad is None else number_pad
         key_word = upright_label if upright_keys else label
         if upright_keys and short_keys_flat:
@@ -89,6 +93,10 @@ class AttentionMap(VGroup):
                           cell_size=cell_size or self._natural_height(max(font_size, number_size)))
         self.grid = grid
         self._natural_columns(grid, cell_size, cell_width)
+        if self.number_pad < CELL_PAD:  # numbers closer than the kit likes: a wider seam of background parts them
+            for i in range(self.rows):
+                for j in range(self.cols):
+                    grid.cell(i, j)[0].set_stroke(width=CLOSE_SEAM)
         if tint is not None:
             for i in range(self.rows):
                 for j in range(self.cols):
@@ -152,7 +160,7 @@ class AttentionMap(VGroup):
             align_baselines(self.column_labels)
         left = grid.body.get_left()
         for i, word in enumerate(self.row_labels):
-            word.next_to(left, LEFT, buff=layout.NEAR).match_y(grid.cell(i, 0))
+            word.next_to(left, LEFT, buff=self.row_label_gap).match_y(grid.cell(i, 0))
         if len(self.key_name):
             self.key_name.next_to(self.column_labels, UP, buff=layout.TIGHT).match_x(grid.body)
         if len(self.query_name):

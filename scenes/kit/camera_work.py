@@ -12,7 +12,8 @@ Every move carries only the `pinned` mobjects (the step's formula) along, so the
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 
 from manim import Animation, FadeOut, Mobject, Rectangle, Scene, VGroup, config
 
@@ -26,26 +27,35 @@ CLOSE_ROWS = 1
 AFAR_RUN_TIME = 0.5
 
 
-def cover_top_band(scene: Scene, region: layout.Region | None = None) -> Rectangle:
+class BandCover(Rectangle):
+    """The opaque strip over the top band (`cover_top_band`): a kind of its own, so the stage itself says whether
+    one is up (no flag on the scene)."""
+
+
+def band_cover(scene: Scene) -> BandCover | None:
+    """The top band's cover on the stage, if one is up."""
+    return next((m for m in scene.mobjects if isinstance(m, BandCover)), None)
+
+
+def cover_top_band(scene: Scene, region: layout.Region | None = None) -> BandCover:
     """An opaque strip over the top band (down to `region`'s top, default the body's), added once per stage with
     the camera at rest: the step's formula sits on it while an oversized composition passes under it. Every move
     here carries it along with the pinned mobjects and keeps it (and them) in front."""
-    cover = getattr(scene, "band_cover", None)
-    if cover is not None and cover in scene.mobjects:
+    cover = band_cover(scene)
+    if cover is not None:
         return cover
     top = (region or layout.body()).top
     half_height = config.frame_height / 2
-    cover = Rectangle(width=config.frame_width, height=half_height - top, stroke_width=0,
+    cover = BandCover(width=config.frame_width, height=half_height - top, stroke_width=0,
                       fill_color=palette.BACKGROUND, fill_opacity=1)
     cover.move_to([0, (half_height + top) / 2, 0])
     scene.add(cover)
-    scene.band_cover = cover
     return cover
 
 
 def _pinned(scene: Scene, pinned: Sequence[Mobject]) -> list[Mobject]:
-    cover = getattr(scene, "band_cover", None)
-    extra = [cover] if cover is not None and cover in scene.mobjects and cover not in pinned else []
+    cover = band_cover(scene)
+    extra = [cover] if cover is not None and cover not in pinned else []
     return [*extra, *pinned]
 
 
@@ -134,75 +144,93 @@ def show_whole(scene: Scene, whole: Mobject, pinned: Sequence[Mobject], *introdu
     return shot
 
 
-def dot_every_row(scene: Scene, comp: DotProducts, whole: Mobject, pinned: Sequence[Mobject], *,
-                  labels: Sequence[Mobject] = (), color=palette.KEY, with_first_products: Iterable[Animation] = (),
-                  with_first_sum: Iterable[Animation] = (), run_time: float = 1.2,
-                  region: layout.Region | None = None, every_row_close: bool = False) -> list[ShownProduct]:
-    """products.dot_every_row under a camera: row 0 (and up to CLOSE_ROWS) in close-up, with its label
-    (`labels[i]`, a word) when given; then the whole, where the other rows are worked as shaded cells.
-    `every_row_close`: every row is worked in close-up, its numbers legible (the later ones quicker), and the
-    camera pulls back to the whole at the end."""
+@dataclass(frozen=True)
+class RowWork:
+    """One row of a worked product, as the camera needs it: what a close-up may frame (the most first), what must
+    read in it, the motion that works the row (given the last row's box, a run time and whether it is the first
+    row), and the row's pieces in reading order for a sweep when no one shot reads it."""
+
+    shots: Sequence[Mobject]
+    subject: Mobject
+    work: Callable[[Mobject | None, float, bool], ShownProduct]
+    pieces: Sequence[Mobject]
+
+
+def every_row(scene: Scene, rows: Sequence[RowWork], whole: Mobject, pinned: Sequence[Mobject], *,
+              settled: tuple[Sequence[Mobject], Callable[[ShownProduct], Sequence[Mobject]]], first_run_time: float,
+              region: layout.Region | None = None, every_row_close: bool = False) -> list[ShownProduct]:
+    """Work `rows` under a camera: the first CLOSE_ROWS in close-up, then the whole, where the others are worked
+    as shaded cells; or, with `every_row_close`, every row in close-up with its numbers legible (the later ones
+    quicker, swept in pieces where one shot does not read), and the camera pulls back to the whole at the end.
+    `settled`: the grids the travelling pieces become once every row is worked, and the pieces of one row."""
     shown: list[ShownProduct] = []
     whole_shot = camera_moves.shot_on_all(whole, region)
-    for i in range(comp.matrix.rows):
-        row, products, result = comp.row(i)
+    for i, row in enumerate(rows):
         close = every_row_close or i < CLOSE_ROWS
         if close:
-            extra = [labels[i]] if i < len(labels) else []
-            shot = _row_shot([VGroup(comp.vector, row, products, result, *extra),
-                              VGroup(comp.vector, products, result, *extra),
-                              VGroup(comp.vector, products, result)], region)
+            shot = _row_shot(row.shots, region)
             move_to_shot(scene, shot, whole, pinned, run_time=1.0 if i < CLOSE_ROWS else AFAR_RUN_TIME,
                          region=region)
         elif i == CLOSE_ROWS:
             move_to_shot(scene, whole_shot, whole, pinned, region=region)
-        shown.append(row_times_vector(
-            scene, row, comp.vector.body, products, result, color=color, box=shown[-1].box if shown else None,
-            with_products=with_first_products if i == 0 else (), with_sum=with_first_sum if i == 0 else (),
-            run_time=run_time if i < CLOSE_ROWS else (AFAR_RUN_TIME * 2 if close else AFAR_RUN_TIME)))
+        run_time = first_run_time if i < CLOSE_ROWS else (AFAR_RUN_TIME * 2 if close else AFAR_RUN_TIME)
+        shown.append(row.work(shown[-1].box if shown else None, run_time, i == 0))
         keep_in_front(scene, pinned)
-        if every_row_close and not shows_legibly(shot, VGroup(comp.vector, row, products, result), region):
-            sweep(scene, _dot_row_pieces(comp, i, [labels[i]] if i < len(labels) else []), whole, pinned,
-                  region=region)
-    settle(scene, [comp.products, comp.result], [m for s in shown for m in (s.products, s.result)])
+        if every_row_close and not shows_legibly(shot, row.subject, region):
+            sweep(scene, row.pieces, whole, pinned, region=region)
+    units, pieces_of = settled
+    settle(scene, units, [m for s in shown for m in pieces_of(s)])
     keep_in_front(scene, pinned)
-    if comp.matrix.rows <= CLOSE_ROWS or every_row_close:
+    if len(rows) <= CLOSE_ROWS or every_row_close:
         move_to_shot(scene, whole_shot, whole, pinned, region=region)
     return shown
+
+
+def dot_every_row(scene: Scene, comp: DotProducts, whole: Mobject, pinned: Sequence[Mobject], *,
+                  labels: Sequence[Mobject] = (), color=palette.KEY, with_first_products: Iterable[Animation] = (),
+                  with_first_sum: Iterable[Animation] = (), run_time: float = 1.2,
+                  region: layout.Region | None = None, every_row_close: bool = False) -> list[ShownProduct]:
+    """products.dot_every_row under a camera (`every_row`): a close-up frames the vector, the row, its products
+    and sum, with its label (`labels[i]`, a word) when given."""
+    def row(i: int) -> RowWork:
+        matrix_row, products, result = comp.row(i)
+        extra = [labels[i]] if i < len(labels) else []
+
+        def work(box: Mobject | None, time: float, first: bool) -> ShownProduct:
+            return row_times_vector(scene, matrix_row, comp.vector.body, products, result, color=color, box=box,
+                                    with_products=with_first_products if first else (),
+                                    with_sum=with_first_sum if first else (), run_time=time)
+
+        return RowWork([VGroup(comp.vector, matrix_row, products, result, *extra),
+                        VGroup(comp.vector, products, result, *extra), VGroup(comp.vector, products, result)],
+                       VGroup(comp.vector, matrix_row, products, result), work, _dot_row_pieces(comp, i, extra))
+
+    return every_row(scene, [row(i) for i in range(comp.matrix.rows)], whole, pinned,
+                     settled=([comp.products, comp.result], lambda s: (s.products, s.result)),
+                     first_run_time=run_time, region=region, every_row_close=every_row_close)
 
 
 def scale_every_row(scene: Scene, comp: WeightedRows, whole: Mobject, pinned: Sequence[Mobject], *,
                     labels: Sequence[Mobject] = (), color=palette.VALUE, with_first: Iterable[Animation] = (),
                     run_time: float = 0.6, region: layout.Region | None = None,
                     every_row_close: bool = False) -> list[ShownProduct]:
-    """products.scale_every_row under a camera: the first row in close-up (weight, row, products), the others from
-    afar as shaded cells (or, with `every_row_close`, each in close-up too); ends on the whole."""
-    shown: list[ShownProduct] = []
-    whole_shot = camera_moves.shot_on_all(whole, region)
-    for i in range(comp.matrix.rows):
-        weight, row, products = comp.row(i)
-        close = every_row_close or i < CLOSE_ROWS
-        if close:
-            extra = [labels[i]] if i < len(labels) else []
-            shot = _row_shot([VGroup(*extra, weight, row, products), VGroup(weight, row, products),
-                              VGroup(row, products), VGroup(products)], region)
-            move_to_shot(scene, shot, whole, pinned, run_time=1.0 if i < CLOSE_ROWS else AFAR_RUN_TIME,
-                         region=region)
-        elif i == CLOSE_ROWS:
-            move_to_shot(scene, whole_shot, whole, pinned, region=region)
-        shown.append(row_times_vector(
-            scene, row, weight, products, None, color=color, box=shown[-1].box if shown else None,
-            with_products=with_first if i == 0 else (),
-            run_time=max(run_time, 1.0) if i < CLOSE_ROWS else (AFAR_RUN_TIME * 2 if close else AFAR_RUN_TIME)))
-        keep_in_front(scene, pinned)
-        if every_row_close and not shows_legibly(shot, VGroup(weight, row, products), region):
-            sweep(scene, _scale_row_pieces(comp, i, [labels[i]] if i < len(labels) else []), whole, pinned,
-                  region=region)
-    settle(scene, [comp.products], [s.products for s in shown])
-    keep_in_front(scene, pinned)
-    if comp.matrix.rows <= CLOSE_ROWS or every_row_close:
-        move_to_shot(scene, whole_shot, whole, pinned, region=region)
-    return shown
+    """products.scale_every_row under a camera (`every_row`): a close-up frames the row's word, weight, matrix
+    row and products."""
+    def row(i: int) -> RowWork:
+        weight, matrix_row, products = comp.row(i)
+        extra = [labels[i]] if i < len(labels) else []
+
+        def work(box: Mobject | None, time: float, first: bool) -> ShownProduct:
+            return row_times_vector(scene, matrix_row, weight, products, None, color=color, box=box,
+                                    with_products=with_first if first else (), run_time=time)
+
+        return RowWork([VGroup(*extra, weight, matrix_row, products), VGroup(weight, matrix_row, products),
+                        VGroup(matrix_row, products), VGroup(products)],
+                       VGroup(weight, matrix_row, products), work, _scale_row_pieces(comp, i, extra))
+
+    return every_row(scene, [row(i) for i in range(comp.matrix.rows)], whole, pinned,
+                     settled=([comp.products], lambda s: (s.products,)), first_run_time=max(run_time, 1.0),
+                     region=region, every_row_close=every_row_close)
 
 
 def frame_part(scene: Scene, part: Mobject, whole: Mobject, pinned: Sequence[Mobject], *animations,
@@ -262,6 +290,6 @@ def fade_out_all(scene: Scene, piece: Mobject) -> list[Animation]:
     return [FadeOut(mob) for mob in scene.mobjects if part(mob)]
 
 
-__all__ = ["CLOSE_ROWS", "frame_along", "cover_top_band", "keep_in_front", "pinned_on_screen", "move_to_shot",
+__all__ = ["CLOSE_ROWS", "RowWork", "every_row", "BandCover", "band_cover", "frame_along", "cover_top_band", "keep_in_front", "pinned_on_screen", "move_to_shot",
            "show_whole", "dot_every_row", "scale_every_row", "frame_part", "shown_by", "fade_out_all",
            "reads_in_one_shot", "sweep"]

@@ -7,6 +7,7 @@ region it belongs to. One preference order, the same for every scene, frame and 
 1. **worked**: the first form whose numbers read at typography.WORKED_NUMBER_SIZE or more once fitted, every
    other text at the floor or more;
 2. **floor**: the first form whose smallest text (numbers included) stays at the floor once fitted;
+   (a form marked `last_resort`, packed closer than the kit likes, only where no other form reaches 1 or 2);
 3. **camera**: the first form made for close-ups (`Form.close_up`), else the one whose text comes out largest
    of those no wider than the region at the floor (the camera then only pans down), else the narrowest,
    built at the floor (larger than the region), for the camera to show part by part: the part being worked on
@@ -44,6 +45,9 @@ class Form:
     close_up: bool = False  #: made for the camera: what a close-up frames sits together (a word by its score)
     grow: bool = True  #: fitted larger than built where there is room (False: only shrunk, as a stacked formula)
     marks: bool = False  #: its grids' cells hold marks (a ✓/✗ table): their shades stand in for no numbers
+    #: packed closer than the kit likes (numbers a hairline apart): taken only where no other form reads at the
+    #: floor, and never for the camera
+    last_resort: bool = False
 
 
 @dataclass(frozen=True)
@@ -114,7 +118,7 @@ def compose(forms: Sequence[Form], region: layout.Region | None = None, *,
         made = form.build()
         rung = rung_of(form.whole(made), form.region or region, grow=form.grow, marks=form.marks)
         built.append((form, made, rung))
-        if rung == WORKED:
+        if rung == WORKED and not form.last_resort:
             break
     form, made, rung = _preferred(built, region)
     whole, region = form.whole(made), form.region or region
@@ -126,10 +130,12 @@ def compose(forms: Sequence[Form], region: layout.Region | None = None, *,
 
 
 def _preferred(built: list[tuple[Form, Any, str]], region: layout.Region) -> tuple[Form, Any, str]:
-    for wanted in (WORKED, FLOOR):
-        for entry in built:
-            if entry[2] == wanted:
-                return entry
+    for last_resort in (False, True):
+        for wanted in (WORKED, FLOOR):
+            for entry in built:
+                if entry[2] == wanted and entry[0].last_resort == last_resort:
+                    return entry
+    built = [entry for entry in built if not entry[0].last_resort] or built
     made_for_camera = [entry for entry in built if entry[0].close_up]
     if made_for_camera:
         return made_for_camera[0]

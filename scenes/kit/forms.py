@@ -80,9 +80,12 @@ def map_style_forms(build: Callable[[dict], Any], *, whole: Callable[[Any], Mobj
                     name: str = "", region: layout.Region | None = None) -> list[Form]:
     """An attention map (with whatever shares its rows) in each of the kit's arrangements, roomiest first
     (`build(style)`, the style's keywords go to AttentionMap): square rows, compact rows, then upright key words;
-    each form fitted to `region` (default compose's)."""
-    return [Form(f"{name}map style {i}", lambda style=style: build(style), whole, region)
-            for i, style in enumerate(legible_fit.map_styles())]
+    each form fitted to `region` (default compose's); the last (numbers closer) is a last resort before the
+    camera."""
+    styles = legible_fit.map_styles()
+    return [Form(f"{name}map style {i}", lambda style=style: build(style), whole, region,
+                 last_resort=i == len(styles) - 1 and "number_pad" in style)
+            for i, style in enumerate(styles)]
 
 
 def floor_scale(mob: Mobject) -> float:

@@ -108,9 +108,14 @@ def row_heights() -> tuple[float, ...]:
     return typography.CELL, compact_row(NUMBER), label("Ag", font_size=NUMBER).height + 2 * layout.HAIRLINE
 
 
+#: The room each side of a number in a narrow frame's map: the shaded cells' edges part the numbers.
+NARROW_NUMBER_PAD = 0.03
+
+
 def map_styles() -> list[dict]:
     """An attention map's arrangements, roomiest first: square rows, compact rows, then upright key words (over
-    compact, then hairline rows)."""
+    compact, then hairline rows), then with its numbers and row words closer (a narrow frame)."""
     heights = row_heights()
     return [dict(cell_size=heights[0]), dict(cell_size=heights[1]), dict(cell_size=heights[1], upright_keys=True),
-            dict(cell_size=heights[-1], upright_keys=True)]
+            dict(cell_size=heights[-1], upright_keys=True),
+            dict(cell_size=heights[-1], upright_keys=True, number_pad=NARROW_NUMBER_PAD, row_label_gap=layout.TIGHT)]

@@ -51,10 +51,12 @@ NUMBER = typography.SMALL_SIZE + 2
 PRODUCTS_SHARE = 0.6
 #: Padding around the widest number of a cell (TensorGrid's own default padding).
 CELL_PADDING = 0.2
+#: A stacked (tall) form's padding: its width is one grid's, so what its cells save is room for the text.
+TALL_CELL_PADDING = layout.TIGHT
 
 
 def shared_cell_width(source: Source, paths: Sequence[str], *, decimals: int = 2,
-                      font_size: float = NUMBER) -> float:
+                      font_size: float = NUMBER, padding: float = CELL_PADDING) -> float:
     """One cell width that fits the widest number of every tensor at `paths`, measured by typesetting it.
 
     Grids that share it line up column for column (a vector's entries over the products they make), and an example
@@ -63,7 +65,7 @@ def shared_cell_width(source: Source, paths: Sequence[str], *, decimals: int = 2
     texts = {format_value(float(v), decimals) for path in paths for v in source.get(path).flatten().tolist()}
     longest = max(len(t) for t in texts)
     widest = max(_typeset_width(t, font_size) for t in texts if len(t) == longest)
-    return max(typography.CELL, widest + CELL_PADDING)
+    return max(typography.CELL, widest + padding)
 
 
 @functools.cache
@@ -106,7 +108,9 @@ class DotProducts(VGroup):
                  font_size: float = NUMBER, gap: float = layout.GAP, cell_size: float = typography.CELL,
                  label_size: float = typography.SMALL_SIZE, stacked: bool | None = None):
         super().__init__()
-        width = shared_cell_width(source, (matrix, vector, products, result), decimals=decimals, font_size=font_size)
+        self.stacked = bool(layout.is_tall() if stacked is None else stacked)
+        width = shared_cell_width(source, (matrix, vector, products, result), decimals=decimals, font_size=font_size,
+                                  padding=TALL_CELL_PADDING if self.stacked else CELL_PADDING)
         style = dict(decimals=decimals, font_size=font_size, cell_width=width, cell_size=cell_size)
         self.matrix = _grid(source, matrix, matrix_color, **style)
         if row_labels is not None:
@@ -116,7 +120,7 @@ class DotProducts(VGroup):
         self.result = _grid(source, result, result_color, orientation="column", **style)
         self.times = math("dot.o", color=palette.MUTED)
         self.sum_sign = label("sum →", font_size=NUMBER, color=palette.MUTED)
-        if layout.is_tall() if stacked is None else stacked:
+        if self.stacked:
             self._stack(gap)
         else:
             VGroup(self.matrix, self.times, self.products, self.sum_sign, self.result).arrange(RIGHT, buff=gap)
@@ -166,8 +170,9 @@ class WeightedRows(VGroup):
                  cell_size: float = typography.CELL, label_size: float = typography.SMALL_SIZE,
                  stacked: bool | None = None):
         super().__init__()
+        self.stacked = bool(layout.is_tall() if stacked is None else stacked)
         width = shared_cell_width(source, (weights, matrix, products, result), decimals=decimals,
-                                  font_size=font_size)
+                                  font_size=font_size, padding=TALL_CELL_PADDING if self.stacked else CELL_PADDING)
         style = dict(decimals=decimals, font_size=font_size, cell_width=width, cell_size=cell_size)
         shading = dict(shading="weights") if shade_weights else {}
         self.weights = TensorGrid(source, weights, orientation="column", **shading, **style)
@@ -176,11 +181,11 @@ class WeightedRows(VGroup):
         self.result = _grid(source, result, result_color, **style)
         on_left = bool(np.allclose(weights_side, LEFT))
         pair = (self.weights, self.matrix) if on_left else (self.matrix, self.weights)
-        VGroup(*pair).arrange(RIGHT, buff=gap)
+        VGroup(*pair).arrange(RIGHT, buff=layout.NEAR if self.stacked else gap)  # a tall form's width is its top row
         align_rows(self.weights, self.matrix)
         if row_labels is not None:
             pair[0].add_row_labels(row_labels, color=label_color, font_size=label_size)
-        if layout.is_tall() if stacked is None else stacked:  # portrait: the products under the matrix, the arrow down
+        if self.stacked:  # portrait: the products under the matrix, the arrow down
             self.products.next_to(self.matrix, DOWN, buff=layout.FAR).match_x(self.matrix)
             self.arrow = flow_arrow(self.matrix, self.products, down=True)
         else:
@@ -232,21 +237,26 @@ class EncoderScoring:
 
 
 def encoder_scoring(source: Source, tokens: Sequence[str], *, q_name: str = "q", e_name: str = "e_i",
-                    stacked: bool | None = None, words_by_sums: bool = False) -> EncoderScoring:
+                    stacked: bool | None = None, words_by_sums: bool = False,
+                    cell: float = typography.CELL) -> EncoderScoring:
     """e_i = q · h_i for every English word (soft attention's score, in coffee_cafe and soft_formula alike).
     `stacked` as in DotProducts; `words_by_sums` puts each word beside its score instead of its row of H (a
-    close-up on the top score then shows both)."""
+    close-up on the top score then shows both). Side by side, the words stand left of H's rows; stacked, right of
+    them (in the room above the sums), so the tall form is no wider than H and the sums. `cell`: a row's height."""
     comp = DotProducts(source, matrix="H", vector="q", products="score_terms", result="scores",
-                       matrix_color=palette.KEY, vector_color=palette.QUERY, gap=layout.NEAR, stacked=stacked)
+                       matrix_color=palette.KEY, vector_color=palette.QUERY, gap=layout.NEAR, stacked=stacked,
+                       cell_size=cell)
     words = VGroup(*(label(t, color=palette.ENGLISH) for t in tokens))
+    # stacked, the sums stand right of the products: the words take the room right of H's rows above them
+    words_side = RIGHT if comp.stacked else LEFT
     for i, word in enumerate(words):
         if words_by_sums:
             word.next_to(comp.result, RIGHT, buff=layout.NEAR).match_y(comp.result.cell(i))
         else:
-            word.next_to(comp.matrix, LEFT, buff=layout.NEAR).match_y(comp.matrix.cell(i, 0))
+            word.next_to(comp.matrix, words_side, buff=layout.NEAR).match_y(comp.matrix.cell(i, 0))
     names = VGroup(
-        math(q_name, font_size=typography.BODY_SIZE, color=palette.QUERY).next_to(comp.vector, LEFT,
-                                                                                 buff=layout.NEAR),
+        math(q_name, font_size=typography.BODY_SIZE, color=palette.QUERY).next_to(
+            comp.vector, RIGHT if comp.stacked else LEFT, buff=layout.NEAR),
         math("h_i", font_size=typography.BODY_SIZE, color=palette.KEY).next_to(comp.matrix, UP, buff=layout.NEAR),
         math(e_name, font_size=typography.BODY_SIZE).next_to(comp.result, UP, buff=layout.NEAR),
     )
@@ -256,13 +266,18 @@ def encoder_scoring(source: Source, tokens: Sequence[str], *, q_name: str = "q",
 def encoder_scoring_forms(source: Source, tokens: Sequence[str], *, q_name: str = "q",
                           e_name: str = "e_i") -> list:
     """The arrangements of the encoder scoring, for scenes.kit.compose: the region's own flow first, with the
-    words beside H's rows; for the camera, the words beside the scores (a close-up on the top score shows both)."""
-    from .forms import flow_forms
+    words beside H's rows, at each row height (a short region under a formula takes compact rows); for the camera,
+    the words beside the scores (a close-up on the top score shows both)."""
+    from .forms import flow_forms, flow_forms_by_row_height
 
-    return [form for by_sums in (False, True) for form in flow_forms(
-        lambda stacked, by_sums=by_sums: encoder_scoring(source, tokens, q_name=q_name, e_name=e_name,
-                                                         stacked=stacked, words_by_sums=by_sums),
-        whole=lambda scoring: scoring.group, suffix=", words by the scores" if by_sums else "", close_up=by_sums)]
+    def scoring(stacked: bool, cell: float = typography.CELL, by_sums: bool = False) -> EncoderScoring:
+        return encoder_scoring(source, tokens, q_name=q_name, e_name=e_name, stacked=stacked, cell=cell,
+                               words_by_sums=by_sums)
+
+    whole = lambda built: built.group  # noqa: E731
+    return [*flow_forms_by_row_height(scoring, whole=whole),
+            *flow_forms(lambda stacked: scoring(stacked, by_sums=True), whole=whole, suffix=", words by the scores",
+                        close_up=True)]
 
 
 @dataclass(frozen=True)
@@ -289,6 +304,14 @@ def _move_box(box: Mobject | None, target: Mobject) -> Animation:
     return ReplacementTransform(box, target) if box is not None else Create(target)
 
 
+def row_box_buff(row: Mobject) -> float:
+    """How far a row's highlight box stands off its cells: a hairline, or none where the rows are hairline rows
+    themselves (a box standing off them would cross the digits of the rows above and below)."""
+    pads = [(cell[0].height - max(part.height for part in cell[1:])) / 2
+            for cell in row.submobjects if len(cell.submobjects) > 1]
+    return layout.HAIRLINE if not pads or min(pads) - layout.HAIRLINE >= 2 * layout.HAIRLINE else 0.0
+
+
 def row_times_vector(scene: Scene, row: Mobject, vector: Mobject, products: Mobject, result: Mobject | None, *,
                      color=palette.KEY, box: Mobject | None = None, with_products: Iterable[Animation] = (),
                      with_sum: Iterable[Animation] = (), run_time: float = 1.2) -> ShownProduct:
@@ -301,7 +324,7 @@ def row_times_vector(scene: Scene, row: Mobject, vector: Mobject, products: Mobj
     """
     products_time = run_time * PRODUCTS_SHARE if result is not None else run_time
     sum_time = run_time - products_time
-    row_box = frame_box(row, color=color, buff=layout.HAIRLINE)
+    row_box = frame_box(row, color=color, buff=row_box_buff(row))
     scene.play(_move_box(box, row_box), *operands_to_products(row, vector, products), *with_products,
                run_time=products_time)
     if result is not None:

@@ -37,9 +37,9 @@ from attention_math import example_spec, examples
 from attention_math.learned import corpus
 from scenes import frame, registry
 
-from scenes.kit import layout, phone, typography
+from scenes.kit import camera_work, layout, phone, typography
 from scenes.kit.shot_content import typst_font_size
-from scenes.quality import contrast_gate, label_gate
+from scenes.quality import contrast_gate, label_gate, shade_gate
 from scenes.kit.base import AttentionScene, BeatRecord
 from scenes.quality.headless import add_aspect_option, aspect_is_valid, run_headless
 from scenes.quality.spread_gate import descriptive_claim_problems
@@ -67,6 +67,7 @@ class SceneReport:
     contrast_problems: list[str] = field(default_factory=list)  # contrast_gate: text < 4.5:1, a graphic < 3:1
     min_text_contrast: dict[str, float | None] = field(default_factory=dict)  # beat → its lowest text contrast
     colour_only_problems: list[str] = field(default_factory=list)  # label_gate: a meaning told by colour alone
+    shade_problems: list[str] = field(default_factory=list)  # shade_gate: a small grid's values shown as shades
     story: dict[str, Any] = field(default_factory=dict)  # beat → story_gate.BeatStory
     beat_log: list[BeatRecord] = field(default_factory=list)  # captions and narration of every beat
     shown_numbers: dict[str, set[str]] = field(default_factory=dict)  # beat → every TracedNumber.shown_text seen
@@ -78,9 +79,14 @@ class SceneReport:
 
     def problems(self) -> list[str]:
         """Every gate's problems: layout, numbers on screen, narrated numbers, typed claims, contrast on screen, a
-        meaning told by colour alone."""
+        meaning told by colour alone. (The story and shade gates are held apart: `arithmetic_problems`.)"""
         return (self.layout_problems + self.number_problems + self.narrated_number_problems
                 + self.typed_claim_problems + self.contrast_problems + self.colour_only_problems)
+
+    def arithmetic_problems(self) -> list[str]:
+        """Whether the arithmetic is on screen: the story gate (a cue's subject and quoted numbers shown, legible,
+        while it is said) and the shade gate (a small grid's values are numbers, never shades)."""
+        return self.story_problems + self.shade_problems
 
 
 @dataclass
@@ -95,6 +101,7 @@ class BeatMetrics:
     number_font_size: float | None = None
     fill: float = 0.0
     camera_moves: int = 0
+    shaded_values: int = 0  # the most values seen at once as shades, their numbers hidden (any grid)
     # CSS px on a phone held upright of every text unit (non-number) and number seen in the beat: its smallest
     text_css: dict[int, float] = field(default_factory=dict)
     number_css: dict[int, float] = field(default_factory=dict)
@@ -121,7 +128,7 @@ class BeatMetrics:
         rounded = lambda v: None if v is None else round(v, 2)  # noqa: E731
         return {"beat": self.beat, "min_font_size": rounded(self.min_font_size),
                 "number_font_size": rounded(self.number_font_size), "fill": round(self.fill, 3),
-                "camera_moves": self.camera_moves, **self.css_figures()}
+                "camera_moves": self.camera_moves, "shaded_values": self.shaded_values, **self.css_figures()}
 
 
 class TornText(VGroup):
@@ -217,8 +224,8 @@ def _hidden_under_the_band_cover(scene: AttentionScene):
     """A test of (unit, layer): the unit lies wholly under the opaque strip over the top band
     (camera_work.cover_top_band), drawn before it. A composition passing under the formula band is hidden there, not
     overlapping it. The cover's place and box are read once per call of text_units, not once per unit."""
-    cover = getattr(scene, "band_cover", None)
-    if cover is None or cover not in scene.mobjects:
+    cover = camera_work.band_cover(scene)
+    if cover is None:
         return lambda unit, layer: False
     cover_layer = scene.mobjects.index(cover)
     c_left, c_right, c_bottom, c_top = boundary_box(cover)
@@ -604,6 +611,15 @@ def inspect_scene_class(scene: str | type[AttentionScene], scene_id: str,
         report.numbers_checked += checked
         report.number_problems.extend(f"{where}: {p}" for p in problems)
         story.observe(scene, units)
+        shaded = shade_gate.shaded_grids(scene.mobjects, current_view(scene))
+        if shaded and (metrics := beat_metrics(scene)) is not None:
+            metrics.shaded_values = max(metrics.shaded_values, sum(grid.count for grid in shaded))
+        for grid in (g for g in shaded if g.small):
+            key = f"shade {scene.current_beat} {grid.path}"
+            if key not in seen_layout:
+                seen_layout.add(key)
+                report.shade_problems.append(f"{where}: {grid.describe()} (a grid of at most "
+                                             f"{shade_gate.SHADE_FREE_SIDE} a side reads whole)")
         if scene.current_beat is not None:
             report.shown_numbers.setdefault(scene.current_beat, set()).update(shown_numbers(scene, units))
 
@@ -668,8 +684,9 @@ def main(argv: list[str] | None = None) -> int:
     add_aspect_option(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object per scene: every beat's "
                         "min_font_size, number_font_size, fill and camera_moves, and the problems found")
-    parser.add_argument("--story", action="store_true", help="hold every scene to the story gate too (a cue's "
-                        "subject and quoted numbers on screen, legible, while it is said; see scenes.quality.story_gate)")
+    parser.add_argument("--story", action="store_true", help="hold every scene to the story and shade gates too (a "
+                        "cue's subject and quoted numbers on screen, legible, while it is said; a small grid's values "
+                        "as numbers, never shades; see scenes.quality.story_gate and shade_gate)")
     args = parser.parse_args(argv)
     if not aspect_is_valid(args.aspect):
         return 2
@@ -684,7 +701,7 @@ def main(argv: list[str] | None = None) -> int:
     failed = False
     for scene_id in ids:
         report = inspect_scene(scene_id, args.aspect)
-        problems = report.problems() + (report.story_problems if args.story else [])
+        problems = report.problems() + (report.arithmetic_problems() if args.story else [])
         failed |= bool(problems)
         if args.json:
             print(json.dumps(metrics_json(report, examples.active_spec().name, problems, args.aspect)))

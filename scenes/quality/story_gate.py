@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from manim import Mobject, config
 
-from scenes.kit import typography
+from scenes.kit import camera_work, typography
 from scenes.kit.compose import shows_shades
 from scenes.kit.numbers import TracedNumber
 from scenes.kit.on_screen import View, current_view, screen_box
@@ -205,8 +205,8 @@ def _covered(number: TracedNumber, box, boxes: dict, units: list[Mobject], cover
 def _cover_box(scene):
     """(its layer, its box in frame-at-rest coordinates, the stage) of the band's cover (camera_work.cover_top_band,
     which travels with the camera), if it is on the stage."""
-    cover = getattr(scene, "band_cover", None)
-    if cover is None or cover not in scene.mobjects:
+    cover = camera_work.band_cover(scene)
+    if cover is None:
         return None
     return scene.mobjects.index(cover), screen_box(cover, current_view(scene)), scene.mobjects
 

@@ -1,0 +1,80 @@
+"""A small grid always reads whole: its values are numbers on screen, never colour shades standing in for them.
+
+The layout engine (scenes.kit.compose) lets shades stand in for numbers only on its last rung, where even the
+stacked form at the floor is larger than the frame and the camera shows the picture part by part. A grid of a few
+rows and columns never needs that: the post's example (three or four words, vectors of three to six numbers) reads
+whole in every frame, so a shade there means a form is missing, not that the picture is large. Only a grid larger
+than SHADE_FREE_SIDE on a side (twelve words) may show shades, for the parts not being worked on (the story gate
+holds the worked part to its numbers).
+
+The check runs after every animation: a cell in view whose shade is drawn while its number is hidden.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from manim import Mobject, config
+
+from scenes.kit.numbers import TracedNumber
+from scenes.kit.on_screen import View, screen_box
+from scenes.kit.widgets import TensorGrid
+
+#: A grid with no side longer than this reads whole in every frame: none of its values may show as a shade.
+SHADE_FREE_SIDE = 8
+#: Below this opacity a fill or a number counts as not drawn.
+UNDRAWN = 0.05
+
+
+@dataclass(frozen=True)
+class ShadedGrid:
+    """A grid seen with `count` of its values as shades (their numbers hidden)."""
+
+    path: str
+    rows: int
+    cols: int
+    count: int
+
+    @property
+    def small(self) -> bool:
+        return max(self.rows, self.cols) <= SHADE_FREE_SIDE
+
+    def describe(self) -> str:
+        return f"{self.count} value(s) of {self.path} ({self.rows}×{self.cols}) shown as shades, their numbers hidden"
+
+
+def _drawn(mob: Mobject) -> bool:
+    return max((part.get_fill_opacity() for part in mob.family_members_with_points()), default=0.0) >= UNDRAWN
+
+
+def _in_view(box: tuple[float, float, float, float]) -> bool:
+    half_w, half_h = config.frame_width / 2, config.frame_height / 2
+    left, right, bottom, top = box
+    return right > -half_w and left < half_w and top > -half_h and bottom < half_h
+
+
+def shaded_cells(grid: TensorGrid, view: View) -> int:
+    """How many of `grid`'s cells are in view as a drawn shade whose number is hidden."""
+    count = 0
+    for cell in (c for row in grid.cells for c in row):
+        numbers = [m for m in cell[1:] if isinstance(m, TracedNumber)]
+        if numbers and _drawn(cell[0]) and not any(_drawn(n) for n in numbers) and _in_view(screen_box(cell[0], view)):
+            count += 1
+    return count
+
+
+def shaded_grids(mobjects: Iterable[Mobject], view: View) -> list[ShadedGrid]:
+    """Every grid on screen with values shown as shades (each grid once)."""
+    found, seen = [], set()
+    for top in mobjects:
+        for mob in top.get_family():
+            if isinstance(mob, TensorGrid) and mob.cells and id(mob) not in seen:
+                seen.add(id(mob))
+                count = shaded_cells(mob, view)
+                if count:
+                    found.append(ShadedGrid(mob.path, mob.rows, mob.cols, count))
+    return found
+
+
+__all__ = ["SHADE_FREE_SIDE", "ShadedGrid", "shaded_cells", "shaded_grids"]

@@ -1,0 +1,47 @@
+"""The shade gate: a small grid's values are numbers on screen, never shades standing in for them. A grid with its
+numbers passes; the same grid with its numbers hidden fails, in the inspection's problems; out of view it is not
+judged; a grid larger than SHADE_FREE_SIDE on a side may shade (the story gate holds its worked part)."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import per_scene
+from scenes import frame
+from scenes.quality.inspection import inspect_scene, inspect_scene_class
+from scenes.quality.shade_gate import SHADE_FREE_SIDE, ShadedGrid
+from scenes.registry import SCENES
+from tests.fixtures.quality import shade_scenes
+
+
+def test_a_grid_with_its_numbers_passes():
+    report = inspect_scene_class(shade_scenes.NumbersScene, "numbers")
+    assert report.shade_problems == []
+    assert [m.shaded_values for m in report.metrics] == [0]
+
+
+def test_a_small_grid_shown_as_shades_fails_and_out_of_view_is_not_judged():
+    report = inspect_scene_class(shade_scenes.ShadesScene, "shades")
+    assert len(report.shade_problems) == 1, report.shade_problems
+    problem = report.shade_problems[0]
+    assert problem.startswith("shades / beat shades / animation 1: 9 value(s) of H (3×3) shown as shades")
+    assert problem in report.arithmetic_problems() and problem not in report.problems()  # held beside the story gate
+    assert [m.shaded_values for m in report.metrics] == [9, 0]  # moved out of view: nothing seen as a shade
+
+
+def test_only_a_grid_larger_than_the_shade_free_side_may_shade():
+    assert ShadedGrid("H", 3, 3, 9).small
+    assert ShadedGrid("weights", SHADE_FREE_SIDE, SHADE_FREE_SIDE, 1).small
+    assert not ShadedGrid("weights", 12, 12, 100).small
+
+
+POST_CASES = [(spec.id, aspect) for spec in SCENES for aspect in frame.ASPECTS]
+
+
+@pytest.mark.parametrize("case", per_scene(POST_CASES, scene_id=lambda case: case[0], name="-".join))
+def test_no_scene_shows_a_small_grid_as_shades_for_the_post(case):
+    """Every scene, every frame, the post's example: every value of a small grid is a number whenever it is in
+    view. (An edge example may still need the camera for a small grid: a phone's width of six-entry rows; its
+    figure is in the inspection's JSON, `shaded_values`.)"""
+    report = inspect_scene(*case)
+    assert not report.shade_problems, "\n".join(report.shade_problems)
