@@ -58,7 +58,7 @@ def shot_on(mob: Mobject, region: layout.Region | None = None, *, max_zoom: floa
 def shot_on_all(mob: Mobject, region: layout.Region | None = None) -> Shot:
     """A shot that shows all of `mob` in `region`, zooming out (never in) when it is larger than the frame."""
     region = region or layout.body()
-    zoom = min(1.0, region.width / max(mob.width, 1e-6), region.height / max(mob.height, 1e-6))
+    zoom = layout.fit_factor(mob, region)
     center = mob.get_center() - region.center / zoom
     return Shot(np.array([center[0], center[1], 0.0]), config.frame_width / zoom)
 

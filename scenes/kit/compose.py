@@ -74,9 +74,7 @@ def smallest_number(mob: Mobject) -> float | None:
     return min(sizes) if sizes else None
 
 
-def fill_factor(mob: Mobject, region: layout.Region) -> float:
-    """How far `layout.fit_into` scales `mob` to fill `region` (shrinking, or growing up to MAX_GROWTH)."""
-    return min(layout.MAX_GROWTH, region.width / max(mob.width, 1e-6), region.height / max(mob.height, 1e-6))
+fill_factor = layout.fill_factor  #: how far a form is scaled to fill its region (the one formula, in layout)
 
 
 def shows_shades(mob: Mobject) -> bool:
@@ -93,7 +91,7 @@ def rung_of(mob: Mobject, region: layout.Region, *, grow: bool = True, marks: bo
     that shows numbers as shades is on the camera's rung, whatever its size, unless its cells hold `marks`)."""
     if shows_shades(mob) and not marks:
         return CAMERA
-    factor = fill_factor(mob, region) if grow else min(1.0, fill_factor(mob, region))
+    factor = fill_factor(mob, region, grow=grow)
     text = shot_content.smallest_font(mob) * factor
     numbers = smallest_number(mob)
     tolerance = 1 - shot_content.ROUNDING

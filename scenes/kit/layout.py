@@ -109,11 +109,17 @@ def top_band() -> Region:
 MAX_GROWTH = 2.0
 
 
+def fill_factor(mob: Mobject, region: Region, *, grow: bool = True) -> float:
+    """How far `fit_into` scales `mob` to fill `region`: shrinking what would not fit, enlarging what would leave
+    it mostly empty up to MAX_GROWTH (`grow=False`: only shrinking). The one formula every fitting reads."""
+    factor = min(region.width / max(mob.width, 1e-6), region.height / max(mob.height, 1e-6))
+    return min(factor, MAX_GROWTH if grow else 1.0)
+
+
 def fit_into(mob: Mobject, region: Region, *, center: bool = True, grow: bool = True) -> Mobject:
     """Scale `mob` to fill `region` (shrinking what would not fit, enlarging what would leave it mostly empty, up
     to MAX_GROWTH), and centre it there (unless `center=False`). `grow=False` only shrinks."""
-    factor = min(region.width / max(mob.width, 1e-6), region.height / max(mob.height, 1e-6))
-    factor = min(factor, MAX_GROWTH if grow else 1.0)
+    factor = fill_factor(mob, region, grow=grow)
     if abs(factor - 1.0) > 1e-9:
         mob.scale(factor)
     if center:
@@ -182,13 +188,13 @@ def row_of(*mobs: Mobject, gap: float = GAP, region: Region | None = None) -> li
 
 __all__ = [
     "HAIRLINE", "TIGHT", "NEAR", "GAP", "APART", "FAR", "NUDGE", "MARGIN", "Region", "frame", "body", "top_band", "inset", "page",
-    "fit_into", "keep_inside", "between", "below", "row_of", "side_by_side_or_stacked", "is_tall", "flow_direction", "flow", "UP", "DOWN", "LEFT", "RIGHT",
+    "fill_factor", "fit_into", "keep_inside", "between", "below", "row_of", "side_by_side_or_stacked", "is_tall", "flow_direction", "flow", "UP", "DOWN", "LEFT", "RIGHT",
 ]
 
 
 def fit_factor(mob: Mobject, region: Region) -> float:
     """The factor `fit_into` would shrink `mob` by to fit `region` (1.0 when it already fits)."""
-    return min(1.0, region.width / max(mob.width, 1e-6), region.height / max(mob.height, 1e-6))
+    return fill_factor(mob, region, grow=False)
 
 
 def fits_legibly(mob: Mobject, region: Region, font_size: float) -> bool:
@@ -208,10 +214,7 @@ def fit_best(candidates, region: Region) -> Mobject:
     Two panels side by side suit three tokens; eight tokens need them stacked. Build both, keep the larger (the
     first on a tie), so a composition reorganises instead of shrinking below the legibility floor.
     """
-    def factor(mob: Mobject) -> float:
-        return min(MAX_GROWTH, region.width / max(mob.width, 1e-6), region.height / max(mob.height, 1e-6))
-
-    return fit_into(max(candidates, key=factor), region)
+    return fit_into(max(candidates, key=lambda mob: fill_factor(mob, region)), region)
 
 
 def numbers_or_shades(build, region: Region, *, font_size: float, shaded_cell: float, tries: int = 5) -> Mobject:

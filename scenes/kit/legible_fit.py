@@ -23,9 +23,7 @@ def smallest_text(mob: Mobject) -> float:
     return min(sizes) if sizes else typography.MIN_FONT_SIZE
 
 
-def fill_factor(mob: Mobject, region: layout.Region) -> float:
-    """How far `layout.fit_into` would scale `mob` to fill `region` (shrinking, or growing up to MAX_GROWTH)."""
-    return min(layout.MAX_GROWTH, region.width / max(mob.width, 1e-6), region.height / max(mob.height, 1e-6))
+fill_factor = layout.fill_factor  #: how far a composition is scaled to fill its region (the one formula, in layout)
 
 
 def fits_at_floor(mob: Mobject, region: layout.Region) -> bool:
