@@ -69,3 +69,35 @@ def test_a_skipped_light_animation_ends_where_the_played_one_ends(make):
         animation.finish()
     assert colours(played) == colours(skipped)
     assert np.array_equal(played.points, skipped.points)
+
+
+def test_texts_measured_together_measure_as_one_by_one():
+    """text_measures gives every text's font_size and boundary_box, float for float: Typst, Pango text, a traced
+    number, a group of texts, an empty group, a grid's numbers, and texts scaled and moved off the origin."""
+    from scenes.kit.on_screen import boundary_box
+    from scenes.kit.widgets import TensorGrid
+
+    grid = TensorGrid(Source("coffee"), "weights", shading="weights").scale(0.63).shift([-1.7, 0.4, 0])
+    units = [*texts(), VGroup(), label("shifted").shift([3.1, -2.2, 0]).scale(1.9), *shot_content.text_units(grid)]
+    expected = [(shot_content.font_size(unit), boundary_box(unit)) for unit in units]
+    assert shot_content.text_measures(units) == expected
+    assert shot_content.text_measures([]) == []
+
+
+@pytest.mark.parametrize("alpha", [0.0, 0.37, 1.0])
+def test_an_opacity_to_sets_the_alphas_manims_set_fill_and_set_stroke_set(alpha, monkeypatch):
+    """OpacityTo writes a plain part's alpha columns directly; manim's set_fill/set_stroke leave the same colours."""
+    from scenes.kit import light_animations
+
+    for text in texts():
+        fast, stock = text.copy().set_opacity(0.8), text.copy().set_opacity(0.8)
+        one = OpacityTo(fast, 0.1)
+        one.begin()
+        assert all(entry[-1] for entry in one._starts)  # the direct path
+        one.interpolate(alpha)
+        with monkeypatch.context() as patched:
+            patched.setattr(light_animations, "plain", lambda member: False)
+            other = OpacityTo(stock, 0.1)
+            other.begin()
+            other.interpolate(alpha)
+        assert colours(fast) == colours(stock)

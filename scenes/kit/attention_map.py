@@ -17,6 +17,7 @@ from . import layout, palette, typography
 from .numbers import Source
 from .text import SANS_PREAMBLE, align_baselines, escape_markup, label
 from .widgets import TensorGrid
+from .reuse import Reused
 
 #: Space around a cell's number, each side: enough that two neighbouring numbers never read as one.
 CELL_PAD = layout.TIGHT
@@ -32,7 +33,7 @@ UNIFORM_SLACK = 1.75
 UPRIGHT = "#rotate(-90deg, reflow: true)"
 
 
-class AttentionMap(VGroup):
+class AttentionMap(VGroup, metaclass=Reused):
     """A (query × key) map of `source.path` with token labels on both axes.
 
     `tokens` label both axes (self-attention); `key_tokens` labels the columns when they differ (a French query over

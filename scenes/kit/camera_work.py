@@ -99,7 +99,7 @@ def reads_in_one_shot(part: Mobject, region: layout.Region | None = None) -> boo
 
 def shows_legibly(shot: camera_moves.Shot, part: Mobject, region: layout.Region | None = None) -> bool:
     """Whether `shot` shows every text of `part` whole and at or above the floor."""
-    return all(shot_content.legible_in(unit, shot, region) for unit in shot_content.text_units(part))
+    return all(shot_content.legible_all(shot_content.text_units(part), shot, region))
 
 
 def sweep(scene: Scene, pieces: Sequence[Mobject], whole: Mobject, pinned: Sequence[Mobject], *,

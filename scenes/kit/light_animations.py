@@ -9,7 +9,23 @@ state is exactly what `set_opacity` / `set_fill` give.
 
 from __future__ import annotations
 
-from manim import Animation, ManimColor, Mobject, interpolate_color
+from manim import Animation, ManimColor, Mobject, VMobject, interpolate_color
+
+
+#: What VMobject.set_opacity sets: each colour array's alpha, and the opacity attribute beside it.
+ALPHAS = (("fill_rgbas", "fill_opacity"), ("stroke_rgbas", "stroke_opacity"),
+          ("background_stroke_rgbas", "background_stroke_opacity"))
+#: The VMobject methods set_opacity goes through: a member whose class has its own is left to manim.
+STOCK = ("set_opacity", "set_fill", "set_stroke", "update_rgbas_array", "generate_rgbas_array", "get_sheen_factor")
+
+
+def plain(member: Mobject) -> bool:
+    """Whether manim's set_fill/set_stroke of an opacity alone (no colour) come to setting the alpha column of the
+    member's colour array and its opacity attribute: a VMobject whose class keeps manim's own methods, with no sheen
+    (manim adds a lighter row) and no empty colour array."""
+    return (isinstance(member, VMobject) and all(getattr(type(member), name) is getattr(VMobject, name)
+                                                 for name in STOCK)
+            and member.get_sheen_factor() == 0 and all(len(getattr(member, array, ())) for array, _ in ALPHAS))
 
 
 def _begin(animation: Animation) -> None:
@@ -37,16 +53,25 @@ class OpacityTo(Animation):
 
     def begin(self) -> None:
         self._starts = [(part, float(part.get_fill_opacity()), float(part.get_stroke_opacity()),
-                         float(part.get_stroke_opacity(background=True)))
+                         float(part.get_stroke_opacity(background=True)), plain(part))
                         for part in self.mobject.family_members_with_points()]
         _begin(self)
 
     def interpolate_mobject(self, alpha: float) -> None:
+        """Each part's three opacities moved by the rate; a `plain` part's alpha columns set directly, as manim's
+        set_fill(opacity=...) and set_stroke(opacity=...) set them (a close-up fades thousands of glyphs a move)."""
         t = self.rate_func(alpha)
-        for part, fill, stroke, background in self._starts:
-            part.set_fill(opacity=fill * (1 - t) + self.opacity * t, family=False)
-            part.set_stroke(opacity=stroke * (1 - t) + self.opacity * t, family=False)
-            part.set_stroke(opacity=background * (1 - t) + self.opacity * t, family=False, background=True)
+        for part, fill, stroke, background, direct in self._starts:
+            values = (fill * (1 - t) + self.opacity * t, stroke * (1 - t) + self.opacity * t,
+                      background * (1 - t) + self.opacity * t)
+            if direct:
+                for (array, attribute), value in zip(ALPHAS, values):
+                    getattr(part, array)[:, 3] = value
+                    setattr(part, attribute, value)
+                continue
+            part.set_fill(opacity=values[0], family=False)
+            part.set_stroke(opacity=values[1], family=False)
+            part.set_stroke(opacity=values[2], family=False, background=True)
 
 
 class FillTo(Animation):
@@ -73,4 +98,4 @@ class FillTo(Animation):
             self.mobject.set_fill(interpolate_color(color, self.color, t), opacity=opacity * (1 - t) + self.opacity * t)
 
 
-__all__ = ["OpacityTo", "FillTo"]
+__all__ = ["OpacityTo", "FillTo", "plain", "ALPHAS", "STOCK"]

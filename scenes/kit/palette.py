@@ -4,6 +4,8 @@ Q, K and V each keep one colour everywhere; positive and negative values keep th
 V is pink rather than red so that it never reads as "negative".
 """
 
+import functools
+
 from manim import ManimColor, interpolate_color
 
 BACKGROUND = ManimColor("#101318")
@@ -37,10 +39,12 @@ ROLE_COLORS = {"Q": QUERY, "K": KEY, "V": VALUE}
 HEAD_TINTS = (ManimColor("#5DADE2"), ManimColor("#F5B041"), ManimColor("#EC7063"), ManimColor("#68E59C"))
 
 
+@functools.lru_cache(maxsize=4096)
 def value_color(value: float, scale: float) -> ManimColor:
     """Diverging shade: blue for positive, red-orange for negative, darker towards zero.
 
-    `scale` is the magnitude that gets the full colour (usually the tensor's max |value|).
+    `scale` is the magnitude that gets the full colour (usually the tensor's max |value|). Remembered per value and
+    scale (a colour is a value nothing changes): a close-up re-shades every cell of a grid on every camera move.
     """
     if scale <= 0:
         return ZERO

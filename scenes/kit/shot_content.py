@@ -17,12 +17,14 @@ as in a heat map), so the pulled-back whole still shows the shape of the data.
 from __future__ import annotations
 
 import weakref
+from collections.abc import Sequence
 
+import numpy as np
 from manim import Animation, Mobject, Rectangle, Text, Typst, VMobject
 from manim.mobject.text import typst_mobject
 
 from . import camera_moves, layout, palette, typography
-from .light_animations import FillTo, OpacityTo
+from .light_animations import ALPHAS, FillTo, OpacityTo, plain
 from .numbers import TracedNumber
 from .on_screen import boundary_box
 from .widgets import TensorGrid
@@ -98,27 +100,144 @@ def build_legible(mob: Mobject, region: layout.Region | None = None) -> bool:
     return True
 
 
-def _screen_box(mob: Mobject, shot: camera_moves.Shot) -> tuple[float, float, float, float]:
-    zoom = shot.zoom
-    to_x = lambda x: (x - shot.center[0]) * zoom  # noqa: E731
-    to_y = lambda y: (y - shot.center[1]) * zoom  # noqa: E731
-    left, right, bottom, top = boundary_box(mob)
-    return to_x(left), to_x(right), to_y(bottom), to_y(top)
-
-
 def legible_in(unit: Mobject, shot: camera_moves.Shot, region: layout.Region | None = None, *,
                floor: float | None = None) -> bool:
     """Whether the shot shows `unit` whole, under the top band (or in `region`'s height), at or above the floor
     (`floor`, default typography.MIN_FONT_SIZE)."""
-    size = font_size(unit)
+    return _legible(font_size(unit), boundary_box(unit), shot, layout.frame(), region or layout.body(), floor)
+
+
+def legible_all(units: Sequence[Mobject], shot: camera_moves.Shot, region: layout.Region | None = None, *,
+                floors: Sequence[float | None] | None = None) -> list[bool]:
+    """`legible_in` of every unit (`floors`: each unit's floor, default the floor), from one `text_measures`."""
+    whole, body = layout.frame(), region or layout.body()
+    floors = floors if floors is not None else [None] * len(units)
+    return [_legible(size, box, shot, whole, body, floor)
+            for (size, box), floor in zip(text_measures(units), floors)]
+
+
+def _legible(size: float | None, box: tuple[float, float, float, float], shot: camera_moves.Shot,
+             whole: layout.Region, body: layout.Region, floor: float | None) -> bool:
     if size is not None and \
             size * shot.zoom < (typography.MIN_FONT_SIZE if floor is None else floor) * SAFETY * (1 - ROUNDING):
         return False
-    left, right, bottom, top = _screen_box(unit, shot)
-    whole, body = layout.frame(), region or layout.body()
+    zoom = shot.zoom
+    left, right = (box[0] - shot.center[0]) * zoom, (box[1] - shot.center[0]) * zoom
+    bottom, top = (box[2] - shot.center[1]) * zoom, (box[3] - shot.center[1]) * zoom
     reach = layout.MARGIN * MARGIN_REACH  # a text may reach this far into the frame's margin and still read whole
     return (left >= whole.left - reach and right <= whole.right + reach and bottom >= whole.bottom - reach
             and top <= body.top)
+
+
+def text_measures(units: Sequence[Mobject]) -> list[tuple[float | None, tuple[float, float, float, float]]]:
+    """(`font_size(unit)`, `boundary_box(unit)`) of every unit, the same floats, from one gathering of their points.
+
+    A close-up asks both of every text of a composition on every camera move (hundreds of texts, a few points arrays
+    each): measured one by one, that is two walks of each family and a dozen small numpy reductions per glyph, a
+    quarter of a headless run of causal_triangle. Here every family is walked once and its points joined into one
+    array, reduced per text (`reduceat`): a box's edges are the minima and maxima of the same anchors, a Typst
+    leaf's height the maximum minus the minimum of the same y coordinates, so every figure is the same. A text
+    with a leaf that says its size its own way, or points holding a NaN, is measured the old way."""
+    blocks: list[np.ndarray] = []  # every member's points, text by text
+    steps: list[int] = []  # each block's anchor step (1: every point counts, as for a text that is no VMobject)
+    unit_ends: list[int] = []  # where each text's blocks end
+    heights: list[np.ndarray] = []  # the y coordinates of every member of every Typst leaf, leaf by leaf
+    leaf_ends: list[int] = []
+    leaves: list[tuple[int, Mobject]] = []  # (text, leaf)
+    odd: set[int] = set()
+    for index, unit in enumerate(units):
+        family = unit.get_family()
+        anchored = isinstance(unit, VMobject)
+        for member in family:
+            points = member.points
+            if len(points):
+                blocks.append(points)
+                steps.append(getattr(member, "n_points_per_cubic_curve", 4) if anchored else 1)
+            if isinstance(member, Typst):
+                if type(member).font_size is not _TYPST_FONT_SIZE:
+                    odd.add(index)
+                for part in member.get_family():
+                    if len(part.points):
+                        heights.append(part.points[:, 1])
+                leaf_ends.append(len(heights))
+                leaves.append((index, member))
+        unit_ends.append(len(blocks))
+    boxes = _boxes(blocks, steps, unit_ends)
+    spans = _spans(heights, leaf_ends)
+    if boxes is None or spans is None:
+        return [(font_size(unit), boundary_box(unit)) for unit in units]
+    sizes: list[float | None] = [None] * len(units)
+    for (index, leaf), height in zip(leaves, spans):
+        if not height > 0:
+            continue
+        size = height / leaf.initial_height / typst_mobject.SCALE_FACTOR_PER_FONT_POINT
+        sizes[index] = size if sizes[index] is None else min(sizes[index], size)
+    for index in odd:
+        sizes[index] = font_size(units[index])
+    return list(zip(sizes, boxes))
+
+
+def _boxes(blocks: list[np.ndarray], steps: list[int], unit_ends: list[int]
+           ) -> list[tuple[float, float, float, float]] | None:
+    """Each text's (left, right, bottom, top) over its members' anchors (on_screen._anchors: every step-th point and
+    the one before it), zeros for a text without points; None where a NaN needs the old way."""
+    zero = (0.0, 0.0, 0.0, 0.0)
+    if not blocks:
+        return [zero] * len(unit_ends)
+    points = np.concatenate(blocks)
+    if np.isnan(points[:, :2]).any():
+        return None
+    counts = np.fromiter((len(b) for b in blocks), dtype=np.int64, count=len(blocks))
+    starts = np.cumsum(counts) - counts
+    local = np.arange(len(points)) - np.repeat(starts, counts)
+    step = np.repeat(np.asarray(steps, dtype=np.int64), counts)
+    anchor = (local % step == 0) | (local % step == step - 1)
+    lows = np.where(anchor[:, None], points[:, :2], np.inf)
+    highs = np.where(anchor[:, None], points[:, :2], -np.inf)
+    first_rows = np.concatenate([[0], np.cumsum(counts)])  # block b's rows start at first_rows[b]
+    boxes, kept, begin = [], [], 0
+    for end in unit_ends:
+        kept.append((first_rows[begin], first_rows[end]) if end > begin else None)
+        begin = end
+    segments = [span[0] for span in kept if span is not None]
+    if segments:
+        mins, maxs = np.minimum.reduceat(lows, segments), np.maximum.reduceat(highs, segments)
+    found = iter(range(len(segments)))
+    for span in kept:
+        if span is None:
+            boxes.append(zero)
+            continue
+        k = next(found)
+        boxes.append((float(mins[k, 0]), float(maxs[k, 0]), float(mins[k, 1]), float(maxs[k, 1])))
+    return boxes
+
+
+def _spans(columns: list[np.ndarray], ends: list[int]) -> list[float] | None:
+    """Each leaf's largest minus smallest y (0 for a leaf without points), as length_over_dim gives it; None where a
+    NaN needs the old way."""
+    if not columns:
+        return [0] * len(ends)
+    values = np.concatenate(columns)
+    if np.isnan(values).any():
+        return None
+    counts = np.fromiter((len(c) for c in columns), dtype=np.int64, count=len(columns))
+    first = np.concatenate([[0], np.cumsum(counts)])
+    spans, segments, begin = [], [], 0
+    for end in ends:
+        spans.append(first[begin] if end > begin else None)
+        begin = end
+    segments = [start for start in spans if start is not None]
+    if segments:
+        lows, highs = np.minimum.reduceat(values, segments), np.maximum.reduceat(values, segments)
+    found = iter(range(len(segments)))
+    out: list[float] = []
+    for start in spans:
+        if start is None:
+            out.append(0)
+            continue
+        k = next(found)
+        out.append(highs[k] - lows[k])
+    return out
 
 
 def _cells(within: Mobject):
@@ -152,8 +271,9 @@ def _targets(shot: camera_moves.Shot, within: Mobject, region: layout.Region | N
     number must reach on screen to be shown (default the floor, like every text): a worked computation's numbers
     may be held to typography.WORKED_NUMBER_SIZE, shaded below it."""
     changes = []
-    for unit in text_units(within):
-        legible = legible_in(unit, shot, region, floor=number_floor if isinstance(unit, TracedNumber) else None)
+    units = text_units(within)
+    floors = [number_floor if isinstance(unit, TracedNumber) else None for unit in units]
+    for unit, legible in zip(units, legible_all(units, shot, region, floors=floors)):
         if not legible and unit not in _HIDDEN and _opacity(unit) > 0.05:
             changes.append((unit, 0.0))
         elif legible and unit in _HIDDEN:
@@ -181,17 +301,8 @@ def set_opacity(unit: Mobject, opacity: float) -> None:
             setattr(member, attribute, opacity)
 
 
-def _plain(member: Mobject) -> bool:
-    return (isinstance(member, VMobject) and all(getattr(type(member), name) is getattr(VMobject, name)
-                                                 for name in _STOCK)
-            and member.get_sheen_factor() == 0 and all(len(getattr(member, array, ())) for array, _ in _ALPHAS))
-
-
-#: What VMobject.set_opacity sets: each colour array's alpha, and the opacity attribute beside it.
-_ALPHAS = (("fill_rgbas", "fill_opacity"), ("stroke_rgbas", "stroke_opacity"),
-           ("background_stroke_rgbas", "background_stroke_opacity"))
-#: The VMobject methods set_opacity goes through: a member whose class has its own is left to manim.
-_STOCK = ("set_opacity", "set_fill", "set_stroke", "update_rgbas_array", "generate_rgbas_array", "get_sheen_factor")
+_plain = plain
+_ALPHAS = ALPHAS
 
 
 def _opacity(unit: Mobject) -> float:

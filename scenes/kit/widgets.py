@@ -17,6 +17,7 @@ from .contrast import readable_on
 from . import palette, typography
 from .numbers import Source, TracedNumber
 from .text import label
+from .reuse import Reused
 
 Shading = Literal["none", "diverging", "weights"]
 
@@ -43,7 +44,7 @@ class TokenRow(VGroup):
         return list(self.submobjects)
 
 
-class TensorGrid(VGroup):
+class TensorGrid(VGroup, metaclass=Reused):
     """A 1-D or 2-D tensor as a grid of cells; each cell a shaded square with its traced number.
 
     shading="none": a plain matrix with brackets; "diverging": blue/red by sign and size;

@@ -1,0 +1,97 @@
+"""A grid or map built again with the same arguments is a copy of the first build: the same mobject (points,
+colours, numbers and their traces, parts), a new object each time, never touched by what a caller did to its own."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+from manim import tempconfig
+
+from scenes.kit import reuse
+from scenes.kit.attention_map import AttentionMap
+from scenes.kit.numbers import Source as Source_, TracedNumber
+from scenes.kit.widgets import TensorGrid
+
+
+@pytest.fixture(autouse=True)
+def media(tmp_path):
+    with tempconfig({"media_dir": str(tmp_path), "verbosity": "ERROR"}):
+        reuse.forget()
+        yield
+        reuse.forget()
+
+
+# Hand-made weights (rows sum to one, lower triangular); not produced by the code under test.
+WEIGHTS = torch.tensor([[1.0, 0.0, 0.0], [0.3, 0.7, 0.0], [0.1, 0.6, 0.3]])
+WORDS = ["a", "considerably", "cat"]
+
+
+def Source(name: str = "hand") -> Source_:  # noqa: N802
+    """A Source over the hand-made weights, without loading any example (a new object each call)."""
+    source = Source_.__new__(Source_)
+    source.name, source.data = name, {"weights": WEIGHTS}
+    return source
+
+
+def picture(mob):
+    """Everything a mobject draws and says, member by member."""
+    return [(type(m).__name__, m.points.round(12).tolist(), m.fill_rgbas.tolist(), m.stroke_rgbas.tolist(),
+             m.stroke_width, getattr(m, "shown_text", None) if isinstance(m, TracedNumber) else None)
+            for m in mob.get_family()]
+
+
+def build_map(src):
+    return AttentionMap(src, "weights", WORDS, causal=True, font_size=20, query_label="query i")
+
+
+def test_a_second_build_is_a_copy_of_the_first_and_draws_the_same():
+    src = Source()
+    first = TensorGrid(src, "weights", shading="weights")
+    kept = picture(first)
+    first.shift([1.0, 2.0, 0]).set_opacity(0.3)  # what a caller does to its own grid
+    second = TensorGrid(src, "weights", shading="weights")
+    third = TensorGrid(src, "weights", shading="weights")
+    assert second is not first and third is not second
+    assert picture(second) == kept == picture(third)
+    assert [n.trace for n in second.numbers()] == [n.trace for n in TensorGrid(src, "weights", shading="none",
+                                                                                  show_values=True).numbers()]
+
+
+def test_a_kept_build_is_what_a_fresh_build_is():
+    src = Source()
+    reused = TensorGrid(src, "weights", shading="weights", font_size=22)
+    again = TensorGrid(src, "weights", shading="weights", font_size=22)  # copied from the kept one
+    reuse.forget()
+    fresh = TensorGrid(src, "weights", shading="weights", font_size=22)  # built anew
+    assert picture(again) == picture(fresh) == picture(reused)
+    assert again.rows == fresh.rows and again.cols == fresh.cols and again.shading == fresh.shading
+    assert np.array_equal(again.cell(0, 0)[0].get_center(), fresh.cell(0, 0)[0].get_center())
+
+
+def test_other_arguments_or_another_source_build_anew():
+    src, other = Source(), Source()
+    base = picture(TensorGrid(src, "weights", shading="weights"))
+    assert picture(TensorGrid(src, "weights", shading="diverging")) != base
+    assert reuse.key_of(TensorGrid, (src, "weights"), {}) != reuse.key_of(TensorGrid, (other, "weights"), {})
+    assert reuse.key_of(TensorGrid, (src, "weights"), {"scale_to": object()}) is None  # no plain value: built
+    before = len(reuse._KEPT)
+    TensorGrid(other, "weights", shading="weights")
+    assert len(reuse._KEPT) == before + 1
+
+
+def test_an_attention_map_is_kept_with_its_parts():
+    src = Source()
+    first = build_map(src)
+    second = build_map(src)
+    assert picture(first) == picture(second)
+    assert second.grid in second.submobjects and second.grid is not first.grid
+    assert all(cell in second.grid.get_family() for cell in second.future)  # its parts are its own members
+
+
+def test_only_the_most_recent_builds_are_kept(monkeypatch):
+    monkeypatch.setattr(reuse, "MAX_KEPT", 2)
+    src = Source()
+    for shading in ("weights", "diverging", "none"):
+        TensorGrid(src, "weights", shading=shading)
+    assert len(reuse._KEPT) == 2
