@@ -1,0 +1,242 @@
+"""render.py --language: French clips beside the English ones, each its own clip to the manifest and the
+up-to-date check, the language carried to the worker, and the page's language switch.
+
+Nothing here renders a clip: the worker's part is checked on the job it is handed and the environment it sets.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from rendering.outdir import clip_file, film_dir
+from rendering.pipeline.manifest import Manifest, language_of
+from rendering.pipeline.plan import plan
+from rendering.pipeline.scene_list import load_registry, select
+from rendering.qualities import QUALITIES, framed, parse_languages, spoken
+from rendering.records import ClipEntry, WorkerJob
+from rendering.site.slides import deck_dir
+from tests.fixtures.render.harness import make_project, one_line_error
+
+LOW = QUALITIES["low"]
+
+
+# ---------------------------------------------------------------- the command line
+
+
+def test_languages_are_parsed_in_order_english_first_and_default_to_english():
+    assert parse_languages(None) == ["en"]
+    assert parse_languages(["fr"]) == ["fr"]
+    assert parse_languages(["fr,en"]) == ["en", "fr"]
+    assert parse_languages(["fr", "en", "FR"]) == ["en", "fr"]
+
+
+@pytest.mark.parametrize("values, message", [
+    (["de"], "unknown language 'de'; valid: en, fr"),
+    (["en,english"], "unknown language 'english'; valid: en, fr"),
+    ([""], "empty language in --language ''; valid: en, fr"),
+    (["fr,"], "empty language in --language 'fr,'; valid: en, fr"),
+])
+def test_a_bad_language_is_refused_with_the_valid_choices(values, message):
+    with pytest.raises(ValueError) as error:
+        parse_languages(values)
+    assert str(error.value) == message
+
+
+@pytest.mark.parametrize("args, expected", [
+    (["square", "--language", "de"], "unknown language 'de'; valid: en, fr"),
+    (["square", "--language", "en,xx"], "unknown language 'xx'; valid: en, fr"),
+    (["square", "--language", ","], "empty language in --language ','; valid: en, fr"),
+])
+def test_bad_language_exits_2_with_one_line_and_writes_nothing(tmp_path, args, expected):
+    project = make_project(tmp_path / "project")
+    result = project.render(*args)
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert expected in one_line_error(result)
+    assert not project.out.exists()
+
+
+def test_help_names_the_option_and_its_languages(tmp_path):
+    result = make_project(tmp_path / "project").render("--help")
+    assert result.returncode == 0
+    assert "--language" in result.stdout and "en, fr" in result.stdout and "clips/<quality>/fr/" in result.stdout
+
+
+# ---------------------------------------------------------------- where the files go
+
+
+def test_french_files_sit_in_a_language_folder_inside_the_aspect_folder(tmp_path):
+    out = tmp_path
+    assert clip_file(out, "low", "x", "mp4", language="fr") == out / "clips/low/fr/x.mp4"
+    assert clip_file(out, "low", "x", "mp4", True, "portrait", language="fr") == out / "clips/low/portrait/fr/narrated/x.mp4"
+    assert clip_file(out, "high", "x", "descriptions_vtt", True, "square", True, "fr") == (
+        out / "clips/high/square/fr/described/x.descriptions.vtt")
+    assert film_dir(out, "low", False, language="fr") == out / "film/low/fr"
+    assert film_dir(out, "low", True, "portrait", "fr") == out / "film/low/portrait/fr/narrated"
+    assert deck_dir(out, "low", True, language="fr") == out / "slides/low/fr/narrated"
+    assert deck_dir(out, "low", False, "square", language="fr") == out / "slides/low/square/fr"
+
+
+def test_english_files_stay_where_they_were(tmp_path):
+    out = tmp_path
+    assert clip_file(out, "low", "x", "mp4") == clip_file(out, "low", "x", "mp4", language="en") == out / "clips/low/x.mp4"
+    assert clip_file(out, "low", "x", "mp4", True, "portrait", language="en") == out / "clips/low/portrait/narrated/x.mp4"
+    assert film_dir(out, "low", True, language="en") == out / "film/low/narrated"
+    assert deck_dir(out, "low", False, "portrait", language="en") == out / "slides/low/portrait"
+
+
+def test_a_qualitys_folder_and_tag_carry_the_language():
+    assert spoken(LOW, "fr").folder == "low/fr"
+    assert spoken(framed(LOW, "portrait"), "fr").folder == "low/portrait/fr"
+    assert spoken(LOW, "en").folder == "low" and spoken(LOW, "en") == LOW
+
+
+# ---------------------------------------------------------------- the manifest and the up-to-date check
+
+
+def test_the_manifest_entry_records_the_language():
+    entry = ClipEntry("x", "t", "s", 1, "low", (854, 480), 15, 2.0, 30, "h", {}, language="fr").to_dict()
+    assert entry["language"] == "fr"
+    assert ClipEntry("x", "t", "s", 1, "low", (854, 480), 15, 2.0, 30, "h", {}).to_dict()["language"] == "en"
+    assert language_of({"id": "x"}) == "en"  # an entry from before there were languages
+
+
+def test_an_english_and_a_french_entry_are_two_entries(tmp_path):
+    manifest = Manifest(tmp_path)
+    english = {"id": "x", "quality": "low", "files": {}, "narrated": False}
+    french = {**english, "language": "fr"}
+    manifest.put(english)
+    manifest.put(french)
+    assert len(manifest.entries()) == 2
+    assert manifest.get("x", "low") is english
+    assert manifest.get("x", "low", language="fr") is french
+    assert manifest.drop("x", "low", language="fr") is french and manifest.get("x", "low") is english
+    reread = Manifest(tmp_path, [english, french])
+    assert [language_of(e) for e in reread.entries()] == ["en", "fr"]
+
+
+def _installed(out: Path, job, language: str) -> dict:
+    """A manifest entry for `job` as if it had been rendered: its one file on disk with the recorded size."""
+    path = clip_file(out, "low", job.spec.id, "mp4", language=language)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(b"video " + language.encode())
+    return {"id": job.spec.id, "quality": "low", "narrated": False, "input_hash": job.input_hash, "beats": [],
+            **({} if language == "en" else {"language": language}),
+            "files": {"mp4": {"path": path.relative_to(out).as_posix(), "bytes": path.stat().st_size}}}
+
+
+def test_the_up_to_date_check_never_takes_a_clip_in_one_language_for_the_other(tmp_path):
+    project = make_project(tmp_path / "project")
+    registry = load_registry("rfx.registry", project.root)
+    specs = select(registry, ["square"])
+    out = project.out
+    manifest = Manifest(out)
+
+    def planned(*languages):
+        qualities = [spoken(LOW, language) for language in languages]
+        return plan(specs, qualities, ["mp4"], root=project.root, registry_path=registry.path, manifest=manifest,
+                    out_dir=out, force=False)
+
+    (english_job,), known = planned("en")
+    assert known == [] and english_job.quality.language == "en"
+    manifest.put(_installed(out, english_job, "en"))
+    jobs, known = planned("en")
+    assert jobs == [] and [(o.status, o.language) for o in known] == [("up to date", "en")]
+    (french_job,), known = planned("fr")  # the English clip is there and up to date: French still renders
+    assert known == [] and french_job.quality.language == "fr"
+    assert french_job.input_hash != english_job.input_hash
+    manifest.put(_installed(out, french_job, "fr"))
+    jobs, known = planned("en", "fr")
+    assert jobs == [] and sorted(o.language for o in known) == ["en", "fr"]
+    clip_file(out, "low", "square", "mp4").unlink()  # the English file gone: English renders again, not French
+    manifest.prune({"square"})
+    jobs, known = planned("en", "fr")
+    assert [job.quality.language for job in jobs] == ["en"] and [o.language for o in known] == ["fr"]
+
+
+def test_a_french_clip_hashes_its_catalog_and_an_english_one_does_not(tmp_path):
+    from rendering.pipeline import inputs
+    from rendering.languages import catalog
+
+    project = make_project(tmp_path / "project")
+    registry = load_registry("rfx.registry", project.root)
+    spec = select(registry, ["square"])[0]
+    shared = inputs.shared_digest(project.root, registry.path)
+
+    def hashes():
+        return {language: inputs.clip_input_hash(shared, project.root, spec, spoken(LOW, language))
+                for language in ("en", "fr")}
+
+    before = hashes()
+    assert before["en"] == inputs.clip_input_hash(shared, project.root, spec, LOW)  # as before there were languages
+    po = catalog("fr", project.root)
+    po.parent.mkdir(parents=True)
+    po.write_text('msgid "Keys"\nmsgstr "Clés"\n', encoding="utf-8")
+    with_catalog = hashes()
+    po.write_text('msgid "Keys"\nmsgstr "Les clés"\n', encoding="utf-8")
+    edited = hashes()
+    assert before["en"] == with_catalog["en"] == edited["en"]
+    assert len({before["fr"], with_catalog["fr"], edited["fr"]}) == 3
+
+
+# ---------------------------------------------------------------- the worker
+
+
+def test_the_worker_job_carries_the_language_across_json():
+    french = spoken(framed(LOW, "portrait"), "fr")
+    job = WorkerJob("x", "m", "C", french, ("mp4",), "/tmp/w")
+    assert job.to_dict()["quality"]["language"] == "fr"
+    assert WorkerJob.from_dict(json.loads(json.dumps(job.to_dict()))).quality == french
+    english = WorkerJob("x", "m", "C", LOW, ("mp4",), "/tmp/w")
+    assert "language" not in english.to_dict()["quality"]
+    assert WorkerJob.from_dict(json.loads(json.dumps(english.to_dict()))).quality.language == "en"
+
+
+def test_a_chunk_task_hands_the_worker_the_language():
+    from rendering.encode.frame_window import Window
+    from rendering.pipeline.jobs import Job
+    from rendering.pipeline.tasks import CHUNK, Task
+    from types import SimpleNamespace
+
+    spec = SimpleNamespace(id="x", module="m", class_name="C")
+    job = Job(spec, spoken(LOW, "fr"), ["mp4"], "h")
+    worker_job = Task(job, CHUNK, 1.0, Window(0, 10), 0, 2).worker_job(Path("/tmp/w"), False)
+    assert WorkerJob.from_dict(json.loads(json.dumps(worker_job.to_dict()))).quality.language == "fr"
+    assert job.name == "x-low-fr" and job.key == "x@low/fr"
+
+
+def test_the_worker_sets_attention_language_and_finds_the_compiled_catalog(monkeypatch):
+    from rendering.encode.worker import use_language
+    from scenes.kit import translation
+
+    monkeypatch.setenv("ATTENTION_LANGUAGE", "en")
+    use_language(WorkerJob("x", "m", "C", spoken(LOW, "fr"), ("mp4",), "/tmp/w"))
+    assert os.environ["ATTENTION_LANGUAGE"] == "fr"
+    mo = translation.catalog_path("fr", ".mo")
+    assert mo.is_file() and mo.stat().st_mtime >= translation.catalog_path("fr").stat().st_mtime
+    assert translation.active_language() == "fr"
+    # English is set too: a language in the parent's environment never reaches an English clip.
+    use_language(WorkerJob("x", "m", "C", LOW, ("mp4",), "/tmp/w"))
+    assert os.environ["ATTENTION_LANGUAGE"] == "en"
+
+
+def test_a_cluster_worker_hashes_a_french_task_as_the_client_does():
+    from dataclasses import replace
+
+    from rendering import REPO_ROOT
+    from rendering.pipeline import inputs
+    from rendering.pipeline.remote import refusal
+    from rendering.records import ProjectCheck
+    from scenes import registry
+
+    spec = registry.get("summary")
+    shared = inputs.shared_digest(REPO_ROOT, REPO_ROOT / "scenes" / "registry.py")
+    french = inputs.clip_input_hash(shared, REPO_ROOT, spec, spoken(LOW, "fr"))
+    assert french != inputs.clip_input_hash(shared, REPO_ROOT, spec, LOW)
+    job = WorkerJob(spec.id, spec.module, spec.class_name, spoken(LOW, "fr"), ("mp4",), "/tmp/w",
+                    project=ProjectCheck(french, "scenes.registry", "low"))
+    assert refusal(REPO_ROOT, job, None) is None
+    assert "refused" in refusal(REPO_ROOT, replace(job, quality=LOW), None)
