@@ -240,3 +240,91 @@ def test_a_cluster_worker_hashes_a_french_task_as_the_client_does():
                     project=ProjectCheck(french, "scenes.registry", "low"))
     assert refusal(REPO_ROOT, job, None) is None
     assert "refused" in refusal(REPO_ROOT, replace(job, quality=LOW), None)
+
+
+# ---------------------------------------------------------------- the page
+
+
+def _page_manifest(*languages: str) -> dict:
+    """Two clips of the registry at low quality in each of `languages`, with their beats."""
+    from scenes.registry import SCENES
+
+    clips = []
+    for spec in SCENES[:2]:
+        for language in languages:
+            folder = "clips/low" if language == "en" else f"clips/low/{language}"
+            files = {fmt: {"path": f"{folder}/{spec.id}.{fmt}", "bytes": 10, "sha256": "0" * 64}
+                     for fmt in ("mp4", "png", "vtt")}
+            clips.append({"id": spec.id, "title": spec.title, "section": spec.section, "order": spec.order,
+                          "quality": "low", "resolution": [854, 480], "fps": 15, "duration": 4.0, "frames": 60,
+                          "input_hash": language, "files": files, "language": language,
+                          "beats": [{"beat": "a", "caption": f"{language} a", "start": 0.0, "end": 1.5},
+                                    {"beat": "b", "caption": f"{language} b", "start": 1.5, "end": 4.0}]})
+    return {"version": 1, "clips": clips}
+
+
+def _tags(document: str, tag: str) -> list[dict]:
+    from html.parser import HTMLParser
+
+    found: list[dict] = []
+
+    class Collect(HTMLParser):
+        def handle_starttag(self, name, attrs):
+            if name == tag:
+                found.append(dict(attrs))
+
+    Collect().feed(document)
+    return found
+
+
+def test_with_both_languages_each_page_has_a_switch_to_the_other(tmp_path):
+    from rendering.site.page import write_page
+    from rendering.site.post_text import load_post_in
+
+    write_page(_page_manifest("en", "fr"), tmp_path)
+    english = (tmp_path / "index.html").read_text(encoding="utf-8")
+    french = (tmp_path / "index.fr.html").read_text(encoding="utf-8")
+    assert _tags(english, "html")[0]["lang"] == "en" and _tags(french, "html")[0]["lang"] == "fr"
+    switches = {name: [a for a in _tags(page, "a") if "data-language-switch" in a]
+                for name, page in (("en", english), ("fr", french))}
+    assert [(a["href"], a["hreflang"]) for a in switches["en"]] == [("index.fr.html", "fr")]
+    assert [(a["href"], a["hreflang"]) for a in switches["fr"]] == [("index.html", "en")]
+    assert ">Français</a>" in english and ">English</a>" in french
+    # Each page plays its own language's clips, captions marked in that language, under its own post's text.
+    assert {s["src"].rsplit("/", 1)[0] for s in _tags(english, "source")} == {"clips/low"}
+    assert {s["src"].rsplit("/", 1)[0] for s in _tags(french, "source")} == {"clips/low/fr"}
+    assert {t["srclang"] for t in _tags(french, "track")} == {"fr"}
+    assert {t["srclang"] for t in _tags(english, "track")} == {"en"}
+    french_post, english_post = load_post_in("fr"), load_post_in("en")
+    assert french_post.title != english_post.title
+    assert f"<h1>{french_post.title}</h1>" in french and f"<h1>{english_post.title}</h1>" in english
+    # The script that keeps the place across the switch is on the page (allowed by its hash).
+    assert "data-language-switch" in english and "#at=" in english
+
+
+def test_a_french_clip_sits_under_its_sections_heading_in_the_french_post(tmp_path):
+    from rendering.site.page import write_page
+    from rendering.site.post_text import load_post_in
+    from scenes.registry import SCENES
+
+    write_page(_page_manifest("en", "fr"), tmp_path)
+    french = (tmp_path / "index.fr.html").read_text(encoding="utf-8")
+    english_headings = [h.text for h in load_post_in("en").headings()]
+    french_headings = load_post_in("fr").headings()
+    place = english_headings.index(SCENES[0].section)
+    heading_at = french.index(f">{french_headings[place].text}<")
+    clip_at = french.index(f'id="clip-{SCENES[0].id}"')
+    next_at = french.index(f">{french_headings[place + 1].text}<", heading_at + 1)
+    assert heading_at < clip_at < next_at
+
+
+def test_english_only_has_no_switch_and_no_french_page(tmp_path):
+    from rendering.site.page import write_page
+
+    write_page(_page_manifest("en", "fr"), tmp_path)
+    assert (tmp_path / "index.fr.html").exists()
+    write_page(_page_manifest("en"), tmp_path)  # the French clips gone: so are their page and the switch
+    english = (tmp_path / "index.html").read_text(encoding="utf-8")
+    assert not (tmp_path / "index.fr.html").exists()
+    assert not [a for a in _tags(english, "a") if "data-language-switch" in a]
+    assert 'class="languages"' not in english
