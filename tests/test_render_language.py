@@ -328,3 +328,63 @@ def test_english_only_has_no_switch_and_no_french_page(tmp_path):
     assert not (tmp_path / "index.fr.html").exists()
     assert not [a for a in _tags(english, "a") if "data-language-switch" in a]
     assert 'class="languages"' not in english
+
+
+def _black_mp4(path: Path, seconds: float = 4.0, fps: int = 15) -> None:
+    """A small silent H.264 clip to seek in (no manim: the page is what is tested)."""
+    import av
+    import numpy as np
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with av.open(str(path), "w") as container:
+        stream = container.add_stream("libx264", rate=fps)
+        stream.width, stream.height, stream.pix_fmt = 64, 64, "yuv420p"
+        for _ in range(round(seconds * fps)):
+            frame = av.VideoFrame.from_ndarray(np.zeros((64, 64, 3), dtype=np.uint8), format="rgb24")
+            container.mux(stream.encode(frame))
+        container.mux(stream.encode())
+
+
+@pytest.mark.browser
+def test_the_switch_opens_the_other_language_at_the_same_beat_and_share_of_it(tmp_path):
+    import tempfile
+
+    from playwright.sync_api import sync_playwright
+
+    from rendering.site.page import write_page
+    from tests.test_page_browser import WAIT_MS, LocalServer, _launch
+
+    manifest = _page_manifest("en", "fr")
+    for clip in manifest["clips"]:
+        clip["files"] = {"mp4": clip["files"]["mp4"]}
+        if clip["language"] == "fr":  # French beats run another length: [0, 1) and [1, 4)
+            clip["beats"][0]["end"] = clip["beats"][1]["start"] = 1.0
+        _black_mp4(tmp_path / clip["files"]["mp4"]["path"])
+    write_page(manifest, tmp_path)
+    clip_id = manifest["clips"][0]["id"]
+    video = f"document.querySelector('#clip-{clip_id} video')"
+    with LocalServer(tmp_path) as server, tempfile.TemporaryDirectory(prefix="chromium-profile-") as profile, \
+            sync_playwright() as playwright:
+        context = _launch(playwright, Path(profile))
+        try:
+            page = context.new_page()
+            errors = []
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(server.url + "index.html", wait_until="load")
+            page.wait_for_function(f"() => {video}.readyState >= 1", timeout=WAIT_MS)
+            # 2.0 s in English is 0.2 of the way through beat 2 ([1.5, 4.0)).
+            page.evaluate(f"""async () => {{ const v = {video}; v.currentTime = 2.0;
+                await new Promise(r => v.addEventListener('seeked', r, {{once: true}})); }}""")
+            page.click("a[data-language-switch]")
+            page.wait_for_url("**/index.fr.html#at=*", timeout=WAIT_MS)
+            assert page.url.endswith(f"index.fr.html#at=clip-{clip_id}:1:0.2000:0")
+            # In French beat 2 is [1.0, 4.0): 0.2 of it is 1.6 s.
+            page.wait_for_function(f"() => Math.abs({video}.currentTime - 1.6) < 0.01", timeout=WAIT_MS)
+            assert page.evaluate(f"() => {video}.paused")
+            assert page.evaluate("() => document.documentElement.lang") == "fr"
+            page.click("a[data-language-switch]")  # and back: the French place is the English 2.0 s again
+            page.wait_for_url("**/index.html#at=*", timeout=WAIT_MS)
+            page.wait_for_function(f"() => Math.abs({video}.currentTime - 2.0) < 0.01", timeout=WAIT_MS)
+            assert errors == []
+        finally:
+            context.close()
