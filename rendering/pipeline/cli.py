@@ -139,7 +139,8 @@ def _check_catalog(language: str) -> None:
 
 def compile_catalogs(qualities) -> None:
     """Compile each other language's catalog once, here, before the workers start (each would otherwise compile
-    it at the same moment); a worker still compiles a stale one itself (a cluster worker has its own project)."""
+    it at the same moment); a worker still compiles a stale one itself (a cluster worker on another machine has
+    its own project)."""
     from rendering.languages import compile_catalog
 
     for language in dict.fromkeys(quality.language for quality in qualities):
@@ -245,8 +246,7 @@ def _render_jobs(request: Request, jobs, installer: Installer, lock, console) ->
     from rendering.pipeline.runner import Runner
 
     args, out_dir = request.args, request.out_dir
-    if request.backend is None:  # a cluster's workers compile in their own projects
-        compile_catalogs(job.quality for job in jobs)
+    compile_catalogs(job.quality for job in jobs)
     backend, request.backend = request.backend, None  # the runner closes it
     fancy = console.is_terminal and not args.verbose
     reporter = RichReporter(console) if fancy else PlainReporter(console)
