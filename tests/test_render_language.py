@@ -388,3 +388,15 @@ def test_the_switch_opens_the_other_language_at_the_same_beat_and_share_of_it(tm
             assert errors == []
         finally:
             context.close()
+
+
+def test_a_french_deck_says_its_language_and_an_english_one_stays_english(tmp_path):
+    from rendering.site.deck_html import render_deck_html
+
+    files = {"mp4": {"path": "slides/low/fr/deck/c/01-b.mp4"}}
+    slide = {"clip": "c", "clip_title": "C", "beat": "b", "number_in_clip": 1, "beats_in_clip": 1, "caption": "x",
+             "narration": "x", "frames": 15, "duration": 1.0, "files": files}
+    folder = tmp_path / "slides" / "low" / "fr"
+    french = render_deck_html([slide], tmp_path, folder, quality="low", narrated=False, language="fr")
+    english = render_deck_html([slide], tmp_path, folder, quality="low", narrated=False)
+    assert _tags(french, "html")[0]["lang"] == "fr" and _tags(english, "html")[0]["lang"] == "en"

@@ -153,7 +153,7 @@ def make_deck(manifest: Manifest, out_dir: Path, specs, quality: str, formats: l
             clips.append({"id": entry["id"], "input_hash": clip_hash, "segments": segments})
         slides = _slides(entries, clips)
         made_files = _write_deck(slides, out_dir, folder, work, quality, narrated, formats,
-                                 lambda rel: cut.get(out_dir / rel, out_dir / rel))
+                                 lambda rel: cut.get(out_dir / rel, out_dir / rel), language)
         with deferred_interrupts():  # Ctrl-C waits until the manifest and the files agree again
             deck = _install(manifest, out_dir, quality, narrated, folder, cut, made_files, clips, old, input_hash,
                             len(slides), round(cut_seconds, 3), aspect, described, language)
@@ -171,11 +171,11 @@ def _deck_bytes(deck: dict) -> int:
 
 
 def _write_deck(slides: list[dict], out_dir: Path, folder: Path, work: Path, quality: str, narrated: bool,
-                formats: list[str], source_of) -> dict[str, Path]:
+                formats: list[str], source_of, language: str = "en") -> dict[str, Path]:
     """deck.html (+ its player files) and, with mp4, deck.pptx, in `work`; returns {destination: work path}."""
     from rendering.site.deck_html import write_deck_html
 
-    made = write_deck_html(slides, out_dir, folder, work, quality=quality, narrated=narrated)
+    made = write_deck_html(slides, out_dir, folder, work, quality=quality, narrated=narrated, language=language)
     if "mp4" in formats:
         from rendering.site.deck_pptx import write_deck_pptx
 
