@@ -400,3 +400,45 @@ def test_a_french_deck_says_its_language_and_an_english_one_stays_english(tmp_pa
     french = render_deck_html([slide], tmp_path, folder, quality="low", narrated=False, language="fr")
     english = render_deck_html([slide], tmp_path, folder, quality="low", narrated=False)
     assert _tags(french, "html")[0]["lang"] == "fr" and _tags(english, "html")[0]["lang"] == "en"
+
+
+# ---------------------------------------------------------------- end to end, on a tiny fixture
+
+_SPOKEN_SCENE = '''"""0.4 s: a square, captioned with a message of the catalog."""
+
+from manim import Create, Scene, Square
+
+from scenes.kit.translation import _
+
+
+class SpokenScene(Scene):
+    def construct(self):
+        self.play(Create(Square()), run_time=0.4, subcaption=_("Checklist"))
+'''
+
+
+def test_render_py_language_en_fr_renders_each_language_from_its_catalog(tmp_path):
+    from tests.fixtures.render.harness import status_lines
+
+    project = make_project(tmp_path / "project")
+    (project.package / "spoken.py").write_text(_SPOKEN_SCENE, encoding="utf-8")
+    with (project.package / "registry.py").open("a", encoding="utf-8") as registry:
+        registry.write('\nSCENES = SCENES + (_spec("spoken", "Spoken", "Why attention exists", "spoken", '
+                       '"SpokenScene", 16),)\n')
+    result = project.render("spoken", "-f", "mp4", "--language", "en,fr", "--jobs", "1")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert status_lines(result.stdout) == {"spoken@low": "rendered", "spoken@low/fr": "rendered"}
+    entries = {entry["language"]: entry for entry in project.manifest()["clips"]}
+    assert sorted(entries) == ["en", "fr"]
+    assert entries["en"]["files"]["vtt"]["path"] == "clips/low/spoken.vtt"
+    assert entries["fr"]["files"]["vtt"]["path"] == "clips/low/fr/spoken.vtt"
+    assert entries["en"]["input_hash"] != entries["fr"]["input_hash"]
+    # The worker ran each storyboard in its language: the catalog's French, the source's English.
+    english_vtt = (project.out / "clips/low/spoken.vtt").read_text(encoding="utf-8")
+    french_vtt = (project.out / "clips/low/fr/spoken.vtt").read_text(encoding="utf-8")
+    assert "Checklist" in english_vtt and "Aide-mémoire" not in english_vtt
+    assert "Aide-mémoire" in french_vtt and "Checklist" not in french_vtt
+    assert (project.out / "index.html").is_file() and (project.out / "index.fr.html").is_file()
+    again = project.render("spoken", "-f", "mp4", "--language", "fr,en")
+    assert again.returncode == 0 and status_lines(again.stdout) == {}
+    assert "0 rendered, 2 up to date" in again.stdout
