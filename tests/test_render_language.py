@@ -442,3 +442,19 @@ def test_render_py_language_en_fr_renders_each_language_from_its_catalog(tmp_pat
     again = project.render("spoken", "-f", "mp4", "--language", "fr,en")
     assert again.returncode == 0 and status_lines(again.stdout) == {}
     assert "0 rendered, 2 up to date" in again.stdout
+
+
+def test_a_french_film_or_deck_is_made_from_french_clips_only(tmp_path):
+    from types import SimpleNamespace
+
+    from rendering.pipeline.film_install import make_films
+    from rendering.site.slides import make_decks
+
+    manifest = Manifest(tmp_path)
+    manifest.put({"id": "x", "quality": "low", "narrated": False, "files": {}})  # an English clip only
+    specs = [SimpleNamespace(id="x")]
+    for make in (make_films, make_decks):
+        (outcome,) = make(manifest, tmp_path, specs, [spoken(LOW, "fr")], ["mp4"], narrated=False,
+                          work_root=tmp_path / "work", force=False)
+        assert outcome.status == "failed" and outcome.language == "fr"
+        assert outcome.error.startswith("no clip of x at low in fr "), outcome.error
