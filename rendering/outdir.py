@@ -6,7 +6,14 @@ Layout under the output directory (default media/):
   clips/<quality>/described/<scene_id>.<ext>   the described version (--narrate --describe): the voice also says
                                      what the frame shows; <scene_id>.descriptions.vtt is its descriptions track
   clips/<quality>/<aspect>/[narrated/]<scene_id>.<ext>   a portrait or square clip (--aspect); landscape as above
-  film/<quality>/[<aspect>/][narrated/]film.<ext>   every clip joined in the post's order, with chapters (--film)
+  clips/<quality>/[<aspect>/]<language>/[narrated/|described/]<scene_id>.<ext>   a clip in another language than
+                                     English (--language fr): the language folder nests inside the aspect folder
+                                     (clips/low/fr/, clips/low/portrait/fr/); English clips stay where they were
+  film/<quality>/[<aspect>/][<language>/][narrated/]film.<ext>   every clip joined in the post's order, with
+                                     chapters (--film); the language folder only for another language than English
+  slides/<quality>/[<aspect>/][<language>/][narrated/|described/]deck.html   the classroom deck (--slides), nested
+                                     the same way (site/slides.py)
+  index.html                         the page, in English; index.fr.html beside it when French clips exist
   manifest.json                      what is there (see manifest.py)
   logs/<scene_id>-<quality>.log      manim's output for a clip that failed
   .render/lock                       held while a render.py run writes here
@@ -31,20 +38,25 @@ LOGS = "logs"
 PRIVATE = ".render"
 
 
-def _aspect_folder(folder: Path, aspect: str) -> Path:
-    return folder if aspect == "landscape" else folder / aspect  # landscape where clips always were
+ENGLISH = "en"
+
+
+def _aspect_folder(folder: Path, aspect: str, language: str = ENGLISH) -> Path:
+    """The aspect's folder (landscape: where clips always were), then the language's (English: none)."""
+    folder = folder if aspect == "landscape" else folder / aspect
+    return folder if language == ENGLISH else folder / language
 
 
 def clip_file(out_dir: Path, quality: str, scene_id: str, ext: str, narrated: bool = False,
-              aspect: str = "landscape", described: bool = False) -> Path:
+              aspect: str = "landscape", described: bool = False, language: str = ENGLISH) -> Path:
     """Where a clip's file goes; `ext` is a format, or a file kind such as descriptions_vtt (its dots as "_")."""
-    folder = _aspect_folder(out_dir / CLIPS / quality, aspect)
+    folder = _aspect_folder(out_dir / CLIPS / quality, aspect, language)
     voice = folder / DESCRIBED if described else folder / NARRATED if narrated else folder
     return voice / f"{scene_id}.{ext.replace('_', '.')}"
 
 
-def film_dir(out_dir: Path, quality: str, narrated: bool, aspect: str = "landscape") -> Path:
-    folder = _aspect_folder(out_dir / FILM / quality, aspect)
+def film_dir(out_dir: Path, quality: str, narrated: bool, aspect: str = "landscape", language: str = ENGLISH) -> Path:
+    folder = _aspect_folder(out_dir / FILM / quality, aspect, language)
     return folder / NARRATED if narrated else folder
 
 

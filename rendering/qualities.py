@@ -9,6 +9,7 @@ from dataclasses import dataclass, replace
 
 from scenes import frame
 from scenes.frame import ASPECTS, DEFAULT_ASPECT
+from rendering.languages import DEFAULT_LANGUAGE, LANGUAGES
 
 
 @dataclass(frozen=True)
@@ -21,6 +22,7 @@ class Quality:
     height: int
     fps: int
     aspect: str = DEFAULT_ASPECT  # width x height are this aspect's (scenes/frame.py); landscape is the table's
+    language: str = DEFAULT_LANGUAGE  # the language the clip's captions and narration speak (render.py --language)
 
     @property
     def label(self) -> str:
@@ -32,13 +34,19 @@ class Quality:
         return self.aspect == DEFAULT_ASPECT
 
     @property
+    def english(self) -> bool:
+        return self.language == DEFAULT_LANGUAGE
+
+    @property
     def folder(self) -> str:
-        """Where its clips go under clips/ and film/: "low" for landscape (as always), "low/portrait" beside it."""
-        return self.name if self.landscape else f"{self.name}/{self.aspect}"
+        """Where its clips go under clips/ and film/: "low" for landscape English (as always), "low/portrait" beside
+        it; another language one level further in, "low/fr" and "low/portrait/fr" (outdir.py)."""
+        folder = self.name if self.landscape else f"{self.name}/{self.aspect}"
+        return folder if self.english else f"{folder}/{self.language}"
 
     @property
     def tag(self) -> str:
-        """The quality's name in a job's label: "low", or "low/portrait"."""
+        """The quality's name in a job's label: "low", "low/portrait", or "low/fr"."""
         return self.folder
 
 
@@ -96,6 +104,11 @@ def framed(quality: Quality, aspect: str) -> Quality:
     return replace(base, width=width, height=height, aspect=aspect)
 
 
+def spoken(quality: Quality, language: str) -> Quality:
+    """`quality` (in its frame) with its captions and narration in `language`."""
+    return replace(quality, language=language)
+
+
 def manim_frame(quality: Quality) -> dict:
     """The manim config keys that give `quality` its aspect's pixels and frame units ({} for landscape)."""
     base = QUALITIES[quality.name]
@@ -109,6 +122,15 @@ def parse_aspects(values: list[str] | None) -> list[str]:
     if unknown:
         raise ValueError(f"unknown aspect {unknown[0]!r}; valid: {', '.join(ASPECTS)}")
     return [name for name in ASPECTS if name in names]
+
+
+def parse_languages(values: list[str] | None) -> list[str]:
+    """Language codes, in our canonical order (English first); ValueError names the valid choices."""
+    names = _dedupe(_split(values, "language", "--language", LANGUAGES)) or [DEFAULT_LANGUAGE]
+    unknown = [name for name in names if name not in LANGUAGES]
+    if unknown:
+        raise ValueError(f"unknown language {unknown[0]!r}; valid: {', '.join(LANGUAGES)}")
+    return [name for name in LANGUAGES if name in names]
 
 
 def parse_formats(values: list[str] | None) -> list[str]:

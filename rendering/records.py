@@ -85,7 +85,8 @@ class WorkerJob:
         data = {
             "scene_id": self.scene_id, "module": self.module, "class_name": self.class_name,
             "quality": {"name": q.name, "manim_name": q.manim_name, "width": q.width, "height": q.height,
-                        "fps": q.fps, **({} if q.landscape else {"aspect": q.aspect})},
+                        "fps": q.fps, **({} if q.landscape else {"aspect": q.aspect}),
+                        **({} if q.english else {"language": q.language})},
             "formats": list(self.formats), "work_dir": self.work_dir, "verbose": self.verbose,
             "narration": None if self.narration is None else dict(self.narration), "task": self.task,
             "example": self.example,
@@ -248,6 +249,7 @@ class ClipEntry:
     aspect: str = "landscape"  # the frame's shape (scenes/frame.py); written only when not landscape
     described: bool = False  # a narrated clip whose voice also says what is shown; written only when true
     flashes: int | None = None  # the most flashes in any one second of the clip (WCAG 2.3.1: at most 3)
+    language: str = "en"  # the language its captions and narration speak (render.py --language)
 
     #: What every consumer may count on (the page refuses an entry without them).
     REQUIRED = ("id", "title", "section", "order", "quality", "resolution", "fps", "duration", "files")
@@ -258,7 +260,7 @@ class ClipEntry:
             "quality": self.quality, "resolution": list(self.resolution), "fps": self.fps,
             "duration": self.duration, "frames": self.frames, "input_hash": self.input_hash,
             "files": {ext: dict(info) for ext, info in self.files.items()}, "embed": self.embed,
-            "narrated": self.narrated,
+            "narrated": self.narrated, "language": self.language,
         }
         if self.aspect != "landscape":  # landscape entries keep the form they had before there were aspects
             data["aspect"] = self.aspect

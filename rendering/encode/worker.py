@@ -253,12 +253,23 @@ def use_example(job: WorkerJob) -> None:
     os.environ[EXAMPLE_ENV_VAR] = str(path)
 
 
+def use_language(job: WorkerJob) -> None:
+    """Run the storyboard in the job's language: ATTENTION_LANGUAGE, which scenes.kit.translation reads, set for
+    every job (English too, so a language in the parent's environment never leaks into a clip), and another
+    language's catalog compiled first, so the scene finds its .mo (a no-op when the .mo is already fresh)."""
+    from rendering.languages import LANGUAGE_ENV_VAR, compile_catalog
+
+    compile_catalog(job.quality.language)
+    os.environ[LANGUAGE_ENV_VAR] = job.quality.language
+
+
 def main(argv: list[str]) -> int:
     job = WorkerJob.from_dict(json.loads(Path(argv[0]).read_text(encoding="utf-8")))
     events = Events(int(argv[1]))
     _die_with_parent()
     use_example(job)
     try:
+        use_language(job)
         result = render(job, events)
     except KeyboardInterrupt:
         return 130

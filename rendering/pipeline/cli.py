@@ -22,7 +22,8 @@ from rendering.pipeline.manifest import Manifest
 from rendering.pipeline.parser import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, build_parser
 from rendering.pipeline.plan import plan
 from rendering.pipeline.scene_list import load_registry, select
-from rendering.qualities import ASPECTS, QUALITIES, framed, parse_aspects, parse_formats, parse_qualities
+from rendering.qualities import (ASPECTS, LANGUAGES, QUALITIES, framed, parse_aspects, parse_formats,
+                                 parse_languages, parse_qualities, spoken)
 
 
 def _usage_error(message: str) -> int:
@@ -100,7 +101,8 @@ class Request:
     registry: object
     example: object  # example_file.ChosenExample
     specs: list
-    qualities: list  # every quality in every aspect asked for (qualities.framed): a clip per (scene, quality)
+    qualities: list  # every quality in every aspect and language asked for (qualities.framed, qualities.spoken):
+    # a clip per (scene, quality)
     formats: list[str]
     film_formats: list[str]
     slide_formats: list[str]
@@ -112,8 +114,11 @@ class Request:
 def _check(args, root: Path, registry, example) -> Request:
     """Every refusal of bad input happens here (ValueError, exit 2), before anything is written."""
     formats = parse_formats(args.format)
-    qualities = [framed(quality, aspect) for quality in parse_qualities(args.quality)
-                 for aspect in parse_aspects(args.aspect)]
+    languages = parse_languages(args.language)
+    for language in languages:
+        _check_catalog(language)
+    qualities = [spoken(framed(quality, aspect), language) for quality in parse_qualities(args.quality)
+                 for aspect in parse_aspects(args.aspect) for language in languages]
     request = Request(
         args, root, registry, example, select(registry, args.scenes), qualities, formats,
         _film_formats(args, formats), _slide_formats(args, formats), _narration_settings(args),
@@ -121,6 +126,25 @@ def _check(args, root: Path, registry, example) -> Request:
     outdir.check_writable(request.out_dir)
     request.backend = _cluster_backend(args, root, registry.module)
     return request
+
+
+def _check_catalog(language: str) -> None:
+    """A language other than English needs the message catalog the workers compile (ValueError naming it, exit 2)."""
+    from rendering.languages import catalog
+
+    path = catalog(language)
+    if language != LANGUAGES[0] and not path.is_file():
+        raise ValueError(f"no message catalog for {language!r}: {path.relative_to(REPO_ROOT).as_posix()} not found")
+
+
+def compile_catalogs(qualities) -> None:
+    """Compile each other language's catalog once, here, before the workers start (each would otherwise compile
+    it at the same moment); a worker still compiles a stale one itself (a cluster worker on another machine has
+    its own project)."""
+    from rendering.languages import compile_catalog
+
+    for language in dict.fromkeys(quality.language for quality in qualities):
+        compile_catalog(language)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -168,7 +192,7 @@ def _render(request: Request, started: float) -> int:
 
     order = {spec.id: i for i, spec in enumerate(request.registry.scenes)}
     outcomes.sort(key=lambda o: (order.get(o.scene_id, len(order)), list(QUALITIES).index(o.quality),
-                                 ASPECTS.index(o.aspect), o.narrated, o.described))
+                                 ASPECTS.index(o.aspect), LANGUAGES.index(o.language), o.narrated, o.described))
     summary(console, outcomes, time.monotonic() - started)
     if bad_input is not None:
         return _usage_error(f"{bad_input.label}: {bad_input.error}")
@@ -222,6 +246,7 @@ def _render_jobs(request: Request, jobs, installer: Installer, lock, console) ->
     from rendering.pipeline.runner import Runner
 
     args, out_dir = request.args, request.out_dir
+    compile_catalogs(job.quality for job in jobs)
     backend, request.backend = request.backend, None  # the runner closes it
     fancy = console.is_terminal and not args.verbose
     reporter = RichReporter(console) if fancy else PlainReporter(console)

@@ -82,13 +82,13 @@ def _join(entries: list[dict], chapters, out_dir: Path, formats: list[str], work
 
 
 def _install(manifest: Manifest, out_dir: Path, quality: str, narrated: bool, made: dict[str, Path],
-             entries: list[dict], chapters, input_hash: str, aspect: str = "landscape") -> dict:
+             entries: list[dict], chapters, input_hash: str, aspect: str = "landscape", language: str = "en") -> dict:
     from rendering.encode.media import sha256
 
-    old = manifest.drop_film(quality, narrated, aspect)
+    old = manifest.drop_film(quality, narrated, aspect, language)
     if old is not None:
         manifest.write()
-    folder = film_dir(out_dir, quality, narrated, aspect)
+    folder = film_dir(out_dir, quality, narrated, aspect, language)
     files = {}
     for key, path in made.items():
         info = {"bytes": path.stat().st_size, "sha256": sha256(path)}
@@ -100,7 +100,7 @@ def _install(manifest: Manifest, out_dir: Path, quality: str, narrated: bool, ma
             (out_dir / info["path"]).unlink(missing_ok=True)
     first = entries[0]
     film = {
-        "quality": quality, "narrated": narrated, "resolution": first["resolution"], "fps": first["fps"],
+        "quality": quality, "narrated": narrated, "language": language, "resolution": first["resolution"], "fps": first["fps"],
         "duration": round(chapters[-1].end, 6), "frames": sum(entry["frames"] for entry in entries),
         "input_hash": input_hash, "files": files,
         "chapters": [{"id": entry["id"], "title": chapter.title, "start": round(chapter.start, 6),
@@ -115,26 +115,28 @@ def _install(manifest: Manifest, out_dir: Path, quality: str, narrated: bool, ma
 
 
 def make_film(manifest: Manifest, out_dir: Path, specs, quality: str, formats: list[str], *, narrated: bool,
-              work_root: Path, force: bool, aspect: str = "landscape") -> Outcome:
-    """One film at one quality (in one aspect); its Outcome says rendered, up to date, or why it could not be made."""
+              work_root: Path, force: bool, aspect: str = "landscape", language: str = "en") -> Outcome:
+    """One film at one quality (in one aspect and language); its Outcome says rendered, up to date, or why it could
+    not be made."""
     started = time.monotonic()
-    label = {"narrated": narrated, "aspect": aspect}
-    entries, problem = manifest.clips_at(specs, quality, narrated, formats, "to join", aspect)
+    label = {"narrated": narrated, "aspect": aspect, "language": language}
+    entries, problem = manifest.clips_at(specs, quality, narrated, formats, "to join", aspect, language=language)
     if problem is not None:
         return Outcome(FILM_NAME, quality, FAILED, error=problem, **label)
     input_hash = _input_hash(entries, formats)
-    old = manifest.film(quality, narrated, aspect)
+    old = manifest.film(quality, narrated, aspect, language)
     if (not force and old is not None and old.get("input_hash") == input_hash
             and all(fmt in old["files"] for fmt in formats) and files_intact(out_dir, old)):
         return Outcome(FILM_NAME, quality, UP_TO_DATE, bytes=sum(f["bytes"] for f in old["files"].values()), **label)
-    work = work_root / (f"{FILM_NAME}-{quality}-{aspect}" + ("-narrated" if narrated else ""))
+    work = work_root / (f"{FILM_NAME}-{quality}-{aspect}-{language}" + ("-narrated" if narrated else ""))
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
     try:
         chapters = _chapters(entries)
         made = _join(entries, chapters, out_dir, formats, work)
         with deferred_interrupts():  # Ctrl-C waits until the manifest and the files agree again
-            film = _install(manifest, out_dir, quality, narrated, made, entries, chapters, input_hash, aspect)
+            film = _install(manifest, out_dir, quality, narrated, made, entries, chapters, input_hash, aspect,
+                            language)
     except Exception as error:
         return Outcome(FILM_NAME, quality, FAILED, time.monotonic() - started,
                        error=f"joining the film failed: {type(error).__name__}: {error}", **label)
@@ -147,4 +149,4 @@ def make_film(manifest: Manifest, out_dir: Path, specs, quality: str, formats: l
 def make_films(manifest: Manifest, out_dir: Path, specs, qualities, formats: list[str], *, narrated: bool,
                work_root: Path, force: bool) -> list[Outcome]:
     return [make_film(manifest, out_dir, specs, quality.name, formats, narrated=narrated, work_root=work_root,
-                      force=force, aspect=quality.aspect) for quality in qualities]
+                      force=force, aspect=quality.aspect, language=quality.language) for quality in qualities]

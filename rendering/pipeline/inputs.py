@@ -129,4 +129,17 @@ def clip_input_hash(shared: str, root: Path, spec, quality: Quality, narration: 
     digest.update(f"\0{quality.name}:{quality.width}x{quality.height}@{quality.fps}".encode())
     if not quality.landscape:
         digest.update(f"\0{quality.aspect}".encode())
+    if not quality.english:  # English clips hash as they did before there were languages
+        digest.update(f"\0language={quality.language}".encode())
+        catalog = language_catalog(root, quality.language)
+        if catalog.is_file():  # as a shared tree: a project without it (a test's) hashes without it
+            _add_file(digest, "<catalog>", catalog)
     return digest.hexdigest()
+
+
+def language_catalog(root: Path, language: str) -> Path:
+    """The message catalog (.po) of `language` in the project at `root`: its text is an input of every clip in
+    that language (its compiled .mo is build output, and no input)."""
+    from rendering.languages import catalog
+
+    return catalog(language, root)

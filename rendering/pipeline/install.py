@@ -27,7 +27,7 @@ def clip_entry(job: Job, result: ClipResult, files: dict) -> dict:
                      fps, round(result.duration, 6), result.frames, job.input_hash, files, "", job.narrated,
                      result.timeline, result.beats, result.audio if job.narrated else None,
                      result.transcript if job.narrated else None, job.quality.aspect, job.described,
-                     result.flashes).to_dict()
+                     result.flashes, job.quality.language).to_dict()
 
 
 def embed_or_empty(embed: Callable[[dict], str], entry: dict) -> str:
@@ -47,13 +47,14 @@ class Installer:
         self.embed = embed
 
     def __call__(self, job: Job, result: ClipResult) -> Outcome:
-        scene_id, quality, aspect = job.spec.id, job.quality.name, job.quality.aspect
-        old = self.manifest.drop(scene_id, quality, job.narrated, aspect, job.described)
+        scene_id, quality, aspect, language = job.spec.id, job.quality.name, job.quality.aspect, job.quality.language
+        old = self.manifest.drop(scene_id, quality, job.narrated, aspect, job.described, language)
         if old is not None:
             self.manifest.write()
         files = {}
         for ext, made in result.files.items():
-            destination = clip_file(self.out_dir, quality, scene_id, ext, job.narrated, aspect, job.described)
+            destination = clip_file(self.out_dir, quality, scene_id, ext, job.narrated, aspect, job.described,
+                                    language)
             atomic.install(Path(made.tmp), destination)
             files[ext] = {"path": relative(self.out_dir, destination), "bytes": made.bytes, "sha256": made.sha256}
         for ext, info in (old or {}).get("files", {}).items():
@@ -68,7 +69,7 @@ class Installer:
         self.manifest.put(entry)
         self.manifest.write()
         return Outcome(scene_id, quality, RENDERED, bytes=sum(f["bytes"] for f in files.values()), files=files,
-                       narrated=job.narrated, aspect=aspect, described=job.described)
+                       narrated=job.narrated, aspect=aspect, described=job.described, language=language)
 
     def refresh_embeds(self) -> None:
         """Every entry's snippet made again (entries from earlier runs carry the markup of their day)."""

@@ -43,7 +43,8 @@ class Job:
     def name(self) -> str:
         """For work folders and logs."""
         aspect = "" if self.quality.landscape else f"-{self.quality.aspect}"
-        return f"{self.spec.id}-{self.quality.name}{aspect}" + (f"-{self.voice}" if self.voice else "")
+        language = "" if self.quality.english else f"-{self.quality.language}"
+        return f"{self.spec.id}-{self.quality.name}{aspect}{language}" + (f"-{self.voice}" if self.voice else "")
 
     @property
     def expected_frames(self) -> int | None:
@@ -87,9 +88,11 @@ class Outcome:
     bad_input: bool = False  # the clip could not be made because of what it was given (exit 2), not a crash
     aspect: str = "landscape"
     described: bool = False
+    language: str = "en"
 
     @property
     def label(self) -> str:
         aspect = "" if self.aspect == "landscape" else f"/{self.aspect}"
+        language = "" if self.language == "en" else f"/{self.language}"
         voice = "+described" if self.described else "+narrated" if self.narrated else ""
-        return f"{self.scene_id}@{self.quality}{aspect}{voice}"
+        return f"{self.scene_id}@{self.quality}{aspect}{language}{voice}"

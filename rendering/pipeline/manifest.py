@@ -20,6 +20,10 @@ without the key is silent); a described clip (--describe) is a third, narrated, 
 descriptions track as files["descriptions_vtt"]. So are its landscape, portrait and square clips (render.py --aspect): a clip, film or
 deck in another frame than 16:9 carries "aspect": "portrait"|"square"; one without the key is landscape, the form
 every entry had before there were aspects.
+Every clip, film and deck records its language ("language": "en"|"fr", render.py --language): the language its
+captions and narration speak. An entry without the key is English, the form every entry had before there were
+languages. A clip in another language is another entry (its key holds the language), so a French render never
+counts an English clip as up to date, nor the other way round.
 The manifest is merged across runs, never replaced: entries for clips this run did not touch stay while their
 files are still there. It is always rewritten whole and atomically, so it is valid JSON at every moment, and an
 entry is added only after all of its files are in place.
@@ -32,11 +36,12 @@ from pathlib import Path
 
 from rendering import atomic
 from rendering.outdir import MANIFEST
-from rendering.qualities import ASPECTS, QUALITIES
+from rendering.qualities import ASPECTS, LANGUAGES, QUALITIES
 
 VERSION = 1
 _QUALITY_RANK = {name: rank for rank, name in enumerate(QUALITIES)}
 _ASPECT_RANK = {name: rank for rank, name in enumerate(ASPECTS)}
+_LANGUAGE_RANK = {name: rank for rank, name in enumerate(LANGUAGES)}
 
 
 LANDSCAPE = "landscape"
@@ -47,18 +52,27 @@ def aspect_of(entry: dict) -> str:
     return entry.get("aspect", LANDSCAPE)
 
 
-def _key(entry: dict) -> tuple[str, str, bool, str, bool]:
+ENGLISH = "en"
+
+
+def language_of(entry: dict) -> str:
+    """An entry's language: entries from before there were languages carry no key and are English."""
+    return entry.get("language", ENGLISH)
+
+
+def _key(entry: dict) -> tuple[str, str, bool, str, bool, str]:
     return (entry["id"], entry["quality"], bool(entry.get("narrated", False)), aspect_of(entry),
-            bool(entry.get("described", False)))
+            bool(entry.get("described", False)), language_of(entry))
 
 
-def _film_key(film: dict) -> tuple[str, bool, str]:
-    return film["quality"], bool(film.get("narrated", False)), aspect_of(film)
+def _film_key(film: dict) -> tuple[str, bool, str, str]:
+    return film["quality"], bool(film.get("narrated", False)), aspect_of(film), language_of(film)
 
 
-def _deck_key(deck: dict) -> tuple[str, bool, str, bool]:
-    """One deck per quality, silent, narrated or described (its clips' voice), in each frame."""
-    return deck["quality"], bool(deck.get("narrated", False)), aspect_of(deck), bool(deck.get("described", False))
+def _deck_key(deck: dict) -> tuple[str, bool, str, bool, str]:
+    """One deck per quality, silent, narrated or described (its clips' voice), in each frame and language."""
+    return (deck["quality"], bool(deck.get("narrated", False)), aspect_of(deck), bool(deck.get("described", False)),
+            language_of(deck))
 
 
 class Manifest:
@@ -66,13 +80,13 @@ class Manifest:
                  decks: list[dict] | None = None) -> None:
         self.out_dir = out_dir
         self.example: dict | None = None  # {"name", "description"} of a user's example; None for the post's
-        self._entries: dict[tuple[str, str, bool, str, bool], dict] = {}
-        self._films: dict[tuple[str, bool, str], dict] = {}
+        self._entries: dict[tuple[str, str, bool, str, bool, str], dict] = {}
+        self._films: dict[tuple[str, bool, str, str], dict] = {}
         for entry in entries or []:
             self._entries[_key(entry)] = entry
         for film in films or []:
             self._films[_film_key(film)] = film
-        self._decks: dict[tuple[str, bool, str, bool], dict] = {_deck_key(deck): deck for deck in decks or []}
+        self._decks: dict[tuple[str, bool, str, bool, str], dict] = {_deck_key(deck): deck for deck in decks or []}
 
     @classmethod
     def load(cls, out_dir: Path) -> tuple["Manifest", str | None]:
@@ -91,64 +105,70 @@ class Manifest:
             return cls(out_dir), f"ignoring unreadable {path}: {error}"
 
     def get(self, scene_id: str, quality: str, narrated: bool = False, aspect: str = LANDSCAPE,
-            described: bool = False) -> dict | None:
-        return self._entries.get((scene_id, quality, narrated, aspect, described))
+            described: bool = False, language: str = ENGLISH) -> dict | None:
+        return self._entries.get((scene_id, quality, narrated, aspect, described, language))
 
     def put(self, entry: dict) -> None:
         self._entries[_key(entry)] = entry
 
     def drop(self, scene_id: str, quality: str, narrated: bool = False, aspect: str = LANDSCAPE,
-             described: bool = False) -> dict | None:
-        return self._entries.pop((scene_id, quality, narrated, aspect, described), None)
+             described: bool = False, language: str = ENGLISH) -> dict | None:
+        return self._entries.pop((scene_id, quality, narrated, aspect, described, language), None)
 
     def entries(self) -> list[dict]:
         return sorted(self._entries.values(), key=lambda e: (e.get("order", 0), _QUALITY_RANK.get(e["quality"], 99),
                                                               bool(e.get("narrated")), bool(e.get("described")),
                                                               _ASPECT_RANK.get(aspect_of(e), 99),
-                                                              e["id"]))
+                                                              _LANGUAGE_RANK.get(language_of(e), 99), e["id"]))
 
     def clips_at(self, specs, quality: str, narrated: bool, formats: list[str],
-                 purpose: str, aspect: str = LANDSCAPE, described: bool = False) -> tuple[list[dict], str | None]:
+                 purpose: str, aspect: str = LANDSCAPE, described: bool = False,
+                 language: str = ENGLISH) -> tuple[list[dict], str | None]:
         """The entries of `specs` at `quality` that a film or a deck is made from, and why they cannot be (one line
         ending in `purpose`, e.g. "to join"), or None when every clip is there with every format."""
-        entries = [self.get(spec.id, quality, narrated, aspect, described) for spec in specs]
+        entries = [self.get(spec.id, quality, narrated, aspect, described, language) for spec in specs]
         missing = [spec.id for spec, entry in zip(specs, entries) if entry is None]
         if missing:
             kind = "described clip" if described else "narrated clip" if narrated else "clip"
-            at = quality if aspect == LANDSCAPE else f"{quality} {aspect}"
+            at = " ".join([quality] + ([] if aspect == LANDSCAPE else [aspect])
+                          + ([] if language == ENGLISH else [f"in {language}"]))
             return entries, f"no {kind} of {', '.join(missing)} at {at} {purpose}"
         lacking = [entry["id"] for entry in entries if not all(fmt in entry["files"] for fmt in formats)]
         if lacking:
             return entries, f"{', '.join(lacking)} lack {'/'.join(formats)}"
         return entries, None
 
-    def film(self, quality: str, narrated: bool, aspect: str = LANDSCAPE) -> dict | None:
-        return self._films.get((quality, narrated, aspect))
+    def film(self, quality: str, narrated: bool, aspect: str = LANDSCAPE, language: str = ENGLISH) -> dict | None:
+        return self._films.get((quality, narrated, aspect, language))
 
     def put_film(self, film: dict) -> None:
         self._films[_film_key(film)] = film
 
-    def drop_film(self, quality: str, narrated: bool, aspect: str = LANDSCAPE) -> dict | None:
-        return self._films.pop((quality, narrated, aspect), None)
+    def drop_film(self, quality: str, narrated: bool, aspect: str = LANDSCAPE,
+                  language: str = ENGLISH) -> dict | None:
+        return self._films.pop((quality, narrated, aspect, language), None)
 
     def films(self) -> list[dict]:
         return sorted(self._films.values(), key=lambda f: (_QUALITY_RANK.get(f["quality"], 99), f["narrated"],
-                                                           _ASPECT_RANK.get(aspect_of(f), 99)))
+                                                           _ASPECT_RANK.get(aspect_of(f), 99),
+                                                           _LANGUAGE_RANK.get(language_of(f), 99)))
 
-    def deck(self, quality: str, narrated: bool, aspect: str = LANDSCAPE, described: bool = False) -> dict | None:
-        return self._decks.get((quality, narrated, aspect, described))
+    def deck(self, quality: str, narrated: bool, aspect: str = LANDSCAPE, described: bool = False,
+             language: str = ENGLISH) -> dict | None:
+        return self._decks.get((quality, narrated, aspect, described, language))
 
     def put_deck(self, deck: dict) -> None:
         self._decks[_deck_key(deck)] = deck
 
     def drop_deck(self, quality: str, narrated: bool, aspect: str = LANDSCAPE,
-                  described: bool = False) -> dict | None:
-        return self._decks.pop((quality, narrated, aspect, described), None)
+                  described: bool = False, language: str = ENGLISH) -> dict | None:
+        return self._decks.pop((quality, narrated, aspect, described, language), None)
 
     def decks(self) -> list[dict]:
         return sorted(self._decks.values(), key=lambda d: (_QUALITY_RANK.get(d["quality"], 99), d["narrated"],
                                                            bool(d.get("described")),
-                                                           _ASPECT_RANK.get(aspect_of(d), 99)))
+                                                           _ASPECT_RANK.get(aspect_of(d), 99),
+                                                           _LANGUAGE_RANK.get(language_of(d), 99)))
 
     def prune(self, known_ids: set[str]) -> list[str]:
         """Drop entries of scenes no longer registered or whose files changed or vanished; returns their keys."""

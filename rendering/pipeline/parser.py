@@ -6,7 +6,8 @@ import argparse
 import os
 
 from rendering.pipeline.scene_list import DEFAULT_REGISTRY
-from rendering.qualities import ASPECTS, DEFAULT_ASPECT, DEFAULT_FORMATS, DEFAULT_QUALITY, FORMATS, QUALITIES
+from rendering.qualities import (ASPECTS, DEFAULT_ASPECT, DEFAULT_FORMATS, DEFAULT_LANGUAGE, DEFAULT_QUALITY, FORMATS,
+                                 LANGUAGES, QUALITIES)
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
@@ -23,6 +24,8 @@ outputs:   OUT/clips/<quality>/<scene>.<ext>, <scene>.vtt when the scene has sub
            OUT/index.html; manim's output for a failed clip in OUT/logs/<scene>-<quality>.log;
            with --aspect portrait (or square) OUT/clips/<quality>/portrait/<scene>.<ext> (and .../portrait/narrated/,
            OUT/film/<quality>/portrait/) beside the landscape ones;
+           with --language fr OUT/clips/<quality>/fr/<scene>.<ext> (in an aspect's folder: .../portrait/fr/; and
+           OUT/film/<quality>/fr/, OUT/slides/<quality>/fr/) beside the English ones, and OUT/index.fr.html;
            with --narrate also OUT/clips/<quality>/narrated/<scene>.<ext>, with --describe .../described/ too;
            with --film OUT/film/<quality>/[narrated/];
            with --slides OUT/slides/<quality>/[narrated/]deck.html, deck.pptx
@@ -35,6 +38,7 @@ examples:
   python render.py all -q low,high -f mp4   two qualities, mp4 only
   python render.py --force --jobs 1         everything again, one clip at a time
   python render.py --aspect landscape,portrait,square   each clip in 16:9, 9:16 (phones upright) and 1:1
+  python render.py --language en,fr         each clip with English and with French captions (and narration)
   python render.py --narrate --film         narrated clips too, and every clip joined into one film with chapters
   python render.py qkv_scale -q high -j 2   one long clip, split into 2 chunks rendered side by side
   python render.py --cluster local:4        on a Dask cluster of 4 local worker processes (or tcp://, tls://HOST:PORT)
@@ -81,6 +85,10 @@ def build_parser() -> argparse.ArgumentParser:
                         help=f"{', '.join(ASPECTS)}: the frame's shape (16:9, 9:16 e.g. 480x854 at low, 1:1 e.g. "
                              f"480x480); the layout is recomputed for it; comma-separated or repeated "
                              f"(default: {DEFAULT_ASPECT})")
+    parser.add_argument("--language", action="append", metavar="L",
+                        help=f"{', '.join(LANGUAGES)}: the language of the clips' captions and narration, from the "
+                             f"scenes' message catalogs (scenes/locale/); comma-separated or repeated "
+                             f"(default: {DEFAULT_LANGUAGE})")
     parser.add_argument("-j", "--jobs", type=_positive_int, default=default_jobs(), metavar="N",
                         help="clips (or chunks of a long clip) rendered at once, each in its own process "
                              f"(default: the number of cores, {default_jobs()} here)")

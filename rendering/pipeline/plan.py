@@ -37,19 +37,22 @@ def plan(specs, qualities, formats, *, root: Path, registry_path: Path, manifest
                     message = (str(error) if isinstance(error, inputs.MissingSceneModule)
                                else f"cannot read inputs: {error}")
                     known.append(Outcome(spec.id, quality.name, FAILED, error=message, narrated=narrated,
-                                         aspect=quality.aspect, described=described))
+                                         aspect=quality.aspect, described=described, language=quality.language))
                     continue
-                entry = manifest.get(spec.id, quality.name, narrated, quality.aspect, described)
+                # The language is part of the key: a French clip is never the English one, nor the other way round.
+                entry = manifest.get(spec.id, quality.name, narrated, quality.aspect, described, quality.language)
                 # An entry without "beats" was encoded before key frames marked the beats: render it again.
                 if (not force and entry is not None and entry.get("input_hash") == input_hash and "beats" in entry
                         and all(fmt in entry["files"] for fmt in formats) and files_intact(out_dir, entry)):
                     known.append(Outcome(spec.id, quality.name, UP_TO_DATE, narrated=narrated, aspect=quality.aspect,
-                                         bytes=sum(f["bytes"] for f in entry["files"].values()), described=described))
+                                         bytes=sum(f["bytes"] for f in entry["files"].values()), described=described,
+                                         language=quality.language))
                     continue
-                # Another quality's timeline (in the same frame: a portrait layout times its own beats) splits it.
-                previous = entry or next((manifest.get(spec.id, q, narrated, quality.aspect, described)
-                                          for q in QUALITIES
-                                          if manifest.get(spec.id, q, narrated, quality.aspect, described)), None)
+                # Another quality's timeline (in the same frame and language: a portrait layout, and another
+                # language's captions and voice, time their own beats) splits it.
+                same = (narrated, quality.aspect, described, quality.language)
+                previous = entry or next((manifest.get(spec.id, q, *same) for q in QUALITIES
+                                          if manifest.get(spec.id, q, *same)), None)
                 job_narration = None if variant is None else {"voice": variant["voice"],
                                                               "cache_dir": variant["cache_dir"],
                                                               "describe": described}

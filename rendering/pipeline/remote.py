@@ -39,7 +39,7 @@ def project_input_hash(where: Path, job: WorkerJob) -> str:
     from types import SimpleNamespace
 
     from rendering.pipeline import inputs
-    from rendering.qualities import QUALITIES, framed
+    from rendering.qualities import QUALITIES, framed, spoken
 
     project = job.project
     inputs.package_version.cache_clear()  # a long-lived worker: read the installed versions as they are now
@@ -54,7 +54,8 @@ def project_input_hash(where: Path, job: WorkerJob) -> str:
 
         narration = inputs.narration_digest(resolve_voice(job.narration.get("voice")))
     shared = inputs.shared_digest(where, registry_file, job.example)
-    return inputs.clip_input_hash(shared, where, spec, framed(QUALITIES[project.quality], job.quality.aspect), narration)
+    quality = spoken(framed(QUALITIES[project.quality], job.quality.aspect), job.quality.language)
+    return inputs.clip_input_hash(shared, where, spec, quality, narration)
 
 
 def refusal(where: Path, job: WorkerJob, worker: str | None) -> str | None:

@@ -129,7 +129,8 @@ def summary(console: Console, outcomes: list[Outcome], wall_seconds: float) -> N
         style = _STYLE.get(outcome.status, "")
         aspect = "" if getattr(outcome, "aspect", "landscape") == "landscape" else f" {outcome.aspect}"
         voice = " described" if getattr(outcome, "described", False) else " narrated" if outcome.narrated else ""
-        quality = outcome.quality + aspect + voice
+        language = "" if getattr(outcome, "language", "en") == "en" else f" {outcome.language}"
+        quality = outcome.quality + aspect + language + voice
         table.add_row(outcome.scene_id, quality, f"[{style}]{outcome.status}",
                       f"{outcome.seconds:.1f}" if outcome.status != UP_TO_DATE else "",
                       human_bytes(outcome.bytes) if outcome.bytes else "")

@@ -223,7 +223,8 @@ class Runner:
     @staticmethod
     def _outcome(job: Job, status: str, seconds: float = 0.0, **fields) -> Outcome:
         return Outcome(job.spec.id, job.quality.name, status, seconds, narrated=job.narrated,
-                       aspect=job.quality.aspect, described=job.described, **fields)
+                       aspect=job.quality.aspect, described=job.described, language=job.quality.language,
+                       **fields)
 
     def _keep_log(self, job: Job, log: Path | None) -> Path | None:
         if log is None or not log.exists():

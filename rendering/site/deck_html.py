@@ -28,7 +28,8 @@ def _link(out_dir: Path, folder: Path, path: str) -> str:
     return quote(Path(os.path.relpath(out_dir / path, folder)).as_posix(), safe="/")
 
 
-def render_deck_html(slides: list[dict], out_dir: Path, folder: Path, *, quality: str, narrated: bool) -> str:
+def render_deck_html(slides: list[dict], out_dir: Path, folder: Path, *, quality: str, narrated: bool,
+                     language: str = "en") -> str:
     shown = []
     for number, slide in enumerate(slides, 1):
         files = slide["files"]
@@ -38,15 +39,17 @@ def render_deck_html(slides: list[dict], out_dir: Path, folder: Path, *, quality
                       "poster": _link(out_dir, folder, files["png"]["path"]) if "png" in files else None})
     title = "Attention from Scratch: the clips, beat by beat"
     return _environment().get_template("deck.html.j2").render(
-        title=title, slides=shown, quality=quality, narrated=narrated, assets="deck")
+        title=title, slides=shown, quality=quality, narrated=narrated, assets="deck", lang=language)
 
 
 def write_deck_html(slides: list[dict], out_dir: Path, folder: Path, work: Path, *, quality: str,
-                    narrated: bool) -> dict[Path, Path]:
-    """deck.html and the player's files in `work`; returns {destination: work path}."""
+                    narrated: bool, language: str = "en") -> dict[Path, Path]:
+    """deck.html (its text in `language`: the captions and narration of its slides) and the player's files in
+    `work`; returns {destination: work path}."""
     made = {}
     html = work / "deck.html"
-    html.write_text(render_deck_html(slides, out_dir, folder, quality=quality, narrated=narrated), encoding="utf-8")
+    html.write_text(render_deck_html(slides, out_dir, folder, quality=quality, narrated=narrated, language=language),
+                    encoding="utf-8")
     made[folder / "deck.html"] = html
     for name in PLAYER_FILES:
         copy = work / name

@@ -8,6 +8,12 @@ Each clip plays its narrated rendering where the manifest has one for that quali
 the narration's transcript collapsed under it; the manifest's film, when there is one, sits under the title with
 its chapters.
 
+Clips in another language than English (render.py --language fr) get a page of their own, out_dir/index.fr.html,
+with the post in that language (post_text.load_post_in) and the clips in it; each clip sits under the heading at
+the same place in the translated post as its section in the English one. When a page in another language is
+written, every page carries a language switch (English / Français) that opens the other page at the same clip,
+beat and point in the beat (page_assets/language.js), playing if it was.
+
 Every clip and the film with beats in the manifest get a Step mode (page_assets/step.js): a switch beside the
 player, remembered for the page, that pauses the video at the end of each beat, with Next / Previous / Start
 buttons, the keys a presentation clicker sends, and a list of the beats by their first caption.
@@ -25,6 +31,7 @@ import html
 import json
 import math
 import shutil
+from dataclasses import replace
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from urllib.parse import quote
@@ -33,13 +40,14 @@ import jinja2
 from markupsafe import Markup
 
 from rendering.atomic import write_text
+from rendering.languages import DEFAULT_LANGUAGE, LANGUAGES, NAMES
 from rendering.site.manifest_check import (
     VIDEO_FORMATS, check_clip, check_relative_path, is_described, is_narrated, is_seconds,
 )
 from rendering.site.math_svg import MathImage, MathRenderer
 from rendering.site.players import Player, choose_film, group_players
 from rendering.site.post_text import (Code, Diagram, DisplayMath, Heading, ListBlock, Paragraph, Post, Preformatted,
-                                      Table, inline_parts, load_post)
+                                      Table, inline_parts, load_post_in)
 
 ASSETS_DIR = Path(__file__).resolve().parent / "page_assets"
 PAGE_DIR = "page"  # out_dir/page/: stylesheet and formula SVGs
@@ -48,7 +56,8 @@ REFERENCES_HEADING = "References"
 # One inline script (quality chooser, film chapters, step mode, captions under the player), allowed by its hash in
 # the page's CSP: no inline handlers.
 _PAGE_SCRIPT = "\n".join((ASSETS_DIR / name).read_text(encoding="utf-8") for name in ("quality.js", "film.js",
-                                                                                          "step.js", "captions.js"))
+                                                                                          "step.js", "captions.js",
+                                                                                          "language.js"))
 
 
 def _escaped(value: object) -> Markup:
@@ -69,14 +78,20 @@ def _macros():
 def embed_snippet(clip: Mapping) -> str:
     """A ready-to-paste <video> for one manifest entry: poster, WebM and MP4 sources, English captions."""
     check_clip(clip)
-    return str(_macros().video(_video(clip["files"], clip["resolution"], clip["title"], _href)))
+    return str(_macros().video(_video(clip["files"], clip["resolution"], clip["title"], _href, _language(clip))))
 
 
-def _video(files: Mapping, resolution, label: str, caption_url: Callable[[str], str]) -> dict:
-    """The <video> of a clip or the film: poster, sources, captions and (the film's) chapters track."""
+def _language(entry: Mapping) -> str:
+    return entry.get("language", DEFAULT_LANGUAGE)  # entries from before there were languages are English
+
+
+def _video(files: Mapping, resolution, label: str, caption_url: Callable[[str], str],
+           language: str = DEFAULT_LANGUAGE) -> dict:
+    """The <video> of a clip or the film: poster, sources, captions (in `language`) and (the film's) chapters."""
     width, height = resolution
     return {
-        "width": int(width), "height": int(height), "label": label,
+        "width": int(width), "height": int(height), "label": label, "lang": language,
+        "lang_name": NAMES.get(language, language),
         "poster": _href(files["png"]["path"]) if "png" in files else None,
         "sources": [(_href(files[name]["path"]), mime) for name, mime in VIDEO_FORMATS if name in files],
         "captions": caption_url(files["vtt"]["path"]) if "vtt" in files else None,
@@ -99,26 +114,69 @@ def _inline_captions(out_dir: Path) -> Callable[[str], str]:
     return caption_url
 
 
+def page_file(language: str) -> str:
+    """The page's file name in `language`: index.html for English (as always), index.fr.html beside it."""
+    return "index.html" if language == DEFAULT_LANGUAGE else f"index.{language}.html"
+
+
+def page_languages(manifest: Mapping) -> list[str]:
+    """The languages the page is written in: English always, and each other language any clip or film is in."""
+    entries = list(manifest.get("clips") or []) + list(manifest.get("films") or [])
+    present = {_language(entry) for entry in entries if isinstance(entry, Mapping)}
+    return [language for language in LANGUAGES if language == DEFAULT_LANGUAGE or language in present]
+
+
+def in_language(manifest: Mapping, language: str) -> dict:
+    """The manifest's clips and films in `language` only (a page plays one language)."""
+    return {**manifest, **{key: [entry for entry in manifest[key] if not isinstance(entry, Mapping)
+                                 or _language(entry) == language]
+                           for key in ("clips", "films") if isinstance(manifest.get(key), list)}}
+
+
 def write_page(manifest: Mapping, out_dir: Path) -> Path:
-    """Write out_dir/index.html (atomically) and its assets under out_dir/page/; return the index path."""
+    """Write out_dir/index.html (atomically), a page per other language the clips are in (index.fr.html), and
+    their assets under out_dir/page/; return the English index's path."""
     out_dir = Path(out_dir)
-    players = group_players(manifest)
-    film = choose_film(manifest)
-    post = load_post()
-    _check_sections(players, post)
+    languages = page_languages(manifest)
+    english = load_post_in(DEFAULT_LANGUAGE)
+    pages = {}
+    for language in languages:
+        players = group_players(in_language(manifest, language))
+        _check_sections(players, english)
+        post = english if language == DEFAULT_LANGUAGE else load_post_in(language)
+        pages[language] = (post, _translated_sections(players, english, post), choose_film(in_language(manifest,
+                                                                                                        language)))
 
     page_dir = out_dir / PAGE_DIR
     page_dir.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(ASSETS_DIR / "page.css", page_dir / "page.css.tmp")
     (page_dir / "page.css.tmp").replace(page_dir / "page.css")
     renderer = MathRenderer(page_dir / "math", f"{PAGE_DIR}/math")
-    document = render_document(post, players, renderer, _inline_captions(out_dir), film,
-                               example=manifest.get("example"))
+    for language, (post, players, film) in pages.items():
+        switch = _language_switch(languages, language) if len(languages) > 1 else []
+        document = render_document(post, players, renderer, _inline_captions(out_dir), film,
+                                   example=manifest.get("example"), language=language, switch=switch)
+        write_text(out_dir / page_file(language), document)
     renderer.remove_unused()
+    for language in LANGUAGES:  # a page in a language no clip is in any more
+        if language not in pages:
+            (out_dir / page_file(language)).unlink(missing_ok=True)
+    return out_dir / page_file(DEFAULT_LANGUAGE)
 
-    index = out_dir / "index.html"
-    write_text(index, document)
-    return index
+
+def _translated_sections(players: list[Player], english: Post, post: Post) -> list[Player]:
+    """The players with each section named by the heading at its place in `post` (a translation keeps the English
+    post's blocks in order, so its n-th heading is the English n-th)."""
+    if post is english:
+        return players
+    headings = dict(zip((h.text for h in english.headings()), (h.text for h in post.headings())))
+    return [replace(player, section=headings[player.section]) for player in players]
+
+
+def _language_switch(languages: list[str], current: str) -> list[dict]:
+    """The links of the language switch: each language by its own name, the page's own marked current."""
+    return [{"code": language, "name": NAMES.get(language, language), "href": page_file(language),
+             "current": language == current} for language in languages]
 
 
 def _check_sections(players: Iterable[Player], post: Post) -> None:
@@ -134,14 +192,15 @@ def _check_sections(players: Iterable[Player], post: Post) -> None:
 
 def render_document(post: Post, players: list[Player], renderer: MathRenderer,
                     caption_url: Callable[[str], str] | None = None, film: Mapping | None = None,
-                    example: Mapping | None = None) -> str:
+                    example: Mapping | None = None, language: str = DEFAULT_LANGUAGE,
+                    switch: list[dict] | None = None) -> str:
     caption_url = caption_url or _href
     script = _PAGE_SCRIPT
     script_hash = base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii")
     policy = ("default-src 'none'; img-src 'self' data:; media-src 'self' data:; style-src 'self' 'unsafe-inline'; "
               f"script-src 'sha256-{script_hash}'; base-uri 'none'; form-action 'none'")
     return _TEMPLATES.get_template("page.html.j2").render(
-        title=post.title, policy=Markup(policy), page_dir=PAGE_DIR, summary=_summary(players, film, example),
+        title=post.title, lang=language, switch=switch or [], policy=Markup(policy), page_dir=PAGE_DIR, summary=_summary(players, film, example),
         film=_film(film, caption_url) if film is not None else None,
         body=_body(post, players, renderer, caption_url), script=Markup(script))  # our own text, quotes kept
 
@@ -262,7 +321,7 @@ def _figure(player: Player, number: int, caption_url: Callable[[str], str]) -> d
     mixed = any(is_narrated(v) for v in player.variants)  # then say which qualities have no voice
     return {
         "kind": "figure", "id": player.id, "number": number, "title": player.title,
-        "video": _video(chosen["files"], chosen["resolution"], chosen["title"], caption_url),
+        "video": _video(chosen["files"], chosen["resolution"], chosen["title"], caption_url, _language(chosen)),
         "step": _step(chosen, player.title), "quality_label": quality_label(chosen),
         "duration": _duration_text(chosen["duration"]),
         "options": [_option(variant, variant is chosen, mixed, caption_url, player.portrait_of(variant))
@@ -322,7 +381,7 @@ def _film(film: Mapping, caption_url: Callable[[str], str]) -> dict:
     if "chapters_txt" in files:
         links.append({"chapter_list": True, "href": _href(files["chapters_txt"]["path"]), "label": "chapter list"})
     return {
-        "title": title, "video": _video(files, film["resolution"], title, caption_url),
+        "title": title, "video": _video(files, film["resolution"], title, caption_url, _language(film)),
         "quality_label": quality_label(film), "duration": _duration_text(film["duration"]), "downloads": links,
         "chapters": [{"start": f"{float(chapter['start']):.3f}", "time": _duration_text(float(chapter["start"])),
                       "title": chapter["title"]} for chapter in film["chapters"]],

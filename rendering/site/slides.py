@@ -1,6 +1,7 @@
 """render.py --slides: a classroom deck of the selected clips, one slide per beat, as HTML and as PowerPoint.
 
-Layout of OUT/slides/<quality>/[<aspect>/][narrated/] (an aspect folder for portrait and square decks):
+Layout of OUT/slides/<quality>/[<aspect>/][<language>/][narrated/] (an aspect folder for portrait and square decks,
+then a language folder for a deck in another language than English, as outdir.py nests clips):
   deck.html                     the offline player (no network, works from file://)
   deck.pptx                     one slide per beat: the beat's video, its poster, the caption as title, notes
   deck/player.js, deck/player.css
@@ -33,9 +34,11 @@ SLIDES = "slides"
 VIDEO_FORMATS = ("mp4", "webm")
 
 
-def deck_dir(out_dir: Path, quality: str, narrated: bool, aspect: str = "landscape", described: bool = False) -> Path:
+def deck_dir(out_dir: Path, quality: str, narrated: bool, aspect: str = "landscape", described: bool = False,
+             language: str = "en") -> Path:
     folder = out_dir / SLIDES / quality
     folder = folder if aspect == "landscape" else folder / aspect
+    folder = folder if language == "en" else folder / language  # as clips/ nests it (outdir.py)
     return folder / "described" if described else folder / "narrated" if narrated else folder
 
 
@@ -99,23 +102,25 @@ def _slides(entries: list[dict], clips: list[dict]) -> list[dict]:
 
 
 def make_deck(manifest: Manifest, out_dir: Path, specs, quality: str, formats: list[str], *, narrated: bool,
-              work_root: Path, force: bool, aspect: str = "landscape", described: bool = False) -> Outcome:
+              work_root: Path, force: bool, aspect: str = "landscape", described: bool = False,
+              language: str = "en") -> Outcome:
     """One deck at one quality (in one aspect); its Outcome says rendered, up to date, or why it could not be made. The up-to-date
     path reads the manifest and stats files only (no PyAV, no python-pptx)."""
     started = time.monotonic()
-    label = {"narrated": narrated, "aspect": aspect, "described": described}
-    entries, problem = manifest.clips_at(specs, quality, narrated, formats, "for the deck", aspect, described)
+    label = {"narrated": narrated, "aspect": aspect, "described": described, "language": language}
+    entries, problem = manifest.clips_at(specs, quality, narrated, formats, "for the deck", aspect, described,
+                                         language)
     if problem is not None:
         return Outcome(DECK_NAME, quality, FAILED, error=problem, **label)
     clip_hashes = [_clip_hash(entry, formats) for entry in entries]
     input_hash = _digest(*clip_hashes, *(f"{e['id']}\0{e['title']}" for e in entries), *formats,
                          modules=SEGMENT_MODULES + DECK_MODULES)
-    old = manifest.deck(quality, narrated, aspect, described)
+    old = manifest.deck(quality, narrated, aspect, described, language)
     if (not force and old is not None and old.get("input_hash") == input_hash and deck_intact(out_dir, old)):
         return Outcome(DECK_NAME, quality, UP_TO_DATE, bytes=_deck_bytes(old), **label)
     old_clips = {clip["id"]: clip for clip in (old or {}).get("clips", [])}
-    folder = deck_dir(out_dir, quality, narrated, aspect, described)
-    work = work_root / (f"{DECK_NAME}-{quality}-{aspect}" + ("-described" if described else
+    folder = deck_dir(out_dir, quality, narrated, aspect, described, language)
+    work = work_root / (f"{DECK_NAME}-{quality}-{aspect}-{language}" + ("-described" if described else
                                                              "-narrated" if narrated else ""))
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
@@ -148,10 +153,10 @@ def make_deck(manifest: Manifest, out_dir: Path, specs, quality: str, formats: l
             clips.append({"id": entry["id"], "input_hash": clip_hash, "segments": segments})
         slides = _slides(entries, clips)
         made_files = _write_deck(slides, out_dir, folder, work, quality, narrated, formats,
-                                 lambda rel: cut.get(out_dir / rel, out_dir / rel))
+                                 lambda rel: cut.get(out_dir / rel, out_dir / rel), language)
         with deferred_interrupts():  # Ctrl-C waits until the manifest and the files agree again
             deck = _install(manifest, out_dir, quality, narrated, folder, cut, made_files, clips, old, input_hash,
-                            len(slides), round(cut_seconds, 3), aspect, described)
+                            len(slides), round(cut_seconds, 3), aspect, described, language)
     except Exception as error:
         return Outcome(DECK_NAME, quality, FAILED, time.monotonic() - started,
                        error=f"making the deck failed: {type(error).__name__}: {error}", **label)
@@ -166,11 +171,11 @@ def _deck_bytes(deck: dict) -> int:
 
 
 def _write_deck(slides: list[dict], out_dir: Path, folder: Path, work: Path, quality: str, narrated: bool,
-                formats: list[str], source_of) -> dict[str, Path]:
+                formats: list[str], source_of, language: str = "en") -> dict[str, Path]:
     """deck.html (+ its player files) and, with mp4, deck.pptx, in `work`; returns {destination: work path}."""
     from rendering.site.deck_html import write_deck_html
 
-    made = write_deck_html(slides, out_dir, folder, work, quality=quality, narrated=narrated)
+    made = write_deck_html(slides, out_dir, folder, work, quality=quality, narrated=narrated, language=language)
     if "mp4" in formats:
         from rendering.site.deck_pptx import write_deck_pptx
 
@@ -182,11 +187,11 @@ def _write_deck(slides: list[dict], out_dir: Path, folder: Path, work: Path, qua
 
 def _install(manifest: Manifest, out_dir: Path, quality: str, narrated: bool, folder: Path, cut: dict,
              made: dict, clips: list[dict], old: dict | None, input_hash: str, slide_count: int,
-             cut_seconds: float, aspect: str = "landscape", described: bool = False) -> dict:
+             cut_seconds: float, aspect: str = "landscape", described: bool = False, language: str = "en") -> dict:
     from rendering.encode.media import sha256
 
     if old is not None:
-        manifest.drop_deck(quality, narrated, aspect, described)
+        manifest.drop_deck(quality, narrated, aspect, described, language)
         manifest.write()
     for destination, path in cut.items():
         atomic.install(path, destination)
@@ -203,7 +208,7 @@ def _install(manifest: Manifest, out_dir: Path, quality: str, narrated: bool, fo
     for path in stale:
         if path not in kept:
             (out_dir / path).unlink(missing_ok=True)
-    deck = {"quality": quality, "narrated": narrated, "input_hash": input_hash, "files": dict(sorted(files.items())),
+    deck = {"quality": quality, "narrated": narrated, "language": language, "input_hash": input_hash, "files": dict(sorted(files.items())),
             "slides": slide_count, "cut_seconds": cut_seconds, "clips": clips}
     if aspect != "landscape":  # a landscape deck keeps the form it had before there were aspects
         deck["aspect"] = aspect
@@ -220,5 +225,5 @@ def make_decks(manifest: Manifest, out_dir: Path, specs, qualities, formats: lis
     clips too."""
     voices = [False] + ([True] if described else [])
     return [make_deck(manifest, out_dir, specs, quality.name, formats, narrated=narrated, work_root=work_root,
-                      force=force, aspect=quality.aspect, described=voice)
+                      force=force, aspect=quality.aspect, described=voice, language=quality.language)
             for quality in qualities for voice in voices]

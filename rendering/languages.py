@@ -1,0 +1,50 @@
+"""The explainer's languages as render.py sees them, from scenes/kit/translation.py without importing manim.
+
+`scenes.kit` imports manim on its first import, and render.py's up-to-date path must not (it answers in about a
+second). translation.py itself needs only the standard library (and Babel, inside the functions that compile a
+catalog), so it is loaded here from its file as a module of its own: one list of languages, one environment
+variable, one compiler, for the command line, the planner and the workers alike.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+from rendering import REPO_ROOT
+
+TRANSLATION_FILE = REPO_ROOT / "scenes" / "kit" / "translation.py"
+_MODULE = "rendering._translation"
+
+
+def _load():
+    if _MODULE in sys.modules:
+        return sys.modules[_MODULE]
+    spec = importlib.util.spec_from_file_location(_MODULE, TRANSLATION_FILE)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[_MODULE] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+translation = _load()
+LANGUAGES: tuple[str, ...] = tuple(translation.LANGUAGES)
+DEFAULT_LANGUAGE = LANGUAGES[0]  # English, the source language: its clips sit where clips always have
+LANGUAGE_ENV_VAR: str = translation.LANGUAGE_ENV_VAR
+#: What each language is called in itself, for the page's language switch.
+NAMES = {"en": "English", "fr": "Français"}
+
+
+def catalog(language: str, root: Path = REPO_ROOT) -> Path:
+    """The language's message catalog (.po) under the project at `root` (scenes/locale/...)."""
+    relative = translation.catalog_path(language).relative_to(REPO_ROOT)
+    return root / relative
+
+
+def compile_catalog(language: str) -> Path | None:
+    """Compile the language's catalog so a worker finds its .mo (None for English, which has none);
+    FileNotFoundError naming the catalog when it is missing."""
+    if language == DEFAULT_LANGUAGE:
+        return None
+    return translation.compile_catalog(translation.check_language(language))
