@@ -675,7 +675,7 @@ def modules_out(ex: Example, stacked: bool, cell: float, narrow: bool = False) -
     if narrow:  # concat · W_O read downwards, the dot between them
         w_o.name.next_to(w_o.grid, LEFT, buff=layout.NEAR)
         product = VGroup(concat, dot, w_o).arrange(DOWN, buff=layout.NEAR)
-        dot.match_x(w_o.body)
+        VGroup(concat, dot).match_x(w_o.body)  # column over column
     else:
         product = chain(concat, dot, w_o)
         line_up_names([concat, w_o])
