@@ -90,7 +90,12 @@ def narrow_forms(build: Callable[[float], Any], whole: Callable[[Any], Mobject] 
                  suffix: str = "") -> list[Form]:
     """A picture's narrowest form (`build(cell)`: one column, tight cells, labels at the numbers' size) at each row
     height: for a frame too narrow for the others at the floor."""
-    return row_height_forms(build, whole=whole, suffix=", narrow" + suffix)
+    return floor_only(row_height_forms(build, whole=whole, suffix=", narrow" + suffix))
+
+
+def floor_only(forms: list[Form]) -> list[Form]:
+    """`forms` offered to reach the floor only: where none does, the camera films one of the roomier forms."""
+    return [dataclasses.replace(form, camera=False) for form in forms]
 
 
 def query_row(amap: AttentionMap, i: int) -> VGroup:
@@ -441,8 +446,9 @@ def per_head_forms(ex: Example, paths: list[str], colors: list, titles: list[str
                                                    (layout.GAP, "close", False, False),
                                                    (layout.GAP, "heads across", True, False),
                                                    (layout.NEAR, "heads across, narrow", True, True))
-            for form in row_height_forms(lambda cell, gap=gap, across=across, narrow=narrow: per_head_rows(
-                ex, paths, colors, titles, cell, gap, across, narrow), suffix=f", panels {name}")]
+            for form in (floor_only if narrow else list)(row_height_forms(
+                lambda cell, gap=gap, across=across, narrow=narrow: per_head_rows(
+                    ex, paths, colors, titles, cell, gap, across, narrow), suffix=f", panels {name}"))]
 
 
 def cut_caption(ex: Example) -> tuple[str, str]:
@@ -506,8 +512,8 @@ def head_map_forms(ex: Example) -> list[Form]:
     named once."""
     return [form for stacked, narrow, name in ((False, False, "side by side, "), (True, False, "stacked, "),
                                                (True, True, "stacked, keys named once, "))
-            for form in map_style_forms(lambda style, stacked=stacked, narrow=narrow: head_maps(ex, style, stacked,
-                                                                                               narrow), name=name)]
+            for form in (floor_only if narrow else list)(map_style_forms(
+                lambda style, stacked=stacked, narrow=narrow: head_maps(ex, style, stacked, narrow), name=name))]
 
 
 def pattern_claim(ex: Example, h: int) -> tuple[str | None, float]:
