@@ -11,7 +11,9 @@ wide, which head looks where) are read from the data.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from manim import (
     DOWN, LEFT, RIGHT, UP, Arrow, Create, DashedLine, FadeIn, FadeOut, FadeTransform, Indicate, Mobject, Rectangle,
@@ -26,7 +28,7 @@ from scenes.kit import layout, staging
 from scenes.kit.compose import Form, Plan, compose
 from scenes.kit.forms import flow_forms_by_row_height, lines_forms, map_style_forms, row_height_forms
 from scenes.kit.named_matrix import shape_text
-from scenes.kit.products import NUMBER, into_product_by_row, settle, shared_cell_width
+from scenes.kit.products import CELL_PADDING, NUMBER, into_product_by_row, settle, shared_cell_width
 from scenes.kit.text import baseline_y, wrapped
 from scenes.kit.widgets import TensorGrid
 
@@ -73,6 +75,27 @@ def stack(left, right, result) -> None:
                + UP * (right.grid.get_top()[1] + layout.APART - left.grid.get_bottom()[1]))
     for named in (right, result):
         named.name.next_to(named.grid, LEFT, buff=layout.GAP)
+
+
+def column(left, right, result) -> None:
+    """The narrowest form of `stack`: `left`'s cells end where `right`'s do (its row words over `right`'s first
+    columns), so the column is no wider than `right` and its name."""
+    stack(left, right, result)
+    left.shift(RIGHT * (right.body.get_right()[0] - left.body.get_right()[0]))
+    for named in (right, result):
+        named.name.next_to(named.grid, LEFT, buff=layout.NEAR)
+
+
+def narrow_forms(build: Callable[[float], Any], whole: Callable[[Any], Mobject] = lambda made: made, *,
+                 suffix: str = "") -> list[Form]:
+    """A picture's narrowest form (`build(cell)`: one column, tight cells, labels at the numbers' size) at each row
+    height: for a frame too narrow for the others at the floor."""
+    return floor_only(row_height_forms(build, whole=whole, suffix=", narrow" + suffix))
+
+
+def floor_only(forms: list[Form]) -> list[Form]:
+    """`forms` offered to reach the floor only: where none does, the camera films one of the roomier forms."""
+    return [dataclasses.replace(form, camera=False) for form in forms]
 
 
 def query_row(amap: AttentionMap, i: int) -> VGroup:
@@ -171,17 +194,45 @@ def example_of(src: Source) -> Example:
     return Example(src, tuple(src.get("tokens")), batch, T, d_in, src.shape("Q")[-1], n_heads, head_dim)
 
 
+def label_size(narrow: bool) -> float:
+    """The size of a form's labels (words, heads' names, shapes): a narrow form sets them at the numbers' size, so
+    that fitted to the floor none reads smaller than the numbers it names."""
+    return NUMBER if narrow else typography.SMALL_SIZE
+
+
+def cell_width(ex: Example, paths: tuple[str, ...], narrow: bool = False) -> float:
+    """One cell width for the grids of `paths` (products.shared_cell_width); a narrow form's cells leave TIGHT
+    between two of the widest numbers instead of the kit's CELL_PADDING."""
+    width = shared_cell_width(ex.src, paths, font_size=NUMBER)
+    return width - CELL_PADDING + layout.TIGHT if narrow else width
+
+
+def wrap_shape(named: NamedMatrix, font_size: float) -> None:
+    """A narrow form's shape under its grid on two lines, "(B, T, d_out)" over "= (1, 4, 4)", at `font_size`."""
+    symbolic, actual = named.shape_text.split(" = ")
+    style = dict(font_size=font_size, color=palette.MUTED, mono=True)
+    lines = VGroup(label(symbolic, **style), label(f"= {actual}", **style)).arrange(DOWN, buff=layout.TIGHT)
+    lines.next_to(named.grid, DOWN, buff=layout.NEAR).match_x(named.grid.body)
+    named.remove(named.shape_label)
+    named.shape_label = lines
+    named.add(lines)
+
+
 def named_grid(ex: Example, path: str, name, color, cell: float, width: float | None = None, *, words: bool = False,
-               axes: tuple[str, ...] | None = None) -> NamedMatrix:
+               axes: tuple[str, ...] | None = None, narrow: bool = False) -> NamedMatrix:
     """A matrix of `ex` with its numbers, rows `cell` tall (cells `width` wide), its name over it; its rows named
-    by the words (`words`); its shape under it, with the batch axis, where `axes` names the grid's own axes."""
+    by the words (`words`); its shape under it, with the batch axis, where `axes` names the grid's own axes (in a
+    `narrow` form, on two lines; words and shape at the numbers' size)."""
     grid = matrix(ex.src, path, color=color, cell_size=cell, cell_width=width, font_size=NUMBER)
     if words:
-        grid.add_row_labels(list(ex.tokens), color=palette.ENGLISH)
+        grid.add_row_labels(list(ex.tokens), color=palette.ENGLISH, font_size=label_size(narrow))
     else:
         grid.row_labels = VGroup()  # unnamed: an empty group, for the fades that name the rows
-    return NamedMatrix(grid, name, color=color, shape=axes is not None, axes=axes,
-                       batch=ex.batch if axes is not None else None)
+    named = NamedMatrix(grid, name, color=color, shape=axes is not None, axes=axes,
+                        batch=ex.batch if axes is not None else None)
+    if narrow and named.shape_label is not None:
+        wrap_shape(named, label_size(narrow))
+    return named
 
 
 def head_columns(ex: Example, grid: TensorGrid, h: int) -> VGroup:
@@ -189,16 +240,16 @@ def head_columns(ex: Example, grid: TensorGrid, h: int) -> VGroup:
     return VGroup(*(grid.column(c) for c in range(h * ex.head_dim, (h + 1) * ex.head_dim)))
 
 
-def head_name(h: int, *, short: bool = False) -> Mobject:
+def head_name(h: int, *, short: bool = False, narrow: bool = False) -> Mobject:
     text = f"h{subscript(h + 1)}" if short else f"head {h + 1}"
-    return label(text, font_size=typography.SMALL_SIZE, color=palette.HEAD_TINTS[h], bold=True)
+    return label(text, font_size=label_size(narrow), color=palette.HEAD_TINTS[h], bold=True)
 
 
-def slice_names(slices: VGroup, direction) -> VGroup:
+def slice_names(slices: VGroup, direction, narrow: bool = False) -> VGroup:
     """"head h" beside each slice (above or below it); "h₁" where the full names would run into each other."""
-    names = VGroup(*(head_name(h) for h in range(len(slices))))
+    names = VGroup(*(head_name(h, narrow=narrow) for h in range(len(slices))))
     if any(name.width + layout.TIGHT > piece.width - L.tint_pad for name, piece in zip(names, slices)):
-        names = VGroup(*(head_name(h, short=True) for h in range(len(slices))))
+        names = VGroup(*(head_name(h, short=True, narrow=narrow) for h in range(len(slices))))
     for name, piece in zip(names, slices):
         name.next_to(piece, direction, buff=layout.TIGHT)
     align_baselines(names)
@@ -222,23 +273,24 @@ class WideProduct:
         return VGroup(self.left, self.right, self.result, self.tints, self.heads, self.formula)
 
 
-def query_product(ex: Example, stacked: bool, cell: float) -> WideProduct:
+def query_product(ex: Example, stacked: bool, cell: float, narrow: bool = False) -> WideProduct:
     """X · W_Q = Q, the heads' slices tinted down W_Q and Q (their names over W_Q); X's rows named by the words,
-    Q's shape (B, T, d_out) under it."""
-    width = shared_cell_width(ex.src, ("X", "W_q", "Q"), font_size=NUMBER)
-    x = named_grid(ex, f"X.{FIRST_IN_BATCH}", "X", palette.TEXT, cell, width, words=True)
+    Q's shape (B, T, d_out) under it; `narrow`, in one column."""
+    width = cell_width(ex, ("X", "W_q", "Q"), narrow)
+    x = named_grid(ex, f"X.{FIRST_IN_BATCH}", "X", palette.TEXT, cell, width, words=True, narrow=narrow)
     w = named_grid(ex, "W_q", "W_Q", palette.QUERY, cell, width)
-    q = named_grid(ex, "Q", "Q", palette.QUERY, cell, width, axes=("T", "d_out"))
-    (stack if stacked else falk)(x, w, q)
-    w.name.next_to(w.grid, LEFT, buff=layout.GAP)  # above W_Q: the heads' names
+    q = named_grid(ex, "Q", "Q", palette.QUERY, cell, width, axes=("T", "d_out"), narrow=narrow)
+    (column if narrow else stack if stacked else falk)(x, w, q)
+    w.name.next_to(w.grid, LEFT, buff=layout.NEAR if narrow else layout.GAP)  # above W_Q: the heads' names
     tints = VGroup(*(tint_behind(VGroup(head_columns(ex, w.grid, h), head_columns(ex, q.grid, h)),
                                  palette.HEAD_TINTS[h]) for h in range(ex.n_heads)))
-    return WideProduct(x, w, q, tints, slice_names(tints, UP), VGroup())
+    return WideProduct(x, w, q, tints, slice_names(tints, UP, narrow), VGroup())
 
 
 def query_product_forms(ex: Example) -> list[Form]:
-    return flow_forms_by_row_height(lambda stacked, cell: query_product(ex, stacked, cell),
-                                    whole=lambda made: made.whole)
+    return (flow_forms_by_row_height(lambda stacked, cell: query_product(ex, stacked, cell),
+                                     whole=lambda made: made.whole)
+            + narrow_forms(lambda cell: query_product(ex, True, cell, narrow=True), whole=lambda made: made.whole))
 
 
 def work_product(scene, plan: Plan, left: TensorGrid, right: TensorGrid, result: TensorGrid) -> None:
@@ -305,11 +357,17 @@ def cut_lines(ex: Example, grid: TensorGrid) -> list[DashedLine]:
     return lines
 
 
-def wide_qkv(ex: Example, stacked: bool, cell: float) -> WideQKV:
-    """Q, K, V side by side, names on one line; or `stacked`, one under another. Q's rows named by the words."""
-    width = shared_cell_width(ex.src, ("Q", "K", "V"), font_size=NUMBER)
-    named = [named_grid(ex, r, r, palette.ROLE_COLORS[r], cell, width, words=r == "Q") for r in ("Q", "K", "V")]
-    if stacked:  # each under its name, as narrow as Q and its words
+def wide_qkv(ex: Example, stacked: bool, cell: float, narrow: bool = False, words: bool = True) -> WideQKV:
+    """Q, K, V side by side, names on one line; or `stacked`, one under another; or `narrow`, one under another
+    with their names on their left. Q's rows named by the words (unless not `words`)."""
+    width = cell_width(ex, ("Q", "K", "V"), narrow)
+    named = [named_grid(ex, r, r, palette.ROLE_COLORS[r], cell, width, words=words and r == "Q", narrow=narrow)
+             for r in ("Q", "K", "V")]
+    if narrow:  # names on the left, where Q has its words
+        VGroup(*(m.grid for m in named)).arrange(DOWN, buff=layout.GAP, aligned_edge=RIGHT)
+        for m in named:
+            m.name.next_to(m.grid, LEFT, buff=layout.NEAR)  # the grid with its words
+    elif stacked:  # each under its name, as narrow as Q and its words
         VGroup(*named).arrange(DOWN, buff=layout.GAP)
         for m in named[1:]:
             m.shift(RIGHT * (named[0].body.get_center()[0] - m.body.get_center()[0]))
@@ -318,27 +376,34 @@ def wide_qkv(ex: Example, stacked: bool, cell: float) -> WideQKV:
         line_up_names(named)
     symbolic, actual = shape_text((ex.batch, ex.T, ex.d_out), ("B", "T", "d_out")).split(" = ")
     style = dict(font_size=typography.SMALL_SIZE, color=palette.MUTED, mono=True)
+    style["font_size"] = label_size(narrow)
     shared = (VGroup(label(f"each {symbolic}", **style), label(f"= {actual}", **style)).arrange(DOWN, buff=layout.TIGHT)
-              if stacked else label(f"each {symbolic} = {actual}", **style))
+              if stacked or narrow else label(f"each {symbolic} = {actual}", **style))
     bodies = VGroup(*(m.body for m in named))
     shared.next_to(bodies, DOWN, buff=layout.NEAR).match_x(bodies)
     tints = tuple(VGroup(*(tint_behind(head_columns(ex, m.grid, h), palette.HEAD_TINTS[h]) for h in range(ex.n_heads)))
                   for m in named)
     cuts = VGroup(*(line for m in named for line in cut_lines(ex, m.grid)))
-    return WideQKV(tuple(named), shared, tints, cuts, slice_names(tints[0], UP))
+    return WideQKV(tuple(named), shared, tints, cuts, slice_names(tints[0], UP, narrow))
 
 
 def wide_qkv_forms(ex: Example) -> list[Form]:
-    return flow_forms_by_row_height(lambda stacked, cell: wide_qkv(ex, stacked, cell), whole=lambda made: made.whole)
+    """Q, K and V across or one under another, then in one column with Q's words, then without them (a portrait
+    frame holds four columns of numbers, or a word and three, at the floor)."""
+    return (flow_forms_by_row_height(lambda stacked, cell: wide_qkv(ex, stacked, cell), whole=lambda made: made.whole)
+            + [form for words in (True, False) for form in narrow_forms(
+                lambda cell, words=words: wide_qkv(ex, True, cell, narrow=True, words=words),
+                whole=lambda made: made.whole, suffix="" if words else ", rows unnamed")])
 
 
 def per_head_rows(ex: Example, paths: list[str], colors: list, titles: list[str] | None, cell: float,
-                  gap: float, across: bool = False) -> VGroup:
+                  gap: float, across: bool = False, narrow: bool = False) -> VGroup:
     """One row per head: its name, then one panel per path (the head's slice of each tensor, `gap` apart), role
-    names on top; or `across`, one column per head, its name on top, each panel's role name over it. Returns
+    names on top; or `across`, one column per head, its name on top, each panel's role name over it (`narrow`:
+    named once, on the left of the first head's panels; tight cells). Returns
     VGroup(rows, titles) with `.reading`, its parts in reading order; rows[h] has `.name`, `.grids` and `.panels`
     (one per path)."""
-    width = shared_cell_width(ex.src, tuple(paths), font_size=NUMBER)
+    width = cell_width(ex, tuple(paths), narrow)
     rows = VGroup()
     for h in range(ex.n_heads):
         grids = VGroup()
@@ -346,10 +411,12 @@ def per_head_rows(ex: Example, paths: list[str], colors: list, titles: list[str]
             grid = matrix(ex.src, f"{path}.{h}", color=color, cell_size=cell, cell_width=width, font_size=NUMBER)
             grid.remove(brackets_of(grid))  # the head's tinted panel frames it
             grids.add(grid)
-        title_room = math("Q", font_size=typography.BODY_SIZE).height + layout.NEAR if across and titles else 0
+        title_room = (math("Q", font_size=typography.BODY_SIZE).height + layout.NEAR
+                      if across and titles and not narrow else 0)
         grids.arrange(DOWN if across else RIGHT, buff=gap + title_room)
         tints = VGroup(*(tint_behind(g.body, palette.HEAD_TINTS[h]) for g in grids))
-        row = VGroup(head_name(h).next_to(tints, UP if across else LEFT, buff=layout.GAP + title_room), grids, tints)
+        row = VGroup(head_name(h, narrow=narrow).next_to(tints, UP if across else LEFT, buff=layout.GAP + title_room),
+                     grids, tints)
         row.name, row.grids, row.panels = row.submobjects
         rows.add(row)
     if across:
@@ -357,9 +424,10 @@ def per_head_rows(ex: Example, paths: list[str], colors: list, titles: list[str]
     else:
         rows.arrange(DOWN, buff=layout.GAP, aligned_edge=RIGHT)
     tops = VGroup()
-    if titles:  # the role names over the first row's panels; heads across, over every panel
-        tops = VGroup(*(math(t, font_size=typography.BODY_SIZE, color=c).next_to(panel, UP, buff=layout.NEAR)
-                        for row in (rows if across else rows[:1])
+    if titles:  # the role names over the first row's panels; heads across, over every panel (narrow: left of the first)
+        tops = VGroup(*(math(t, font_size=typography.BODY_SIZE, color=c).next_to(panel, LEFT if narrow else UP,
+                                                                                  buff=layout.NEAR)
+                        for row in (rows if across and not narrow else rows[:1])
                         for t, c, panel in zip(titles, colors, row.panels)))
         if not across:
             align_baselines(tops)
@@ -373,11 +441,14 @@ def per_head_rows(ex: Example, paths: list[str], colors: list, titles: list[str]
 
 def per_head_forms(ex: Example, paths: list[str], colors: list, titles: list[str] | None) -> list[Form]:
     """The heads' rows at each row height, their panels far apart, then close together; then the heads as
-    columns (a narrow frame), their panels one under another."""
-    return [form for gap, name, across in ((layout.FAR, "far", False), (layout.GAP, "close", False),
-                                           (layout.GAP, "heads across", True))
-            for form in row_height_forms(lambda cell, gap=gap, across=across: per_head_rows(
-                ex, paths, colors, titles, cell, gap, across), suffix=f", panels {name}")]
+    columns (a narrow frame), their panels one under another; then so with the roles named once (narrower)."""
+    return [form for gap, name, across, narrow in ((layout.FAR, "far", False, False),
+                                                   (layout.GAP, "close", False, False),
+                                                   (layout.GAP, "heads across", True, False),
+                                                   (layout.NEAR, "heads across, narrow", True, True))
+            for form in (floor_only if narrow else list)(row_height_forms(
+                lambda cell, gap=gap, across=across, narrow=narrow: per_head_rows(
+                    ex, paths, colors, titles, cell, gap, across, narrow), suffix=f", panels {name}"))]
 
 
 def cut_caption(ex: Example) -> tuple[str, str]:
@@ -411,29 +482,38 @@ def head_formula() -> Mobject:
     return eq
 
 
-def head_maps(ex: Example, style: dict, stacked: bool) -> VGroup:
+def head_maps(ex: Example, style: dict, stacked: bool, narrow: bool = False) -> VGroup:
     """Every head's causal map (in an AttentionMap `style`), framed in its tint and named: side by side on one
-    baseline, the rows named once on the left; or `stacked`, one under another, each naming its rows.
-    maps[h] is VGroup(map, frame, name)."""
+    baseline, the rows named once on the left; or `stacked`, one under another, each naming its rows (`narrow`:
+    the keys named once, over the first map, the maps column over column). maps[h] is VGroup(map, frame, name)."""
     maps = VGroup()
     for h in range(ex.n_heads):
         amap = AttentionMap(ex.src, f"weights.{h}", list(ex.tokens), causal=True, font_size=NUMBER,
                             label_rows=stacked or h == 0, query_label=None, key_label=None, **style)
+        if narrow and h:  # the first map's key words name these columns too
+            amap.remove(amap.column_labels)
+            amap.column_labels = VGroup()
         frame = tint_behind(amap.body, palette.HEAD_TINTS[h], fill=False)
-        name = head_name(h).next_to(amap.column_labels, UP, buff=layout.NEAR).match_x(amap.body)
+        over = amap.column_labels if len(amap.column_labels) else frame
+        name = head_name(h, narrow=narrow).next_to(over, UP, buff=layout.NEAR).match_x(amap.body)
         maps.add(VGroup(amap, frame, name))
     if stacked:
-        return maps.arrange(DOWN, buff=layout.APART)
+        maps.arrange(DOWN, buff=layout.APART)
+        for m in maps[1:]:
+            m.shift(RIGHT * (maps[0][0].body.get_center()[0] - m[0].body.get_center()[0]))
+        return maps
     maps.arrange(RIGHT, buff=layout.APART, aligned_edge=DOWN)
     align_baselines(VGroup(*(m[2] for m in maps)), y=max(m[2].get_bottom()[1] for m in maps))
     return maps
 
 
 def head_map_forms(ex: Example) -> list[Form]:
-    """The heads' maps side by side in each of the kit's map styles, then one under another."""
-    return [form for stacked in (False, True)
-            for form in map_style_forms(lambda style, stacked=stacked: head_maps(ex, style, stacked),
-                                        name="stacked, " if stacked else "side by side, ")]
+    """The heads' maps side by side in each of the kit's map styles, then one under another, then so with the keys
+    named once."""
+    return [form for stacked, narrow, name in ((False, False, "side by side, "), (True, False, "stacked, "),
+                                               (True, True, "stacked, keys named once, "))
+            for form in (floor_only if narrow else list)(map_style_forms(
+                lambda style, stacked=stacked, narrow=narrow: head_maps(ex, style, stacked, narrow), name=name))]
 
 
 def pattern_claim(ex: Example, h: int) -> tuple[str | None, float]:
@@ -465,25 +545,34 @@ def head_output_forms(ex: Example) -> list[Form]:
     return flow_forms_by_row_height(lambda stacked, cell: head_outputs(ex, stacked, cell))
 
 
-def concat_picture(ex: Example, cell: float) -> VGroup:
+def concat_picture(ex: Example, cell: float, narrow: bool = False) -> VGroup:
     """The concatenation (B, T, d_out): the heads' outputs side by side again, each slice tinted and named under
-    it. Returns VGroup(concat, tints, names)."""
-    width = shared_cell_width(ex.src, ("concat",), font_size=NUMBER)
-    concat = named_grid(ex, "concat", 'op("concat")', palette.CONTEXT, cell, width, words=True)
+    it (`narrow`: tight cells, its rows unnamed). Returns VGroup(concat, tints, names)."""
+    width = cell_width(ex, ("concat",), narrow)
+    concat = named_grid(ex, "concat", 'op("concat")', palette.CONTEXT, cell, width, words=not narrow, narrow=narrow)
     tints = VGroup(*(tint_behind(head_columns(ex, concat.grid, h), palette.HEAD_TINTS[h]) for h in range(ex.n_heads)))
-    return VGroup(concat, tints, slice_names(tints, DOWN))
+    return VGroup(concat, tints, slice_names(tints, DOWN, narrow))
 
 
-def output_product(ex: Example, stacked: bool, cell: float) -> WideProduct:
+def concat_forms(ex: Example) -> list[Form]:
+    return (row_height_forms(lambda cell: concat_picture(ex, cell))
+            + narrow_forms(lambda cell: concat_picture(ex, cell, narrow=True), suffix=", rows unnamed"))
+
+
+def output_product(ex: Example, stacked: bool, cell: float, narrow: bool = False) -> WideProduct:
     """concat · W_O = output column over column (its shape (B, T, d_out) under it), the heads' slices tinted down
-    concat and named under it (as the concatenation named them)."""
-    width = shared_cell_width(ex.src, ("concat", "W_o", "output"), font_size=NUMBER)
-    concat = named_grid(ex, "concat", 'op("concat")', palette.CONTEXT, cell, width, words=True)
+    concat and named under it (as the concatenation named them); `narrow`, in one column, concat's rows unnamed."""
+    width = cell_width(ex, ("concat", "W_o", "output"), narrow)
+    concat = named_grid(ex, "concat", 'op("concat")', palette.CONTEXT, cell, width, words=not narrow, narrow=narrow)
     w_o = named_grid(ex, "W_o", "W_O", palette.TEXT, cell, width)
-    out = named_grid(ex, "output", 'op("output")', palette.CONTEXT, cell, width, axes=("T", "d_out"))
-    (stack if stacked else falk)(concat, w_o, out)
+    out = named_grid(ex, "output", 'op("output")', palette.CONTEXT, cell, width, axes=("T", "d_out"), narrow=narrow)
+    (column if narrow else stack if stacked else falk)(concat, w_o, out)
     tints = VGroup(*(tint_behind(head_columns(ex, concat.grid, h), palette.HEAD_TINTS[h]) for h in range(ex.n_heads)))
-    names = slice_names(tints, DOWN)
+    names = slice_names(tints, DOWN, narrow)
+    if narrow:  # its name before its shape, under it: beside it, it would widen the column
+        out.name.next_to(out.shape_label[0], LEFT, buff=layout.NEAR)
+        align_baselines([out.name, out.shape_label[0]], y=baseline_y(out.shape_label[0]))
+        VGroup(out.name, out.shape_label).match_x(out.body)
     shape = out.shape_label
     if shape is not None and shape.get_left()[0] < names.get_right()[0] + layout.NEAR:  # side by side they touch
         shape.shift(DOWN * max(0.0, shape.get_top()[1] - names.get_bottom()[1] + layout.TIGHT))
@@ -491,8 +580,10 @@ def output_product(ex: Example, stacked: bool, cell: float) -> WideProduct:
 
 
 def output_product_forms(ex: Example) -> list[Form]:
-    return flow_forms_by_row_height(lambda stacked, cell: output_product(ex, stacked, cell),
-                                    whole=lambda made: made.whole)
+    return (flow_forms_by_row_height(lambda stacked, cell: output_product(ex, stacked, cell),
+                                     whole=lambda made: made.whole)
+            + narrow_forms(lambda cell: output_product(ex, True, cell, narrow=True), whole=lambda made: made.whole,
+                           suffix=", rows unnamed"))
 
 
 def concat_caption(one_head: bool) -> tuple[str, str]:
@@ -534,8 +625,9 @@ class ModuleSplit:
         return VGroup(self.wide, self.tints, self.narrow, self.arrows)
 
 
-def module_split(ex: Example, cell: float) -> ModuleSplit:
-    width = shared_cell_width(ex.src, ("W_q", "W_q_heads"), font_size=NUMBER)
+def module_split(ex: Example, cell: float, tight: bool = False) -> ModuleSplit:
+    """The wide W_Q over the heads' narrow ones (`tight`: tight cells, the narrow ones closer together)."""
+    width = cell_width(ex, ("W_q", "W_q_heads"), tight)
     wide = named_grid(ex, "W_q", "W_Q", palette.QUERY, cell, width)
     tints = VGroup(*(tint_behind(head_columns(ex, wide.grid, h), palette.HEAD_TINTS[h]) for h in range(ex.n_heads)))
     narrow = VGroup()
@@ -548,12 +640,17 @@ def module_split(ex: Example, cell: float) -> ModuleSplit:
         piece = VGroup(grid, panel, name.next_to(panel, UP, buff=layout.NEAR))
         piece.grid, piece.panel, piece.name = piece.submobjects
         narrow.add(piece)
-    narrow.arrange(RIGHT, buff=layout.FAR, aligned_edge=UP)
+    narrow.arrange(RIGHT, buff=layout.GAP if tight else layout.FAR, aligned_edge=UP)
     VGroup(VGroup(wide, tints), narrow).arrange(DOWN, buff=L.arrow_room)
     arrows = VGroup(*(Arrow(tints[h].get_bottom(), narrow[h].name.get_top(), buff=layout.TIGHT,
                             color=palette.HEAD_TINTS[h], stroke_width=3, max_tip_length_to_length_ratio=0.15)
                       for h in range(ex.n_heads)))
     return ModuleSplit(wide, tints, narrow, arrows)
+
+
+def module_forms(ex: Example) -> list[Form]:
+    return (row_height_forms(lambda cell: module_split(ex, cell), whole=lambda m: m.whole)
+            + narrow_forms(lambda cell: module_split(ex, cell, tight=True), whole=lambda m: m.whole))
 
 
 @dataclass(frozen=True)
@@ -571,18 +668,32 @@ class ModulesOut:
         return VGroup(self.rows, self.concat, self.tints, self.dot, self.w_o)
 
 
-def modules_out(ex: Example, stacked: bool, cell: float) -> ModulesOut:
-    """The modules' outputs (one row per head), then concat · W_O beside them (or `stacked`, under them)."""
-    rows, _ = per_head_rows(ex, ["stacked_head_outputs"], [palette.CONTEXT], None, cell, layout.GAP)
-    width = shared_cell_width(ex.src, ("stacked_concat", "W_o"), font_size=NUMBER)
-    concat = named_grid(ex, "stacked_concat", 'op("concat")', palette.CONTEXT, cell, width, words=True)
+def modules_out(ex: Example, stacked: bool, cell: float, narrow: bool = False) -> ModulesOut:
+    """The modules' outputs (one row per head), then concat · W_O beside them (or `stacked`, under them); or
+    `narrow`, the heads' outputs across, over concat over W_O (named on its left), tight cells, concat's rows
+    unnamed."""
+    rows, _ = per_head_rows(ex, ["stacked_head_outputs"], [palette.CONTEXT], None, cell, layout.GAP, across=narrow,
+                            narrow=narrow)
+    width = cell_width(ex, ("stacked_concat", "W_o"), narrow)
+    concat = named_grid(ex, "stacked_concat", 'op("concat")', palette.CONTEXT, cell, width, words=not narrow)
     w_o = named_grid(ex, "W_o", "W_O", palette.TEXT, cell, width)
     dot = math("dot", font_size=typography.BODY_SIZE)
-    product = chain(concat, dot, w_o)
-    line_up_names([concat, w_o])
-    VGroup(rows, product).arrange(DOWN if stacked else RIGHT, buff=layout.APART)
+    if narrow:  # concat · W_O read downwards, the dot between them
+        w_o.name.next_to(w_o.grid, LEFT, buff=layout.NEAR)
+        product = VGroup(concat, dot, w_o).arrange(DOWN, buff=layout.NEAR)
+        VGroup(concat, dot).match_x(w_o.body)  # column over column
+    else:
+        product = chain(concat, dot, w_o)
+        line_up_names([concat, w_o])
+    VGroup(rows, product).arrange(DOWN if stacked or narrow else RIGHT, buff=layout.APART)
     tints = VGroup(*(tint_behind(head_columns(ex, concat.grid, h), palette.HEAD_TINTS[h]) for h in range(ex.n_heads)))
     return ModulesOut(rows, concat, tints, dot, w_o)
+
+
+def modules_out_forms(ex: Example) -> list[Form]:
+    return (flow_forms_by_row_height(lambda stacked, cell: modules_out(ex, stacked, cell), whole=lambda m: m.whole)
+            + narrow_forms(lambda cell: modules_out(ex, True, cell, narrow=True), whole=lambda m: m.whole,
+                           suffix=", rows unnamed"))
 
 
 def stacked_captions(one_head: bool) -> tuple[tuple[str, str], tuple[str, str]]:
@@ -602,14 +713,15 @@ def stacked_captions(one_head: bool) -> tuple[tuple[str, str], tuple[str, str]]:
              "by W_O."))
 
 
-def same_outputs(ex: Example, downwards: bool, cell: float) -> VGroup:
-    """The split output = the stacked one, side by side (names on one line) or one under the other, and under
-    them max |stacked − split|. Returns VGroup(VGroup(split, equal, stacked), VGroup(formula, number))."""
-    width = shared_cell_width(ex.src, ("output", "stacked_output"), font_size=NUMBER)
+def same_outputs(ex: Example, downwards: bool, cell: float, narrow: bool = False) -> VGroup:
+    """The split output = the stacked one, side by side (names on one line) or one under the other (`narrow`: tight
+    cells, the rows unnamed), and under them max |stacked − split|. Returns VGroup(VGroup(split, equal, stacked),
+    VGroup(formula, number))."""
+    width = cell_width(ex, ("output", "stacked_output"), narrow)
     room = layout.body().width if downwards else layout.body().width / 2
     names = [wrapped(text, room, font_size=typography.LABEL_SIZE)
              for text in ("one wide matmul, then split", "stacked single-head modules")]
-    split = named_grid(ex, "output", names[0], palette.CONTEXT, cell, width, words=True)
+    split = named_grid(ex, "output", names[0], palette.CONTEXT, cell, width, words=not narrow)
     stacked = named_grid(ex, "stacked_output", names[1], palette.CONTEXT, cell, width)
     equal = math("=", font_size=typography.TITLE_SIZE)
     if downwards:
@@ -621,6 +733,11 @@ def same_outputs(ex: Example, downwards: bool, cell: float) -> VGroup:
                  ex.src.number("max_abs_diff", decimals=3, font_size=typography.BODY_SIZE, color=palette.RIGHT))
     gap.arrange(RIGHT, buff=layout.NEAR).next_to(pair, DOWN, buff=layout.GAP if downwards else layout.APART)
     return VGroup(pair, gap)
+
+
+def same_forms(ex: Example) -> list[Form]:
+    return (flow_forms_by_row_height(lambda downwards, cell: same_outputs(ex, downwards, cell))
+            + narrow_forms(lambda cell: same_outputs(ex, True, cell, narrow=True), suffix=", rows unnamed"))
 
 
 def same_caption(diff: float) -> tuple[str, str]:
@@ -763,7 +880,7 @@ class HeadSplitScene(AttentionScene):
         staging.enter(self, plan, FadeIn(z), FadeIn(rows), run_time=1.2, then_on=rows[0])
         self.wait(2.0)
         back = shape_line("B, T, d_out", (ex.batch, *self.src.shape("concat")))
-        (concat, tints, names), plan2 = compose(row_height_forms(lambda cell: concat_picture(ex, cell)), pinned=[back])
+        (concat, tints, names), plan2 = compose(concat_forms(ex), pinned=[back])
         self.say(*concat_caption(ex.one_head), subject=VGroup(concat.grid, back))
         staging.come_to_rest(self, [shape], FadeOut(z), FadeTransform(shape, back), run_time=0.6,
                              staying=VGroup(rows[0]), region=plan.region)
@@ -817,8 +934,7 @@ class HeadSplitScene(AttentionScene):
         ex = self.ex
         (first, first_said), (then, then_said) = stacked_captions(ex.one_head)
         module = module_label()
-        made, plan = compose(row_height_forms(lambda cell: module_split(ex, cell), whole=lambda m: m.whole),
-                             pinned=[module])
+        made, plan = compose(module_forms(ex), pinned=[module])
         self.say(first, narration=first_said, subject=VGroup(*(piece.grid for piece in made.narrow)))
         self.clear_stage()
         self.play(FadeIn(module), run_time=0.5)
@@ -832,8 +948,7 @@ class HeadSplitScene(AttentionScene):
                       ReplacementTransform(made.tints[h].copy(), piece.panel), FadeIn(piece.name), run_time=1.2)
         staging.end_on(self, plan, made.narrow)
         self.wait(1.0)
-        out, plan2 = compose(flow_forms_by_row_height(lambda stacked, cell: modules_out(ex, stacked, cell),
-                                                      whole=lambda m: m.whole), pinned=[module])
+        out, plan2 = compose(modules_out_forms(ex), pinned=[module])
         self.say(then, narration=then_said, subject=VGroup(*(row.grids for row in out.rows), out.concat.grid,
                                                            out.w_o.grid))
         staging.come_to_rest(self, [module], *staging.fade_out_all(self, made.whole), run_time=0.6)
@@ -859,8 +974,7 @@ class HeadSplitScene(AttentionScene):
     def same_numbers(self) -> None:
         """Stacked vs split: the same output, to every digit."""
         ex = self.ex
-        ((split, equal, stacked), gap), plan = compose(flow_forms_by_row_height(
-            lambda downwards, cell: same_outputs(ex, downwards, cell)))
+        ((split, equal, stacked), gap), plan = compose(same_forms(ex))
         self.say(*same_caption(self.src.value("max_abs_diff")), subject=VGroup(split.grid, stacked.grid, gap[1]))
         self.clear_stage()
         staging.enter(self, plan, FadeIn(split), run_time=0.8, then_on=split.grid)

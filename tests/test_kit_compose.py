@@ -333,3 +333,21 @@ def test_flow_forms_wide_from_sends_a_square_body_to_the_stacked_form_first(aspe
         assert [f.name for f in flow_forms(lambda stacked: stacked, wide_from=1.5)][0] == first
         default_first = "stacked" if body.height > body.width else "side by side"
         assert [f.name for f in flow_forms(lambda stacked: stacked)][0] == default_first
+
+
+@pytest.mark.parametrize("aspect", frame.ASPECTS)
+def test_a_form_offered_for_the_floor_only_is_taken_there_and_never_filmed(aspect):
+    """A form marked camera=False (made only to reach the floor: tighter, fewer labels) wins where it reads at the
+    floor; where no form does, the camera films the roomier one, though the floor-only form is narrower."""
+    from scenes.kit.text import label
+
+    def line(name, chars, *, camera=True):
+        return compose.Form(name, lambda: label("m" * chars, font_size=typography.NUMBER_SIZE), camera=camera)
+
+    with in_frame(aspect):
+        _, filmed = compose.compose([line("roomy", 400), line("tight", 300, camera=False)])
+        _, taken = compose.compose([line("roomy", 400), line("tight", 4, camera=False)])
+        _, alone = compose.compose([line("tight", 300, camera=False)])
+    assert (filmed.form, filmed.rung) == ("roomy", compose.CAMERA)
+    assert taken.form == "tight" and taken.rung != compose.CAMERA
+    assert (alone.form, alone.rung) == ("tight", compose.CAMERA), "the only form is filmed all the same"

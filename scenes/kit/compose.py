@@ -45,8 +45,11 @@ class Form:
     close_up: bool = False  #: made for the camera: what a close-up frames sits together (a word by its score)
     grow: bool = True  #: fitted larger than built where there is room (False: only shrunk, as a stacked formula)
     marks: bool = False  #: its grids' cells hold marks (a ✓/✗ table): their shades stand in for no numbers
+    #: False: a form made only to reach the floor (tighter cells, fewer labels than the roomier forms before it);
+    #: where no form reaches the floor, the camera shows one of the others, as though it had not been offered.
+    camera: bool = True
     #: packed closer than the kit likes (numbers a hairline apart): taken only where no other form reads at the
-    #: floor, and never for the camera
+    #: floor, and never filmed (as `camera=False`)
     last_resort: bool = False
 
 
@@ -133,7 +136,8 @@ def _preferred(built: list[tuple[Form, Any, str]], region: layout.Region) -> tup
             for entry in built:
                 if entry[2] == wanted and entry[0].last_resort == last_resort:
                     return entry
-    built = [entry for entry in built if not entry[0].last_resort] or built
+    # the camera's rung: forms made to be filmed
+    built = [entry for entry in built if entry[0].camera and not entry[0].last_resort] or built
     made_for_camera = [entry for entry in built if entry[0].close_up]
     if made_for_camera:
         return made_for_camera[0]
