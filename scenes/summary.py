@@ -129,17 +129,17 @@ class SummaryScene(AttentionScene):
         """Stages 1-4: from encoder-decoder soft attention to a self-attention module."""
         cards = self._pipeline()
         half = len(cards) // 2
-        self._show_row(self.numbered[:half], cards[:half])
+        self._show_row(self.numbered[:half], cards[:half], page_before=0)
         return cards
 
     @beat
     def second_row_of_stages(self, cards: list[Card]):
         """Stages 5-8: hide the future, regularize the weights, run several heads."""
         half = len(cards) // 2
-        self._show_row(self.numbered[half:], cards[half:])
+        self._show_row(self.numbered[half:], cards[half:], page_before=cards[half - 1].page)
         self.say(f"{count_word(len(STAGES)).capitalize()} stages, one mechanism: score, normalize, weighted sum.")
         if cards[-1].page > 0:  # shown page after page: all the stages once more, as one pipeline of names
-            self._turn_page(None)
+            self._turn_page()
             overview = self._overview()
             self.play(LaggedStart(*(FadeIn(m, shift=DOWN * layout.NUDGE) for m in overview), lag_ratio=0.15),
                       run_time=1.5)
@@ -189,14 +189,17 @@ class SummaryScene(AttentionScene):
 
     # --- the pipeline -----------------------------------------------------------------------------------------
 
-    def _show_row(self, numbered, cards: list[Card]) -> None:
+    def _show_row(self, numbered, cards: list[Card], *, page_before: int) -> None:
+        """Each card of the row in turn, said; a card on another page than the one before turns the page."""
         for (number, stage), card in zip(numbered, cards):
             gain = self._gain(stage)
             here = self._here(stage)
             self.say(f"{number}. {stage.name}: {gain}{here}.",
                      narration=f"Stage {number}, {stage.name}: {gain[0].lower() + gain[1:]}{here}.",
                      subject=card.head)
-            self._turn_page(card.page)
+            if card.page != page_before:
+                self._turn_page()
+                page_before = card.page
             self.play(Create(card.frame), FadeIn(card.head), FadeIn(card.subtitle), run_time=0.6)
             if card.link is not None:
                 self.play(Create(card.link), run_time=0.3)
@@ -271,11 +274,8 @@ class SummaryScene(AttentionScene):
                    default=1)
         return across, down
 
-    def _turn_page(self, page: int | None) -> None:
-        """Before a card of a new page (or, with None, the closing overview): the cards shown so far leave."""
-        if getattr(self, "page_shown", 0) == page:
-            return
-        self.page_shown = page
+    def _turn_page(self) -> None:
+        """Before a card of a new page, or the closing overview: the cards shown so far leave."""
         shown = [m for m in self.mobjects if m is not self.camera.frame]
         if shown:
             self.play(*(FadeOut(m, shift=UP * layout.NUDGE) for m in shown), run_time=0.6)
