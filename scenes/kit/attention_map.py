@@ -21,8 +21,6 @@ from .reuse import Reused
 
 #: Space around a cell's number, each side: enough that two neighbouring numbers never read as one.
 CELL_PAD = layout.TIGHT
-#: The background seam between the cells of a map whose numbers sit closer than CELL_PAD (stroke width).
-CLOSE_SEAM = 6
 #: Space between a key token and its neighbour's, when the token (not the number) sets a column's width.
 LABEL_PAD = layout.NEAR
 #: ... and between two upright key tokens, which stand side by side like lines of text.
@@ -94,10 +92,6 @@ class AttentionMap(VGroup, metaclass=Reused):
                           cell_size=cell_size or self._natural_height(max(font_size, number_size)))
         self.grid = grid
         self._natural_columns(grid, cell_size, cell_width)
-        if self.number_pad < CELL_PAD:  # numbers closer than the kit likes: a wider seam of background parts them
-            for i in range(self.rows):
-                for j in range(self.cols):
-                    grid.cell(i, j)[0].set_stroke(width=CLOSE_SEAM)
         if tint is not None:
             for i in range(self.rows):
                 for j in range(self.cols):
