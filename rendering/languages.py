@@ -14,8 +14,22 @@ from pathlib import Path
 
 from rendering import REPO_ROOT
 
-TRANSLATION_FILE = REPO_ROOT / "scenes" / "kit" / "translation.py"
 _MODULE = "rendering._translation"
+
+
+def _translation_file() -> Path:
+    """scenes/kit/translation.py beside this rendering/, else in the importable `scenes` package (a cluster
+    worker may run a copy of rendering/ alone, with the project installed), found without importing it."""
+    local = REPO_ROOT / "scenes" / "kit" / "translation.py"
+    if local.exists():
+        return local
+    spec = importlib.util.find_spec("scenes")
+    if spec is not None and spec.submodule_search_locations:
+        return Path(next(iter(spec.submodule_search_locations))) / "kit" / "translation.py"
+    return local
+
+
+TRANSLATION_FILE = _translation_file()
 
 
 def _load():
@@ -38,7 +52,7 @@ NAMES = {"en": "English", "fr": "Français"}
 
 def catalog(language: str, root: Path = REPO_ROOT) -> Path:
     """The language's message catalog (.po) under the project at `root` (scenes/locale/...)."""
-    relative = translation.catalog_path(language).relative_to(REPO_ROOT)
+    relative = translation.catalog_path(language).relative_to(TRANSLATION_FILE.parents[2])  # that project's root
     return root / relative
 
 
