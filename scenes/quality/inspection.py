@@ -565,6 +565,7 @@ def inspect_scene_class(scene: str | type[AttentionScene], scene_id: str,
     """Run the scene headless at 480p in `aspect`'s frame and gather beat frames, layout and number problems."""
     report = SceneReport(scene_id)
     seen_layout: set[str] = set()
+    seen_shades: set[tuple[str | None, str]] = set()  # (beat, grid path): each said once a beat
     fresh_records: dict[str, Any] = {}
 
     last_view: list[tuple[float, ...]] = [(0.0, 0.0, round(config.frame_width, 4))]  # a scene starts at rest
@@ -599,7 +600,8 @@ def inspect_scene_class(scene: str | type[AttentionScene], scene_id: str,
         report.animations_checked += 1
         units = text_units(scene)  # once per animation: every check below reads the same texts
         shown = visible_text(scene, units)
-        drawn = _drawn_boxes(scene, current_view(scene))  # once: the fill and the layout gate read the same boxes
+        view = current_view(scene)
+        drawn = _drawn_boxes(scene, view)  # once: the fill and the layout gate read the same boxes
         measure(scene, shown, drawn)
         where = f"{scene_id} / beat {scene.current_beat or '(between beats)'} / animation {report.animations_checked}"
         for problem in layout_problems(scene, shown, drawn) + animated_twice(scene.animations or []):
@@ -611,13 +613,12 @@ def inspect_scene_class(scene: str | type[AttentionScene], scene_id: str,
         report.numbers_checked += checked
         report.number_problems.extend(f"{where}: {p}" for p in problems)
         story.observe(scene, units)
-        shaded = shade_gate.shaded_grids(scene.mobjects, current_view(scene))
+        shaded = shade_gate.shaded_grids(scene.mobjects, view)
         if shaded and (metrics := beat_metrics(scene)) is not None:
             metrics.shaded_values = max(metrics.shaded_values, sum(grid.count for grid in shaded))
         for grid in (g for g in shaded if g.small):
-            key = f"shade {scene.current_beat} {grid.path}"
-            if key not in seen_layout:
-                seen_layout.add(key)
+            if (scene.current_beat, grid.path) not in seen_shades:
+                seen_shades.add((scene.current_beat, grid.path))
                 report.shade_problems.append(f"{where}: {grid.describe()} (a grid of at most "
                                              f"{shade_gate.SHADE_FREE_SIDE} a side reads whole)")
         if scene.current_beat is not None:
