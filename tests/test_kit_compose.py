@@ -97,7 +97,7 @@ def test_a_last_resort_form_is_taken_only_where_no_other_reads_and_never_for_the
 
     def form(name, rung, last_resort=False):
         rungs[name] = rung
-        return compose.Form(name, lambda: Square(1.0, name=name), last_resort=last_resort)
+        return compose.Form(name, lambda: Square(1.0, name=name), last_resort=last_resort, camera=not last_resort)
 
     with in_frame("landscape"):
         choice = lambda *forms: compose.compose(list(forms))[1]  # noqa: E731
@@ -219,6 +219,8 @@ def test_a_four_word_map_of_signed_scores_reads_on_a_phone_only_with_its_numbers
     assert plan.whole.width <= body.width + 1e-6
     _, plan, _, _ = plan_for("landscape", forms)
     assert plan.form == "map style 0"
+    marked = [(form.last_resort, form.camera) for form in forms()]
+    assert marked == [(False, True)] * (len(marked) - 1) + [(True, False)]  # only the packed style, never filmed
 
 
 def _rain_scoring(stacked: bool, cell: float):

@@ -49,7 +49,7 @@ class Form:
     #: where no form reaches the floor, the camera shows one of the others, as though it had not been offered.
     camera: bool = True
     #: packed closer than the kit likes (numbers a hairline apart): taken only where no other form reads at the
-    #: floor, and never filmed (as `camera=False`)
+    #: floor (such a form is also made with camera=False: never filmed)
     last_resort: bool = False
 
 
@@ -137,7 +137,7 @@ def _preferred(built: list[tuple[Form, Any, str]], region: layout.Region) -> tup
                 if entry[2] == wanted and entry[0].last_resort == last_resort:
                     return entry
     # the camera's rung: forms made to be filmed
-    built = [entry for entry in built if entry[0].camera and not entry[0].last_resort] or built
+    built = [entry for entry in built if entry[0].camera] or built
     made_for_camera = [entry for entry in built if entry[0].close_up]
     if made_for_camera:
         return made_for_camera[0]

@@ -82,10 +82,9 @@ def map_style_forms(build: Callable[[dict], Any], *, whole: Callable[[Any], Mobj
     (`build(style)`, the style's keywords go to AttentionMap): square rows, compact rows, then upright key words;
     each form fitted to `region` (default compose's); the last (numbers closer) is a last resort before the
     camera."""
-    styles = legible_fit.map_styles()
     return [Form(f"{name}map style {i}", lambda style=style: build(style), whole, region,
-                 last_resort=i == len(styles) - 1 and "number_pad" in style)
-            for i, style in enumerate(styles)]
+                 camera=not packed, last_resort=packed)
+            for i, (style, packed) in enumerate(legible_fit.map_styles_marked())]
 
 
 def floor_scale(mob: Mobject) -> float:

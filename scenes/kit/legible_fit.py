@@ -113,7 +113,14 @@ NARROW_NUMBER_PAD = 0.03
 def map_styles() -> list[dict]:
     """An attention map's arrangements, roomiest first: square rows, compact rows, then upright key words (over
     compact, then hairline rows), then with its numbers and row words closer (a narrow frame)."""
+    return [style for style, _packed in map_styles_marked()]
+
+
+def map_styles_marked() -> list[tuple[dict, bool]]:
+    """map_styles, each with whether it is packed closer than the kit likes (the numbers a hairline apart): a last
+    resort, taken only where no roomier style reads at the floor."""
     heights = row_heights()
-    return [dict(cell_size=heights[0]), dict(cell_size=heights[1]), dict(cell_size=heights[1], upright_keys=True),
-            dict(cell_size=heights[-1], upright_keys=True),
-            dict(cell_size=heights[-1], upright_keys=True, number_pad=NARROW_NUMBER_PAD, row_label_gap=layout.TIGHT)]
+    roomy = [dict(cell_size=heights[0]), dict(cell_size=heights[1]), dict(cell_size=heights[1], upright_keys=True),
+             dict(cell_size=heights[-1], upright_keys=True)]
+    packed = dict(cell_size=heights[-1], upright_keys=True, number_pad=NARROW_NUMBER_PAD, row_label_gap=layout.TIGHT)
+    return [(style, False) for style in roomy] + [(packed, True)]
