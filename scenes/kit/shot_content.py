@@ -20,7 +20,7 @@ import weakref
 from collections.abc import Sequence
 
 import numpy as np
-from manim import Animation, Mobject, Rectangle, Text, Typst, VMobject
+from manim import Animation, DecimalNumber, Mobject, Rectangle, Text, Typst, VMobject
 from manim.mobject.text import typst_mobject
 
 from . import camera_moves, layout, palette, typography
@@ -43,12 +43,18 @@ MARGIN_REACH = 0.5
 BUILD_MARGIN = 1.04
 
 
+#: What reads as one text, for the camera and the quality gates alike (scenes.quality.inspection walks a scene with
+#: these, and gathers a torn formula's loose glyphs besides): a traced number, Typst/MathTypst, Pango text, and a
+#: bare DecimalNumber (which the number gate then refuses: every shown number is traced).
+TEXT_TYPES = (TracedNumber, Typst, Text, DecimalNumber)
+
+
 def text_units(mob: Mobject) -> list[Mobject]:
-    """The outermost texts of `mob` (traced numbers, Typst/MathTypst, Pango text), as the quality gates see them."""
+    """The outermost texts of `mob` (TEXT_TYPES), as the quality gates see them."""
     units: list[Mobject] = []
 
     def visit(m: Mobject) -> None:
-        if isinstance(m, (TracedNumber, Typst, Text)):
+        if isinstance(m, TEXT_TYPES):
             units.append(m)
             return
         for sub in m.submobjects:

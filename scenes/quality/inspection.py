@@ -38,6 +38,7 @@ from attention_math.learned import corpus
 from scenes import frame, registry
 
 from scenes.kit import camera_work, layout, phone, typography
+from scenes.kit import shot_content
 from scenes.kit.shot_content import typst_font_size
 from scenes.quality import contrast_gate, label_gate, shade_gate
 from scenes.kit.base import AttentionScene, BeatRecord
@@ -146,7 +147,7 @@ class TornText(VGroup):
         self.torn_font_size = getattr(owner, "font_size", None) if owner is not None else None
 
 
-_TEXT_TYPES = (TracedNumber, Typst, Text, DecimalNumber)
+_TEXT_TYPES = shot_content.TEXT_TYPES  # one definition of a text, the camera's and the gates'
 
 
 def _is_glyph(mob: Mobject) -> bool:
