@@ -123,8 +123,18 @@ def check_forms(src: Source, tokens) -> list[Form]:
 
 
 def causal_map(src: Source, tokens, path: str, style: dict, *, weights: bool, causal: bool) -> AttentionMap:
-    return AttentionMap(src, path, tokens, weights=weights, causal=causal, font_size=FONT, query_label="query i",
-                        key_label="key j", **style)
+    """One of the clip's maps; a style with `label_rows=False` leaves its rows unnamed (the key words above name
+    the same tokens in the same order) for a frame too narrow for the words and a column of sums both."""
+    rows_named = style.get("label_rows", True)
+    return AttentionMap(src, path, tokens, weights=weights, causal=causal, font_size=FONT,
+                        query_label="query i" if rows_named else None, key_label="key j", **style)
+
+
+def rows_unnamed(build, whole, name: str = "") -> list[Form]:
+    """The packed map style once more, its rows unnamed: where even it is too wide with the row words beside a
+    column of sums (a phone). A last resort after the named one, never filmed."""
+    return map_style_forms(lambda style: build(dict(style, label_rows=False)), whole=whole,
+                           name=f"rows unnamed, {name}")[-1:]
 
 
 def sums_column(src: Source, path: str, amap: AttentionMap, header: str | tuple[str, ...], color) -> VGroup:
@@ -176,9 +186,11 @@ def main_stage_forms(src: Source, tokens) -> list[Form]:
         return MainStage(scores, masked, weights, sums_column(src, "right_order_row_sums", weights, header,
                                                               palette.RIGHT))
 
+    whole = lambda stage: stage.whole  # noqa: E731
     return [form for header in ("row sum", ("row", "sum")) for form in map_style_forms(
-        lambda style, header=header: build(style, header), whole=lambda stage: stage.whole,
-        name="" if isinstance(header, str) else "header on two lines, ")]
+        lambda style, header=header: build(style, header), whole=whole,
+        name="" if isinstance(header, str) else "header on two lines, ")] + rows_unnamed(
+        lambda style: build(style, ("row", "sum")), whole, "header on two lines, ")
 
 
 @dataclass(frozen=True)
@@ -210,9 +222,11 @@ def order_stage_forms(src: Source, tokens) -> list[Form]:
             right_sums.next_to(wrong, RIGHT, buff=layout.GAP).align_to(wrong, UP)
         return OrderStage(unmasked, zeroed, right, wrong, right_sums, one_place)
 
+    whole = lambda stage: stage.whole  # noqa: E731
     return [form for one in (False, True) for form in map_style_forms(
-        lambda style, one=one: build(style, one), whole=lambda stage: stage.whole,
-        name="sums in one place, " if one else "")]
+        lambda style, one=one: build(style, one), whole=whole, name="sums in one place, " if one else "")] + [
+        form for one in (False, True) for form in rows_unnamed(lambda style, one=one: build(style, one), whole,
+                                                                "sums in one place, " if one else "")]
 
 
 def order_title(text: str, color) -> VGroup:
@@ -220,22 +234,25 @@ def order_title(text: str, color) -> VGroup:
     return layout.fit_into(label(text, font_size=typography.BODY_SIZE, color=color), layout.top_band(), grow=False)
 
 
-def row_word(amap: AttentionMap, i: int) -> VGroup:
-    """Row i's word, spanning the words' column (a close-up framed on it shows the longer words of the rows near
-    it whole too)."""
+def row_word(amap: AttentionMap, i: int) -> list:
+    """Row i's word as a part for staging.work_rows (nothing lands on it), spanning the words' column (a close-up
+    framed on it shows the longer words of the rows near it whole too); none where the rows are unnamed."""
     words = amap.row_labels
-    y = amap.row_labels[i].get_center()[1]
-    return VGroup(words[i], Line([words.get_left()[0], y, 0], [words.get_right()[0], y, 0], stroke_width=0))
+    if not len(words):
+        return []
+    y = words[i].get_center()[1]
+    return [(VGroup(words[i], Line([words.get_left()[0], y, 0], [words.get_right()[0], y, 0], stroke_width=0)), [])]
 
 
 def row_parts(amap: AttentionMap, i: int, animations_of) -> list:
-    """Row i of `amap` for staging.work_rows: its word (nothing lands on it), then each cell with what lands there."""
-    return [(row_word(amap, i), []), *((amap.cell(i, j), animations_of(j)) for j in range(amap.cols))]
+    """Row i of `amap` for staging.work_rows: its word, then each cell with what lands there."""
+    return [*row_word(amap, i), *((amap.cell(i, j), animations_of(j)) for j in range(amap.cols))]
 
 
 def map_rows(amap: AttentionMap) -> list[list]:
     """A map's parts for staging.end_over: its axis names and key words, then each row's word and cells."""
-    return [[amap.query_name, *amap.column_labels], *([amap.row_labels[i], *amap.row(i)] for i in range(amap.rows))]
+    return [[*([amap.query_name] if len(amap.query_name) else []), *amap.column_labels],
+            *([*amap.row_labels[i:i + 1], *amap.row(i)] for i in range(amap.rows))]
 
 
 def future_rows(amap: AttentionMap) -> list[list]:
@@ -408,7 +425,7 @@ class CausalTriangleScene(AttentionScene):
         self.play(FadeIn(stage.wrong_sums[0]), run_time=0.4)
         rows = [VGroup(*(unmasked.cell(i, j) if j <= i else zeroed.cell(i, j) for j in range(self.n)))
                 for i in range(self.n)]
-        staging.work_rows(self, plan, [[[(row_word(zeroed, i), []), *sum_phase(rows[i], stage.wrong_sums[1][i])]]
+        staging.work_rows(self, plan, [[[*row_word(zeroed, i), *sum_phase(rows[i], stage.wrong_sums[1][i])]]
                                        for i in range(self.n)], run_time=1.5 / self.n)
         marks = [stage.wrong_sums[1][i] for i in short] or [stage.wrong_sums[1]]
         staging.end_over(self, plan, column_rows(stage.wrong_sums))
@@ -434,7 +451,7 @@ class CausalTriangleScene(AttentionScene):
         self.say("Exact zeros above the diagonal, and every row is still a distribution over the past.",
                  subject=stage.right_sums)
         self.play(FadeIn(stage.right_sums[0]), run_time=0.3)
-        staging.work_rows(self, plan, [[[(row_word(stage.right, i), []),
+        staging.work_rows(self, plan, [[[*row_word(stage.right, i),
                                          *sum_phase(stage.right.row(i), stage.right_sums[1][i])]]
                                        for i in range(self.n)], run_time=1.2 / self.n)
         staging.end_over(self, plan, column_rows(stage.right_sums))

@@ -29,6 +29,14 @@ def test_a_small_grid_shown_as_shades_fails_and_out_of_view_is_not_judged():
     assert [m.shaded_values for m in report.metrics] == [9, 0]  # moved out of view: nothing seen as a shade
 
 
+def test_shaded_cells_on_screen_without_their_grid_fail_too():
+    """causal_triangle's phone clip put a 4 × 4 map's cells on screen one by one and the gate, looking for grids,
+    saw none: a cell is judged wherever it is."""
+    report = inspect_scene_class(shade_scenes.LooseShadesScene, "loose")
+    assert [m.shaded_values for m in report.metrics] == [9], report.shade_problems
+    assert report.shade_problems and "9 value(s) of H (3×3)" in report.shade_problems[0]
+
+
 def test_only_a_grid_larger_than_the_shade_free_side_may_shade():
     assert ShadedGrid("H", 3, 3, 9).small
     assert ShadedGrid("weights", SHADE_FREE_SIDE, SHADE_FREE_SIDE, 1).small

@@ -98,6 +98,7 @@ class TensorGrid(VGroup, metaclass=Reused):
                                                                     palette.BACKGROUND)))
                     cell.add(numbers[r, c].move_to(square))
                 cell.shift([c * width, -r * cell_size, 0])
+                cell.grid_path, cell.grid_shape = path, (rows, cols)  # what the shade gate asks of a loose cell
                 row_cells.append(cell)
             self.cells.append(row_cells)
         self.body = VGroup(*(cell for row in self.cells for cell in row))

@@ -54,27 +54,33 @@ def _in_view(box: tuple[float, float, float, float]) -> bool:
     return right > -half_w and left < half_w and top > -half_h and bottom < half_h
 
 
+def _shaded(cell: Mobject, view: View) -> bool:
+    """A grid cell in view whose shade is drawn while every number it holds is hidden."""
+    numbers = [m for m in cell.submobjects[1:] if isinstance(m, TracedNumber)]
+    return bool(numbers) and _drawn(cell[0]) and not any(_drawn(n) for n in numbers) and _in_view(
+        screen_box(cell[0], view))
+
+
 def shaded_cells(grid: TensorGrid, view: View) -> int:
     """How many of `grid`'s cells are in view as a drawn shade whose number is hidden."""
-    count = 0
-    for cell in (c for row in grid.cells for c in row):
-        numbers = [m for m in cell[1:] if isinstance(m, TracedNumber)]
-        if numbers and _drawn(cell[0]) and not any(_drawn(n) for n in numbers) and _in_view(screen_box(cell[0], view)):
-            count += 1
-    return count
+    return sum(_shaded(cell, view) for row in grid.cells for cell in row)
 
 
 def shaded_grids(mobjects: Iterable[Mobject], view: View) -> list[ShadedGrid]:
-    """Every grid on screen with values shown as shades (each grid once)."""
-    found, seen = [], set()
+    """Every grid on screen with values shown as shades, one entry per grid (its path and shape). A cell is found
+    wherever it is, inside its grid or on screen on its own (a staging that moves the cells apart), by what every
+    TensorGrid cell carries: its grid's path and shape."""
+    counts: dict[tuple[str, tuple[int, int]], int] = {}
+    seen: set[int] = set()
     for top in mobjects:
         for mob in top.get_family():
-            if isinstance(mob, TensorGrid) and mob.cells and id(mob) not in seen:
-                seen.add(id(mob))
-                count = shaded_cells(mob, view)
-                if count:
-                    found.append(ShadedGrid(mob.path, mob.rows, mob.cols, count))
-    return found
+            shape = getattr(mob, "grid_shape", None)
+            if shape is None or id(mob) in seen:
+                continue
+            seen.add(id(mob))
+            key = (mob.grid_path, shape)
+            counts[key] = counts.get(key, 0) + _shaded(mob, view)
+    return [ShadedGrid(path, rows, cols, count) for (path, (rows, cols)), count in counts.items() if count]
 
 
 __all__ = ["SHADE_FREE_SIDE", "ShadedGrid", "shaded_cells", "shaded_grids"]
