@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_page_browser import CHROMIUM, CHROMIUM_ARGS, LocalServer, make_test_media
+from tests.test_page_browser import make_test_media, served_browser
 
 pytestmark = pytest.mark.browser
 
@@ -71,22 +71,14 @@ def deck_media(page_media) -> Path:
 def open_page(media_dir: Path, name: str, check, *, reduced_motion: bool = False, width: int = 1280,
               height: int = 900):
     """Serve `media_dir`, open `name` in headless Chromium and return `check(page)`."""
-    from playwright.sync_api import sync_playwright
-
-    with LocalServer(media_dir) as server, tempfile.TemporaryDirectory(prefix="chromium-profile-") as profile, \
-            sync_playwright() as playwright:
-        # the page's Content-Security-Policy allows its own inline script only: the audit's script is let in
-        context = playwright.chromium.launch_persistent_context(
-            profile, executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS, bypass_csp=True,
-            viewport={"width": width, "height": height}, device_scale_factor=1)
-        try:
-            page = context.new_page()
-            if reduced_motion:
-                page.emulate_media(reduced_motion="reduce")
-            page.goto(server.url + name, wait_until="load")
-            return check(page)
-        finally:
-            context.close()
+    # the page's Content-Security-Policy allows its own inline script only: the audit's script is let in
+    with served_browser(media_dir, bypass_csp=True,
+                        viewport={"width": width, "height": height}) as (server, context):
+        page = context.new_page()
+        if reduced_motion:
+            page.emulate_media(reduced_motion="reduce")
+        page.goto(server.url + name, wait_until="load")
+        return check(page)
 
 
 def axe_violations(page) -> list[dict]:

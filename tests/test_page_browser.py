@@ -8,6 +8,7 @@ start collapsed, and the film's chapter list seeks the film.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import html
 import json
@@ -311,13 +312,27 @@ def _is_cancelled_media(request) -> bool:
     return request.resource_type == "media" and request.failure == "net::ERR_ABORTED"
 
 
-def _launch(playwright, profile: Path):
+def _launch(playwright, profile: Path, **options):
     if not CHROMIUM.exists():
         raise FileNotFoundError(f"{CHROMIUM} is missing; the README setup (scripts/bootstrap.sh) installs it")
     return playwright.chromium.launch_persistent_context(
         str(profile), executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS,
-        viewport={"width": 1280, "height": 900}, device_scale_factor=1,
-    )
+        **{"viewport": {"width": 1280, "height": 900}, "device_scale_factor": 1, **options})
+
+
+@contextlib.contextmanager
+def served_browser(root: Path, **options):
+    """`root` served on 127.0.0.1 and a headless Chromium with a throwaway profile (`options` go to its launch,
+    e.g. another viewport): yields (server, context), and closes both however the test ends."""
+    from playwright.sync_api import sync_playwright
+
+    with LocalServer(root) as server, tempfile.TemporaryDirectory(prefix="chromium-profile-") as profile, \
+            sync_playwright() as playwright:
+        context = _launch(playwright, Path(profile), **options)
+        try:
+            yield server, context
+        finally:
+            context.close()
 
 
 def check_page_in_browser(media_dir: Path, screenshot_dir: Path | None = ARTIFACTS) -> PageReport:
@@ -330,42 +345,37 @@ def check_page_in_browser(media_dir: Path, screenshot_dir: Path | None = ARTIFAC
     report = PageReport(media_dir)
     problems = report.problems
 
-    with LocalServer(media_dir) as server, tempfile.TemporaryDirectory(prefix="chromium-profile-") as profile, \
-            sync_playwright() as playwright:
-        context = _launch(playwright, Path(profile))
-        try:
-            def on_request(request):
-                report.requests.append(request.url)
-                host = urlparse(request.url)
-                if not _stays_local(request.url):
-                    problems.append(f"request leaves 127.0.0.1: {request.url}")
+    with served_browser(media_dir) as (server, context):
+        def on_request(request):
+            report.requests.append(request.url)
+            host = urlparse(request.url)
+            if not _stays_local(request.url):
+                problems.append(f"request leaves 127.0.0.1: {request.url}")
 
-            def guard(route):  # never let a request out, even one the page should not make
-                if _stays_local(route.request.url):
-                    route.continue_()
-                else:
-                    route.abort()
+        def guard(route):  # never let a request out, even one the page should not make
+            if _stays_local(route.request.url):
+                route.continue_()
+            else:
+                route.abort()
 
-            context.on("request", on_request)
-            context.route("**/*", guard)
-            page = context.new_page()
-            page.on("console", lambda m: m.type == "error" and problems.append(f"console error: {m.text}"))
-            page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
-            page.on("requestfailed", lambda r: _is_cancelled_media(r) or problems.append(
-                f"request failed: {r.url} {r.failure}"))
-            page.on("response", lambda r: r.status >= 400 and problems.append(f"HTTP {r.status}: {r.url}"))
+        context.on("request", on_request)
+        context.route("**/*", guard)
+        page = context.new_page()
+        page.on("console", lambda m: m.type == "error" and problems.append(f"console error: {m.text}"))
+        page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
+        page.on("requestfailed", lambda r: _is_cancelled_media(r) or problems.append(
+            f"request failed: {r.url} {r.failure}"))
+        page.on("response", lambda r: r.status >= 400 and problems.append(f"HTTP {r.status}: {r.url}"))
 
-            index_url = server.url + "index.html"
-            page.goto(index_url, wait_until="load")
-            _check_players(page, index_url, variants_by_id, report)
-            _check_film(page, manifest, report)
-            _check_all_sources(page, index_url, manifest, report)
-            _check_layout_and_screenshots(page, screenshot_dir, report)
-            page.close()
+        index_url = server.url + "index.html"
+        page.goto(index_url, wait_until="load")
+        _check_players(page, index_url, variants_by_id, report)
+        _check_film(page, manifest, report)
+        _check_all_sources(page, index_url, manifest, report)
+        _check_layout_and_screenshots(page, screenshot_dir, report)
+        page.close()
 
-            _check_from_disk(context, media_dir, variants_by_id, report)
-        finally:
-            context.close()
+        _check_from_disk(context, media_dir, variants_by_id, report)
     return report
 
 
@@ -862,29 +872,24 @@ def test_a_narrated_clip_plays_with_sound_and_shows_its_transcript_collapsed(tes
     """The narrated player on its own, the way a reader meets it: the page's <video> for coffee_cafe."""
     from playwright.sync_api import sync_playwright
 
-    with LocalServer(test_media) as server, tempfile.TemporaryDirectory(prefix="chromium-profile-") as profile, \
-            sync_playwright() as playwright:
-        context = _launch(playwright, Path(profile))
-        try:
-            page = context.new_page()
-            page.goto(server.url + "index.html", wait_until="load")
-            video = page.locator("#clip-coffee_cafe video")
-            assert video.evaluate("v => v.currentSrc").endswith("clips/narrated/coffee_cafe-low.webm")
-            heard = video.evaluate("""async v => {
-                v.muted = false; v.volume = 1; await v.play();
-                await new Promise(r => setTimeout(r, 1000));
-                const out = {muted: v.muted, audio: v.webkitAudioDecodedByteCount, time: v.currentTime};
-                v.pause(); return out; }""")
-            assert heard["muted"] is False and heard["audio"] > 0 and heard["time"] > 0.5, heard
-            details = page.locator("#clip-coffee_cafe details.transcript")
-            assert details.evaluate("d => d.open") is False and details.is_visible()
-            assert not page.locator("#clip-coffee_cafe").get_by_text("The voice of").is_visible()  # collapsed
-            details.locator("summary").click()
-            assert details.evaluate("d => d.open") is True
-            assert page.locator("#clip-coffee_cafe").get_by_text("Then the second beat: weights & <scores>.") \
-                .is_visible()
-        finally:
-            context.close()
+    with served_browser(test_media) as (server, context):
+        page = context.new_page()
+        page.goto(server.url + "index.html", wait_until="load")
+        video = page.locator("#clip-coffee_cafe video")
+        assert video.evaluate("v => v.currentSrc").endswith("clips/narrated/coffee_cafe-low.webm")
+        heard = video.evaluate("""async v => {
+            v.muted = false; v.volume = 1; await v.play();
+            await new Promise(r => setTimeout(r, 1000));
+            const out = {muted: v.muted, audio: v.webkitAudioDecodedByteCount, time: v.currentTime};
+            v.pause(); return out; }""")
+        assert heard["muted"] is False and heard["audio"] > 0 and heard["time"] > 0.5, heard
+        details = page.locator("#clip-coffee_cafe details.transcript")
+        assert details.evaluate("d => d.open") is False and details.is_visible()
+        assert not page.locator("#clip-coffee_cafe").get_by_text("The voice of").is_visible()  # collapsed
+        details.locator("summary").click()
+        assert details.evaluate("d => d.open") is True
+        assert page.locator("#clip-coffee_cafe").get_by_text("Then the second beat: weights & <scores>.") \
+            .is_visible()
     print(f"narrated clip: {heard['audio']} audio bytes decoded in {heard['time']:.2f} s")
 
 

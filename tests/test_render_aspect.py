@@ -8,7 +8,6 @@ is shared by the path, manifest, pixel, up-to-date and browser tests (in one xdi
 from __future__ import annotations
 
 import json
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -154,51 +153,44 @@ _WATCH_THE_TURN = """() => {
 
 @pytest.mark.browser
 def test_a_phone_plays_the_portrait_clip_and_turning_it_switches_to_landscape_in_place(built):
-    from playwright.sync_api import sync_playwright
-
-    from tests.test_page_browser import ARTIFACTS, WAIT_MS, LocalServer, _launch
+    from tests.test_page_browser import ARTIFACTS, WAIT_MS, served_browser
 
     project, _ = built
-    with LocalServer(project.out) as server, tempfile.TemporaryDirectory(prefix="chromium-profile-") as profile, \
-            sync_playwright() as playwright:
-        context = _launch(playwright, Path(profile))
-        try:
-            page = context.new_page()
-            errors = []
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            page.set_viewport_size({"width": 390, "height": 844})
-            page.goto(server.url + "index.html", wait_until="load")
-            upright = page.evaluate(_PLAYING, ["clips/low/portrait/corner.", WAIT_MS])
-            assert upright["width"] < upright["height"] and (upright["width"], upright["height"]) == (480, 854)
-            assert page.evaluate("() => document.querySelector('#clip-corner video').getAttribute('poster')") \
-                == "clips/low/portrait/corner.png"
-            ARTIFACTS.mkdir(parents=True, exist_ok=True)
-            page.locator("#clip-corner").scroll_into_view_if_needed()
-            page.screenshot(path=str(ARTIFACTS / "aspect-390x844.png"))
-            page.evaluate("""async () => { const v = document.querySelector('#clip-corner video'); v.muted = true;
-                await v.play(); while (v.currentTime < 0.8) await new Promise(r => setTimeout(r, 20));
-                v.pause(); }""")
-            position = page.evaluate(_WATCH_THE_TURN)
-            assert page.evaluate("() => document.querySelector('#clip-corner select').selectedOptions[0]"
-                                 ".textContent") == "480p portrait · 15 fps"
-            page.set_viewport_size({"width": 844, "height": 390})  # the phone turned
-            turned = page.evaluate(_PLAYING, ["clips/low/corner.", WAIT_MS])
-            # The sources are swapped in the same task as the viewport's change: well within a frame (15 fps).
-            lag = page.evaluate("() => window.swappedAt - window.resizedAt")
-            assert abs(lag) < 1000 / 15, lag
-            assert page.evaluate("() => document.querySelector('#clip-corner select').selectedOptions[0]"
-                                 ".textContent") == "480p · 15 fps"
-            assert "/portrait/" not in turned["src"] and (turned["width"], turned["height"]) == (854, 480)
-            page.wait_for_function(f"() => Math.abs(document.querySelector('#clip-corner video').currentTime"
-                                   f" - {position}) < 0.1", timeout=WAIT_MS)
-            page.set_viewport_size({"width": 1280, "height": 800})
-            page.screenshot(path=str(ARTIFACTS / "aspect-1280x800.png"))
-            assert page.evaluate(_PLAYING, ["clips/low/corner.", WAIT_MS])["width"] == 854
-            page.set_viewport_size({"width": 390, "height": 844})  # and back upright
-            assert page.evaluate(_PLAYING, ["clips/low/portrait/corner.", WAIT_MS])["height"] == 854
-            assert errors == []
-        finally:
-            context.close()
+    with served_browser(project.out) as (server, context):
+        page = context.new_page()
+        errors = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.set_viewport_size({"width": 390, "height": 844})
+        page.goto(server.url + "index.html", wait_until="load")
+        upright = page.evaluate(_PLAYING, ["clips/low/portrait/corner.", WAIT_MS])
+        assert upright["width"] < upright["height"] and (upright["width"], upright["height"]) == (480, 854)
+        assert page.evaluate("() => document.querySelector('#clip-corner video').getAttribute('poster')") \
+            == "clips/low/portrait/corner.png"
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        page.locator("#clip-corner").scroll_into_view_if_needed()
+        page.screenshot(path=str(ARTIFACTS / "aspect-390x844.png"))
+        page.evaluate("""async () => { const v = document.querySelector('#clip-corner video'); v.muted = true;
+            await v.play(); while (v.currentTime < 0.8) await new Promise(r => setTimeout(r, 20));
+            v.pause(); }""")
+        position = page.evaluate(_WATCH_THE_TURN)
+        assert page.evaluate("() => document.querySelector('#clip-corner select').selectedOptions[0]"
+                             ".textContent") == "480p portrait · 15 fps"
+        page.set_viewport_size({"width": 844, "height": 390})  # the phone turned
+        turned = page.evaluate(_PLAYING, ["clips/low/corner.", WAIT_MS])
+        # The sources are swapped in the same task as the viewport's change: well within a frame (15 fps).
+        lag = page.evaluate("() => window.swappedAt - window.resizedAt")
+        assert abs(lag) < 1000 / 15, lag
+        assert page.evaluate("() => document.querySelector('#clip-corner select').selectedOptions[0]"
+                             ".textContent") == "480p · 15 fps"
+        assert "/portrait/" not in turned["src"] and (turned["width"], turned["height"]) == (854, 480)
+        page.wait_for_function(f"() => Math.abs(document.querySelector('#clip-corner video').currentTime"
+                               f" - {position}) < 0.1", timeout=WAIT_MS)
+        page.set_viewport_size({"width": 1280, "height": 800})
+        page.screenshot(path=str(ARTIFACTS / "aspect-1280x800.png"))
+        assert page.evaluate(_PLAYING, ["clips/low/corner.", WAIT_MS])["width"] == 854
+        page.set_viewport_size({"width": 390, "height": 844})  # and back upright
+        assert page.evaluate(_PLAYING, ["clips/low/portrait/corner.", WAIT_MS])["height"] == 854
+        assert errors == []
 
 
 def test_the_page_plays_landscape_and_keeps_the_portrait_rendering_beside_it_square_not_at_all(built):

@@ -347,12 +347,8 @@ def _black_mp4(path: Path, seconds: float = 4.0, fps: int = 15) -> None:
 
 @pytest.mark.browser
 def test_the_switch_opens_the_other_language_at_the_same_beat_and_share_of_it(tmp_path):
-    import tempfile
-
-    from playwright.sync_api import sync_playwright
-
     from rendering.site.page import write_page
-    from tests.test_page_browser import WAIT_MS, LocalServer, _launch
+    from tests.test_page_browser import WAIT_MS, served_browser
 
     manifest = _page_manifest("en", "fr")
     for clip in manifest["clips"]:
@@ -363,31 +359,26 @@ def test_the_switch_opens_the_other_language_at_the_same_beat_and_share_of_it(tm
     write_page(manifest, tmp_path)
     clip_id = manifest["clips"][0]["id"]
     video = f"document.querySelector('#clip-{clip_id} video')"
-    with LocalServer(tmp_path) as server, tempfile.TemporaryDirectory(prefix="chromium-profile-") as profile, \
-            sync_playwright() as playwright:
-        context = _launch(playwright, Path(profile))
-        try:
-            page = context.new_page()
-            errors = []
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            page.goto(server.url + "index.html", wait_until="load")
-            page.wait_for_function(f"() => {video}.readyState >= 1", timeout=WAIT_MS)
-            # 2.0 s in English is 0.2 of the way through beat 2 ([1.5, 4.0)).
-            page.evaluate(f"""async () => {{ const v = {video}; v.currentTime = 2.0;
-                await new Promise(r => v.addEventListener('seeked', r, {{once: true}})); }}""")
-            page.click("a[data-language-switch]")
-            page.wait_for_url("**/index.fr.html#at=*", timeout=WAIT_MS)
-            assert page.url.endswith(f"index.fr.html#at=clip-{clip_id}:1:0.2000:0")
-            # In French beat 2 is [1.0, 4.0): 0.2 of it is 1.6 s.
-            page.wait_for_function(f"() => Math.abs({video}.currentTime - 1.6) < 0.01", timeout=WAIT_MS)
-            assert page.evaluate(f"() => {video}.paused")
-            assert page.evaluate("() => document.documentElement.lang") == "fr"
-            page.click("a[data-language-switch]")  # and back: the French place is the English 2.0 s again
-            page.wait_for_url("**/index.html#at=*", timeout=WAIT_MS)
-            page.wait_for_function(f"() => Math.abs({video}.currentTime - 2.0) < 0.01", timeout=WAIT_MS)
-            assert errors == []
-        finally:
-            context.close()
+    with served_browser(tmp_path) as (server, context):
+        page = context.new_page()
+        errors = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(server.url + "index.html", wait_until="load")
+        page.wait_for_function(f"() => {video}.readyState >= 1", timeout=WAIT_MS)
+        # 2.0 s in English is 0.2 of the way through beat 2 ([1.5, 4.0)).
+        page.evaluate(f"""async () => {{ const v = {video}; v.currentTime = 2.0;
+            await new Promise(r => v.addEventListener('seeked', r, {{once: true}})); }}""")
+        page.click("a[data-language-switch]")
+        page.wait_for_url("**/index.fr.html#at=*", timeout=WAIT_MS)
+        assert page.url.endswith(f"index.fr.html#at=clip-{clip_id}:1:0.2000:0")
+        # In French beat 2 is [1.0, 4.0): 0.2 of it is 1.6 s.
+        page.wait_for_function(f"() => Math.abs({video}.currentTime - 1.6) < 0.01", timeout=WAIT_MS)
+        assert page.evaluate(f"() => {video}.paused")
+        assert page.evaluate("() => document.documentElement.lang") == "fr"
+        page.click("a[data-language-switch]")  # and back: the French place is the English 2.0 s again
+        page.wait_for_url("**/index.html#at=*", timeout=WAIT_MS)
+        page.wait_for_function(f"() => Math.abs({video}.currentTime - 2.0) < 0.01", timeout=WAIT_MS)
+        assert errors == []
 
 
 def test_a_french_deck_says_its_language_and_an_english_one_stays_english(tmp_path):
