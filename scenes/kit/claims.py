@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .numbers import format_value
+from .translation import N_, _
 
 
 def top_token(tokens: Sequence[str], values, decimals: int = 2) -> str | None:
@@ -47,13 +48,15 @@ def bottom_index(values, decimals: int = 2) -> int | None:
     return order[0]
 
 
-COUNT_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
-               "twelve")
+COUNT_WORDS = (N_("zero"), N_("one"), N_("two"), N_("three"), N_("four"), N_("five"), N_("six"), N_("seven"),
+               N_("eight"), N_("nine"), N_("ten"), N_("eleven"), N_("twelve"))
 
 
 def count_word(n: int) -> str:
-    """A count as a caption writes it ("four tokens"), so "Four tokens, four vectors" follows the example."""
-    return COUNT_WORDS[n] if 0 <= n < len(COUNT_WORDS) else str(n)
+    """A count as a caption writes it ("four tokens"), so "Four tokens, four vectors" follows the example; in the
+    active language (a count of one takes the singular form of its `n_` message, where French gives the noun its
+    gender: "une tête")."""
+    return _(COUNT_WORDS[n]) if 0 <= n < len(COUNT_WORDS) else str(n)
 
 
 def all_of(n: int, noun: str) -> str:

@@ -78,6 +78,12 @@ def _(message: str) -> str:
     return translations(active_language()).gettext(message)
 
 
+def N_(message: str) -> str:
+    """`message` itself: marks a message kept in a constant (a stage's name, a checklist item) for extraction;
+    the code that shows it translates it then, with `_`, in the language active at that moment."""
+    return message
+
+
 def n_(singular: str, plural: str, n: int) -> str:
     """The form of the message that goes with the count `n`, in the active language (its plural rules)."""
     return translations(active_language()).ngettext(singular, plural, n)
