@@ -74,8 +74,8 @@ def translations(language: str) -> gettext.NullTranslations:
 
 
 def _(message: str) -> str:
-    """`message` in the active language."""
-    return translations(active_language()).gettext(message)
+    """`message` in the active language (an empty text stays empty: gettext's "" is the catalog's header)."""
+    return translations(active_language()).gettext(message) if message else message
 
 
 def N_(message: str) -> str:
@@ -87,6 +87,11 @@ def N_(message: str) -> str:
 def n_(singular: str, plural: str, n: int) -> str:
     """The form of the message that goes with the count `n`, in the active language (its plural rules)."""
     return translations(active_language()).ngettext(singular, plural, n)
+
+
+def capitalized(text: str) -> str:
+    """`text` with its first letter upper case: a message that opens with a placeholder ("{source} only")."""
+    return text[:1].upper() + text[1:]
 
 
 def localized_number(text: str, language: str | None = None) -> str:
