@@ -16,7 +16,7 @@ from scenes.quality.inspection import example_spec, example_words
 from scenes.quality.language_gate import english_words
 
 #: The scenes whose every user-facing sentence is a message (in the order issue 43's work follows).
-FRENCH_SCENES = ["summary", "teacher_forcing"]
+FRENCH_SCENES = ["summary", "teacher_forcing", "bottleneck"]
 
 _UNESCAPE = re.compile(r"\\(.)")
 
