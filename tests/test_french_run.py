@@ -16,7 +16,10 @@ from scenes.quality.inspection import example_spec, example_words
 from scenes.quality.language_gate import english_words
 
 #: The scenes whose every user-facing sentence is a message (in the order issue 43's work follows).
-FRENCH_SCENES = ["summary", "teacher_forcing", "bottleneck"]
+FRENCH_SCENES = ["summary", "teacher_forcing", "bottleneck", "coffee_cafe"]
+#: On-screen texts of kit modules this work may not edit yet (the lead is changing them): each still English in a
+#: French run, listed with where it is written; the test below fails once the file no longer writes it.
+NOT_YET_MARKED = {"sum →": "scenes/kit/products.py"}
 
 _UNESCAPE = re.compile(r"\\(.)")
 
@@ -52,9 +55,16 @@ def test_a_french_run_says_and_shows_no_english(scene_id, monkeypatch):
     own = frozenset(example_words(example_spec.post()))
     assert said and shown
     problems = [f"{beat}: {words} in {text!r}" for beat, text in said if (words := english_words(text, own))]
-    problems += [f"on screen: {words} in {text!r}" for text in sorted(shown) if (words := english_words(text, own))]
+    problems += [f"on screen: {words} in {text!r}" for text in sorted(shown)
+                 if text not in NOT_YET_MARKED and (words := english_words(text, own))]
     assert not problems, "\n".join(problems)
     assert not [text for _beat, text in said if text != text.replace(" :", "")], "a colon without its no-break space"
+
+
+def test_the_texts_not_yet_marked_are_still_written_where_listed():
+    from conftest import ROOT
+
+    assert [text for text, path in NOT_YET_MARKED.items() if f'"{text}"' not in (ROOT / path).read_text()] == []
 
 
 def _catalog():

@@ -61,7 +61,8 @@ def count_word(n: int) -> str:
 
 def all_of(n: int, noun: str) -> str:
     """ "both words" for two, "all four words" otherwise: how a caption says "every one of them"."""
-    return f"both {noun}" if n == 2 else f"all {count_word(n)} {noun}"
+    return _("both {noun}").format(noun=noun) if n == 2 else _("all {count} {noun}").format(count=count_word(n),
+                                                                                           noun=noun)
 
 
 def tied_at_top(values, decimals: int = 2) -> list[int]:
@@ -77,7 +78,9 @@ def tied_at_top(values, decimals: int = 2) -> list[int]:
 def words_list(words) -> str:
     """ "I", "I and love", "I, love and coffee": words joined as a caption lists them."""
     words = list(words)
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+    if len(words) == 1:
+        return words[0]
+    return _("{words} and {last}").format(words=", ".join(words[:-1]), last=words[-1])
 
 
 def leader(tokens: Sequence[str], values, decimals: int = 2) -> tuple[int | None, str]:
@@ -88,7 +91,8 @@ def leader(tokens: Sequence[str], values, decimals: int = 2) -> tuple[int | None
     if best is not None:
         return best, tokens[best]
     tied = tied_at_top(values, decimals)
-    return None, f"{words_list(tokens[i] for i in tied)} (tied at {format_value(values[tied[0]], decimals)})"
+    return None, _("{words} (tied at {value})").format(words=words_list(tokens[i] for i in tied),
+                                                       value=format_value(values[tied[0]], decimals))
 
 
 def value_list(source, path: str, decimals: int = 2) -> str:
@@ -102,7 +106,12 @@ def spoken_values(source, path: str, decimals: int = 2) -> str:
     """"0.73, 0.35 and 1.35": the same numbers as `value_list`, as a narrator lists them."""
     from .numbers import format_value
 
-    return words_list(format_value(v, decimals) for v in source.get(path).tolist())
+    from .translation import numbers_listed
+
+    shown = [format_value(v, decimals) for v in source.get(path).tolist()]
+    if len(shown) == 1:
+        return shown[0]
+    return _("{words} and {last}").format(words=numbers_listed(shown[:-1]), last=shown[-1])
 
 
 def leader_of(source, path: str, said: Sequence[str]) -> tuple[int | None, str]:

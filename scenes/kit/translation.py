@@ -94,6 +94,16 @@ def capitalized(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+#: Between numbers listed in a sentence: a comma in English; a semicolon in French, whose decimal sign is the comma
+#: ("0,73 ; 0,35"), with the no-break space French puts before it.
+NUMBER_SEPARATORS = {"en": ", ", "fr": "\u00a0; "}
+
+
+def numbers_listed(texts, language: str | None = None) -> str:
+    """Numbers (already written by `format_value`) joined as a sentence lists them: "0.73, 0.35"; "0,73 ; 0,35"."""
+    return NUMBER_SEPARATORS[check_language(language or active_language())].join(texts)
+
+
 def localized_number(text: str, language: str | None = None) -> str:
     """A number formatted the English way ("-0.73", as numbers.format_value rounds it) in the language's own
     symbols: its decimal sign and minus sign from the locale (French: "-0,73")."""
