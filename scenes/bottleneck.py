@@ -28,6 +28,7 @@ from scenes.kit.layout import Region
 from scenes.kit.products import shared_cell_width
 from scenes.kit.languages import source_language
 from scenes.kit.text import align_baselines, baseline_y, wrapped
+from scenes.kit.translation import _, n_, quoted
 
 
 @dataclass(frozen=True)
@@ -167,16 +168,17 @@ def _line_of(parts, lines: list[list[int]], index: int) -> VGroup:
 def decoder_caption(steps, language: str) -> tuple[str, str]:
     """The caption and narration as the decoder's steps come in: the French words it writes, each from s alone."""
     listed = ", ".join(steps)
-    return (f"The decoder writes {listed} one word at a time. Each step sees only s.",
-            f"The decoder then writes {listed}, one word at a time, and every one of those steps sees only s, never "
-            f"the {language} words again.")
+    return (_("The decoder writes {words} one word at a time. Each step sees only s.").format(words=listed),
+            _("The decoder then writes {words}, one word at a time, and every one of those steps sees only s, never "
+              "the {language} words again.").format(words=listed, language=language))
 
 
 def through_s_caption(first: str) -> tuple[str, str]:
     """The caption and narration that name the first English word, seen by the decoder only through s."""
-    return (f"Whatever it writes, the decoder sees “{first}” only through s, mixed with every word after it.",
-            f"Whatever word it writes, the decoder sees “{first}” only through s, blended with every word that came "
-            "after it.")
+    return (_("Whatever it writes, the decoder sees {word} only through s, mixed with every word after it.").format(
+                word=quoted(first)),
+            _("Whatever word it writes, the decoder sees {word} only through s, blended with every word that came "
+              "after it.").format(word=quoted(first)))
 
 
 def links_from_s(frame, boxes: list) -> VGroup:
@@ -191,10 +193,47 @@ def links_from_s(frame, boxes: list) -> VGroup:
 
 def kept_caption(first: str, share: str) -> tuple[str, str]:
     """The caption and narration once every state is kept: the first word, only `share` of s, is whole in h_1."""
-    return (f"Nothing squeezed: “{first}”, a {share} share of s, is all there in h_1, and every step can look "
-            "straight at it.",
-            f"Nothing is squeezed: “{first}”, which was only a small share of s, is all there in h_1, and every "
-            "decoder step can look straight at it.")
+    return (_("Nothing squeezed: {word}, a {share} share of s, is all there in h_1, and every step can look "
+              "straight at it.").format(word=quoted(first), share=share),
+            _("Nothing is squeezed: {word}, which was only a small share of s, is all there in h_1, and every "
+              "decoder step can look straight at it.").format(word=quoted(first)))
+
+
+def overwrite_caption(first: str, shares: list[str], fades: bool) -> tuple[str, str]:
+    """The caption and narration as later words overwrite the state: the first word's share, shown at each step,
+    fades (or, for another example, only changes)."""
+    later = shares[1] if len(shares) > 1 else shares[0]
+    for value in shares[2:]:
+        later = _("{earlier}, then to {later}").format(earlier=later, later=value)
+    if fades:
+        caption = _("Each new word overwrites the same hidden state. {word} fades: its share goes {shares}.")
+        narration = _("Each new word overwrites the same hidden state, and {word} fades: its share goes from "
+                      "{first} to {later}.")
+    else:
+        caption = _("Each new word overwrites the same hidden state. {word} changes: its share goes {shares}.")
+        narration = _("Each new word overwrites the same hidden state, and {word} changes: its share goes from "
+                      "{first} to {later}.")
+    return (caption.format(word=quoted(first), shares=" → ".join(shares)),
+            narration.format(word=quoted(first), first=shares[0], later=later))
+
+
+def summary_caption(last: str, size: int) -> str:
+    """The caption once the last word is read: that state is s, and all of the source sentence must fit in it."""
+    return n_("The state after {word} is the summary s. All of the {source} must fit in it: {size} number, however "
+              "long the sentence.",
+              "The state after {word} is the summary s. All of the {source} must fit in it: {size} numbers, however "
+              "long the sentence.", size).format(word=quoted(last), source=source_language(), size=size)
+
+
+def same_size_caption(words: int, size: int) -> tuple[str, str]:
+    """The caption and narration that s has `size` numbers whatever the sentence's length (`words` here)."""
+    count = count_word(words)
+    return (n_("{count} word or many more: the same {size} numbers.",
+               "{count} words or many more: the same {size} numbers.", words).format(count=count.capitalize(),
+                                                                                    size=size),
+            n_("Whether the sentence has {count} word or many more, s is always the same {size} numbers.",
+               "Whether the sentence has {count} words or many more, s is always the same {size} numbers.",
+               words).format(count=count, size=size))
 
 
 class BottleneckScene(AttentionScene):
@@ -220,9 +259,13 @@ class BottleneckScene(AttentionScene):
         """The encoder's one hidden state, after the first word, and what it is made of."""
         tokens = self.tokens
         size = self.src.get("hidden_size")
-        self.say(f"The encoder reads the {source_language()} left to right, keeping one hidden state: {size} numbers.",
-                 narration=f"The encoder reads the {source_language()} from left to right. All it keeps is one hidden state, "
-                           f"a vector of {size} numbers.")
+        self.say(n_("The encoder reads the {source} left to right, keeping one hidden state: {size} number.",
+                    "The encoder reads the {source} left to right, keeping one hidden state: {size} numbers.",
+                    size).format(source=source_language(), size=size),
+                 narration=n_("The encoder reads the {source} from left to right. All it keeps is one hidden state, "
+                              "a vector of {size} number.",
+                              "The encoder reads the {source} from left to right. All it keeps is one hidden state, "
+                              "a vector of {size} numbers.", size).format(source=source_language(), size=size))
         words, in_lines = self._word_row()
         arrows = self._word_arrows(words, in_lines)
         picture, plan = compose(self._reading_forms(words, in_lines))
@@ -235,9 +278,10 @@ class BottleneckScene(AttentionScene):
         self.play(FadeIn(state), FadeIn(state_title), run_time=0.8)
         bars = self._share_bars(0, shares)
         first_share = format_value(self.src.value("first_token_share", 0), 2)
-        self.say(f"After “{tokens[0]}”, the state is all “{tokens[0]}”: its share is {first_share}.",
-                 narration=f"After the first word, “{tokens[0]}”, the state holds nothing else: the share of "
-                           f"“{tokens[0]}” is {first_share}.")
+        self.say(_("After {word}, the state is all {word}: its share is {share}.").format(
+                     word=quoted(tokens[0]), share=first_share),
+                 narration=_("After the first word, {word}, the state holds nothing else: the share of {word} is "
+                             "{share}.").format(word=quoted(tokens[0]), share=first_share))
         staging.look_at(self, plan, picture.below(), fading_in=[shares.title, shares.labels], run_time=0.5)
         self.play(GrowFromEdge(bars.bars, LEFT), FadeIn(bars.numbers), run_time=0.8)
         self._show_trail_step(steps, 0)
@@ -252,11 +296,8 @@ class BottleneckScene(AttentionScene):
         values = self.src.get("first_token_share").tolist()
         share = [format_value(v, 2) for v in values]
         fades = all(later <= earlier for earlier, later in zip(values, values[1:]))
-        verb = "fades" if fades else "changes"
-        self.say(f"Each new word overwrites the same hidden state. “{tokens[0]}” {verb}: "
-                 f"its share goes {' → '.join(share)}.",
-                 narration=f"Each new word overwrites the same hidden state, and “{tokens[0]}” {verb}: its share "
-                           f"goes from {share[0]} to {', then to '.join(share[1:])}.")
+        caption, narration = overwrite_caption(tokens[0], share, fades)
+        self.say(caption, narration=narration)
         for t in range(1, len(tokens)):
             staging.look_back(self, reading.plan, fading_out=self._shares_shown(reading))
             arrow = self._read_arrow(reading.words, t, reading.state_title)
@@ -286,8 +327,7 @@ class BottleneckScene(AttentionScene):
         """The last hidden state is the summary s: fixed length, whatever the sentence."""
         tokens = self.tokens
         size = self.src.get("hidden_size")
-        self.say(f"The state after “{tokens[-1]}” is the summary s. All of the {source_language()} must fit in it: "
-                 f"{size} numbers, however long the sentence.", subject=reading.state)
+        self.say(summary_caption(tokens[-1], size), subject=reading.state)
         shown_trail = [FadeOut(VGroup(*reading.trail_steps))] if reading.trail_steps else []
         self.play(FadeOut(reading.bars), FadeOut(reading.shares.title), FadeOut(reading.shares.labels),
                   *shown_trail, FadeOut(reading.reader), FadeOut(reading.read_arrow), run_time=0.6)
@@ -312,10 +352,8 @@ class BottleneckScene(AttentionScene):
         self.play(Create(frame), FadeIn(brace), run_time=0.8)
         self.play(FadeIn(all_of_it, shift=LEFT * layout.NUDGE), run_time=0.6)
         self.wait(1.5)
-        count = count_word(len(tokens))
-        self.say(f"{count.capitalize()} words or many more: the same {size} numbers.",
-                 narration=f"Whether the sentence has {count} words or many more, s is always the same "
-                           f"{size} numbers.", subject=summary)
+        caption, narration = same_size_caption(len(tokens), size)
+        self.say(caption, narration=narration, subject=summary)
         self.wait(1.5)
         return Summary(summary, frame, VGroup(funnel, brace, all_of_it))
 
@@ -346,9 +384,10 @@ class BottleneckScene(AttentionScene):
         """The contrast: keep h_1 … h_T, and let every decoder step reach each of them."""
         tokens = self.tokens
         steps = self._decoder_words()
-        self.say(f"Soft attention keeps every encoder state h_1 … h_{len(tokens)} instead of just s.",
-                 narration=f"Soft attention does something different: it keeps every encoder state, h_1 to "
-                           f"h_{len(tokens)}, one per {source_language()} word, instead of just s.")
+        last = f"h_{len(tokens)}"
+        self.say(_("Soft attention keeps every encoder state h_1 … {last} instead of just s.").format(last=last),
+                 narration=_("Soft attention does something different: it keeps every encoder state, h_1 to {last}, "
+                             "one per {source} word, instead of just s.").format(last=last, source=source_language()))
         self.play(FadeOut(from_s), FadeOut(summary.group), FadeOut(summary.frame), FadeOut(reading.word_arrows),
                   run_time=0.6)
         kept, plan = compose(self._kept_forms(chain), self._left_of_chain(chain), pinned=[chain])
@@ -358,12 +397,12 @@ class BottleneckScene(AttentionScene):
         # where the states as shades are larger than their room: the camera out over them, the words fading
         staging.out_over(self, plan, *(ReplacementTransform(w, row.word) for w, row in zip(reading.words, rows)),
                          instead=[FadeOut(reading.words)])
-        title = staging.in_view(self, layout.fit_into(heading("With soft attention", color=palette.WEIGHT),
+        title = staging.in_view(self, layout.fit_into(heading(_("With soft attention"), color=palette.WEIGHT),
                                                       layout.top_band()))
         self.play(*(FadeIn(VGroup(row.name, row.state)) for row in rows), FadeIn(title, shift=DOWN * layout.NUDGE),
                   run_time=0.8)
         self.wait(0.6)
-        self.say("Each decoder step can reach all of them, not one squeezed summary.")
+        self.say(_("Each decoder step can reach all of them, not one squeezed summary."))
         links = self._reach_every_state(chain, rows)
         self.wait(1.0)
         share = self._final_share_note()
@@ -393,7 +432,7 @@ class BottleneckScene(AttentionScene):
         heading stood, placed for the view the camera now shows."""
         number = self.src.number("first_token_share", len(self.tokens) - 1, font_size=typography.NUMBER_SIZE,
                                  color=palette.ACCENT)
-        note = VGroup(label("first word's share of s:", font_size=typography.LABEL_SIZE), number)
+        note = VGroup(label(_("first word's share of s:"), font_size=typography.LABEL_SIZE), number)
         note.arrange(RIGHT, buff=layout.NEAR)
         note.number = number
         return staging.in_view(self, layout.fit_into(note, layout.top_band(), grow=False))
@@ -413,17 +452,20 @@ class BottleneckScene(AttentionScene):
         """The brace under s's frame with "one vector, fixed length", and "all of the English must fit in here":
         stacked, each on lines as wide as the body, one under the other; else the brace's note under it and the
         other beside the frame."""
-        fixed = f"one vector, fixed length: {self.src.get('hidden_size')} numbers"
+        size = self.src.get("hidden_size")
+        fixed = n_("one vector, fixed length: {size} number", "one vector, fixed length: {size} numbers", size).format(
+            size=size)
+        must_fit = _("all of the {source} must fit in here").format(source=source_language())
         if stacked:
             width = layout.body().width
             brace = VGroup(Brace(frame, direction=DOWN, color=palette.CONTEXT))
             brace.add(wrapped(fixed, width, font_size=typography.SMALL_SIZE, color=palette.CONTEXT).next_to(
                 brace, DOWN, buff=layout.TIGHT))
-            all_of_it = wrapped(f"all of the {source_language()} must fit in here", width, font_size=typography.LABEL_SIZE)
+            all_of_it = wrapped(must_fit, width, font_size=typography.LABEL_SIZE)
             all_of_it.next_to(brace, DOWN, buff=layout.GAP)
         else:
             brace = caption_brace(frame, fixed, color=palette.CONTEXT)
-            all_of_it = label(f"all of the {source_language()} must fit in here", font_size=typography.LABEL_SIZE)
+            all_of_it = label(must_fit, font_size=typography.LABEL_SIZE)
             all_of_it.next_to(frame, RIGHT, buff=layout.APART)
         layout.keep_inside(all_of_it, layout.body())
         return brace, all_of_it
@@ -545,7 +587,7 @@ class BottleneckScene(AttentionScene):
     def _state_title(self, t: int, region: Region, state: VGroup, zoom: float, *, crowded: bool,
                      stacked: bool) -> VGroup:
         """"hidden state after “word”" over `state`, scaled by `zoom` (in a narrow body, no further than the floor)."""
-        words = f"hidden state after “{self.tokens[t]}”"
+        words = _("hidden state after {word}").format(word=quoted(self.tokens[t]))
         if stacked:  # never scaled below the floor: wrapped to the width it then may take
             zoom = max(zoom, typography.MIN_FONT_SIZE / typography.LABEL_SIZE)
         title = (wrapped(words, region.width / zoom, font_size=typography.LABEL_SIZE) if stacked
@@ -604,7 +646,7 @@ class BottleneckScene(AttentionScene):
         rows = -(-len(labels) // columns)
         triples += [[VGroup(), VGroup(), VGroup()] for _ in range(rows * columns - len(triples))]
         cells = [m for r in range(rows) for c in range(columns) for m in triples[c * rows + r]]
-        words = "how much of each word the state still carries"
+        words = _("how much of each word the state still carries")
         title = (wrapped(words, region.width, font_size=typography.SMALL_SIZE, color=palette.MUTED)
                  if stacked else label(words, font_size=typography.SMALL_SIZE, color=palette.MUTED))
         spare = region.height - title.height - layout.GAP - rows * L.bar_height
@@ -629,7 +671,7 @@ class BottleneckScene(AttentionScene):
         cells = [units[c * rows + r] for r in range(rows) for c in range(columns)]
         VGroup(*cells).arrange_in_grid(rows=rows, cols=columns, col_alignments="l" * columns,
                                        buff=(layout.NEAR, layout.NEAR))
-        title = wrapped("how much of each word the state still carries", region.width,
+        title = wrapped(_("how much of each word the state still carries"), region.width,
                         font_size=typography.SMALL_SIZE, color=palette.MUTED)
         VGroup(title, VGroup(*cells)).arrange(DOWN, buff=layout.GAP, aligned_edge=LEFT).move_to(region.center)
         return Shares(title, VGroup(*labels), VGroup(*slots), spacers)
@@ -665,7 +707,8 @@ class BottleneckScene(AttentionScene):
     def _trail_steps(self, in_lines: bool) -> tuple[VGroup, list[VGroup]]:
         """The share trail (`_share_trail`) in one row as built, or in lines at the floor's size (a long first word:
         its head on lines of its own, its number after)."""
-        head = label(f"“{self.tokens[0]}” share:", font_size=typography.LABEL_SIZE, color=palette.MUTED)
+        head = label(_("{word} share:").format(word=quoted(self.tokens[0])), font_size=typography.LABEL_SIZE,
+                     color=palette.MUTED)
         first = self.src.number("first_token_share", 0, decimals=2, font_size=typography.NUMBER_SIZE)
         steps = [VGroup(head, first).arrange(RIGHT, buff=layout.NEAR)]
         for t in range(1, len(self.tokens)):
@@ -678,7 +721,8 @@ class BottleneckScene(AttentionScene):
         body = layout.body()
         scale = floor_scale(trail)
         if steps[0].width > body.width / scale:  # a long first word: its head on lines of its own, number after
-            head = wrapped(f"“{self.tokens[0]}” share:", body.width / scale, font_size=typography.LABEL_SIZE,
+            head = wrapped(_("{word} share:").format(word=quoted(self.tokens[0])), body.width / scale,
+                           font_size=typography.LABEL_SIZE,
                            color=palette.MUTED, line_gap=layout.TIGHT)
             last = head[-1] if isinstance(head, VGroup) else head
             first.next_to(last, RIGHT, buff=layout.NEAR)
@@ -703,7 +747,7 @@ class BottleneckScene(AttentionScene):
         column = VGroup(*boxes).arrange(DOWN, buff=max(min(L.chain_gap, room), layout.NEAR))
         links = [Line(a.get_bottom(), b.get_top(), buff=layout.HAIRLINE, color=palette.MUTED, stroke_width=2)
                  for a, b in zip(boxes[:-1], boxes[1:])]
-        head = label("decoder", font_size=typography.SMALL_SIZE, color=palette.MUTED)
+        head = label(_("decoder"), font_size=typography.SMALL_SIZE, color=palette.MUTED)
         head.next_to(column, LEFT, buff=layout.GAP).align_to(column, UP)
         chain = VGroup(head, *[m for pair in zip(boxes, links + [VGroup()]) for m in pair])
         layout.fit_into(chain, body)
@@ -728,7 +772,7 @@ class BottleneckScene(AttentionScene):
         boxes = [token_box(w, palette.FRENCH) for w in self._decoder_words()]
         row = VGroup(*boxes).arrange(RIGHT, buff=layout.GAP)
         body = layout.body()
-        head = label("decoder", font_size=typography.SMALL_SIZE, color=palette.MUTED)
+        head = label(_("decoder"), font_size=typography.SMALL_SIZE, color=palette.MUTED)
         scale = floor_scale(VGroup(row, head))
         lines = (_in_lines(boxes, body.width / scale - layout.GAP / 2, gap=layout.GAP, line_gap=layout.GAP,
                            room_after=layout.GAP) if in_lines else [list(range(len(boxes)))])

@@ -30,6 +30,7 @@ from scenes.kit.claims import count_word, tied_at_top, top_index, words_list
 from scenes.kit.score_bars import ScoreBars, ScoreRows, bars_or_rows
 from scenes.kit.languages import source_language, target_language
 from scenes.kit.text import wrapped
+from scenes.kit.translation import N_, _, capitalized, n_, numbers_listed, quoted
 
 
 @dataclass(frozen=True)
@@ -53,7 +54,8 @@ L = CoffeeCafeLayout()
 
 def _per_word(src: Source, path: str, tokens: list[str], decimals: int = 2) -> str:
     """"0.28 for I, 0.19 for love and 0.52 for coffee": each traced value with the word it belongs to."""
-    return words_list(f"{format_value(src.value(path, i), decimals)} for {t}" for i, t in enumerate(tokens))
+    return words_list(_("{value} for {word}").format(value=format_value(src.value(path, i), decimals), word=t)
+                      for i, t in enumerate(tokens))
 
 
 def _vector_names(n: int) -> str:
@@ -102,9 +104,9 @@ def _query_and_encoder_forms(src: Source, tokens: list[str]) -> list[Form]:
     def build(q_column: bool, side: bool) -> QueryAndEncoder:
         q_row = _named_row("q", vector(src, "q", color=palette.QUERY,
                                        orientation="column" if q_column else "row"), palette.QUERY)
-        purpose = wrapped("a vector used to score encoder vectors", width, font_size=typography.SMALL_SIZE,
+        purpose = wrapped(_("a vector used to score encoder vectors"), width, font_size=typography.SMALL_SIZE,
                           color=palette.QUERY)
-        role = wrapped("encoder vectors: they play the key/value role", width, font_size=typography.SMALL_SIZE,
+        role = wrapped(_("encoder vectors: they play the key/value role"), width, font_size=typography.SMALL_SIZE,
                        color=palette.KEY)
         encoder = matrix(src, "H", color=palette.KEY)
         encoder.add_row_labels(tokens, color=palette.ENGLISH, font_size=typography.LABEL_SIZE)
@@ -155,13 +157,14 @@ def _decoder_chain(src: Source, *, stacked: bool, lines: int = 1, compact: bool 
     if lines > 1:
         _in_lines([*words.tokens, blank], lines)
     chain = DecoderChain(
-        label(f"{target_language()} so far", font_size=typography.SMALL_SIZE, color=palette.MUTED), words, blank,
+        label(capitalized(_("{target} so far").format(target=target_language())), font_size=typography.SMALL_SIZE,
+              color=palette.MUTED), words, blank,
         sentence,
-        VGroup(label("(tokens)", font_size=typography.SMALL_SIZE, color=palette.MUTED),
-               label("(a vector)", font_size=typography.SMALL_SIZE, color=palette.MUTED)),
+        VGroup(label(_("(tokens)"), font_size=typography.SMALL_SIZE, color=palette.MUTED),
+               label(_("(a vector)"), font_size=typography.SMALL_SIZE, color=palette.MUTED)),
         VGroup(RoundedRectangle(corner_radius=L.decoder_corner, width=L.decoder_width, height=L.decoder_height,
                                 stroke_color=palette.MUTED, fill_color=palette.BACKGROUND, fill_opacity=1),
-               label("decoder", color=palette.TEXT)),
+               label(_("decoder"), color=palette.TEXT)),
         math('s_"decoder"', font_size=typography.BODY_SIZE),
         vector(src, "s_decoder", orientation="column",
                **(dict(cell_size=compact_row()) if compact else {})),
@@ -236,7 +239,7 @@ class CoffeeCafeScene(AttentionScene):
     def construct(self):
         self.src = Source("coffee")
         self.tokens = list(self.src.get("tokens"))
-        self.said = [f"“{t}”" for t in self.tokens]  # the words as a caption quotes them
+        self.said = [quoted(t) for t in self.tokens]  # the words as a caption quotes them
         self.show_title()
         self.french_so_far_to_decoder_state()
         self.state_to_query()
@@ -256,13 +259,16 @@ class CoffeeCafeScene(AttentionScene):
                                 chain.decoder, down=chain.stacked)
         to_state = flow_arrow(chain.decoder, chain.state, down=chain.stacked)
 
-        self.say(f"{language} so far: “{french}”. We are about to predict the next word.", subject=chain.words)
+        self.say(_("{language} so far: {words}. We are about to predict the next word.").format(
+            language=language, words=quoted(french)), subject=chain.words)
         staging.enter(self, plan, FadeIn(chain.sentence_title), FadeIn(chain.words, lag_ratio=0.3),
                       FadeIn(chain.blank), run_time=1.5)
         self.wait(0.8)
-        self.say(f"The decoder reads that {language} and keeps a hidden state: s_decoder, a vector of numbers.",
-                 narration=f"The decoder reads that {language} and sums it up in a hidden state, s_decoder: not "
-                           "words any more, just a vector of numbers.", subject=chain.state)
+        self.say(_("The decoder reads that {language} and keeps a hidden state: s_decoder, a vector of numbers.").format(
+                     language=language),
+                 narration=_("The decoder reads that {language} and sums it up in a hidden state, s_decoder: not "
+                             "words any more, just a vector of numbers.").format(language=language),
+                 subject=chain.state)
         self.play(Create(to_decoder), FadeIn(chain.decoder), run_time=1.0)
         self.play(Create(to_state), FadeIn(chain.state), FadeIn(chain.state_name), run_time=1.2)
         self.play(FadeIn(chain.kinds), run_time=0.8)
@@ -277,20 +283,23 @@ class CoffeeCafeScene(AttentionScene):
         (comp, names), plan = compose(flow_forms(lambda stacked: _query_product(self.src, stacked)),
                                       pinned=[formula])
 
-        self.say("A learned linear map turns the state into a query: q = W_q s_decoder.",
-                 narration="A learned linear map turns that state into a query: q is the matrix W_q times "
-                           "s_decoder.", subject=VGroup(comp.matrix, comp.vector))
+        self.say(_("A learned linear map turns the state into a query: q = W_q s_decoder."),
+                 narration=_("A learned linear map turns that state into a query: q is the matrix W_q times "
+                             "s_decoder."), subject=VGroup(comp.matrix, comp.vector))
         self.clear_stage()
         self.play(Write(formula), run_time=1.0)
         staging.enter(self, plan, FadeIn(comp.matrix), FadeIn(comp.vector), FadeIn(names),
                       scaffold=[FadeIn(comp.scaffold())], then_on=VGroup(comp.matrix, comp.vector))
         self.wait(0.6)
-        self.say(f"One row at a time: multiply a row of W_q by s_decoder entry by entry, then add the "
-                 f"{count_word(comp.matrix.cols)} products.", subject=VGroup(comp.products, comp.result))
+        self.say(n_("One row at a time: multiply a row of W_q by s_decoder entry by entry, then add the {count} "
+                    "product.",
+                    "One row at a time: multiply a row of W_q by s_decoder entry by entry, then add the {count} "
+                    "products.", comp.matrix.cols).format(count=count_word(comp.matrix.cols)),
+                 subject=VGroup(comp.products, comp.result))
         shown = staging.dot_every_row(self, plan, comp, color=palette.QUERY)
         staging.end_on(self, plan, VGroup(comp.result, names[2]))  # q, every entry legible
-        q_text = ", ".join(format_value(v, 2) for v in self.src.get("q").tolist())
-        self.say(f"So q = ({q_text}).", subject=comp.result)
+        q_text = numbers_listed(format_value(v, 2) for v in self.src.get("q").tolist())
+        self.say(_("So q = ({values}).").format(values=q_text), subject=comp.result)
         self.play(FadeOut(shown[-1].box), Indicate(comp.result, color=palette.QUERY), run_time=1.0)
         self.wait(1.2)
 
@@ -306,26 +315,25 @@ class CoffeeCafeScene(AttentionScene):
         word = token_box(next_word, palette.FRENCH, font_size=typography.HEADING_SIZE)
         claim = layout.side_by_side_or_stacked(parts.q_row, differs, word, width=layout.frame().width)
         claim.shift(UP * (settled[1] - parts.q_row.get_center()[1]))
-        not_word = wrapped(f"not the word “{next_word}”, not a guess of it", layout.frame().width,
+        not_word = wrapped(_("not the word {word}, not a guess of it").format(word=quoted(next_word)),
+                           layout.frame().width,
                            font_size=typography.SMALL_SIZE, color=palette.WRONG).next_to(claim, DOWN, buff=layout.GAP)
         layout.keep_inside(VGroup(claim, not_word))
         encoder = VGroup(parts.encoder, parts.h_names)
 
-        self.say(f"q is not the word “{next_word}”, and not a guess of it.", subject=parts.q_row)
+        self.say(_("q is not the word {word}, and not a guess of it.").format(word=quoted(next_word)),
+                 subject=parts.q_row)
         self.clear_stage()
         self.play(FadeIn(parts.q_row), FadeIn(word), run_time=1.0)
         self.play(FadeIn(differs), FadeIn(not_word), run_time=1.0)
         self.wait(1.0)
-        self.say("It is a vector of coordinates whose only job is to score encoder vectors.", subject=parts.q_row)
+        self.say(_("It is a vector of coordinates whose only job is to score encoder vectors."), subject=parts.q_row)
         self.play(FadeOut(differs), FadeOut(word), FadeOut(not_word), run_time=0.5)
         self.play(parts.q_row.animate.move_to(settled), run_time=0.6)
         self.play(FadeIn(parts.purpose), run_time=0.8)
         self.wait(1.0)
-        self.say(f"The encoder kept {count_word(n)} vectors, one per {source_language()} word: {_vector_names(n)}. "
-                 "They play the key/value role.",
-                 narration=f"Meanwhile the encoder kept one vector per {source_language()} word, "
-                           f"{count_word(n)} in all: {_vector_names(n)}. They are what the query will be scored against.",
-                 subject=parts.h_names)
+        caption, narration = encoder_vectors_caption(n, _vector_names(n))
+        self.say(caption, narration=narration, subject=parts.h_names)
         staging.enter_below(self, plan, VGroup(encoder, parts.role), FadeIn(encoder, lag_ratio=0.3),
                             FadeIn(parts.role), run_time=1.5)
         staging.end_on(self, plan, parts.h_names)  # the names the caption lists, legible (the camera's turn)
@@ -342,25 +350,27 @@ class CoffeeCafeScene(AttentionScene):
         scoring, plan = compose(encoder_scoring_forms(src, self.tokens, q_name="q", e_name="e_i"), pinned=[formula])
         comp, words, names = scoring.comp, scoring.words, scoring.names
 
-        self.say(f"Score each {source_language()} position with a dot product: e_i = q · h_i.",
-                 narration=f"Now score each {source_language()} position with a dot product: the score e_i is q "
-                           "dotted with h_i.", subject=VGroup(comp.vector, comp.matrix))
+        self.say(_("Score each {source} position with a dot product: e_i = q · h_i.").format(source=source_language()),
+                 narration=_("Now score each {source} position with a dot product: the score e_i is q dotted with "
+                             "h_i.").format(source=source_language()), subject=VGroup(comp.vector, comp.matrix))
         self.clear_stage()
         self.play(Write(formula), run_time=1.0)
         staging.enter(self, plan, FadeIn(words, lag_ratio=0.2), FadeIn(comp.matrix), FadeIn(comp.vector),
                       FadeIn(names), scaffold=[FadeIn(comp.scaffold())], then_on=VGroup(comp.matrix, comp.vector))
         self.wait(0.4)
-        self.say(f"Multiply q and h_i entry by entry, then add the {count_word(comp.matrix.cols)} products.",
-                 subject=VGroup(comp.products, comp.result))
+        self.say(n_("Multiply q and h_i entry by entry, then add the {count} product.",
+                    "Multiply q and h_i entry by entry, then add the {count} products.", comp.matrix.cols).format(
+                     count=count_word(comp.matrix.cols)), subject=VGroup(comp.products, comp.result))
         shown = staging.dot_every_row(self, plan, comp, labels=list(words), color=palette.KEY)
         best, leader = leader_of(src, "scores", self.said)
         if best is None:
-            self.say(f"No single word scores highest: {leader}.", subject=comp.result)
+            self.say(_("No single word scores highest: {leader}.").format(leader=leader), subject=comp.result)
             staging.end_on(self, plan, comp.result, FadeOut(shown[-1].box))
         else:
             top = VGroup(words[best], comp.result.cell(best))
-            self.say(f"{self.said[best]} scores highest: e_{best + 1} = {format_value(src.value('scores', best), 2)}.",
-                     subject=top)
+            self.say(_("{word} scores highest: {name} = {value}.").format(
+                word=self.said[best], name=f"e_{best + 1}", value=format_value(src.value("scores", best), 2)),
+                subject=top)
             staging.end_on(self, plan, top)
             self.play(FadeOut(shown[-1].box), Create(frame_box(top, color=palette.QUERY)),
                       comp.result.cell(best).animate.set_color(palette.QUERY), run_time=0.8)
@@ -379,7 +389,7 @@ class CoffeeCafeScene(AttentionScene):
         layout.fit_into(panel, layout.body())
         bars = panel.bars
 
-        self.say("Softmax turns the scores into weights α_i: all positive, summing to one.")
+        self.say(_("Softmax turns the scores into weights α_i: all positive, summing to one."))
         self.clear_stage()
         self.play(FadeIn(panel.scores_group, lag_ratio=0.2), Write(formula), run_time=1.5)
         self.play(FadeIn(panel.arrow), run_time=0.7)
@@ -390,10 +400,13 @@ class CoffeeCafeScene(AttentionScene):
         scores = [panel.scores.cell(i)[1] for i in range(len(tokens))]
         self.play(motion.lagged(motion.scores_to_weights(scores, list(bars.values))), run_time=1.0)
         best, leader = leader_of(src, "weights", self.said)
-        verdict = f"{leader} gets the most weight." if best is not None else f"no single word leads: {leader}."
+        verdict = (_("{leader} gets the most weight.") if best is not None else
+                   _("no single word leads: {leader}.")).format(leader=leader)
         if len(tokens) <= L.listed:
-            self.say(f"These scores give α ≈ {value_list(src, 'weights')}: {verdict}",
-                     narration=f"The weights come out at {_per_word(src, 'weights', self.said)}: {verdict}")
+            self.say(_("These scores give α ≈ {values}: {verdict}").format(values=value_list(src, "weights"),
+                                                                          verdict=verdict),
+                     narration=_("The weights come out at {values}: {verdict}").format(
+                         values=_per_word(src, "weights", self.said), verdict=verdict))
         else:
             self.say(verdict)
         self.play(*(Indicate(bars.bars[i], color=palette.WEIGHT)
@@ -412,20 +425,22 @@ class CoffeeCafeScene(AttentionScene):
         (comp, names), plan = compose(flow_forms_by_row_height(
             lambda stacked, cell: _context_sum(self.src, self.tokens, stacked, cell)), pinned=[formula])
 
-        self.say("The context vector is the weighted sum c = Σ α_i h_i.",
-                 narration="The context vector c is the weighted sum: every h_i times its weight α_i, all added up.",
+        self.say(_("The context vector is the weighted sum c = Σ α_i h_i."),
+                 narration=_("The context vector c is the weighted sum: every h_i times its weight α_i, all added up."),
                  subject=VGroup(comp.weights, comp.matrix))
         self.clear_stage()
         self.play(Write(formula), run_time=1.0)
         staging.enter(self, plan, FadeIn(comp.weights), FadeIn(comp.matrix), FadeIn(names[:2]),
                       scaffold=[FadeIn(comp.scaffold()), FadeIn(names[2])], then_on=VGroup(comp.weights, comp.matrix))
-        self.say("Scale each encoder vector by its weight…", subject=comp.products)
+        self.say(_("Scale each encoder vector by its weight…"), subject=comp.products)
         shown = staging.scale_every_row(self, plan, comp, labels=list(comp.weights.row_labels), color=palette.WEIGHT)
         norms = self.src.get("weighted_h").norm(dim=-1).tolist()
         largest = top_index(norms)
-        tail = (f": the vector of {self.said[largest]} contributes the most." if largest is not None else
-                f": those of {words_list(self.said[i] for i in tied_at_top(norms))} contribute the most, equally at this precision.")
-        self.say("…then add the scaled vectors" + tail, subject=comp.result)
+        then_add = (_("…then add the scaled vectors: the vector of {word} contributes the most.").format(
+            word=self.said[largest]) if largest is not None else
+            _("…then add the scaled vectors: those of {words} contribute the most, equally at this precision.").format(
+                words=words_list(self.said[i] for i in tied_at_top(norms))))
+        self.say(then_add, subject=comp.result)
         self.play(FadeOut(shown[-1].box), run_time=0.3)
         add_rows(self, comp, with_sum=[FadeIn(names[-1])])  # add_rows fades in the brackets
         if largest is not None:
@@ -438,8 +453,8 @@ class CoffeeCafeScene(AttentionScene):
     def computed_vs_illustrative(self):
         """Honesty: the weights these toy scores give, beside the post's illustrative trained outcome (if any)."""
         src = self.src
-        closing = (f"The decoder then predicts the next {target_language()} word, here “{src.get('next_word')}”, "
-                   "from its state plus c.")
+        closing = _("The decoder then predicts the next {target} word, here {word}, from its state plus c.").format(
+            target=target_language(), word=quoted(src.get("next_word")))
         if src.get("illustrative_weights") is None:
             self._computed_alone(closing)
             return
@@ -448,16 +463,17 @@ class CoffeeCafeScene(AttentionScene):
             bar.set_fill(opacity=0.35).set_stroke(palette.WEIGHT, width=L.hollow_stroke)
         rule = divider(computed, trained, across=plan.form == "side by side")
 
-        self.say(f"Honest numbers: these toy scores give α ≈ {value_list(src, 'weights')}.",
-                 narration=f"An honest word about these numbers: the softmax of our toy scores gives "
-                           f"{_per_word(src, 'weights', self.said)}.", subject=computed)
+        self.say(_("Honest numbers: these toy scores give α ≈ {values}.").format(values=value_list(src, "weights")),
+                 narration=_("An honest word about these numbers: the softmax of our toy scores gives {values}.").format(
+                     values=_per_word(src, "weights", self.said)), subject=computed)
         self.clear_stage()
         self.play(FadeIn(computed), run_time=1.2)
         self.wait(1.5)
-        self.say(f"The post's {value_list(src, 'illustrative_weights')} is an illustrative outcome of "
-                 "training, not the softmax of these scores.",
-                 narration=f"The post's {_per_word(src, 'illustrative_weights', self.said)} is an illustration of "
-                           "what training might produce, not the softmax of these scores.", subject=trained)
+        self.say(_("The post's {values} is an illustrative outcome of training, not the softmax of these scores.").format(
+                     values=value_list(src, "illustrative_weights")),
+                 narration=_("The post's {values} is an illustration of what training might produce, not the softmax "
+                             "of these scores.").format(values=_per_word(src, "illustrative_weights", self.said)),
+                 subject=trained)
         self.play(Create(rule), FadeIn(trained), run_time=1.2)
         self.wait(2.5)
         leaders = (leader_of(src, "weights", self.said)[0], leader_of(src, "illustrative_weights", self.said)[0])
@@ -471,25 +487,38 @@ class CoffeeCafeScene(AttentionScene):
     def _computed_alone(self, closing: str) -> None:
         """The computed weights alone: the example gives no illustrative trained outcome to set beside them."""
         src, tokens = self.src, self.tokens
-        computed, _ = compose([Form("bars" if not rows else "rows",
+        computed, _plan = compose([Form("bars" if not rows else "rows",
                                     lambda rows=rows: _weights_panel(src, tokens, *COMPUTED, flat=False, rows=rows))
                                for rows in (False, True)], layout.frame())
         listed = len(tokens) <= L.listed
-        self.say(f"Honest numbers: these toy scores give α ≈ {value_list(src, 'weights')}." if listed
-                 else "Honest numbers: these are the weights the toy scores give.",
-                 narration=f"An honest word about these numbers: the softmax of our toy scores gives "
-                           f"{_per_word(src, 'weights', self.said)}." if listed else None, subject=computed)
+        self.say(_("Honest numbers: these toy scores give α ≈ {values}.").format(values=value_list(src, "weights"))
+                 if listed else _("Honest numbers: these are the weights the toy scores give."),
+                 narration=_("An honest word about these numbers: the softmax of our toy scores gives {values}.").format(
+                     values=_per_word(src, "weights", self.said)) if listed else None, subject=computed)
         self.clear_stage()
         self.play(FadeIn(computed), run_time=1.2)
         self.wait(1.5)
-        self.say("This example gives no illustrative trained weights to set beside them: what training "
-                 f"would make of these scores is not shown here. {closing}")
+        self.say(_("This example gives no illustrative trained weights to set beside them: what training would make "
+                   "of these scores is not shown here. {closing}").format(closing=closing))
         self.wait(2.5)
 
 
 #: (path, heading, note, context path) of the two panels the last beat sets side by side.
-COMPUTED = ("weights", "Computed", "softmax of these toy scores", "context")
-ILLUSTRATIVE = ("illustrative_weights", "Illustrative", "a trained outcome, from the post", "illustrative_context")
+COMPUTED = ("weights", N_("Computed"), N_("softmax of these toy scores"), "context")
+ILLUSTRATIVE = ("illustrative_weights", N_("Illustrative"), N_("a trained outcome, from the post"),
+                "illustrative_context")
+
+
+def encoder_vectors_caption(n: int, names: str) -> tuple[str, str]:
+    """The caption and narration as the encoder's vectors come in: one per source word, named."""
+    values = dict(count=count_word(n), source=source_language(), names=names)
+    return (n_("The encoder kept {count} vector, one per {source} word: {names}. They play the key/value role.",
+               "The encoder kept {count} vectors, one per {source} word: {names}. They play the key/value role.",
+               n).format(**values),
+            n_("Meanwhile the encoder kept one vector per {source} word, {count} in all: {names}. They are what the "
+               "query will be scored against.",
+               "Meanwhile the encoder kept one vector per {source} word, {count} in all: {names}. They are what the "
+               "query will be scored against.", n).format(**values))
 
 
 def comparison_verdict(src: Source, said: list[str]) -> str:
@@ -497,12 +526,14 @@ def comparison_verdict(src: Source, said: list[str]) -> str:
     sharpened the weights (its largest weight above the toy softmax's)."""
     lead_now, now_text = leader_of(src, "weights", said)
     lead_trained, trained_text = leader_of(src, "illustrative_weights", said)
-    if lead_now is not None and lead_now == lead_trained:
-        verdict = f"Either way {said[lead_now]} leads"
-    else:
-        verdict = f"The toy scores put {now_text} first, the illustrative weights {trained_text}"
     sharper = float(src.get("illustrative_weights").max()) > float(src.get("weights").max())
-    return verdict + ("; training sharpens the scores." if sharper else ".")
+    if lead_now is not None and lead_now == lead_trained:
+        verdict = (_("Either way {word} leads; training sharpens the scores.") if sharper else
+                   _("Either way {word} leads."))
+        return verdict.format(word=said[lead_now])
+    verdict = (_("The toy scores put {toy} first, the illustrative weights {trained}; training sharpens the scores.")
+               if sharper else _("The toy scores put {toy} first, the illustrative weights {trained}."))
+    return verdict.format(toy=now_text, trained=trained_text)
 
 
 def _weights_panel(src: Source, tokens: list[str], path: str, heading: str, note: str, context: str, *,
@@ -514,8 +545,8 @@ def _weights_panel(src: Source, tokens: list[str], path: str, heading: str, note
     height = L.narrow_bar_height if short else L.flat_bar_height if flat else L.compare_bar_height
     bars = ScoreRows(src, path, tokens, max_length=L.weights_bar_length) if rows else \
         ScoreBars(src, path, tokens, max_height=height)
-    title = VGroup(label(heading, bold=True),
-                   wrapped(note, layout.frame().width, font_size=typography.SMALL_SIZE,
+    title = VGroup(label(_(heading), bold=True),
+                   wrapped(_(note), layout.frame().width, font_size=typography.SMALL_SIZE,
                            color=palette.MUTED)).arrange(DOWN, buff=layout.TIGHT)
     if rows:
         c = VGroup(math("c", font_size=typography.BODY_SIZE, color=palette.CONTEXT),

@@ -23,6 +23,7 @@ from scenes.kit.compose import Form, Plan, compose
 from scenes.kit.contrast import readable_on
 from scenes.kit.forms import flow_forms, map_style_forms
 from scenes.kit.products import compact_row, into_product_by_row, settle
+from scenes.kit.translation import N_, _, quoted
 
 #: The constant "1" of the formulas 1 − p and 1/(1 − p): part of the notation, not data.
 ONE = 1
@@ -39,29 +40,29 @@ STEP = {name: k for k, name in enumerate(STEP_NAMES)}
 def keep_caption(p: float) -> tuple[str, str]:
     """The keep-mask's caption and narration: each weight kept with probability 1 − p (p as shown)."""
     shown = format_value(p, 2)
-    return (f"In training, dropout keeps each weight with probability {ONE} − p, here p = {shown}: "
-            "one random keep-mask m for this forward pass.",
-            f"In training, dropout keeps each weight with probability {ONE} − p, here p = {shown}, and drops the "
-            "rest: one random keep-mask, m, for this forward pass.")
+    return (_("In training, dropout keeps each weight with probability {one} − p, here p = {p}: one random keep-mask "
+              "m for this forward pass.").format(one=ONE, p=shown),
+            _("In training, dropout keeps each weight with probability {one} − p, here p = {p}, and drops the rest: "
+              "one random keep-mask, m, for this forward pass.").format(one=ONE, p=shown))
 
 
 def dropped_caption(n: int, dropped: int) -> str:
     """What this pass's mask does to the causal weights of `n` tokens (their n(n + 1)/2 nonzero ones)."""
     past = n * (n + 1) // 2
     if dropped:
-        return (f"This mask happens to drop {count_word(dropped)} of the {count_word(past)} nonzero weights; "
-                "zeros in the future stay zero.")
-    return (f"This mask happens to keep all {count_word(past)} nonzero weights: this pass drops nothing, and the "
-            "future's zeros stay zero.")
+        return _("This mask happens to drop {dropped} of the {past} nonzero weights; zeros in the future stay "
+                 "zero.").format(dropped=count_word(dropped), past=count_word(past))
+    return _("This mask happens to keep all {past} nonzero weights: this pass drops nothing, and the future's zeros "
+             "stay zero.").format(past=count_word(past))
 
 
 def zeroing_caption(dropped: int) -> tuple[str, str]:
     """The caption and narration as the mask's zeros enter the weights."""
     if dropped:
-        return ("Dropped weights become zero (dark red); the kept ones are multiplied by the rescale factor.",
-                "The dropped weights become zero, shown in dark red; the kept ones are multiplied by a rescale "
-                "factor.")
-    text = "No weight was dropped this time; the kept ones, all of them, are multiplied by the rescale factor."
+        return (_("Dropped weights become zero (dark red); the kept ones are multiplied by the rescale factor."),
+                _("The dropped weights become zero, shown in dark red; the kept ones are multiplied by a rescale "
+                  "factor."))
+    text = _("No weight was dropped this time; the kept ones, all of them, are multiplied by the rescale factor.")
     return text, text
 
 
@@ -69,12 +70,13 @@ def rescale_caption(p: float, rescale: float) -> tuple[str, str]:
     """The caption and narration of the 1/(1 − p) rescale, with p and the factor as shown."""
     shown_p, shown_r = format_value(p, 2), format_value(rescale, 2)
     if shown_p == format_value(0, 2):
-        text = f"With p = {shown_p} the factor {ONE}/({ONE} − p) is {shown_r}: dropout leaves every weight as it was."
+        text = _("With p = {p} the factor {one}/({one} − p) is {factor}: dropout leaves every weight as it was.").format(
+            p=shown_p, one=ONE, factor=shown_r)
         return text, text
-    return (f"Kept weights × {ONE}/({ONE} − p) = {shown_r}: each weight keeps its expected value, though a row's "
-            "sum now varies from pass to pass.",
-            f"Dividing the kept weights by {ONE} − p, that is multiplying them by {shown_r}, keeps each weight's "
-            "expected value, though a row's sum now varies from pass to pass.")
+    return (_("Kept weights × {one}/({one} − p) = {factor}: each weight keeps its expected value, though a row's sum "
+              "now varies from pass to pass.").format(one=ONE, factor=shown_r),
+            _("Dividing the kept weights by {one} − p, that is multiplying them by {factor}, keeps each weight's "
+              "expected value, though a row's sum now varies from pass to pass.").format(one=ONE, factor=shown_r))
 
 
 def train_eval_verdict(train, evaluation) -> str:
@@ -82,15 +84,16 @@ def train_eval_verdict(train, evaluation) -> str:
     same = all(format_value(float(a), 2) == format_value(float(b), 2)
                for a, b in zip(train.flatten().tolist(), evaluation.flatten().tolist()))
     if same:
-        return ("Same V, and here the same output: this pass dropped nothing and rescaled by one; in general "
-                "training adds noise as regularisation.")
-    return "Same V, different mixing: eval always gives the same output; training adds noise as regularisation."
+        return _("Same V, and here the same output: this pass dropped nothing and rescaled by one; in general training "
+                 "adds noise as regularisation.")
+    return _("Same V, different mixing: eval always gives the same output; training adds noise as regularisation.")
 
 
 # --- the maps ------------------------------------------------------------------------------------------------
 def clip_map(src: Source, tokens, path: str, style: dict, **extra) -> AttentionMap:
     """A map of the clip, in one of the kit's map arrangements (`style`)."""
-    return AttentionMap(src, path, tokens, causal=True, font_size=FONT, **{**style, **extra})
+    names = {"query_label": _("query"), "key_label": _("key")}  # the kit's names, in the language of the run
+    return AttentionMap(src, path, tokens, causal=True, font_size=FONT, **{**names, **style, **extra})
 
 
 def mark_dropped(amap: AttentionMap, dropped_at) -> AttentionMap:
@@ -228,7 +231,7 @@ def mix_row(src: Source, mode: str, weights, times_values: VGroup, output_path: 
             cell_size: float = typography.CELL, mode_size: float = typography.LABEL_SIZE,
             gap: float = layout.GAP) -> VGroup:
     """[weights] (· V) = [output], the mode's name kept beside until the caller places it."""
-    name = label(mode, font_size=mode_size, bold=True, color=palette.WRONG if dropped else palette.RIGHT)
+    name = label(_(mode), font_size=mode_size, bold=True, color=palette.WRONG if dropped else palette.RIGHT)
     equals = math("=", font_size=typography.BODY_SIZE)
     out = matrix(src, output_path, color=palette.CONTEXT, font_size=FONT, cell_size=cell_size)
     row = VGroup(name, weights, *times_values, equals, out).arrange(RIGHT, buff=gap)
@@ -252,8 +255,9 @@ def drawn_row(src: Source, tokens, dropped_at, mode: str, weights_path: str, out
 
 def drawn_rows(src: Source, tokens, dropped_at) -> VGroup:
     """Training over eval, the weights and V drawn, the maps' left edges aligned."""
-    rows = VGroup(drawn_row(src, tokens, dropped_at, "training", "dropped_weights", "output_train"),
-                  drawn_row(src, tokens, dropped_at, "eval", "weights", "output_eval")).arrange(DOWN, buff=layout.APART)
+    rows = VGroup(drawn_row(src, tokens, dropped_at, N_("training"), "dropped_weights", "output_train"),
+                  drawn_row(src, tokens, dropped_at, N_("eval"), "weights", "output_eval")).arrange(DOWN,
+                                                                                                    buff=layout.APART)
     rows[1].shift(RIGHT * (rows[0].weights.get_left()[0] - rows[1].weights.get_left()[0]))
     return rows
 
@@ -278,8 +282,8 @@ def mix_forms(src: Source, tokens, dropped_at) -> list[Form]:
     """The weights and V drawn, training over eval; else both named, side by side or stacked; else (for the
     camera) each named over its output."""
     def named(over: bool, stacked: bool | None = None) -> VGroup:
-        rows = (named_row(src, "training", "output_train", True, over), named_row(src, "eval", "output_eval", False,
-                                                                               over))
+        rows = (named_row(src, N_("training"), "output_train", True, over),
+                named_row(src, N_("eval"), "output_eval", False, over))
         return layout.flow(*rows, gap=layout.FAR) if stacked is None else VGroup(*rows).arrange(
             DOWN if stacked else RIGHT, buff=layout.FAR)
 
@@ -314,7 +318,7 @@ def step_boxes() -> VGroup:
     """One box per step, its content centred and its number in the corner, all the size of the largest."""
     contents = [
         math("(Q K^top) / sqrt(d_k)", font_size=typography.LABEL_SIZE),
-        label("mask −∞", font_size=typography.LABEL_SIZE),
+        label(_("mask −∞"), font_size=typography.LABEL_SIZE),
         label("softmax", font_size=typography.LABEL_SIZE, color=palette.WEIGHT),
         label("dropout", font_size=typography.LABEL_SIZE, color=palette.WRONG),
         math("times {{ V : v }}", font_size=typography.LABEL_SIZE + 2),
@@ -363,12 +367,12 @@ def chips() -> VGroup:
 
 
 #: Each step's name, shown under its chip while that step is the one highlighted (its colour then means something).
-STEP_TITLES = ("scores", "mask", "softmax", "dropout", "× V")
+STEP_TITLES = (N_("scores"), N_("mask"), "softmax", "dropout", "× V")  # messages, translated where shown
 
 
 def chip_name(title: str, box: VGroup, pipeline: VGroup) -> VGroup:
     """`title` under its chip, moved in where it would stick out past the chain's ends."""
-    name = label(title, font_size=typography.LABEL_SIZE).next_to(box, DOWN, buff=layout.TIGHT)
+    name = label(_(title), font_size=typography.LABEL_SIZE).next_to(box, DOWN, buff=layout.TIGHT)
     name.shift(RIGHT * max(0.0, pipeline.get_left()[0] - name.get_left()[0]))
     return name.shift(LEFT * max(0.0, name.get_right()[0] - pipeline.get_right()[0]))
 
@@ -441,7 +445,7 @@ class DropoutWeightsScene(AttentionScene):
         pipe, plan = compose(pipeline_forms())
         compact = plan.form == CHIPS
         shown = compose(staged_pipeline_forms(), pipeline_stage())[0] if compact else pipe
-        self.say("The order of operations: scaled scores, causal mask, softmax, dropout, then multiply by V.",
+        self.say(_("The order of operations: scaled scores, causal mask, softmax, dropout, then multiply by V."),
                  subject=shown)
         if not compact:  # a narrow frame shows the boxes at full size now, the numbered chips in the top band after
             pipe.generate_target()  # where it stays for the rest of the clip: the top band
@@ -451,7 +455,7 @@ class DropoutWeightsScene(AttentionScene):
         for k in range(len(shown.boxes)):
             self.play(*self._focus(shown, k), run_time=0.5)
         self.wait(0.5)
-        self.say("Dropout acts on the weight matrix: after the softmax, before the multiplication by V.",
+        self.say(_("Dropout acts on the weight matrix: after the softmax, before the multiplication by V."),
                  subject=shown.boxes[STEP["dropout"]])
         self.play(*self._focus(shown, STEP["dropout"], palette.WRONG), run_time=0.6)
         self.wait(2.0)
@@ -478,7 +482,7 @@ class DropoutWeightsScene(AttentionScene):
         stage, plan = compose(drop_stage_forms(self.src, self.tokens, self.dropped_at),
                               maps_region(line_plan.region), pinned=[pipe])
         alpha, alone = stage.alpha, VGroup(stage.alpha, stage.alpha_name)
-        self.say("Steps one to three give the causal weights α: the future is masked, each row sums to one.",
+        self.say(_("Steps one to three give the causal weights α: the future is masked, each row sums to one."),
                  subject=alpha)
         self.play(*self._focus(pipe, STEP["softmax"], palette.WEIGHT), run_time=0.6)
         if not stage.keep_in_place and not plan.camera:  # alone for now: as large as the region allows
@@ -554,10 +558,10 @@ class DropoutWeightsScene(AttentionScene):
         """Training mixes V with the dropped weights; eval uses the causal weights intact: row by row, then the
         two outputs side by side."""
         rows, plan = compose(mix_forms(self.src, self.tokens, self.dropped_at), pinned=[pipe])
-        self.say("Then × V. In training the dropped weights mix the values; "
-                 "in eval mode dropout does nothing and the weights stay intact.",
-                 narration="Then multiply by V. In training, the weights after dropout mix the values; in eval "
-                           "mode dropout does nothing, and the weights stay intact.",
+        self.say(_("Then × V. In training the dropped weights mix the values; in eval mode dropout does nothing and the "
+                   "weights stay intact."),
+                 narration=_("Then multiply by V. In training, the weights after dropout mix the values; in eval mode "
+                             "dropout does nothing, and the weights stay intact."),
                  subject=VGroup(*(row.out for row in rows)))
         self._clear_all_but(pipe)
         self.play(*self._focus(pipe, STEP["times_v"], palette.VALUE), run_time=0.6)
@@ -580,7 +584,7 @@ class DropoutWeightsScene(AttentionScene):
         causal = Source("causal")
         sums = [causal.value("wrong_order_row_sums", i) for i in range(self.n)]
         least = min(range(self.n), key=lambda i: sums[i])
-        table, _ = compose(order_sums_forms(causal, self.n))
+        table, _plan = compose(order_sums_forms(causal, self.n))
         self.say(swap_caption(self.tokens, sums), subject=table.wrong.numbers)
         mask_box, soft_box = pipe.boxes[STEP["mask"]], pipe.boxes[STEP["softmax"]]
         self.play(Swap(mask_box, soft_box), run_time=1.2)
@@ -589,9 +593,9 @@ class DropoutWeightsScene(AttentionScene):
         self.play(FadeIn(table.header), FadeIn(table.wrong, shift=UP * layout.NUDGE), run_time=0.8)
         self.play(Indicate(table.wrong.numbers[least], color=palette.WRONG, scale_factor=1.2), run_time=0.8)
         self.wait(2.7)
-        self.say("So: mask, softmax, dropout, × V, in that order; the causal clip shows the swap in full.",
-                 narration="So: mask, softmax, dropout, then multiply by V, in that order. The causal clip shows the "
-                           "swap in full.", subject=table.right.numbers)
+        self.say(_("So: mask, softmax, dropout, × V, in that order; the causal clip shows the swap in full."),
+                 narration=_("So: mask, softmax, dropout, then multiply by V, in that order. The causal clip shows the "
+                             "swap in full."), subject=table.right.numbers)
         self.play(Swap(mask_box, soft_box), run_time=1.0)
         self.play(*self._focus(pipe, STEP["dropout"], palette.RIGHT), run_time=0.6)  # it dims the swapped two
         self.play(FadeIn(table.right, shift=UP * layout.NUDGE), run_time=0.8)
@@ -607,10 +611,10 @@ def swap_caption(tokens, sums) -> str:
     least = min(range(len(tokens)), key=lambda i: sums[i])
     kept = format_value(sums[least], 2)
     if kept != format_value(ONE, 2):
-        return (f"Swap steps two and three (softmax, then mask) and the rows no longer sum to one: "
-                f"the row of “{tokens[least]}” keeps only {kept}.")
-    return (f"Swap steps two and three (softmax, then mask): here every row still shows {kept}, because "
-            "the future held almost no weight; in general the rows stop summing to one.")
+        return _("Swap steps two and three (softmax, then mask) and the rows no longer sum to one: the row of {word} "
+                 "keeps only {kept}.").format(word=quoted(tokens[least]), kept=kept)
+    return _("Swap steps two and three (softmax, then mask): here every row still shows {kept}, because the future "
+             "held almost no weight; in general the rows stop summing to one.").format(kept=kept)
 
 
 @dataclass(frozen=True)
@@ -647,9 +651,9 @@ def sums_line(causal: Source, n: int, path: str, text: str, color, column: bool,
 def order_sums(causal: Source, n: int, column: bool, gap: float = layout.GAP) -> OrderSums:
     """The header over both orders' sums: a line each, the right order's numbers under the wrong order's; or a
     column each, side by side, the sums of one row level."""
-    header = label("row sums of the weights", font_size=typography.LABEL_SIZE, color=palette.MUTED)
-    wrong = sums_line(causal, n, "wrong_order_row_sums", "softmax, then mask:", palette.WRONG, column, gap)
-    right = sums_line(causal, n, "right_order_row_sums", "mask, then softmax:", palette.RIGHT, column, gap)
+    header = label(_("row sums of the weights"), font_size=typography.LABEL_SIZE, color=palette.MUTED)
+    wrong = sums_line(causal, n, "wrong_order_row_sums", _("softmax, then mask:"), palette.WRONG, column, gap)
+    right = sums_line(causal, n, "right_order_row_sums", _("mask, then softmax:"), palette.RIGHT, column, gap)
     if column:
         columns = VGroup(wrong, right).arrange(RIGHT, buff=layout.APART, aligned_edge=UP)
         for new, old in zip(right.numbers, wrong.numbers):

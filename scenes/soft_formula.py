@@ -28,6 +28,7 @@ from scenes.kit.products import encoder_scoring_forms
 from scenes.kit.score_bars import ScoreBars, bars_or_rows
 from scenes.kit.languages import source_language
 from scenes.kit.text import wrapped
+from scenes.kit.translation import N_, _, capitalized, n_, numbers_listed, quoted
 
 #: The formula's three terms (score, softmax, context), on one line in a wide frame, one under the other in a narrow one.
 TERMS = (
@@ -36,7 +37,7 @@ TERMS = (
     '{{ {{ c_t : c }} = sum_i {{ alpha_(t,i) : a2 }} {{ h_i : h2 }} : context }}',
 )
 FORMULA = ", quad ".join(TERMS)
-STEP_NAMES = ("score", "normalise", "weighted sum")
+STEP_NAMES = (N_("score"), N_("normalise"), N_("weighted sum"))  # messages, translated where shown
 
 
 @dataclass(frozen=True)
@@ -191,7 +192,7 @@ class SoftFormulaScene(AttentionScene):
     def construct(self):
         self.src = Source("coffee")
         self.tokens = list(self.src.get("tokens"))
-        self.said = [f"“{t}”" for t in self.tokens]  # the words as a caption quotes them
+        self.said = [quoted(t) for t in self.tokens]  # the words as a caption quotes them
         self.show_title()
         eq = self.the_formula()
         lit, scores = self.score_term(eq)
@@ -213,26 +214,27 @@ class SoftFormulaScene(AttentionScene):
             return Line([part.get_left()[0], floor, 0], [part.get_right()[0], floor, 0])
 
         braces = VGroup(*(caption_brace(under(eq.select(name)), text) for name, text in zip(
-            ("score", "softmax", "context"), STEP_NAMES)))
-        self._write_and_name_the_terms(eq, braces, "one line")
+            ("score", "softmax", "context"), map(_, STEP_NAMES))))
+        self._write_and_name_the_terms(eq, braces, stacked=False)
         self.play(FadeOut(braces), eq.animate.to_edge(UP, buff=layout.MARGIN), run_time=0.8)
         return eq
 
-    def _write_and_name_the_terms(self, formula, braces: VGroup, form: str) -> None:
+    def _write_and_name_the_terms(self, formula, braces: VGroup, *, stacked: bool) -> None:
         """The formula written, its three terms named by their braces, and what t and i are (one line or stacked)."""
         next_word = self.src.get("next_word")
-        self.say(f"Given encoder states h_1 … h_T and a decoder query q_t, soft attention is {form}.")
+        self.say(_("Given encoder states h_1 … h_T and a decoder query q_t, soft attention is one formula.") if stacked
+                 else _("Given encoder states h_1 … h_T and a decoder query q_t, soft attention is one line."))
         self.play(Write(formula), run_time=2.0)
         self.wait(0.8)
-        self.say(f"Three parts: score every {source_language()} position, normalise the scores, take a weighted sum.",
-                 subject=braces)
+        self.say(_("Three parts: score every {source} position, normalise the scores, take a weighted sum.").format(
+            source=source_language()), subject=braces)
         self.play(FadeIn(braces, lag_ratio=0.4), run_time=1.5)
         self.wait(1.0)
-        over = f"{source_language()} words"
         indices = VGroup(*(formula.select(name) for name in ("q", "h1")))  # q_t carries t, h_i carries i
-        self.say(f"t is the decoder step (here: about to predict “{next_word}”); i runs over the {over}.",
-                 narration=f"The index t is the decoder step, here the step about to predict {next_word}, and i "
-                           f"runs over the {over}.", subject=indices)
+        self.say(_("t is the decoder step (here: about to predict {word}); i runs over the {source} words.").format(
+                     word=quoted(next_word), source=source_language()),
+                 narration=_("The index t is the decoder step, here the step about to predict {word}, and i runs over "
+                             "the {source} words.").format(word=next_word, source=source_language()), subject=indices)
         self.play(*(Indicate(part, color=palette.ACCENT) for part in indices), run_time=1.2)
         self.wait(1.3)
 
@@ -241,10 +243,10 @@ class SoftFormulaScene(AttentionScene):
         they close up at the top of the frame at the end, where the next beats find them."""
         eq.to_edge(UP, buff=layout.MARGIN)
         shown = eq.copy()
-        braces = VGroup(*(caption_brace(line, text) for line, text in zip(shown, STEP_NAMES)))
+        braces = VGroup(*(caption_brace(line, _(text)) for line, text in zip(shown, STEP_NAMES)))
         layout.fit_into(VGroup(*(VGroup(line, brace) for line, brace in zip(shown, braces))).arrange(
             DOWN, buff=layout.GAP), layout.frame(), grow=False)
-        self._write_and_name_the_terms(shown, braces, "one formula")
+        self._write_and_name_the_terms(shown, braces, stacked=True)
         self.play(FadeOut(braces), ReplacementTransform(shown, eq), run_time=0.8)
         return eq
 
@@ -256,9 +258,10 @@ class SoftFormulaScene(AttentionScene):
         scoring, plan = compose(encoder_scoring_forms(src, self.tokens, q_name="q_t", e_name="e_(t,i)"),
                                 _under_at_rest(), pinned=[eq, box])
         comp, words, names = scoring.comp, scoring.words, scoring.names
-        per_word = f"one number per {source_language()} word"
-        self.say(f"score(q_t, h_i) compares the query with each encoder vector: {per_word}.",
-                 narration=f"The score compares the query q_t with each encoder vector h_i, giving {per_word}.",
+        self.say(_("score(q_t, h_i) compares the query with each encoder vector: one number per {source} word.").format(
+                     source=source_language()),
+                 narration=_("The score compares the query q_t with each encoder vector h_i, giving one number per "
+                             "{source} word.").format(source=source_language()),
                  subject=VGroup(comp.products, comp.result))
         self.play(Create(box), run_time=0.8)
         staging.enter(self, plan, FadeIn(words, lag_ratio=0.2), FadeIn(comp.matrix), FadeIn(comp.vector),
@@ -286,7 +289,7 @@ class SoftFormulaScene(AttentionScene):
         bars = panel.bars
         leftovers = VGroup(scoring.words, scoring.names, *(part for part in comp if part is not comp.result))
 
-        self.say("Normalise: exponentiate each score and divide by the sum, so the weights sum to one.",
+        self.say(_("Normalise: exponentiate each score and divide by the sum, so the weights sum to one."),
                  subject=panel.scores)
         staging.back_to_rest(self, scoring.plan, FadeOut(leftovers), FadeOut(comp.result.brackets),
                              ReplacementTransform(comp.result.body, panel.scores.body), FadeIn(panel.score_name),
@@ -316,7 +319,7 @@ class SoftFormulaScene(AttentionScene):
         panel_rest = staging.fade_out_all(self, VGroup(bars.bars, bars.baseline, bars.labels, bars.values,
                                                        panel.scores_group, panel.arrow, panel.weight_name))
 
-        self.say("Weighted sum: scale each encoder vector h_i by its weight α_(t,i), then add them up.",
+        self.say(_("Weighted sum: scale each encoder vector h_i by its weight α_(t,i), then add them up."),
                  subject=VGroup(comp.weights, comp.products))
         self.play(ReplacementTransform(lit.box, box), *panel_rest, run_time=0.6)
         staging.enter(self, plan, *into_weights, FadeIn(comp.weights.row_labels), FadeIn(comp.matrix),
@@ -324,9 +327,10 @@ class SoftFormulaScene(AttentionScene):
         shown = staging.scale_every_row(self, plan, comp, labels=list(comp.weights.row_labels), color=palette.WEIGHT)
         self.play(FadeOut(shown[-1].box), run_time=0.3)
         add_rows(self, comp, with_sum=[FadeIn(names[-1])])  # add_rows fades in the brackets
-        c_text = ", ".join(format_value(v, 2) for v in src.get("context").tolist())
-        self.say(f"c_t = ({c_text}): the context the decoder uses for this step.",
-                 narration=f"The result, c_t = ({c_text}), is the context the decoder uses for this step.",
+        c_text = numbers_listed(format_value(v, 2) for v in src.get("context").tolist())
+        self.say(_("c_t = ({values}): the context the decoder uses for this step.").format(values=c_text),
+                 narration=_("The result, c_t = ({values}), is the context the decoder uses for this step.").format(
+                     values=c_text),
                  subject=comp.result)
         staging.end_along(self, plan, names[-1], comp.result)  # c_t legible (in pieces where the row is too long)
         self.play(Indicate(comp.result, color=palette.CONTEXT), run_time=1.0)
@@ -335,9 +339,9 @@ class SoftFormulaScene(AttentionScene):
     @beat
     def dot_vs_additive(self) -> None:
         """The two common score functions on the same q and h_i, with their scores and weights."""
-        self.say("The score function is a choice. Two common ones: a dot product, or a small MLP over [q; h_i].",
-                 narration="The score function is a choice. Two common ones: a dot product, or a small MLP applied "
-                           "to q and h_i joined together.")
+        self.say(_("The score function is a choice. Two common ones: a dot product, or a small MLP over [q; h_i]."),
+                 narration=_("The score function is a choice. Two common ones: a dot product, or a small MLP applied "
+                             "to q and h_i joined together."))
         self.clear_stage()
         shown, plan = compose(_score_function_forms(self.src, self.tokens, self.said), layout.frame())
         if plan.form.startswith("one at a time"):
@@ -349,10 +353,12 @@ class SoftFormulaScene(AttentionScene):
         self.play(FadeIn(dot.heading), Write(dot.formula), FadeIn(mlp.heading), Write(mlp.formula),
                   Create(rule), run_time=1.5)
         self.wait(0.8)
-        self.say(f"Same q and h_i, different scores: dot product {value_list(src, 'scores')}, "
-                 f"MLP {value_list(src, 'additive_scores')}." if listed else "Same q and h_i, different scores.",
-                 narration=f"Same q and h_i, different scores: the dot product gives {spoken_values(src, 'scores')}; "
-                           f"the MLP gives {spoken_values(src, 'additive_scores')}." if listed else None,
+        self.say(_("Same q and h_i, different scores: dot product {dot}, MLP {mlp}.").format(
+                     dot=value_list(src, "scores"), mlp=value_list(src, "additive_scores"))
+                 if listed else _("Same q and h_i, different scores."),
+                 narration=_("Same q and h_i, different scores: the dot product gives {dot}; the MLP gives "
+                             "{mlp}.").format(dot=spoken_values(src, "scores"), mlp=spoken_values(src, "additive_scores"))
+                 if listed else None,
                  subject=VGroup(dot.bars.scores, mlp.bars.scores))
         for panel in (dot, mlp):
             self.play(FadeIn(panel.bars.scores_group, lag_ratio=0.2), run_time=1.0)
@@ -371,7 +377,7 @@ class SoftFormulaScene(AttentionScene):
         src = self.src
         dot_lead = leader_of(src, "weights", self.said)[0]
         self.play(FadeIn(dot.heading), Write(dot.formula), run_time=1.2)
-        self.say("Same q and h_i, different scores.", subject=dot.bars.scores)
+        self.say(_("Same q and h_i, different scores."), subject=dot.bars.scores)
         self.play(FadeIn(dot.bars.scores_group, lag_ratio=0.2), run_time=1.0)
         self.wait(0.8)
         self.play(FadeIn(dot.bars.weights_group), run_time=1.0)
@@ -385,7 +391,7 @@ class SoftFormulaScene(AttentionScene):
         self.remove(on_stage)
         self.play(FadeIn(mlp.bars.scores_group, lag_ratio=0.2), run_time=1.0)
         self.wait(0.8)
-        self.say(f"After the softmax, {score_functions_verdict(src, self.said)}",
+        self.say(_("After the softmax, {verdict}").format(verdict=score_functions_verdict(src, self.said)),
                  subject=VGroup(*mlp.bars.bars.values, reminder))
         self.play(FadeIn(mlp.bars.weights_group), FadeIn(reminder), run_time=1.2)
         self.wait(1.5)
@@ -396,16 +402,17 @@ class SoftFormulaScene(AttentionScene):
     @beat
     def same_pattern_as_self_attention(self) -> None:
         """The closing point: score → normalise → weighted sum is what self-attention reuses."""
-        self.say("score → normalise → weighted sum: the same pattern self-attention reuses inside Transformers.",
-                 narration="Score, normalise, weighted sum: the same pattern that self-attention reuses inside "
-                           "Transformers.")
+        self.say(_("score → normalise → weighted sum: the same pattern self-attention reuses inside Transformers."),
+                 narration=_("Score, normalise, weighted sum: the same pattern that self-attention reuses inside "
+                             "Transformers."))
         self.clear_stage()
-        pattern, _ = compose(_pattern_forms(), layout.frame())
+        pattern, _plan = compose(_pattern_forms(), layout.frame())
         self.play(FadeIn(pattern.eq), run_time=0.8)
         self.play(FadeIn(pattern.steps, lag_ratio=0.4), Create(pattern.links(), lag_ratio=0.4), run_time=1.5)
         self.play(Create(pattern.arrows(), lag_ratio=0.5), run_time=0.8)
         self.wait(1.0)
-        self.say("In self-attention every token is both a query source and a key/value source.", subject=pattern.note)
+        self.say(_("In self-attention every token is both a query source and a key/value source."),
+                 subject=pattern.note)
         self.play(FadeIn(pattern.note, shift=UP * layout.NUDGE), run_time=1.0)
         self.wait(2.5)
 
@@ -415,26 +422,33 @@ class SoftFormulaScene(AttentionScene):
 def score_verdict(src: Source, said: list[str], *, listed: bool) -> tuple[str, str | None]:
     """(caption, narration) after the scores: which word scores highest, with every score when `listed`."""
     best, leader = leader_of(src, "scores", said)
-    verdict = f"{leader} highest" if best is not None else f"no single word highest: {leader}"
+    verdict = (_("{leader} highest") if best is not None else _("no single word highest: {leader}")).format(
+        leader=leader)
     if not listed:
-        return f"With the dot product as the score: {verdict}.", None
-    return (f"With the dot product, this example gives e = {value_list(src, 'scores')}: {verdict}.",
-            f"With the dot product, this example scores {spoken_values(src, 'scores')}: {verdict}.")
+        return _("With the dot product as the score: {verdict}.").format(verdict=verdict), None
+    return (_("With the dot product, this example gives e = {values}: {verdict}.").format(
+                values=value_list(src, "scores"), verdict=verdict),
+            _("With the dot product, this example scores {values}: {verdict}.").format(
+                values=spoken_values(src, "scores"), verdict=verdict))
 
 
 def weights_verdict(src: Source, said: list[str], *, listed: bool) -> tuple[str, str | None]:
     """(caption, narration) after the softmax: every weight is above zero (some may round to 0.00), and which word
     gets the most, with every weight when `listed`."""
     best, leader = leader_of(src, "weights", said)
-    most = f"; {leader} gets the most." if best is not None else f"; no single word gets the most: {leader}."
     zero = format_value(0.0, 2)
     tiny = sum(format_value(v, 2) == zero for v in src.get("weights").tolist())
-    keeps = ("every word keeps some weight" if not tiny else
-             f"every weight is above zero, though {count_word(tiny)} round to {zero} here")
+    keeps = (_("every word keeps some weight") if not tiny else
+             n_("every weight is above zero, though {count} round to {zero} here",  # English as it always read
+                "every weight is above zero, though {count} round to {zero} here", tiny).format(
+                 count=count_word(tiny), zero=zero))
+    verdict = (_("{keeps}; {leader} gets the most.") if best is not None else
+               _("{keeps}; no single word gets the most: {leader}.")).format(keeps=keeps, leader=leader)
     if not listed:
-        return f"{keeps[0].upper()}{keeps[1:]}{most}", None
-    return (f"α ≈ {value_list(src, 'weights')}: {keeps}{most}",
-            f"The weights come out at {spoken_values(src, 'weights')}: {keeps}{most}")
+        return capitalized(verdict), None
+    return (_("α ≈ {values}: {verdict}").format(values=value_list(src, "weights"), verdict=verdict),
+            _("The weights come out at {values}: {verdict}").format(values=spoken_values(src, "weights"),
+                                                                    verdict=verdict))
 
 
 def score_functions_verdict(src: Source, said: list[str]) -> str:
@@ -442,26 +456,29 @@ def score_functions_verdict(src: Source, said: list[str]) -> str:
     dot_lead, dot_text = leader_of(src, "weights", said)
     mlp_lead, mlp_text = leader_of(src, "additive_weights", said)
     if dot_lead is not None and dot_lead == mlp_lead:
-        return f"both put {said[dot_lead]} first."
-    return f"the dot product puts {dot_text} first, the MLP {mlp_text}."
+        return _("both put {word} first.").format(word=said[dot_lead])
+    return _("the dot product puts {dot} first, the MLP {mlp}.").format(dot=dot_text, mlp=mlp_text)
 
 
 def both_weights(src: Source, said: list[str], listed: bool) -> tuple[str, str | None]:
     """(caption, narration) over both panels' weights."""
     verdict = score_functions_verdict(src, said)
     if not listed:
-        return f"After the softmax, {verdict}", None
-    return (f"Softmax weights: {value_list(src, 'weights')} versus {value_list(src, 'additive_weights')}: {verdict}",
-            f"After the softmax: {spoken_values(src, 'weights')} for the dot product, versus "
-            f"{spoken_values(src, 'additive_weights')} for the MLP: {verdict}")
+        return _("After the softmax, {verdict}").format(verdict=verdict), None
+    return (_("Softmax weights: {dot} versus {mlp}: {verdict}").format(
+                dot=value_list(src, "weights"), mlp=value_list(src, "additive_weights"), verdict=verdict),
+            _("After the softmax: {dot} for the dot product, versus {mlp} for the MLP: {verdict}").format(
+                dot=spoken_values(src, "weights"), mlp=spoken_values(src, "additive_weights"), verdict=verdict))
 
 
 def mlp_is_random(src: Source) -> str:
     """The MLP is seeded, not trained: its weights flatter than the dot product's, or meaningless however peaked."""
     flatter = _spread(src, "additive_weights") < _spread(src, "weights")
-    shape = ("so its weights are flatter than the dot product's" if flatter else
-             "so its weights mean nothing yet, however peaked they look")
-    return f"This MLP's W_1, b_1, w_2 are random, not trained, {shape}; training shapes any score function."
+    if flatter:
+        return _("This MLP's W_1, b_1, w_2 are random, not trained, so its weights are flatter than the dot "
+                 "product's; training shapes any score function.")
+    return _("This MLP's W_1, b_1, w_2 are random, not trained, so its weights mean nothing yet, however peaked they "
+             "look; training shapes any score function.")
 
 
 # --- forms: the arrangements the layout engine chooses from ---------------------------------------------------
@@ -484,9 +501,9 @@ def _weighted_sum(src: Source, tokens: list[str], stacked: bool, cell: float) ->
 
 #: The two score functions: (title, formula, scores path, weights path, note).
 def _score_functions() -> tuple[tuple, tuple]:
-    return (("dot product", "e_i = q^top h_i", "scores", "weights", None),
-            ("additive (small MLP)", _additive_expression(), "additive_scores", "additive_weights",
-             "seeded at random, not trained"))
+    return ((_("dot product"), "e_i = q^top h_i", "scores", "weights", None),
+            (_("additive (small MLP)"), _additive_expression(), "additive_scores", "additive_weights",
+             _("seeded at random, not trained")))
 
 
 def _panel_pair(src: Source, tokens: list[str], *, stacked: bool) -> VGroup:
@@ -502,7 +519,8 @@ def _panel_pair(src: Source, tokens: list[str], *, stacked: bool) -> VGroup:
 
 def _reminder(src: Source, said: list[str]) -> VGroup:
     """The dot product's top word, named under the MLP's panel when the panels come one at a time."""
-    return wrapped(f"dot product: {leader_of(src, 'weights', said)[1]} first", layout.frame().width,
+    return wrapped(_("dot product: {leader} first").format(leader=leader_of(src, "weights", said)[1]),
+                   layout.frame().width,
                    font_size=typography.LABEL_SIZE, color=palette.MUTED)  # a long word: on two lines
 
 
@@ -561,8 +579,8 @@ STEP_COLORS = (palette.QUERY, palette.WEIGHT, palette.CONTEXT)
 
 
 def _pattern_note(width: float | None = None) -> VGroup:
-    lines = (("The same pattern runs inside self-attention,", typography.BODY_SIZE, palette.TEXT),
-             ("where every token is both a query source and a key/value source.", typography.LABEL_SIZE,
+    lines = ((_("The same pattern runs inside self-attention,"), typography.BODY_SIZE, palette.TEXT),
+             (_("where every token is both a query source and a key/value source."), typography.LABEL_SIZE,
               palette.MUTED))
     return VGroup(*(wrapped(text, width, font_size=size, color=color) if width else
                     label(text, font_size=size, color=color) for text, size, color in lines)).arrange(
@@ -573,7 +591,7 @@ def _pattern_across() -> Pattern:
     """The one-line formula over the three steps side by side, the note under them."""
     eq, steps = _formula(False), VGroup()
     for text, color in zip(STEP_NAMES, STEP_COLORS):
-        word = label(text, font_size=typography.BODY_SIZE, color=color)
+        word = label(_(text), font_size=typography.BODY_SIZE, color=color)
         steps.add(VGroup(SurroundingRectangle(word, buff=L.step_pad, corner_radius=L.step_corner, color=color,
                                               stroke_width=2), word))
     steps.arrange(RIGHT, buff=layout.FAR)
@@ -588,7 +606,7 @@ def _pattern_stacked() -> Pattern:
     eq, width = _formula(True), layout.frame().width
     boxes, words = VGroup(), VGroup()
     for text, color, line in zip(STEP_NAMES, STEP_COLORS, eq):
-        word = label(text, font_size=typography.BODY_SIZE, color=color)
+        word = label(_(text), font_size=typography.BODY_SIZE, color=color)
         VGroup(word, line).arrange(DOWN, buff=layout.TIGHT)
         frame = SurroundingRectangle(VGroup(word, line), buff=layout.TIGHT, corner_radius=L.step_corner,
                                      color=color, stroke_width=2)

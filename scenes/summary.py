@@ -24,7 +24,7 @@ from scenes.kit import (
 )
 from scenes.kit.claims import count_word, top_index
 from scenes.kit.layout import Region
-from scenes.kit.translation import _
+from scenes.kit.translation import N_, _, listed, n_
 from scenes.kit.widgets import TensorGrid
 
 
@@ -63,31 +63,34 @@ class Stage:
     packs: tuple[str, ...] = ()  # for the module stages: the names of the stages they package
 
 
+# Names, subtitles, gains and checklist items are messages kept in English here (N_) and translated where they are
+# shown (_), in the language of the run; a name also identifies the stages a module packs. "SelfAttention",
+# "CausalSelfAttention" and "softmax" are code and math: they stay as they are in every language.
 STAGES: tuple[Stage, ...] = (
-    Stage("Soft attention", (("text", "encoder–decoder"),),
-          "Weighted sum over a set of vectors, with learned coefficients", "_motif_soft"),
-    Stage("Weight-free self-attn", (("text", "softmax"), ("math", "X X^top dot X")),
-          "Same computation inside one sequence; no new params", "_motif_weight_free"),
-    Stage("Trainable Q, K, V", (("text", "+"), ("math", "sqrt(d_k)"), ("text", "scale")),
-          "Separate projections for scoring and for the sum; stable softmax", "_motif_qkv"),
-    Stage("SelfAttention", (("text", "module"),), None, "_motif_self_attention_module",
+    Stage(N_("Soft attention"), (("text", N_("encoder–decoder")),),
+          N_("Weighted sum over a set of vectors, with learned coefficients"), "_motif_soft"),
+    Stage(N_("Weight-free self-attn"), (("code", "softmax"), ("math", "X X^top dot X")),
+          N_("Same computation inside one sequence; no new params"), "_motif_weight_free"),
+    Stage(N_("Trainable Q, K, V"), (("code", "+"), ("math", "sqrt(d_k)"), ("text", N_("scale"))),
+          N_("Separate projections for scoring and for the sum; stable softmax"), "_motif_qkv"),
+    Stage("SelfAttention", (("text", N_("module")),), None, "_motif_self_attention_module",
           packs=("Trainable Q, K, V",)),
-    Stage("Causal mask", (("text", "block future keys"),),
-          "No access to future tokens; usable for next-token prediction", "_motif_causal"),
-    Stage("Dropout", (("text", "on"), ("math", "alpha")),
-          "Regularization of the attention coefficients", "_motif_dropout"),
-    Stage("CausalSelfAttention", (("text", "masked + dropout"),), None, "_motif_causal_module",
+    Stage(N_("Causal mask"), (("text", N_("block future keys")),),
+          N_("No access to future tokens; usable for next-token prediction"), "_motif_causal"),
+    Stage(N_("Dropout"), (("text", N_("on")), ("math", "alpha")),
+          N_("Regularization of the attention coefficients"), "_motif_dropout"),
+    Stage("CausalSelfAttention", (("text", N_("masked + dropout")),), None, "_motif_causal_module",
           packs=("Causal mask", "Dropout")),
-    Stage("Multi-head", (("text", "stack or split"),),
-          "Several attention patterns in parallel", "_motif_multihead"),
+    Stage(N_("Multi-head"), (("text", N_("stack or split")),),
+          N_("Several attention patterns in parallel"), "_motif_multihead"),
 )
 
 CHECKLIST: tuple[tuple[str, str | None], ...] = (
-    ("Attention is score, normalize, weighted sum.", None),
-    ("Self-attention applies that computation among tokens of the same sequence.", None),
-    ("Trainable Q/K/V (and scaling) make the projections learnable and keep softmax numerically stable.", None),
-    ("Causal masks enforce the autoregressive rule; dropout regularizes the mixing weights.", None),
-    ("Multi-head attention is several causal heads concatenated, then multiplied by", "W_O"),
+    (N_("Attention is score, normalize, weighted sum."), None),
+    (N_("Self-attention applies that computation among tokens of the same sequence."), None),
+    (N_("Trainable Q/K/V (and scaling) make the projections learnable and keep softmax numerically stable."), None),
+    (N_("Causal masks enforce the autoregressive rule; dropout regularizes the mixing weights."), None),
+    (N_("Multi-head attention is several causal heads concatenated, then multiplied by"), "W_O"),
 )
 
 
@@ -137,7 +140,10 @@ class SummaryScene(AttentionScene):
         """Stages 5-8: hide the future, regularize the weights, run several heads."""
         half = len(cards) // 2
         self._show_row(self.numbered[half:], cards[half:], page_before=cards[half - 1].page)
-        self.say(f"{count_word(len(STAGES)).capitalize()} stages, one mechanism: score, normalize, weighted sum.")
+        count = len(STAGES)
+        self.say(n_("{count} stage, one mechanism: score, normalize, weighted sum.",
+                    "{count} stages, one mechanism: score, normalize, weighted sum.", count).format(
+            count=count_word(count).capitalize()))
         if cards[-1].page > 0:  # shown page after page: all the stages once more, as one pipeline of names
             self._turn_page()
             overview = self._overview()
@@ -152,7 +158,7 @@ class SummaryScene(AttentionScene):
         self.clear_stage()
         head = heading(_("Checklist"))
         region = layout.page()
-        lines = VGroup(*(self._check_line(text, tail, region.width) for text, tail in CHECKLIST))
+        lines = VGroup(*(self._check_line(_(text), tail, region.width) for text, tail in CHECKLIST))
         pages = self._check_pages(head, lines, region)
         for page, items in enumerate(pages):
             if page:  # the items so far leave; the next ones take their place under the heading
@@ -161,7 +167,7 @@ class SummaryScene(AttentionScene):
                 self.play(FadeIn(head, shift=DOWN * layout.NUDGE), run_time=0.6)
             for line in items:
                 text, tail = CHECKLIST[list(lines).index(line)]
-                self.say(text + (f" {tail}." if tail else ""), subject=line)
+                self.say(_(text) + (f" {tail}." if tail else ""), subject=line)
                 self.play(FadeIn(line[0], scale=1.4), FadeIn(line[1], shift=RIGHT * layout.NUDGE), run_time=0.8)
                 self.wait(2.0)
         self.wait(1.5)
@@ -194,8 +200,10 @@ class SummaryScene(AttentionScene):
         for (number, stage), card in zip(numbered, cards):
             gain = self._gain(stage)
             here = self._here(stage)
-            self.say(f"{number}. {stage.name}: {gain}{here}.",
-                     narration=f"Stage {number}, {stage.name}: {gain[0].lower() + gain[1:]}{here}.",
+            name = _(stage.name)
+            self.say(_("{number}. {name}: {gain}{here}.").format(number=number, name=name, gain=gain, here=here),
+                     narration=_("Stage {number}, {name}: {gain}{here}.").format(
+                         number=number, name=name, gain=gain[0].lower() + gain[1:], here=here),
                      subject=card.head)
             if card.page != page_before:
                 self._turn_page()
@@ -210,10 +218,10 @@ class SummaryScene(AttentionScene):
     def _gain(self, stage: Stage) -> str:
         """The table's gain line; module stages say which stages they package (numbers from the enumeration)."""
         if stage.gain is not None:
-            return stage.gain
+            return _(stage.gain)
         numbers = [number for number, s in self.numbered if s.name in stage.packs]
-        listed = " and ".join(str(n) for n in numbers)
-        return f"Stage{'s' if len(numbers) > 1 else ''} {listed} as one compact module"
+        return n_("Stage {numbers} as one compact module", "Stages {numbers} as one compact module",
+                  len(numbers)).format(numbers=listed([str(n) for n in numbers]))
 
     @staticmethod
     def _here(stage: Stage) -> str:
@@ -221,7 +229,8 @@ class SummaryScene(AttentionScene):
         if stage.motif != "_motif_multihead":
             return ""
         n = Source("multihead").get("n_heads")
-        return f" (this example has {count_word(n)} head{'s' if n != 1 else ''})"
+        return n_(" (this example has {count} head)", " (this example has {count} heads)", n).format(
+            count=count_word(n))
 
     def _pipeline(self) -> list[Card]:
         """Two rows of cards sharing the frame; every card's gain text starts at one height, so the motifs above
@@ -231,7 +240,7 @@ class SummaryScene(AttentionScene):
         page = [cell for row in rows for cell in row.split_columns(*([1] * across), gap=L.card_gap)]
         regions = [page[i % len(page)] for i in range(len(self.numbered))]
         inner = [layout.inset(region, L.card_pad) for region in regions]
-        gains = [self._wrapped(self._gain(stage), box.width) for (_, stage), box in zip(self.numbered, inner)]
+        gains = [self._wrapped(self._gain(stage), box.width) for (_number, stage), box in zip(self.numbered, inner)]
         band = max(g.height for g in gains)
         cards: list[Card] = []
         for (number, stage), region, box, gain in zip(self.numbered, regions, inner, gains):
@@ -240,7 +249,7 @@ class SummaryScene(AttentionScene):
                                      fill_opacity=1).move_to(region.center)
             num = label(str(number), font_size=typography.MIN_FONT_SIZE, color=palette.MUTED, bold=True)
             # a name too long for the card at the floor ("Weight-free self-attn") wraps onto a second line
-            name = self._wrapped(stage.name, box.width - num.width - layout.TIGHT, bold=True)
+            name = self._wrapped(_(stage.name), box.width - num.width - layout.TIGHT, bold=True)
             head = VGroup(num, name).arrange(RIGHT, buff=layout.TIGHT, aligned_edge=UP)
             align_baselines([num, name[0]])
             head.move_to(_corner(box, UL), aligned_edge=UL)
@@ -285,7 +294,7 @@ class SummaryScene(AttentionScene):
         names = VGroup()
         for number, stage in self.numbered:
             num = label(str(number), font_size=typography.MIN_FONT_SIZE, color=palette.MUTED, bold=True)
-            name = label(stage.name, font_size=typography.MIN_FONT_SIZE, bold=True)
+            name = label(_(stage.name), font_size=typography.MIN_FONT_SIZE, bold=True)
             names.add(VGroup(num, name).arrange(RIGHT, buff=layout.TIGHT))
             align_baselines([num, name])
         names.arrange(DOWN, buff=layout.APART)
@@ -297,10 +306,12 @@ class SummaryScene(AttentionScene):
         return VGroup(*steps)
 
     def _subtitle(self, pieces) -> VGroup:
-        parts = [label(text, font_size=typography.MIN_FONT_SIZE, color=palette.MUTED) if kind == "text"
-                 else math(text, font_size=typography.MIN_FONT_SIZE, color=palette.MUTED) for kind, text in pieces]
+        """A stage's subtitle: words ("text", a message), code kept as it is ("code") and math, on one line."""
+        parts = [label(_(text) if kind == "text" else text, font_size=typography.MIN_FONT_SIZE, color=palette.MUTED)
+                 if kind != "math" else math(text, font_size=typography.MIN_FONT_SIZE, color=palette.MUTED)
+                 for kind, text in pieces]
         group = VGroup(*parts).arrange(RIGHT, buff=layout.TIGHT)
-        align_baselines([p for p, (kind, _) in zip(parts, pieces) if kind == "text"] or parts[:1])
+        align_baselines([p for p, (kind, _text) in zip(parts, pieces) if kind != "math"] or parts[:1])
         return group
 
     @staticmethod
@@ -308,7 +319,7 @@ class SummaryScene(AttentionScene):
                  bold: bool = False) -> VGroup:
         """Greedy word wrap into lines no wider than max_width, at `font_size` (default: the smallest legible)."""
         lines, current = [], ""
-        for word in text.split():
+        for word in text.split(" "):  # a no-break space (French "mot :") keeps its words on one line
             trial = f"{current} {word}".strip()
             if current and label(trial, font_size=font_size, bold=bold).width > max_width:
                 lines.append(current)
@@ -406,8 +417,8 @@ class SummaryScene(AttentionScene):
         whichever gives the larger cells; the count below."""
         src = Source("multihead")
         n = src.get("n_heads")
-        count = label(f"{count_word(n)} head{'s' if n != 1 else ''}", font_size=typography.MIN_FONT_SIZE,
-                      color=palette.MUTED)
+        count = label(n_("{count} head", "{count} heads", n).format(count=count_word(n)),
+                      font_size=typography.MIN_FONT_SIZE, color=palette.MUTED)
         tokens = src.shape("mask")[0]
 
         def cell_for(down: int) -> float:

@@ -20,21 +20,25 @@ from scenes.kit.compose import Form, compose, single
 from scenes.kit.layout import Region
 from scenes.kit.languages import source_language, target_language
 from scenes.kit.text import wrapped
+from scenes.kit.translation import N_, _, capitalized, quoted
 
 
 def generating_note() -> str:
     """The generating mode's header note: only the source sentence is known."""
-    return f"{source_language()} only: no reference {target_language()}"
+    return capitalized(_("{source} only: no reference {target}").format(source=source_language(),
+                                                                      target=target_language()))
 
 
 def training_note() -> str:
     """The training mode's header note: the source sentence and the reference translation are both given."""
-    return f"{source_language()} + the reference {target_language()}"
+    return capitalized(_("{source} + the reference {target}").format(source=source_language(),
+                                                                   target=target_language()))
 
 
 def divergence_moral() -> str:
     """The divergence beat's moral: the model and its input are the same, only the history fed to it differs."""
-    return f"Same model, same {source_language()}. Only the {target_language()} history changed."
+    return _("Same model, same {source}. Only the {target} history changed.").format(source=source_language(),
+                                                                                    target=target_language())
 
 
 @dataclass(frozen=True)
@@ -142,9 +146,10 @@ class TeacherForcingScene(AttentionScene):
         """Both modes start the same: the encoder turns the English into one summary s."""
         english = self.src.get("english")
         strip, plan = compose(single("reading strip", lambda: self._strip(english), lambda built: built.group))
-        self.say(f"Encoder first, in both modes: {' → '.join(english)} ⇒ summary s.",
-                 narration=f"In both modes the encoder comes first: it reads {', '.join(english)}, and sums the "
-                           "sentence up in one vector, s.", subject=VGroup(strip.words, strip.summary))
+        self.say(_("Encoder first, in both modes: {words} ⇒ summary s.").format(words=" → ".join(english)),
+                 narration=_("In both modes the encoder comes first: it reads {words}, and sums the sentence up in "
+                             "one vector, s.").format(words=", ".join(english)),
+                 subject=VGroup(strip.words, strip.summary))
         follow = lambda mob: staging.follow_along(self, plan, mob, strip.group)  # noqa: E731  (at rest: nothing)
         self.play(FadeIn(strip.tag), *follow(strip.tag), run_time=0.4)
         reader = self._reader(strip.words[0])
@@ -157,9 +162,9 @@ class TeacherForcingScene(AttentionScene):
         self.play(GrowArrow(strip.into_s), FadeIn(strip.summary, scale=1.3), FadeOut(reader), *follow(strip.summary),
                   run_time=0.8)
         self.wait(0.8)
-        band, _ = compose(self._band_forms(english), layout.top_band())
-        self.say(f"This summary s goes up top: in both modes every decoder step below is given it, with the "
-                 f"{target_language()} words so far.", subject=band.summary)
+        band, _band_plan = compose(self._band_forms(english), layout.top_band())
+        self.say(_("This summary s goes up top: in both modes every decoder step below is given it, with the "
+                   "{target} words so far.").format(target=target_language()), subject=band.summary)
         sources, targets = band.pairs(strip)
         staging.back_to_rest(self, plan, *(ReplacementTransform(a, b) for a, b in zip(sources, targets)),
                              run_time=1.0)
@@ -172,19 +177,21 @@ class TeacherForcingScene(AttentionScene):
     def generating_first_step(self, encoder: Encoder) -> StepTable:
         """Generating, step 1: the model's first word is wrong."""
         step = self.src.get("generating")[0]
-        self.say(f"Generating ({source_language()} only). Step {step.step}: given s + {step.given[0]}, "
-                 f"the model predicts “{step.predicted}”: {self._verdict_word(step)}.",
-                 narration=f"First, generating, where we only have the {source_language()}. At step {step.step} "
-                           f"the decoder is given s and the {step.given[0]} token, and it predicts “{step.predicted}”: "
-                           f"{'a wrong' if step.wrong else 'the right'} first word.")
-        header = self._mode_header("Generating", generating_note())
+        self.say(_("Generating ({source} only). Step {step}: given s + {given}, the model predicts {predicted}: "
+                   "{verdict}.").format(source=source_language(), step=step.step, given=step.given[0],
+                                        predicted=quoted(step.predicted), verdict=self._verdict_word(step)),
+                 narration=_("First, generating, where we only have the {source}. At step {step} the decoder is given "
+                             "s and the {given} token, and it predicts {predicted}: {first_word}.").format(
+                     source=source_language(), step=step.step, given=step.given[0], predicted=quoted(step.predicted),
+                     first_word=_("a wrong first word") if step.wrong else _("the right first word")))
+        header = self._mode_header(_("Generating"), generating_note())
         rows = self._step_rows(self.src.get("generating"), training=False)
         table = VGroup(*(r.group for r in rows))
         VGroup(header, table).arrange(DOWN, buff=layout.APART, aligned_edge=LEFT)
         window = None
         if not layout.fits_legibly(VGroup(header, table), self._stage(encoder), typography.SMALL_SIZE):
             width = self._wrap_width(encoder)  # a narrow frame: each row wrapped under its tag, the rows stacked
-            header = self._mode_header("Generating", generating_note(), width=width)
+            header = self._mode_header(_("Generating"), generating_note(), width=width)
             rows = self._wrapped_rows(self.src.get("generating"), training=False, width=width)
             VGroup(header, *(r.group for r in rows)).arrange(DOWN, buff=layout.GAP, aligned_edge=LEFT)
             window = self._place_wrapped(VGroup(header, *(r.group for r in rows)), rows, encoder)
@@ -202,10 +209,11 @@ class TeacherForcingScene(AttentionScene):
         steps = self.src.get("generating")
         wrong = self.src.get("wrong_first")
         rows = generating.rows
-        self.say(f"No teacher: “{wrong}” is fed back, so it stays in the input history of step "
-                 f"{steps[1].step} and beyond.",
-                 narration=f"There is no teacher to correct it, so “{wrong}” is fed back in: it stays in the "
-                           f"input history of step {steps[1].step} and of every step after it.")
+        self.say(_("No teacher: {wrong} is fed back, so it stays in the input history of step {step} and "
+                   "beyond.").format(wrong=quoted(wrong), step=steps[1].step),
+                 narration=_("There is no teacher to correct it, so {wrong} is fed back in: it stays in the input "
+                             "history of step {step} and of every step after it.").format(wrong=quoted(wrong),
+                                                                                       step=steps[1].step))
         for prev, row in zip(rows[:-1], rows[1:]):
             self._show_row(encoder, row, fed_from=prev.pred, prev_row=prev, table=generating)
         trail = VGroup(*(row.given_tokens[0] for row in rows[1:] if self._in_view(row, generating)))
@@ -218,8 +226,9 @@ class TeacherForcingScene(AttentionScene):
         """Training, step 1: the same wrong word, now scored against the reference."""
         step = self.src.get("training")[0]
         reference = self.src.get("reference")
-        self.say(f"Training: the reference is {' '.join(reference[:-1])}. Step {step.step} still predicts "
-                 f"“{step.predicted}”; the loss scores it against “{step.target}”.")
+        self.say(_("Training: the reference is {reference}. Step {step} still predicts {predicted}; the loss scores "
+                   "it against {target}.").format(reference=" ".join(reference[:-1]), step=step.step,
+                                                  predicted=quoted(step.predicted), target=quoted(step.target)))
         self.play(FadeOut(generating.header), *(FadeOut(r.group) for r in generating.rows), run_time=0.6)
         stage = self._stage(encoder)
         for options in ({"compact": False}, {"compact": True}, {"compact": True, "narrow": True}):
@@ -245,7 +254,7 @@ class TeacherForcingScene(AttentionScene):
         else:
             loss = Arrow(first.pred.get_top(), target.get_bottom(), buff=layout.HAIRLINE, color=palette.WRONG,
                          stroke_width=3, max_tip_length_to_length_ratio=0.3)
-            loss_word = label("loss", font_size=typography.SMALL_SIZE, color=palette.WRONG)
+            loss_word = label(_("loss"), font_size=typography.SMALL_SIZE, color=palette.WRONG)
             loss_word.next_to(loss, LEFT, buff=layout.TIGHT)
             self.play(GrowArrow(loss), FadeIn(loss_word), Indicate(target[1], color=palette.WRONG, scale_factor=1.3),
                       run_time=1.0)
@@ -258,10 +267,11 @@ class TeacherForcingScene(AttentionScene):
         steps = self.src.get("training")
         reference = self.src.get("reference")
         rows = training.table.rows
-        self.say(f"Teacher forcing: “{steps[0].predicted}” is scored but not fed forward; "
-                 f"the reference “{steps[0].fed_forward}” is.",
-                 narration=f"That is teacher forcing: “{steps[0].predicted}” is scored, but not fed forward. "
-                           f"The reference word, “{steps[0].fed_forward}”, goes into the next step instead.")
+        predicted, fed = quoted(steps[0].predicted), quoted(steps[0].fed_forward)
+        self.say(_("Teacher forcing: {predicted} is scored but not fed forward; the reference {fed} is.").format(
+                     predicted=predicted, fed=fed),
+                 narration=_("That is teacher forcing: {predicted} is scored, but not fed forward. The reference "
+                             "word, {fed}, goes into the next step instead.").format(predicted=predicted, fed=fed))
         first = rows[0]
         blocked = Line(first.pred.get_corner(DOWN + LEFT), first.pred.get_corner(UP + RIGHT),
                        color=palette.WRONG, stroke_width=4)
@@ -273,9 +283,11 @@ class TeacherForcingScene(AttentionScene):
                        table=training.table)
         self.wait(0.6)
         if len(rows) > 2:
-            self.say(f"Every later step gets the reference history: {', '.join(reference[:-1])}.")
+            self.say(_("Every later step gets the reference history: {words}.").format(
+                words=", ".join(reference[:-1])))
         else:
-            self.say(f"Every step after the first gets the reference history: {', '.join(reference[:-1])}.")
+            self.say(_("Every step after the first gets the reference history: {words}.").format(
+                words=", ".join(reference[:-1])))
         for prev, prev_row, row in zip(steps[1:-1], rows[1:-1], rows[2:]):
             self._show_row(encoder, row, fed_from=training.reference[reference.index(prev.fed_forward)],
                            prev_row=prev_row, table=training.table)
@@ -287,9 +299,11 @@ class TeacherForcingScene(AttentionScene):
         k = self.src.get("divergence_step")
         gen = self.src.get("generating")[k - 1]
         train = self.src.get("training")[k - 1]
-        self.say(f"Look at step {k}: generating is given “{gen.given[0]}”, training is given “{train.given[0]}”.",
-                 narration=f"Now compare step {k} in the two modes. Generating is given “{gen.given[0]}”; training "
-                           f"is given “{train.given[0]}”.")
+        self.say(_("Look at step {step}: generating is given {generating}, training is given {training}.").format(
+                     step=k, generating=quoted(gen.given[0]), training=quoted(train.given[0])),
+                 narration=_("Now compare step {step} in the two modes. Generating is given {generating}; training "
+                             "is given {training}.").format(step=k, generating=quoted(gen.given[0]),
+                                                           training=quoted(train.given[0])))
         keep = set(map(id, encoder.strip.get_family()))
         self.play(*(FadeOut(m) for m in self.mobjects if id(m) not in keep), run_time=0.6)
         moral_text = divergence_moral()
@@ -310,8 +324,9 @@ class TeacherForcingScene(AttentionScene):
         self.play(*(FadeIn(h) for h in heads), run_time=0.6)
         self.play(*(TransformFromCopy(encoder.summary, g.s_box) for g in givens),
                   *(FadeIn(m) for g in givens for m in g if m is not g.s_box), run_time=1.0)
-        self.play(*(FadeIn(same) for same, _, _ in notes), run_time=0.5)
-        self.play(*(Create(box) for _, box, _ in notes), *(FadeIn(history) for _, _, history in notes), run_time=0.8)
+        self.play(*(FadeIn(same) for same, _box, _history in notes), run_time=0.5)
+        self.play(*(Create(box) for _same, box, _history in notes),
+                  *(FadeIn(history) for _same, _box, history in notes), run_time=0.8)
         self.wait(1.5)
         self.say(divergence_moral())
         self.play(Write(moral), run_time=1.4)
@@ -324,8 +339,8 @@ class TeacherForcingScene(AttentionScene):
         "history" under them), not yet arranged; `width` (a narrow frame) wraps the heading and the input and
         builds it at the table's size."""
         panels, heads, givens, notes = VGroup(), [], [], []
-        for mode, step in (("Generating", gen), ("Training", train)):
-            text = f"{mode}, step {step.step}"
+        for mode, step in ((N_("Generating"), gen), (N_("Training"), train)):
+            text = _("{mode}, step {step}").format(mode=_(mode), step=step.step)
             head = (label(text, font_size=typography.BODY_SIZE, bold=True) if width is None
                     else wrapped(text, width, font_size=typography.BODY_SIZE, bold=True))
             given = self._given_group(step, training=mode == "Training")
@@ -333,14 +348,14 @@ class TeacherForcingScene(AttentionScene):
                 given.scale(L.panel_zoom)
             else:
                 self._wrap_given(given, width)
-            same = label("same s", font_size=typography.SMALL_SIZE, color=palette.CONTEXT)
+            same = label(_("same s"), font_size=typography.SMALL_SIZE, color=palette.CONTEXT)
             below_s = [m for m in given if m.get_top()[1] < given.s_box.get_bottom()[1]]
             if below_s:  # the input wrapped under s: the note beside it
                 same.next_to(given.s_box, RIGHT, buff=layout.GAP)
             else:
                 same.next_to(given.s_box, DOWN, buff=layout.GAP)
             box = frame_box(given.given_tokens[0], color=palette.ACCENT, buff=layout.TIGHT)
-            history = label("history", font_size=typography.SMALL_SIZE, color=palette.ACCENT)
+            history = label(_("history"), font_size=typography.SMALL_SIZE, color=palette.ACCENT)
             history.next_to(box, DOWN, buff=layout.NEAR)
             inner = VGroup(given, same, box, history)
             if width is None:
@@ -416,13 +431,13 @@ class TeacherForcingScene(AttentionScene):
         room for "loss" and the scored reference word under the first prediction); placed on the stage."""
         width = self._wrap_width(encoder)
         steps, reference = self.src.get("training"), self.src.get("reference")
-        header = self._mode_header("Training", training_note(), width=width)
-        loss_word = label("loss", font_size=typography.SMALL_SIZE, color=palette.WRONG)
+        header = self._mode_header(_("Training"), training_note(), width=width)
+        loss_word = label(_("loss"), font_size=typography.SMALL_SIZE, color=palette.WRONG)
         loss_target = self._token(steps[0].target, palette.FRENCH)
         note = VGroup(loss_word, loss_target).arrange(RIGHT, buff=layout.GAP)
         rows = self._wrapped_rows(steps, training=True, width=width, first_note=note)
         ref_words = self._row(reference, palette.FRENCH, gap=layout.NEAR)
-        ref_tag = label("reference", font_size=typography.SMALL_SIZE, color=palette.MUTED)
+        ref_tag = label(_("reference"), font_size=typography.SMALL_SIZE, color=palette.MUTED)
         ref_block = self._flow([ref_tag, *ref_words.tokens], width)
         composition = VGroup(header, ref_block, *(r.group for r in rows)).arrange(DOWN, buff=layout.GAP,
                                                                                   aligned_edge=LEFT)
@@ -493,7 +508,7 @@ class TeacherForcingScene(AttentionScene):
     def _strip(self, english, *, shortened: bool = False, folded: bool = False) -> "Strip":
         """encoder  word → word → … ⇒ s: every word (the reading strip), or, for the top band, only the first and
         the last word with "…" between them (`shortened`), or the words folded into the arrow "encoder → s"."""
-        tag = label("encoder", font_size=typography.SMALL_SIZE, color=palette.MUTED)
+        tag = label(_("encoder"), font_size=typography.SMALL_SIZE, color=palette.MUTED)
         summary = self._token("s", palette.CONTEXT)
         if folded:
             VGroup(tag, summary).arrange(RIGHT, buff=layout.FAR)
@@ -529,11 +544,11 @@ class TeacherForcingScene(AttentionScene):
         end), and the training steps. `compact` (a long reference) packs the rows closer and drops the "+" between
         history words."""
         reference = self.src.get("reference")
-        header = self._mode_header("Training", training_note())
+        header = self._mode_header(_("Training"), training_note())
         rows = self._step_rows(self.src.get("training"), training=True, compact=compact, narrow=narrow)
         table = VGroup(*(r.group for r in rows))
         ref_words = self._row(reference, palette.FRENCH, gap=layout.NEAR)
-        ref_tag = label("reference", font_size=typography.SMALL_SIZE, color=palette.MUTED)
+        ref_tag = label(_("reference"), font_size=typography.SMALL_SIZE, color=palette.MUTED)
         ref_words.next_to(table, UP, buff=layout.APART).align_to(rows[0].pred, LEFT)
         if VGroup(table, ref_words).width > self._stage(encoder).width:  # too long to start above the predictions
             ref_words.align_to(table, RIGHT)
@@ -555,7 +570,7 @@ class TeacherForcingScene(AttentionScene):
 
     @staticmethod
     def _verdict_word(step) -> str:
-        return "wrong" if step.wrong else "right"
+        return _("wrong") if step.wrong else _("right")
 
     def _mode_header(self, mode: str, detail: str, *, width: float | None = None) -> VGroup:
         """The mode's name and what it is given, side by side; stacked (the detail wrapped) when that is wider
@@ -608,7 +623,7 @@ class TeacherForcingScene(AttentionScene):
     def _step_parts(self, step, *, training: bool, compact: bool, arrow_length: float):
         """A step's pieces, for a row or a wrapped block: its tag, s + history, the arrow, the prediction (grey
         while not yet known, red when wrong) and its verdict ✓/✗ (None where nothing is scored)."""
-        tag = label(f"step {step.step}", font_size=typography.SMALL_SIZE, color=palette.MUTED)
+        tag = label(_("step {step}").format(step=step.step), font_size=typography.SMALL_SIZE, color=palette.MUTED)
         given = self._given_group(step, training=training, compact=compact)
         arrow = Arrow(ORIGIN, RIGHT * arrow_length, buff=0, color=palette.MUTED, stroke_width=3,
                       max_tip_length_to_length_ratio=0.25)

@@ -29,6 +29,7 @@ from scenes.kit.score_bars import LYING_LENGTH, lie_beside, lying_bars, names_ar
 from scenes.kit.spotlight import TermLight
 from scenes.kit.spread_claims import blend_phrase
 from scenes.kit.text import wrapped
+from scenes.kit.translation import N_, _, quoted
 
 
 @dataclass(frozen=True)
@@ -52,21 +53,26 @@ def top_score_caption(src: Source, tokens: list[str], query: int) -> str:
     best = top_index(omega)
     if best is None:
         top = format_value(float(omega.max()), 2)
-        return f"Two words tie for the highest score, ω = {top}: the dot product alone cannot pick one."
-    against = "against itself" if best == query else f"even above “{tokens[query]}” itself"
-    return (f"“{tokens[best]}” scores highest {against}: "
-            f"ω{subscript(best + 1)} = {format_value(src.value('omega', best), 2)}.")
+        return _("Two words tie for the highest score, ω = {value}: the dot product alone cannot pick one.").format(
+            value=top)
+    message = (_("{word} scores highest against itself: {name} = {value}.") if best == query else
+               _("{word} scores highest, even above {query} itself: {name} = {value}."))
+    return message.format(word=quoted(tokens[best]), query=quoted(tokens[query]), name=f"ω{subscript(best + 1)}",
+                          value=format_value(src.value("omega", best), 2))
 
 
 def distribution_caption(src: Source, tokens: list[str], position: int) -> str:
     """Step B's reading of the bars: where the most and the least weight go (or the tie, when there is one)."""
     alpha = src.get("alpha")
     hi, lo = top_index(alpha), bottom_index(alpha)
-    most = (f"most on “{tokens[hi]}” ({format_value(src.value('alpha', hi), 2)})" if hi is not None
-            else f"the largest weights tie at {format_value(float(alpha.max()), 2)}")
-    least = (f"least on “{tokens[lo]}” ({format_value(src.value('alpha', lo), 2)})" if lo is not None
-             else f"the smallest tie at {format_value(float(alpha.min()), 2)}")
-    return f"This is the attention distribution for position {position}: {most}, {least}."
+    most = (_("most on {word} ({value})").format(word=quoted(tokens[hi]), value=format_value(src.value("alpha", hi), 2))
+            if hi is not None else
+            _("the largest weights tie at {value}").format(value=format_value(float(alpha.max()), 2)))
+    least = (_("least on {word} ({value})").format(word=quoted(tokens[lo]), value=format_value(src.value("alpha", lo), 2))
+             if lo is not None else
+             _("the smallest tie at {value}").format(value=format_value(float(alpha.min()), 2)))
+    return _("This is the attention distribution for position {position}: {most}, {least}.").format(
+        position=position, most=most, least=least)
 
 
 def distribution_subject(bars: SoftmaxBars, alpha) -> VGroup:
@@ -125,6 +131,11 @@ class Steps:
     dim: float  #: the opacity of a step not running: dimmed beside the others, or hidden where they share one place
 
 
+def map_names() -> dict:
+    """An attention map's query and key names, in the language of the run."""
+    return {"query_label": _("query"), "key_label": _("key")}
+
+
 def steps_forms(qn: int) -> list[Form]:
     """The three steps on one line (the others dimmed), else one at a time in the same place (a narrow frame)."""
     def build(one_line: bool) -> Steps:
@@ -132,7 +143,8 @@ def steps_forms(qn: int) -> list[Form]:
         b = math(group("alpha_i", "al") + " = " + group('op("softmax")(omega)_i', "sm"))
         c = math(group(f"z_{qn}", "z") + " = " + group("sum_i", "sum") + " " + group("alpha_i", "al")
                  + " " + group("x_i", "v"))
-        line = VGroup(*(VGroup(label(f"Step {letter}", font_size=typography.SMALL_SIZE, color=palette.MUTED),
+        line = VGroup(*(VGroup(label(_("Step {letter}").format(letter=letter), font_size=typography.SMALL_SIZE,
+                                     color=palette.MUTED),
                                formula).arrange(RIGHT, buff=layout.NEAR)
                         for letter, formula in zip("ABC", (a, b, c))))
         if one_line:
@@ -164,7 +176,7 @@ def sums_under(src: Source, comp: DotProducts, cell: float) -> None:
     it, score i under product row i's place in the list."""
     comp.remove(comp.result, comp.sum_sign)
     comp.result = omega_grid(src, cell, "row")
-    comp.sum_sign = label("sum ↓", font_size=NUMBER, color=palette.MUTED)
+    comp.sum_sign = label(_("sum ↓"), font_size=NUMBER, color=palette.MUTED)
     VGroup(comp.sum_sign, comp.result).arrange(DOWN, buff=layout.NEAR).next_to(comp.products, DOWN, buff=layout.GAP)
     comp.result.align_to(comp.products, RIGHT)  # four or more scores: the row reaches left, under X's words
     comp.sum_sign.match_x(comp.products.body)
@@ -331,7 +343,7 @@ def map_probe(src: Source, tokens: list[str], style: dict) -> VGroup:
     """The scores map with its tag over it, as all_scores_at_once shows it alone: its signed numbers make it the
     clip's widest map, so every map of the clip takes the first arrangement in which it reads (and the scores turn
     into the weights cell for cell)."""
-    scores = AttentionMap(src, "scores", tokens, weights=False, font_size=NUMBER, **style)
+    scores = AttentionMap(src, "scores", tokens, weights=False, font_size=NUMBER, **map_names(), **style)
     return VGroup(scores, math("X X^top", color=palette.MUTED).next_to(scores, UP, buff=layout.NEAR))
 
 
@@ -343,7 +355,7 @@ def alpha_under(src: Source, A: AttentionMap, cell: float = typography.CELL) -> 
     alpha.next_to(A, DOWN, buff=layout.NEAR).align_to(A.body, LEFT)
     for j in range(alpha.cols):
         alpha.cell(0, j).match_x(A.column(j))
-    name = label("α from Step B", font_size=typography.SMALL_SIZE, color=palette.WEIGHT)
+    name = label(_("α from Step B"), font_size=typography.SMALL_SIZE, color=palette.WEIGHT)
     name.next_to(alpha, LEFT, buff=layout.NEAR)
     return VGroup(alpha, name)
 
@@ -360,7 +372,7 @@ class ScoresPicture:
 
 def scores_forms(src: Source, tokens: list[str], style: dict) -> list[Form]:
     def build(with_x: bool) -> ScoresPicture:
-        scores = AttentionMap(src, "scores", tokens, weights=False, font_size=NUMBER, **style)
+        scores = AttentionMap(src, "scores", tokens, weights=False, font_size=NUMBER, **map_names(), **style)
         tag = math("X X^top", color=palette.MUTED)
         if not with_x:
             tag.next_to(scores, UP, buff=layout.NEAR)
@@ -392,15 +404,15 @@ class WeightsPicture:
 def weights_forms(src: Source, tokens: list[str], style: dict) -> list[Form]:
     """Beside the scores; else in their place, the name and tag beside A; else (narrow) both over A."""
     def build(form: str) -> WeightsPicture:
-        A = AttentionMap(src, "weights", tokens, font_size=NUMBER, **style)
+        A = AttentionMap(src, "weights", tokens, font_size=NUMBER, **map_names(), **style)
         a_name = math("A", font_size=typography.HEADING_SIZE, color=palette.WEIGHT).next_to(A.body, RIGHT,
                                                                                            buff=layout.GAP)
         check = alpha_under(src, A, style["cell_size"])
         tag = VGroup(*(label(w, font_size=typography.SMALL_SIZE, color=palette.WEIGHT)
-                       for w in ("softmax", "each row")))
+                       for w in ("softmax", _("each row"))))
         tag.arrange(DOWN, buff=layout.TIGHT)
         if form == "beside the scores":
-            moved = AttentionMap(src, "scores", tokens, weights=False, font_size=NUMBER, **style)
+            moved = AttentionMap(src, "scores", tokens, weights=False, font_size=NUMBER, **map_names(), **style)
             right = VGroup(A, a_name, check)
             VGroup(moved, tag, right).arrange(RIGHT, buff=layout.FAR)
             right.shift(UP * (moved.body.get_top()[1] - A.body.get_top()[1]))  # A's rows on the scores' rows
@@ -446,7 +458,7 @@ def product_row_of(src: Source, tokens: list[str], style: dict, stacked: bool, *
     """A × X = Z with the rows of every grid on one line (or A over X over Z, `stacked`), A or X written as a
     symbol where it is not a grid; the grids' rows as tall as `style` (the maps' arrangement) makes A's."""
     width, cell = shared_cell_width(src, ("X", "Z"), font_size=NUMBER), style["cell_size"]
-    A = AttentionMap(src, "weights", tokens, font_size=NUMBER, **style) if a_grid else math(
+    A = AttentionMap(src, "weights", tokens, font_size=NUMBER, **map_names(), **style) if a_grid else math(
         "A", font_size=typography.HEADING_SIZE, color=palette.WEIGHT)
     X = matrix(src, "X", font_size=NUMBER, cell_width=width, cell_size=cell) if x_grid else math(
         "X", font_size=typography.HEADING_SIZE)
@@ -483,14 +495,15 @@ def roles_panels(src: Source, roles, one: bool, region: layout.Region, cell: flo
     if not one:
         return VGroup(*(VGroup(math(f"{letter} = X", color=color, font_size=typography.HEADING_SIZE),
                                x_matrix(src, None, color, cell),
-                               label(f"as {word}", font_size=typography.LABEL_SIZE, color=color)).arrange(
+                               label(_(word), font_size=typography.LABEL_SIZE, color=color)).arrange(
             DOWN, buff=layout.GAP) for word, color, letter in roles)).arrange(RIGHT, buff=layout.FAR, aligned_edge=UP)
     names = [math(f"{letter} = X", color=color, font_size=typography.HEADING_SIZE) for _, color, letter in roles]
     names = VGroup(*names).arrange(RIGHT, buff=layout.GAP) if shaded else layout.flow(*names, region=region,
                                                                                        gap=layout.FAR)
     grid = (heatmap(src, "X", weights=False, show_values=False, cell_size=cell) if shaded
             else x_matrix(src, None, cell=cell))
-    uses = wrapped("as queries, keys and values", region.width, font_size=typography.LABEL_SIZE, color=palette.MUTED)
+    uses = wrapped(_("as queries, keys and values"), region.width, font_size=typography.LABEL_SIZE,
+                   color=palette.MUTED)
     return VGroup(VGroup(names, grid, uses).arrange(DOWN, buff=layout.GAP))
 
 
@@ -504,10 +517,10 @@ def roles_forms(src: Source, roles, region: layout.Region) -> list[Form]:
 
 def next_forms() -> list[Form]:
     """"Next: learn W_Q, W_K, W_V so the three roles can differ." on one line under the roles, else on two."""
-    differ = "so the three roles can differ."
+    differ = _("so the three roles can differ.")
 
     def build(lines: int) -> VGroup:
-        head = VGroup(label("Next: learn", font_size=typography.BODY_SIZE, color=palette.MUTED),
+        head = VGroup(label(_("Next: learn"), font_size=typography.BODY_SIZE, color=palette.MUTED),
                       math("W_Q, W_K, W_V", color=palette.MUTED)).arrange(RIGHT, buff=layout.NEAR)
         if lines == 1:
             return VGroup(*head, label(differ, font_size=typography.BODY_SIZE, color=palette.MUTED)).arrange(
@@ -578,14 +591,15 @@ class WeightFreeScene(AttentionScene):
     def embedding_vectors(self) -> VGroup:
         """The sentence becomes the matrix X: one embedding per word, one row per token."""
         n = len(self.tokens)
-        sentence, _ = compose(sentence_forms(self.tokens))
-        self.say(f"Pretend each word of “{' '.join(self.tokens)}” is already an embedding vector.",
+        sentence, _plan = compose(sentence_forms(self.tokens))
+        self.say(_("Pretend each word of {sentence} is already an embedding vector.").format(
+                     sentence=quoted(" ".join(self.tokens))),
                  subject=list(sentence))
         self.play(LaggedStart(*(FadeIn(w, shift=UP * layout.NUDGE) for w in sentence), lag_ratio=0.2), run_time=1.2)
         self.wait(1.5)
         (X, name), plan = compose(named_x_forms(self.src, self.tokens))
-        self.say(f"{count_word(n).capitalize()} tokens, {count_word(n)} vectors: stacked as rows they form "
-                 "the matrix X.", subject=X)
+        self.say(_("{Count} tokens, {count} vectors: stacked as rows they form the matrix X.").format(
+            Count=count_word(n).capitalize(), count=count_word(n)), subject=X)
         staging.enter(self, plan, *(ReplacementTransform(w, lab) for w, lab in zip(sentence, X.row_labels)),
                       LaggedStart(*(FadeIn(X.row(i)) for i in range(X.rows)), lag_ratio=0.2),
                       FadeIn(X.brackets), FadeIn(name), run_time=1.6, carried=sentence)
@@ -599,8 +613,8 @@ class WeightFreeScene(AttentionScene):
         X, X_name = X_named
         scoring, plan = compose(scoring_forms(self.src, self.tokens, self.qn), pinned=[steps.line])
         comp, q_name, o_name = scoring.comp, scoring.q_name, scoring.o_name
-        self.say(f"Step A: fix the query “{self.tokens[self.qi]}” (x{subscript(self.qn)}) and score every word "
-                 "by a dot product.", subject=comp.matrix.row(self.qi))
+        self.say(_("Step A: fix the query {word} ({name}) and score every word by a dot product.").format(
+            word=quoted(self.tokens[self.qi]), name=f"x{subscript(self.qn)}"), subject=comp.matrix.row(self.qi))
         # from the close-up on X, where it took one
         staging.come_to_rest(self, plan.pinned, staying=X_named, region=plan.region)
         self.add(steps.line[1:].set_opacity(0))
@@ -615,9 +629,10 @@ class WeightFreeScene(AttentionScene):
         self.play(FadeIn(comp.scaffold()), FadeIn(o_name), run_time=0.5)
         self.wait(0.8)
         qn = subscript(self.qn)
-        self.say(f"Multiply x{qn} and xᵢ entry by entry, add the products: one score ωᵢ per word.",
-                 narration=f"Multiply x{qn} and each xᵢ entry by entry, and add the products: "
-                           "that gives one score, ωᵢ, per word.", subject=VGroup(comp.products, comp.result))
+        self.say(_("Multiply {name} and xᵢ entry by entry, add the products: one score ωᵢ per word.").format(
+                     name=f"x{qn}"),
+                 narration=_("Multiply {name} and each xᵢ entry by entry, and add the products: that gives one score, "
+                             "ωᵢ, per word.").format(name=f"x{qn}"), subject=VGroup(comp.products, comp.result))
         self.play(*light.on(steps.a, ["q", "k"], palette.KEY, paint=["k"]), run_time=0.5)
         shown = staging.dot_every_row(self, pinned_with(plan, light), comp, labels=list(comp.matrix.row_labels),
                                       color=palette.KEY)
@@ -638,7 +653,7 @@ class WeightFreeScene(AttentionScene):
         picture, plan = compose(softmax_forms(self.src, self.tokens), pinned=[steps.line])
         target, tag, bars = picture.row
         arrow = softmax_arrow(picture)
-        self.say("Step B: softmax turns the scores into weights α that are positive and sum to one.",
+        self.say(_("Step B: softmax turns the scores into weights α that are positive and sum to one."),
                  subject=target[0])
         leaving = VGroup(comp.matrix, comp.vector, comp.products, comp.times, comp.sum_sign, a.leaving)
         staging.enter(self, pinned_with(plan, light), FadeOut(leaving),
@@ -666,7 +681,7 @@ class WeightFreeScene(AttentionScene):
         """Step C: z₃ = Σ αᵢ xᵢ — each row of X scaled by its weight, then added up."""
         mixing, plan = compose(mixing_forms(self.src, self.tokens, self.qn), pinned=[steps.line])
         comp, bars = mixing.comp, b.bars
-        self.say("Step C: scale each word’s vector by its weight…", subject=comp.products)
+        self.say(_("Step C: scale each word’s vector by its weight…"), subject=comp.products)
         self.play(FadeOut(b.omega), FadeOut(b.arrow), steps.line[1].animate.set_opacity(steps.dim),
                   steps.line[2].animate.set_opacity(1), *light.off(), run_time=0.6)
         staging.enter(self, plan, *(ReplacementTransform(bars.values[i], comp.weights.cell(i))
@@ -680,8 +695,9 @@ class WeightFreeScene(AttentionScene):
         self.play(*light.on(steps.c, ["al", "v"], palette.VALUE), run_time=0.4)
         labels = list(comp.matrix.row_labels) if hasattr(comp.matrix, "row_labels") else []
         shown = staging.scale_every_row(self, pinned_with(plan, light), comp, labels=labels, color=palette.VALUE)
-        blend = blend_phrase(self.src.get("alpha"), self.tokens, all_of(len(self.tokens), "words"))
-        self.say(f"…and add them up: z{subscript(self.qn)} is {blend}.", subject=comp.result)
+        blend = blend_phrase(self.src.get("alpha"), self.tokens, all_of(len(self.tokens), _("words")))
+        self.say(_("…and add them up: {name} is {blend}.").format(name=f"z{subscript(self.qn)}", blend=blend),
+                 subject=comp.result)
         self.play(FadeOut(shown[-1].box), run_time=0.3)
         add_rows(self, comp, with_sum=[FadeIn(mixing.z_name)])
         self.play(*light.on(steps.c, ["sum", "z"], palette.CONTEXT), run_time=0.5)
@@ -692,13 +708,13 @@ class WeightFreeScene(AttentionScene):
     def all_scores_at_once(self, light: TermLight) -> AllScores:
         """Repeating A–C for every query is one matrix product: the scores of all pairs are X Xᵀ."""
         n, qi = len(self.tokens), self.qi
-        self.say("Repeat Steps A–C with every word as the query and you get all positions at once.")
+        self.say(_("Repeat Steps A–C with every word as the query and you get all positions at once."))
         self.clear_stage()
         light.forget()
         eq = math(group("A", "a") + " = " + group('op("softmax")', "sm") + "(" + group("X X^top", "xx")
                   + "), quad " + group("Z", "z") + " = " + group("A X", "ax"), font_size=typography.HEADING_SIZE)
         layout.fit_into(eq, layout.top_band())
-        (style, _), _ = compose(map_style_forms(lambda style: (style, map_probe(self.src, self.tokens, style)),
+        (style, _probe), _plan = compose(map_style_forms(lambda style: (style, map_probe(self.src, self.tokens, style)),
                                                 whole=lambda made: made[1]))
         picture, plan = compose(scores_forms(self.src, self.tokens, style), pinned=[eq])
         scores, X, tag = picture.scores, picture.X, picture.tag
@@ -707,7 +723,8 @@ class WeightFreeScene(AttentionScene):
             tag.next_to(arrow, UP, buff=layout.TIGHT)
         self.play(FadeIn(eq), FadeIn(X), run_time=1.0)
         self.wait(1.2)
-        self.say(f"All the dot products form one {n} × {n} grid: X Xᵀ, one row per query.", subject=scores)
+        self.say(_("All the dot products form one {n} × {n} grid: X Xᵀ, one row per query.").format(n=n),
+                 subject=scores)
         self.play(*light.on(eq, ["xx"]), run_time=0.5)
         staging.enter(self, pinned_with(plan, light), FadeIn(arrow), FadeIn(tag),
                       LaggedStart(*(FadeIn(scores.row(i), shift=RIGHT * layout.NUDGE) for i in range(n)),
@@ -716,7 +733,8 @@ class WeightFreeScene(AttentionScene):
         staging.end_across(self, pinned_with(plan, light), map_parts(scores))  # at rest: on screen already
         self.wait(1.0)
         row_box = frame_box(scores.row(qi), color=palette.QUERY, buff=0)
-        self.say(f"Row {self.qn} is exactly the ω of Step A: “{self.tokens[qi]}” against every word.",
+        self.say(_("Row {row} is exactly the ω of Step A: {word} against every word.").format(
+                     row=self.qn, word=quoted(self.tokens[qi])),
                  subject=scores.row(qi))
         word_last = [*reversed(scores.row(qi)), scores.row_labels[qi]]  # the shots end on the word the caption names
         staging.end_across(self, pinned_with(plan, light), word_last, Create(row_box))
@@ -732,7 +750,7 @@ class WeightFreeScene(AttentionScene):
         arrow = flow_arrow(w.moved.body, A.row_labels) if beside else VGroup()
         if beside:
             w.tag.next_to(arrow, UP, buff=layout.TIGHT)
-        self.say("Softmax along each row turns the scores into the weight matrix A; every row sums to one.",
+        self.say(_("Softmax along each row turns the scores into the weight matrix A; every row sums to one."),
                  subject=A)
         staging.come_to_rest(self, pinned_with(plan, light).pinned, FadeOut(s.passing),
                              *([ReplacementTransform(scores, w.moved)] if beside else []), staying=[scores],
@@ -750,7 +768,8 @@ class WeightFreeScene(AttentionScene):
         row_box = frame_box(A.row(qi), color=palette.QUERY, buff=0)
         alpha, alpha_name = w.check
         alpha_box = frame_box(alpha, color=palette.QUERY, buff=0)
-        self.say(f"Row {self.qn} (“{self.tokens[qi]}”) matches the α we computed in Step B, weight for weight.",
+        self.say(_("Row {row} ({word}) matches the α we computed in Step B, weight for weight.").format(
+                     row=self.qn, word=quoted(self.tokens[qi])),
                  subject=VGroup(A.row(qi), alpha))
         self.play(Create(row_box), run_time=0.6)
         self.play(TransformFromCopy(A.row(qi), alpha.body), FadeIn(alpha_name), Create(alpha_box), run_time=1.2)
@@ -767,7 +786,7 @@ class WeightFreeScene(AttentionScene):
         qi = self.qi
         row, plan = compose(outputs_forms(self.src, self.tokens, w.style), pinned=[eq])
         A, X, Z = row.A, row.X, row.Z
-        self.say("Multiply the weights by X: Z = A X holds every context vector, one row per word.",
+        self.say(_("Multiply the weights by X: Z = A X holds every context vector, one row per word."),
                  subject=[g for g in (A, X) if isinstance(g, TensorGrid)])
         staging.come_to_rest(self, pinned_with(plan, light).pinned, FadeOut(w.leaving), staying=[w.A],
                              region=plan.region)
@@ -780,8 +799,8 @@ class WeightFreeScene(AttentionScene):
         self.play(motion.row_after_row(into_product_by_row(A, X, Z)), FadeIn(Z.brackets), FadeIn(row.names[-1]),
                   *light.on(eq, ["z", "ax"], palette.CONTEXT), run_time=0.6 * Z.rows + 0.6)
         settle(self, [Z], [cell for cells in Z.cells for cell in cells])
-        self.say(f"Row {self.qn} of Z is z{subscript(self.qn)} from Step C: the same numbers, "
-                 f"now for {all_of(Z.rows, 'positions')} in one product.", subject=Z.row(qi))
+        self.say(_("Row {row} of Z is {name} from Step C: the same numbers, now for {all} in one product.").format(
+            row=self.qn, name=f"z{subscript(self.qn)}", all=all_of(Z.rows, _("positions"))), subject=Z.row(qi))
         boxes = [frame_box(Z.row(qi), color=palette.QUERY, buff=0)]
         if isinstance(A, AttentionMap):
             boxes.append(frame_box(A.row(qi), color=palette.QUERY, buff=0))
@@ -791,12 +810,13 @@ class WeightFreeScene(AttentionScene):
     @beat
     def same_vectors_three_roles(self, light: TermLight) -> None:
         """The bridge: with no weights, the same rows of X were query, key and value."""
-        roles = (("queries", palette.QUERY, "Q"), ("keys", palette.KEY, "K"), ("values", palette.VALUE, "V"))
+        roles = ((N_("as queries"), palette.QUERY, "Q"), (N_("as keys"), palette.KEY, "K"),
+                 (N_("as values"), palette.VALUE, "V"))
         nxt, next_plan = compose(next_forms())
         upper = layout.frame().split_rows(*(L.roles_and_next if next_plan.form == "one line"
                                             else L.roles_and_next_narrow))[0]
         panels, plan = compose(roles_forms(self.src, roles, upper), upper)
-        self.say("Notice: with no weights, the same vectors X played all three roles — query, key and value.",
+        self.say(_("Notice: with no weights, the same vectors X played all three roles — query, key and value."),
                  subject=list(panels))
         self.clear_stage()
         light.forget()
@@ -804,6 +824,6 @@ class WeightFreeScene(AttentionScene):
                       run_time=1.8, then_on=panels)
         self.wait(1.5)
         staging.rest_as(self, plan, row_height_forms(lambda cell: roles_panels(self.src, roles, True, upper, cell, True)))
-        self.say("Next, three trainable matrices W_Q, W_K, W_V let queries, keys and values differ.", subject=nxt)
+        self.say(_("Next, three trainable matrices W_Q, W_K, W_V let queries, keys and values differ."), subject=nxt)
         self.play(Write(nxt), run_time=1.2)
         self.wait(2.0)

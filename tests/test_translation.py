@@ -98,3 +98,19 @@ def test_numbers_quotes_and_lists_take_the_locales_forms():
     assert quoted("I", "fr") == "«\u00a0I\u00a0»"
     assert listed(["I", "love", "coffee"], "en") == "I, love, and coffee"
     assert listed(["I", "love", "coffee"], "fr") == "I, love et coffee"
+
+
+def test_numbers_are_written_with_the_active_languages_decimal_sign(monkeypatch):
+    """format_value, a traced number's shown text and its typeset glyphs: "-0.73" in English, "-0,73" in French."""
+    from scenes.kit.numbers import LocalizedDecimal, NumberTrace, TracedNumber, format_value
+
+    trace = NumberTrace("coffee", "scores", (0,), 2)
+    assert format_value(-0.7312, 2) == "-0.73" and format_value(-0.001, 2) == "0.00" and format_value(3, 0) == "3"
+    assert TracedNumber(0.7312, trace).shown_text == "0.73"
+    assert LocalizedDecimal(0.7312, num_decimal_places=2)._get_num_string(-0.7312) == "-0.73"
+    monkeypatch.setenv(LANGUAGE_ENV_VAR, "fr")
+    assert format_value(-0.7312, 2) == "-0,73" and format_value(-0.001, 2) == "0,00" and format_value(3, 0) == "3"
+    assert format_value(float("-inf"), 2) == "-inf"
+    number = TracedNumber(0.7312, trace)
+    assert number.shown_text == "0,73"
+    assert number.glyph._get_num_string(number.glyph.number) == "0,73" and len(number.glyph.submobjects) == 4

@@ -22,6 +22,7 @@ from .narration import (
     DESCRIPTION, SENTENCE_GAP, Narrator, SpokenSentence, place_sentences, segment_length, sentence_cues,
 )
 from .text import wrapped
+from .translation import _, quoted
 
 
 class BeatWithoutCaption(RuntimeError):
@@ -227,11 +228,13 @@ class AttentionScene(MovingCameraScene):
     def show_title(self) -> None:
         """The clip's title and the post section it illustrates."""
         width = layout.frame().width
-        heading = wrapped(self.spec.title, width, font_size=typography.TITLE_SIZE, bold=True)
-        section = wrapped(f"from “{self.spec.section}”", width, font_size=typography.BODY_SIZE, color=palette.MUTED)
+        title = _(self.spec.title)
+        heading = wrapped(title, width, font_size=typography.TITLE_SIZE, bold=True)
+        section = wrapped(_("from {section}").format(section=quoted(_(self.spec.section))), width,
+                          font_size=typography.BODY_SIZE, color=palette.MUTED)
         card = VGroup(heading, section).arrange(DOWN, buff=layout.GAP)
         layout.fit_into(card, layout.frame(), grow=False)
-        self.say(self.spec.title)
+        self.say(title)
         self.play(Write(heading), FadeIn(section, shift=UP * 0.2), run_time=1.5)
         self.wait(1.0)
         self.play(FadeOut(card), run_time=0.6)

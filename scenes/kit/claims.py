@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .numbers import format_value
+from .translation import N_, _
 
 
 def top_token(tokens: Sequence[str], values, decimals: int = 2) -> str | None:
@@ -47,18 +48,21 @@ def bottom_index(values, decimals: int = 2) -> int | None:
     return order[0]
 
 
-COUNT_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
-               "twelve")
+COUNT_WORDS = (N_("zero"), N_("one"), N_("two"), N_("three"), N_("four"), N_("five"), N_("six"), N_("seven"),
+               N_("eight"), N_("nine"), N_("ten"), N_("eleven"), N_("twelve"))
 
 
 def count_word(n: int) -> str:
-    """A count as a caption writes it ("four tokens"), so "Four tokens, four vectors" follows the example."""
-    return COUNT_WORDS[n] if 0 <= n < len(COUNT_WORDS) else str(n)
+    """A count as a caption writes it ("four tokens"), so "Four tokens, four vectors" follows the example; in the
+    active language (a count of one takes the singular form of its `n_` message, where French gives the noun its
+    gender: "une tête")."""
+    return _(COUNT_WORDS[n]) if 0 <= n < len(COUNT_WORDS) else str(n)
 
 
 def all_of(n: int, noun: str) -> str:
     """ "both words" for two, "all four words" otherwise: how a caption says "every one of them"."""
-    return f"both {noun}" if n == 2 else f"all {count_word(n)} {noun}"
+    return _("both {noun}").format(noun=noun) if n == 2 else _("all {count} {noun}").format(count=count_word(n),
+                                                                                           noun=noun)
 
 
 def tied_at_top(values, decimals: int = 2) -> list[int]:
@@ -74,7 +78,9 @@ def tied_at_top(values, decimals: int = 2) -> list[int]:
 def words_list(words) -> str:
     """ "I", "I and love", "I, love and coffee": words joined as a caption lists them."""
     words = list(words)
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+    if len(words) == 1:
+        return words[0]
+    return _("{words} and {last}").format(words=", ".join(words[:-1]), last=words[-1])
 
 
 def leader(tokens: Sequence[str], values, decimals: int = 2) -> tuple[int | None, str]:
@@ -85,7 +91,8 @@ def leader(tokens: Sequence[str], values, decimals: int = 2) -> tuple[int | None
     if best is not None:
         return best, tokens[best]
     tied = tied_at_top(values, decimals)
-    return None, f"{words_list(tokens[i] for i in tied)} (tied at {format_value(values[tied[0]], decimals)})"
+    return None, _("{words} (tied at {value})").format(words=words_list(tokens[i] for i in tied),
+                                                       value=format_value(values[tied[0]], decimals))
 
 
 def value_list(source, path: str, decimals: int = 2) -> str:
@@ -99,7 +106,12 @@ def spoken_values(source, path: str, decimals: int = 2) -> str:
     """"0.73, 0.35 and 1.35": the same numbers as `value_list`, as a narrator lists them."""
     from .numbers import format_value
 
-    return words_list(format_value(v, decimals) for v in source.get(path).tolist())
+    from .translation import numbers_listed
+
+    shown = [format_value(v, decimals) for v in source.get(path).tolist()]
+    if len(shown) == 1:
+        return shown[0]
+    return _("{words} and {last}").format(words=numbers_listed(shown[:-1]), last=shown[-1])
 
 
 def leader_of(source, path: str, said: Sequence[str]) -> tuple[int | None, str]:

@@ -15,6 +15,7 @@ from manim import DecimalNumber, MathTypst, VGroup
 from attention_math import examples
 
 from . import palette, typography
+from .translation import localized_number
 
 
 @dataclass(frozen=True)
@@ -66,8 +67,16 @@ class TracedNumber(VGroup):
 
     @property
     def shown_text(self) -> str:
-        """The string a reader sees, e.g. "0.73" or "-inf"."""
+        """The string a reader sees, e.g. "0.73" (French "0,73") or "-inf"."""
         return format_value(self.value, self.trace.decimals)
+
+
+class LocalizedDecimal(DecimalNumber):
+    """A DecimalNumber written with the active language's symbols (a decimal comma in French), as `format_value`
+    writes it; in English exactly manim's own string."""
+
+    def _get_num_string(self, number):
+        return localized_number(super()._get_num_string(number))
 
 
 #: One typeset DecimalNumber per shown string and style: a matrix of a wide example shows thousands of numbers
@@ -79,21 +88,23 @@ _TYPESET: dict[tuple, DecimalNumber] = {}
 def typeset_decimal(value: float, decimals: int, font_size: float, color, include_sign: bool) -> DecimalNumber:
     """A DecimalNumber showing `value` to `decimals` places, copied from the first one built with the same text
     and style (its `number` is `value` itself)."""
-    probe_text = f"{value:+.{decimals}f}" if include_sign else f"{value:.{decimals}f}"
+    probe_text = localized_number(f"{value:+.{decimals}f}" if include_sign else f"{value:.{decimals}f}")
     key = (probe_text, decimals, float(font_size), str(color), include_sign)
     if key not in _TYPESET:
-        _TYPESET[key] = DecimalNumber(value, num_decimal_places=decimals, mob_class=MathTypst,
-                                      font_size=font_size, color=color, include_sign=include_sign)
+        _TYPESET[key] = LocalizedDecimal(value, num_decimal_places=decimals, mob_class=MathTypst,
+                                         font_size=font_size, color=color, include_sign=include_sign)
     number = _TYPESET[key].copy()
     number.number = value
     return number
 
 
 def format_value(value: float, decimals: int) -> str:
+    """`value` as the screen and the captions show it, rounded to `decimals`, in the active language's symbols
+    ("0.73"; French "0,73"): the one place a number is written for a viewer."""
     if math.isinf(value):
         return "-inf" if value < 0 else "inf"
     text = f"{value:.{decimals}f}"
-    return "0." + "0" * decimals if text == "-0." + "0" * decimals else text
+    return localized_number("0." + "0" * decimals if text == "-0." + "0" * decimals else text)
 
 
 class Source:

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from attention_math.weight_spread import SATURATED, saturated_rows
 
 from .alignment_claims import MOST, nearly_uniform
+from .translation import _, quoted
 
 
 def past_rows_phrase(weights) -> str:
@@ -20,10 +21,10 @@ def past_rows_phrase(weights) -> str:
     choice is one-hot; "puts nearly all its weight on one word of the past" when every such row is; else both kinds."""
     hot, counted = saturated_rows(weights, causal=True)
     if hot == 0:
-        return "spreads its weight over the past only"
+        return _("spreads its weight over the past only")
     if hot == counted:
-        return "puts nearly all its weight on one word of the past"
-    return "keeps its weight in the past only, some rows nearly all on one word"
+        return _("puts nearly all its weight on one word of the past")
+    return _("keeps its weight in the past only, some rows nearly all on one word")
 
 
 def blend_phrase(alpha, tokens: Sequence[str], every_word: str) -> str:
@@ -33,15 +34,16 @@ def blend_phrase(alpha, tokens: Sequence[str], every_word: str) -> str:
     values = [float(v) for v in alpha]
     top = max(range(len(values)), key=values.__getitem__)
     if values[top] > SATURATED:
-        return f"almost exactly the vector of “{tokens[top]}”, which holds nearly all the weight"
+        return _("almost exactly the vector of {word}, which holds nearly all the weight").format(
+            word=quoted(tokens[top]))
     if nearly_uniform([values]):
-        return f"a blend of {every_word} in nearly equal parts"
-    return f"a blend of {every_word}, leaning towards the ones with larger weights"
+        return _("a blend of {every_word} in nearly equal parts").format(every_word=every_word)
+    return _("a blend of {every_word}, leaning towards the ones with larger weights").format(every_word=every_word)
 
 
 def no_longer_phrase(before_weight: float) -> str:
     """How a query's former favourite is named: "mostly" only when it held more than half the weight."""
-    return "mostly" if before_weight > MOST else "most"
+    return _("mostly") if before_weight > MOST else _("most")
 
 
 def scaled_weights_stay_spread(scaled_maxima: Sequence[float]) -> bool:

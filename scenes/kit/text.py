@@ -37,7 +37,7 @@ def wrapped(text: str, width: float, *, line_gap: float = 0.1, **style):
     if whole.width <= width:
         return whole
     lines, current = [], []
-    for word in text.split():
+    for word in text.split(" "):  # a no-break space (French "mot :", « x ») keeps what it joins on one line
         if current and label(" ".join(current + [word]), **style).width > width:
             lines.append(" ".join(current))
             current = []

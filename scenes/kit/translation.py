@@ -74,13 +74,34 @@ def translations(language: str) -> gettext.NullTranslations:
 
 
 def _(message: str) -> str:
-    """`message` in the active language."""
-    return translations(active_language()).gettext(message)
+    """`message` in the active language (an empty text stays empty: gettext's "" is the catalog's header)."""
+    return translations(active_language()).gettext(message) if message else message
+
+
+def N_(message: str) -> str:
+    """`message` itself: marks a message kept in a constant (a stage's name, a checklist item) for extraction;
+    the code that shows it translates it then, with `_`, in the language active at that moment."""
+    return message
 
 
 def n_(singular: str, plural: str, n: int) -> str:
     """The form of the message that goes with the count `n`, in the active language (its plural rules)."""
     return translations(active_language()).ngettext(singular, plural, n)
+
+
+def capitalized(text: str) -> str:
+    """`text` with its first letter upper case: a message that opens with a placeholder ("{source} only")."""
+    return text[:1].upper() + text[1:]
+
+
+#: Between numbers listed in a sentence: a comma in English; a semicolon in French, whose decimal sign is the comma
+#: ("0,73 ; 0,35"), with the no-break space French puts before it.
+NUMBER_SEPARATORS = {"en": ", ", "fr": "\u00a0; "}
+
+
+def numbers_listed(texts, language: str | None = None) -> str:
+    """Numbers (already written by `format_value`) joined as a sentence lists them: "0.73, 0.35"; "0,73 ; 0,35"."""
+    return NUMBER_SEPARATORS[check_language(language or active_language())].join(texts)
 
 
 def localized_number(text: str, language: str | None = None) -> str:

@@ -14,7 +14,7 @@ from scenes.kit.translation import DOMAIN, LANGUAGES, catalog_path
 ROOT = Path(__file__).resolve().parent.parent.parent
 #: The source that holds messages, and how Babel reads it (babel.cfg says the same for `pybabel extract`).
 METHOD_MAP = [("scenes/**.py", "python"), ("rendering/**.py", "python")]
-KEYWORDS = {"_": None, "n_": (1, 2)}
+KEYWORDS = {"_": None, "N_": None, "n_": (1, 2)}
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
 
@@ -70,6 +70,39 @@ def catalog_problems(language: str, messages: dict | None = None, po_path: Path 
     return problems
 
 
+#: English words a French render never shows or says (none of them is also a French word: no "on", "or", "six",
+#: "large", "stable", "compact", "score", "position", "attention", "module"; nor a loanword French ML prose uses:
+#: "token", "dropout", "softmax"). The example's own tokens are quoted in a sentence, or a label of their own.
+ENGLISH_ONLY = frozenset("""
+    the and of is are was were be been being with without to for from each every this that these those which what
+    where when how why who one two three four five seven eight nine ten eleven twelve weight weights head heads
+    stage stages step steps word words sentence sentences highest lowest most least weighted query queries key keys
+    value values row rows column columns matrix vector vectors encoder decoder hidden state states learned trained
+    training train model mask masks masked future past previous next first last only all both same new not no by at
+    in it its they their them we our you your has have had will would can could should must then than into over
+    under between after before while gives give takes take becomes become shows show says say looks look attends
+    attend spreads sharpens scaled scaling split splits stack checklist mechanism normalize parallel patterns
+    pattern output input translation english french dot product products cell cells shade shades number numbers sum
+    sums here there now again more less larger smaller big also just still yet out up down left right back way
+    example picture because so such other another own whole half wrong reference predicts predict
+    generating generate goes go comes come get gets got do does done don doesn isn aren let lets make makes made
+    keep keeps kept drop dropped dropping rescaled sees see seen read reads writes write written nobody task solved
+    layer softer sharper ties tie tied scale regularization summary bottleneck trainable learnable
+    soft several separate sequence coefficient
+""".split())
+_QUOTED = re.compile(r"«[^»]*»|“[^”]*”")
+_WORD = re.compile(r"\w+")
+
+
+def english_words(text: str, own_words: frozenset[str] | set[str] = frozenset()) -> list[str]:
+    """The English-only words (ENGLISH_ONLY) of a French caption or on-screen text, outside quotation marks and
+    identifiers; a text that is one of `own_words` whole (the example's token "the" as a label) has none."""
+    if text.strip() in own_words:
+        return []
+    words = [w for w in _WORD.findall(_QUOTED.sub(" ", text)) if not any(c == "_" or c.isdigit() for c in w)]
+    return [word for word in words if word.lower() in ENGLISH_ONLY]  # n_heads, d_k, h1: code and math
+
+
 def all_problems() -> list[str]:
     """The gate over every language but the source's own."""
     messages = source_messages()
@@ -77,4 +110,4 @@ def all_problems() -> list[str]:
             for problem in catalog_problems(language, messages)]
 
 
-__all__ = ["source_messages", "catalog_problems", "all_problems", "placeholders"]
+__all__ = ["source_messages", "catalog_problems", "all_problems", "placeholders", "english_words", "ENGLISH_ONLY"]

@@ -1,0 +1,96 @@
+"""A French run of a scene whose messages are marked (issue 43): no English sentence in its captions, its narration
+or its words on screen, except the example's own tokens, code identifiers and math; and the word list that decides
+it, held to the catalog's own English and French."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from manim import MathTypst, Typst
+
+from conftest import per_scene
+from scenes.kit.translation import LANGUAGE_ENV_VAR, catalog_path
+from scenes.quality.headless import run_headless
+from scenes.quality.inspection import example_spec, example_words
+from scenes.quality.language_gate import english_words
+
+#: The scenes whose every user-facing sentence is a message (in the order issue 43's work follows).
+FRENCH_SCENES = ["summary", "teacher_forcing", "bottleneck", "coffee_cafe", "soft_formula", "weight_free", "dropout_weights"]
+#: On-screen texts of kit modules this work may not edit yet (the lead is changing them): each still English in a
+#: French run, listed with where it is written; the test below fails once the file no longer writes it.
+NOT_YET_MARKED = {"sum →": "scenes/kit/products.py"}
+
+_UNESCAPE = re.compile(r"\\(.)")
+
+
+def _plain(typst_code: str) -> str:
+    """A label's text from its Typst markup: escapes undone, the bold stars dropped."""
+    code = typst_code.strip()
+    if len(code) > 1 and code.startswith("*") and code.endswith("*"):
+        code = code[1:-1]
+    return _UNESCAPE.sub(r"\1", code)
+
+
+def french_run(scene_id: str) -> tuple[list[tuple[str, str]], set[str]]:
+    """The scene run headless (ATTENTION_LANGUAGE already fr): every (beat, caption or narration), and the plain
+    text of every label (not math) on screen after any animation."""
+    shown: set[str] = set()
+
+    def look(scene) -> None:
+        for top in scene.mobjects:
+            for mob in top.get_family():
+                if isinstance(mob, Typst) and not isinstance(mob, MathTypst):
+                    shown.add(_plain(mob.typst_code))
+
+    scene = run_headless(scene_id, after_animation=look)
+    said = [(record.name, text) for record in scene.beat_log for text in record.captions + record.narration]
+    return said, shown
+
+
+@pytest.mark.parametrize("scene_id", per_scene(FRENCH_SCENES))
+def test_a_french_run_says_and_shows_no_english(scene_id, monkeypatch):
+    monkeypatch.setenv(LANGUAGE_ENV_VAR, "fr")
+    said, shown = french_run(scene_id)
+    own = frozenset(example_words(example_spec.post()))
+    assert said and shown
+    problems = [f"{beat}: {words} in {text!r}" for beat, text in said if (words := english_words(text, own))]
+    problems += [f"on screen: {words} in {text!r}" for text in sorted(shown)
+                 if text not in NOT_YET_MARKED and (words := english_words(text, own))]
+    assert not problems, "\n".join(problems)
+    assert not [text for _beat, text in said if text != text.replace(" :", "")], "a colon without its no-break space"
+
+
+def test_the_texts_not_yet_marked_are_still_written_where_listed():
+    from conftest import ROOT
+
+    assert [text for text, path in NOT_YET_MARKED.items() if f'"{text}"' not in (ROOT / path).read_text()] == []
+
+
+def _catalog():
+    from babel.messages.pofile import read_po
+
+    with catalog_path("fr").open("rb") as handle:
+        return [entry for entry in read_po(handle, locale="fr") if entry.id]
+
+
+def test_the_word_list_finds_the_english_of_every_sentence_in_the_catalog():
+    """Every English message of four words or more (a sentence, not a name) has a word the list knows: the list
+    would catch that message left untranslated in a French run."""
+    sentences = [entry.id[-1] if isinstance(entry.id, tuple) else entry.id for entry in _catalog()]
+    sentences = [s for s in sentences if len(re.findall(r"[A-Za-z]+", re.sub(r"\{\w+\}", "", s))) >= 4]
+    assert len(sentences) >= 10
+    assert [s for s in sentences if not english_words(s)] == []
+
+
+def test_the_word_list_finds_nothing_in_the_catalogs_french():
+    forms = [re.sub(r"\{\w+\}", "", form) for entry in _catalog()  # the placeholders are filled in a run
+             for form in (entry.string if isinstance(entry.string, (tuple, list)) else [entry.string])]
+    assert forms and {form: english_words(form) for form in forms if english_words(form)} == {}
+
+
+def test_quoted_tokens_identifiers_and_a_lone_token_are_not_english_words():
+    assert english_words("« the » reçoit le plus de poids") == []
+    assert english_words("n_heads têtes, d_k = 4") == []
+    assert english_words("the", frozenset({"the"})) == []
+    assert english_words("the weights of each head") == ["the", "weights", "of", "each", "head"]
