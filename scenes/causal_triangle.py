@@ -25,6 +25,8 @@ from scenes.kit.contrast import readable_on
 from scenes.kit.forms import map_style_forms
 from scenes.kit.products import settle
 from scenes.kit.spread_claims import past_rows_phrase
+from scenes.kit.text import wrapped
+from scenes.kit.translation import _, n_, quoted
 
 CHECK, CROSS = "✓", "✗"
 FONT = typography.SMALL_SIZE  # every map and sum column of the clip: one size, so maps swap cell for cell
@@ -44,16 +46,24 @@ def sum_claim(src: Source, tokens, path: str) -> tuple[list[int], int]:
 def signs_caption(scores) -> str:
     """What the score map's colours mean, naming only the signs it holds."""
     values = [float(v) for v in scores.flatten().tolist()]
-    signs = [name for name, present in (("blue cells are positive scores", any(v > 0 for v in values)),
-                                        ("red ones negative", any(v < 0 for v in values))) if present]
-    return f"{words_list(signs).capitalize()}; nothing stops a row from scoring a later word."
+    positive, negative = any(v > 0 for v in values), any(v < 0 for v in values)
+    if positive and negative:
+        return _("Blue cells are positive scores and red ones negative; nothing stops a row from scoring a later "
+                 "word.")
+    if positive:
+        return _("Blue cells are positive scores; nothing stops a row from scoring a later word.")
+    if negative:
+        return _("Red ones negative; nothing stops a row from scoring a later word.")
+    return _("Nothing stops a row from scoring a later word.")
 
 
 def right_sums_caption(src: Source, tokens) -> str:
     """The right order's reading: where each row's weight goes, and that the rows sum to one (as shown)."""
-    short, _ = sum_claim(src, tokens, "right_order_row_sums")
-    rows = "every row sums to one" if not short else "every row sums to one, up to rounding"
-    return f"Each row {past_rows_phrase(src.get('weights'))}, and {rows}."
+    short, _least = sum_claim(src, tokens, "right_order_row_sums")
+    if short:
+        return _("Each row {spread}, and every row sums to one, up to rounding.").format(
+            spread=past_rows_phrase(src.get("weights")))
+    return _("Each row {spread}, and every row sums to one.").format(spread=past_rows_phrase(src.get("weights")))
 
 
 def wrong_sums_caption(src: Source, tokens) -> str:
@@ -61,12 +71,14 @@ def wrong_sums_caption(src: Source, tokens) -> str:
     short, least = sum_claim(src, tokens, "wrong_order_row_sums")
     kept = format_value(src.value("wrong_order_row_sums", least), 2)
     if not short:
-        return (f"Here the future held so little weight that every row still shows {kept}; in general the rows "
-                "lose what the future had, and are no longer distributions over the allowed positions.")
-    words = [tokens[i] for i in short]
-    rows = "one row sums" if len(short) == 1 else f"{count_word(len(short))} rows sum"
-    return (f"Now {rows} to less than one ({words_list(words)}); the row of “{tokens[least]}” keeps only {kept} of "
-            "its weight. That is no longer a distribution over the allowed positions.")
+        return _("Here the future held so little weight that every row still shows {kept}; in general the rows lose "
+                 "what the future had, and are no longer distributions over the allowed positions.").format(kept=kept)
+    words = words_list([tokens[i] for i in short])
+    return n_("Now one row sums to less than one ({words}); the row of {word} keeps only {kept} of its weight. That "
+              "is no longer a distribution over the allowed positions.",
+              "Now {count} rows sum to less than one ({words}); the row of {word} keeps only {kept} of its weight. "
+              "That is no longer a distribution over the allowed positions.", len(short)).format(
+        count=count_word(len(short)), words=words, word=quoted(tokens[least]), kept=kept)
 
 
 # --- the arrangements ----------------------------------------------------------------------------------------
@@ -107,7 +119,7 @@ def check_table(src: Source, tokens, style: dict) -> AttentionMap:
     """The post's ✓/✗ table: the causal mask as a map, ✓ where key j ≤ query i, ✗ for the future."""
     size = typography.LABEL_SIZE
     table = AttentionMap(src, "mask", tokens, causal=True, show_values=False, font_size=size,
-                         query_label="query i", key_label="key j", **style)
+                         query_label=_("query i"), key_label=_("key j"), **style)
     for i in range(len(tokens)):
         for j in range(len(tokens)):
             future = j > i
@@ -127,7 +139,7 @@ def causal_map(src: Source, tokens, path: str, style: dict, *, weights: bool, ca
     the same tokens in the same order) for a frame too narrow for the words and a column of sums both."""
     rows_named = style.get("label_rows", True)
     return AttentionMap(src, path, tokens, weights=weights, causal=causal, font_size=FONT,
-                        query_label="query i" if rows_named else None, key_label="key j", **style)
+                        query_label=_("query i") if rows_named else None, key_label=_("key j"), **style)
 
 
 def rows_unnamed(build, whole, name: str = "") -> list[Form]:
@@ -187,10 +199,10 @@ def main_stage_forms(src: Source, tokens) -> list[Form]:
                                                               palette.RIGHT))
 
     whole = lambda stage: stage.whole  # noqa: E731
-    return [form for header in ("row sum", ("row", "sum")) for form in map_style_forms(
+    return [form for header in (_("row sum"), tuple(_("row|sum").split("|"))) for form in map_style_forms(
         lambda style, header=header: build(style, header), whole=whole,
         name="" if isinstance(header, str) else "header on two lines, ")] + rows_unnamed(
-        lambda style: build(style, ("row", "sum")), whole, "header on two lines, ")
+        lambda style: build(style, tuple(_("row|sum").split("|"))), whole, "header on two lines, ")
 
 
 @dataclass(frozen=True)
@@ -216,8 +228,9 @@ def order_stage_forms(src: Source, tokens) -> list[Form]:
         unmasked, zeroed, right = shared_place(
             *(causal_map(src, tokens, path, style, weights=True, causal=c) for path, c in (
                 ("wrong_order_unmasked_weights", False), ("wrong_order_weights", True), ("weights", True))))
-        wrong = sums_column(src, "wrong_order_row_sums", zeroed, ("softmax", "→ mask"), palette.WRONG)
-        right_sums = sums_column(src, "right_order_row_sums", right, ("mask", "→ softmax"), palette.RIGHT)
+        wrong = sums_column(src, "wrong_order_row_sums", zeroed, tuple(_("softmax|→ mask").split("|")), palette.WRONG)
+        right_sums = sums_column(src, "right_order_row_sums", right, tuple(_("mask|→ softmax").split("|")),
+                                 palette.RIGHT)
         if not one_place:
             right_sums.next_to(wrong, RIGHT, buff=layout.GAP).align_to(wrong, UP)
         return OrderStage(unmasked, zeroed, right, wrong, right_sums, one_place)
@@ -230,8 +243,10 @@ def order_stage_forms(src: Source, tokens) -> list[Form]:
 
 
 def order_title(text: str, color) -> VGroup:
-    """The order's name in the top band."""
-    return layout.fit_into(label(text, font_size=typography.BODY_SIZE, color=color), layout.top_band(), grow=False)
+    """The order's name in the top band: on one line, else on two (a phone, a longer language)."""
+    band, style = layout.top_band(), dict(font_size=typography.BODY_SIZE, color=color)
+    return compose([Form("one line", lambda: label(text, **style), grow=False),
+                    Form("wrapped", lambda: wrapped(text, band.width, **style), grow=False)], band)[0]
 
 
 def row_word(amap: AttentionMap, i: int) -> list:
@@ -305,14 +320,14 @@ class CausalTriangleScene(AttentionScene):
         """The rule before any numbers: query i may use keys j ≤ i, never a later token."""
         table, plan = compose(check_forms(self.src, self.tokens))
         marks = [table.cell(i, j)[1] for i in range(self.n) for j in range(self.n)]
-        self.say("Causal attention: the query at position i may only use keys at positions j ≤ i.",
+        self.say(_("Causal attention: the query at position i may only use keys at positions j ≤ i."),
                  subject=[table.row_labels, table.column_labels, *marks])
         staging.enter(self, plan, FadeIn(table.axes), run_time=1.0)
         self.play(LaggedStart(*(FadeIn(table.row(i), shift=RIGHT * layout.NUDGE) for i in range(self.n)),
                               lag_ratio=0.5), run_time=2.5)
         staging.end_over(self, plan, map_rows(table))
         self.wait(1.0)
-        self.say("When generating left to right the later tokens do not exist yet, so training must hide them too.",
+        self.say(_("When generating left to right the later tokens do not exist yet, so training must hide them too."),
                  subject=[cell[1] for cell in table.future])
         staging.end_over(self, plan, future_rows(table))
         self.play(*(Indicate(cell[1], color=palette.WRONG, scale_factor=1.3) for cell in table.future),
@@ -325,10 +340,10 @@ class CausalTriangleScene(AttentionScene):
         """The scores grid that the mask will act on: every query row against every key column."""
         eq = layout.fit_into(math("omega = (Q K^top) / sqrt(d_k)", font_size=EQUATION), layout.top_band())
         stage, plan = compose(main_stage_forms(self.src, self.tokens), under(line_plan.region), pinned=[eq])
-        scores, tokens = stage.scores, f"{count_word(self.n)} tokens"
-        self.say(f"Start from the scaled scores ω = Q Kᵀ / √d_k for {tokens}: query rows, key columns.",
-                 narration=f"Start from the scaled scores, ω = Q Kᵀ / √d_k, for {tokens}: one row per query, "
-                           "one column per key.", subject=scores)
+        scores, count = stage.scores, count_word(self.n)
+        self.say(_("Start from the scaled scores ω = Q Kᵀ / √d_k for {count} tokens: query rows, key columns.").format(
+            count=count), narration=_("Start from the scaled scores, ω = Q Kᵀ / √d_k, for {count} tokens: one row per "
+                                      "query, one column per key.").format(count=count), subject=scores)
         self.clear_stage(run_time=0.8)
         self.play(Write(eq), run_time=1.0)
         staging.hang_from_top(plan)
@@ -348,9 +363,9 @@ class CausalTriangleScene(AttentionScene):
         """Fill the future cells with −∞: the ω̃ cases, lit up as the picture applies each case."""
         scores, masked = stage.scores, stage.masked
         future = [[(i, j) for j in range(i + 1, self.n)] for i in range(self.n - 1)]
-        self.say("Mask: keep ω_ij where j ≤ i, and fill every future cell (j > i) with −∞.",
-                 narration="Now the mask: keep ω_ij wherever j ≤ i, and fill every future cell, where j > i, "
-                           "with −∞.", subject=VGroup(*(masked.cell(i, j) for row in future for i, j in row)))
+        self.say(_("Mask: keep ω_ij where j ≤ i, and fill every future cell (j > i) with −∞."),
+                 narration=_("Now the mask: keep ω_ij wherever j ≤ i, and fill every future cell, where j > i, "
+                             "with −∞."), subject=VGroup(*(masked.cell(i, j) for row in future for i, j in row)))
         staging.come_to_rest(self, [eq], staying=[stage.whole], region=plan.region)
         cases = layout.fit_into(masking_cases(), layout.top_band())
         plan = replace(plan, pinned=(cases,))
@@ -367,7 +382,7 @@ class CausalTriangleScene(AttentionScene):
                [part for row in future for i, j in row for part in masked.cell(i, j)])
         self.wait(1.0)
         past = [scores.cell(i, j) for i in range(self.n) for j in range(i + 1)]
-        self.say("The past and the diagonal keep their scores: that is the first case of ω̃.", subject=VGroup(*past))
+        self.say(_("The past and the diagonal keep their scores: that is the first case of ω̃."), subject=VGroup(*past))
         keep_box = frame_box(VGroup(cases.select("keep"), cases.select("past")), color=palette.RIGHT)
         staging.end_over(self, plan, past_rows(scores), ReplacementTransform(future_box, keep_box))
         self.play(*(Indicate(c, color=palette.RIGHT, scale_factor=1.08) for c in past), run_time=1.5)
@@ -380,7 +395,7 @@ class CausalTriangleScene(AttentionScene):
     def softmax_each_row(self, stage: MainStage, plan: Plan, screen: Masked, line: VGroup) -> None:
         """Row-wise softmax: exp(−∞) = 0, so the upper triangle is exactly zero and each row sums to one."""
         weights, (header, sums) = stage.weights, stage.sums
-        self.say("Then softmax each row over the keys: exp(−∞) is zero, so every future weight is exactly zero.",
+        self.say(_("Then softmax each row over the keys: exp(−∞) is zero, so every future weight is exactly zero."),
                  subject=VGroup(weights, sums))
         arrow_eq = line[1]
         staging.come_to_rest(self, [screen.cases], staying=[stage.whole], region=plan.region)
@@ -404,12 +419,12 @@ class CausalTriangleScene(AttentionScene):
     @beat
     def wrong_order(self) -> tuple[OrderStage, Plan]:
         """Softmax first, mask after: the zeros are there, but the rows no longer sum to one."""
-        title = order_title("softmax first, then mask", palette.WRONG)
+        title = order_title(_("softmax first, then mask"), palette.WRONG)
         stage, plan = compose(order_stage_forms(self.src, self.tokens), pinned=[title])
         unmasked, zeroed = stage.unmasked, stage.zeroed
-        self.say("The wrong order: softmax over all keys first (the future included), then zero the future.",
-                 narration="Now the wrong order: a softmax over all the keys first, the future included, and only "
-                           "then zero the future.",
+        self.say(_("The wrong order: softmax over all keys first (the future included), then zero the future."),
+                 narration=_("Now the wrong order: a softmax over all the keys first, the future included, and only "
+                             "then zero the future."),
                  subject=[cell for row in future_rows(unmasked) for cell in row])
         self.clear_stage()
         staging.hang_from_top(plan)
@@ -420,7 +435,7 @@ class CausalTriangleScene(AttentionScene):
         pairs = [(i, j) for i in range(self.n) for j in range(i + 1, self.n)]
         self.play(*(ReplacementTransform(unmasked.cell(i, j), zeroed.cell(i, j)) for i, j in pairs), run_time=1.5)
         self.wait(1.0)
-        short, _ = sum_claim(self.src, self.tokens, "wrong_order_row_sums")
+        short, _least = sum_claim(self.src, self.tokens, "wrong_order_row_sums")
         self.say(wrong_sums_caption(self.src, self.tokens), subject=stage.wrong_sums)
         self.play(FadeIn(stage.wrong_sums[0]), run_time=0.4)
         rows = [VGroup(*(unmasked.cell(i, j) if j <= i else zeroed.cell(i, j) for j in range(self.n)))
@@ -436,19 +451,19 @@ class CausalTriangleScene(AttentionScene):
     @beat
     def right_order_recap(self, stage: OrderStage, plan: Plan) -> None:
         """The same map in the right order: mask then softmax, and every row sums to one again."""
-        self.say("The right order: mask the scores with −∞ first, then softmax.",
+        self.say(_("The right order: mask the scores with −∞ first, then softmax."),
                  subject=[cell for row in past_rows(stage.right) for cell in row])
         cells = [stage.unmasked.cell(i, j) if j <= i else stage.zeroed.cell(i, j)
                  for i in range(self.n) for j in range(self.n)]
         targets = [stage.right.cell(i, j) for i in range(self.n) for j in range(self.n)]
-        title = order_title("mask first, then softmax", palette.RIGHT)
+        title = order_title(_("mask first, then softmax"), palette.RIGHT)
         staging.come_to_rest(self, plan.pinned, staying=[stage.whole], region=plan.region)
         self.play(ReplacementTransform(plan.pinned[0], title), run_time=0.6)
         plan = replace(plan, pinned=(title,))
         staging.enter(self, plan, *(ReplacementTransform(c, t) for c, t in zip(cells, targets)),
                       *([FadeOut(stage.wrong_sums)] if stage.one_place else []), run_time=1.5)
         staging.end_over(self, plan, past_rows(stage.right))
-        self.say("Exact zeros above the diagonal, and every row is still a distribution over the past.",
+        self.say(_("Exact zeros above the diagonal, and every row is still a distribution over the past."),
                  subject=stage.right_sums)
         self.play(FadeIn(stage.right_sums[0]), run_time=0.3)
         staging.work_rows(self, plan, [[[*row_word(stage.right, i),
