@@ -10,9 +10,10 @@ import pytest
 from manim import MathTypst, Typst
 
 from conftest import per_scene
+from scenes import frame
 from scenes.kit.translation import LANGUAGE_ENV_VAR, catalog_path
 from scenes.quality.headless import run_headless
-from scenes.quality.inspection import example_spec, example_words
+from scenes.quality.inspection import example_spec, example_words, inspect_scene
 from scenes.quality.language_gate import english_words
 
 #: The scenes whose every user-facing sentence is a message (in the order issue 43's work follows).
@@ -60,6 +61,19 @@ def test_a_french_run_says_and_shows_no_english(scene_id, monkeypatch):
                  if text not in NOT_YET_MARKED and (words := english_words(text, own))]
     assert not problems, "\n".join(problems)
     assert not [text for _beat, text in said if text != text.replace(" :", "")], "a colon without its no-break space"
+
+
+FRENCH_CASES = [(scene_id, aspect) for scene_id in FRENCH_SCENES for aspect in frame.ASPECTS]
+
+
+@pytest.mark.parametrize("case", per_scene(FRENCH_CASES, scene_id=lambda case: case[0], name="-".join))
+def test_a_french_run_passes_the_layout_and_story_gates(case, monkeypatch):
+    """French runs 15–30 % longer than English: the layout engine takes it in every frame, every number legible,
+    every caption's subject on screen (the post's example)."""
+    monkeypatch.setenv(LANGUAGE_ENV_VAR, "fr")
+    report = inspect_scene(*case)
+    problems = report.problems() + report.arithmetic_problems()
+    assert not problems, "\n".join(problems)
 
 
 def test_the_texts_not_yet_marked_are_still_written_where_listed():

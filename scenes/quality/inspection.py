@@ -40,6 +40,7 @@ from scenes import frame, registry
 from scenes.kit import camera_work, layout, phone, typography
 from scenes.kit import shot_content
 from scenes.kit.shot_content import typst_font_size
+from scenes.kit.translation import active_language
 from scenes.quality import contrast_gate, label_gate, shade_gate
 from scenes.kit.base import AttentionScene, BeatRecord
 from scenes.quality.headless import add_aspect_option, aspect_is_valid, run_headless
@@ -549,13 +550,13 @@ def _leaf_animations(animations: list) -> list:
 
 
 def inspect_scene(scene_id: str, aspect: str = frame.DEFAULT_ASPECT) -> SceneReport:
-    """Run a registered scene once headless at 480p in `aspect`'s frame for the active example (cached per
-    process, example and aspect, so each gate reuses one run)."""
-    return _inspect_cached(scene_id, examples.active_spec(), frame.check_aspect(aspect))
+    """Run a registered scene once headless at 480p in `aspect`'s frame for the active example and language
+    (cached per process, example, aspect and language, so each gate reuses one run)."""
+    return _inspect_cached(scene_id, examples.active_spec(), frame.check_aspect(aspect), active_language())
 
 
 @functools.cache
-def _inspect_cached(scene_id: str, spec: example_spec.ExampleSpec, aspect: str) -> SceneReport:
+def _inspect_cached(scene_id: str, spec: example_spec.ExampleSpec, aspect: str, language: str) -> SceneReport:
     report = inspect_scene_class(scene_id, scene_id, aspect)
     report.typed_claim_problems = typed_claim_problems(scene_id, report.beat_log, spec)
     return report
