@@ -23,7 +23,7 @@ from scenes.kit import (
 from scenes.kit.claims import count_word
 from scenes.kit import staging
 from scenes.kit.compose import Form, Plan, compose
-from scenes.kit.forms import floor_scale, flow_forms
+from scenes.kit.forms import floor_scale, flow_forms, line_forms
 from scenes.kit.layout import Region
 from scenes.kit.products import shared_cell_width
 from scenes.kit.languages import source_language
@@ -430,12 +430,12 @@ class BottleneckScene(AttentionScene):
     def _final_share_note(self) -> VGroup:
         """The first word's share of s (after the last word), as a traced number, in the top band where the
         heading stood, placed for the view the camera now shows."""
-        number = self.src.number("first_token_share", len(self.tokens) - 1, font_size=typography.NUMBER_SIZE,
-                                 color=palette.ACCENT)
-        note = VGroup(label(_("first word's share of s:"), font_size=typography.LABEL_SIZE), number)
-        note.arrange(RIGHT, buff=layout.NEAR)
-        note.number = number
-        return staging.in_view(self, layout.fit_into(note, layout.top_band(), grow=False))
+        band = layout.top_band()
+        note, _plan = compose(line_forms(_("first word's share of s:"), band.width, after=lambda: self.src.number(
+            "first_token_share", len(self.tokens) - 1, font_size=typography.NUMBER_SIZE, color=palette.ACCENT),
+            font_size=typography.LABEL_SIZE), band)
+        note.number = note[-1]
+        return staging.in_view(self, note)
 
     def _funnel(self, words: TokenRow, frame, in_lines: bool) -> VGroup:
         """An arrow from every English word down into s's frame, spread along its top edge left to right by where

@@ -22,10 +22,9 @@ from scenes.kit.attention_map import share_columns
 from scenes.kit.claims import count_word, words_list
 from scenes.kit.compose import Form, Plan, compose
 from scenes.kit.contrast import readable_on
-from scenes.kit.forms import map_style_forms
+from scenes.kit.forms import line_forms, map_style_forms
 from scenes.kit.products import settle
 from scenes.kit.spread_claims import past_rows_phrase
-from scenes.kit.text import wrapped
 from scenes.kit.translation import _, n_, quoted
 
 CHECK, CROSS = "✓", "✗"
@@ -244,9 +243,8 @@ def order_stage_forms(src: Source, tokens) -> list[Form]:
 
 def order_title(text: str, color) -> VGroup:
     """The order's name in the top band: on one line, else on two (a phone, a longer language)."""
-    band, style = layout.top_band(), dict(font_size=typography.BODY_SIZE, color=color)
-    return compose([Form("one line", lambda: label(text, **style), grow=False),
-                    Form("wrapped", lambda: wrapped(text, band.width, **style), grow=False)], band)[0]
+    band = layout.top_band()
+    return compose(line_forms(text, band.width, font_size=typography.BODY_SIZE, color=color), band)[0]
 
 
 def row_word(amap: AttentionMap, i: int) -> list:

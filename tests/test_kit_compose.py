@@ -353,3 +353,21 @@ def test_a_form_offered_for_the_floor_only_is_taken_there_and_never_filmed(aspec
     assert (filmed.form, filmed.rung) == ("roomy", compose.CAMERA)
     assert taken.form == "tight" and taken.rung != compose.CAMERA
     assert (alone.form, alone.rung) == ("tight", compose.CAMERA), "the only form is filmed all the same"
+
+
+def test_a_line_of_text_wraps_only_where_one_line_would_fall_below_the_floor():
+    """The order's title of causal_triangle in French on a phone (one line: 24.8 < 26) wraps onto two lines at the
+    floor or above; in English, and in French on a laptop's frame, it stays on one line."""
+    from scenes.kit.forms import line_forms
+
+    def title(text: str, aspect: str):
+        with in_frame(aspect):
+            band = layout.top_band()
+            made, plan = compose.compose(line_forms(text, band.width, font_size=typography.BODY_SIZE), band)
+            return plan.form, shot_content.smallest_font(made), made.width <= band.width + 1e-6
+
+    french = "softmax d’abord, puis masque"
+    form, size, inside = title(french, "portrait")
+    assert form == "wrapped" and size >= typography.MIN_FONT_SIZE * (1 - 1e-6) and inside
+    assert title("softmax first, then mask", "portrait")[0] == "one line"
+    assert title(french, "landscape")[0] == "one line"

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from manim import Mobject
+from manim import RIGHT, Mobject, VGroup
 
 from . import shot_content, layout, legible_fit, typography
 from .compose import Form
@@ -87,6 +87,22 @@ def map_style_forms(build: Callable[[dict], Any], *, whole: Callable[[Any], Mobj
             for i, (style, packed) in enumerate(legible_fit.map_styles_marked())]
 
 
+def line_forms(text: str, width: float, *, after: Callable[[], Mobject] | None = None, **style) -> list[Form]:
+    """A line of text (a title, a note; `style` goes to `label`) on one line, else its words wrapped onto lines no
+    wider than `width` (a phone, a longer language), only where one line would fall below the floor. `after()`
+    builds what stands right of the text (a traced number), the last part of the built group."""
+    from .text import label, wrapped
+
+    def build(wrap: bool) -> Mobject:
+        tail = after() if after is not None else None
+        room = width - (tail.width + layout.NEAR if tail is not None else 0.0)
+        words = wrapped(text, room, **style) if wrap else label(text, **style)
+        return words if tail is None else VGroup(words, tail).arrange(RIGHT, buff=layout.NEAR)
+
+    return [Form("one line", lambda: build(False), grow=False),
+            Form("wrapped", lambda: build(True), grow=False, last_resort=True, camera=False)]
+
+
 def floor_scale(mob: Mobject) -> float:
     """The factor that sets `mob`'s smallest text at the floor, with the margin a composition built for the camera
     keeps above it (shot_content.BUILD_MARGIN): a form laid out at the floor's size (a row broken into lines as wide as
@@ -95,4 +111,4 @@ def floor_scale(mob: Mobject) -> float:
 
 
 __all__ = ["flow_forms", "lines_forms", "ROW_NAMES", "row_height_forms", "flow_forms_by_row_height",
-           "map_style_forms", "floor_scale"]
+           "map_style_forms", "line_forms", "floor_scale"]
