@@ -88,7 +88,7 @@ ENGLISH_ONLY = frozenset("""
     generating generate goes go comes come get gets got do does done don doesn isn aren let lets make makes made
     keep keeps kept drop dropped dropping rescaled sees see seen read reads writes write written nobody task solved
     layer softer sharper ties tie tied scale regularization summary bottleneck trainable learnable
-    soft several separate sequence coefficient
+    soft several separate sequence coefficient fresh random digit digits asserted measured
 """.split())
 _QUOTED = re.compile(r"«[^»]*»|“[^”]*”")
 _WORD = re.compile(r"\w+")
