@@ -88,10 +88,12 @@ ENGLISH_ONLY = frozenset("""
     generating generate goes go comes come get gets got do does done don doesn isn aren let lets make makes made
     keep keeps kept drop dropped dropping rescaled sees see seen read reads writes write written nobody task solved
     layer softer sharper ties tie tied scale regularization summary bottleneck trainable learnable
-    soft several separate sequence coefficient fresh random digit digits asserted measured
+    soft several separate sequence fresh random digit digits asserted measured
 """.split())
 _QUOTED = re.compile(r"«[^»]*»|“[^”]*”")
-_WORD = re.compile(r"\w+")
+_WORD = re.compile(r"\w+(?:-\w+)*")
+#: Hyphenated English terms French ML prose uses as they are ("des poids one-hot").
+LOANWORDS = frozenset({"one-hot", "feed-forward"})
 
 
 def english_words(text: str, own_words: frozenset[str] | set[str] = frozenset()) -> list[str]:
@@ -99,7 +101,8 @@ def english_words(text: str, own_words: frozenset[str] | set[str] = frozenset())
     identifiers; a text that is one of `own_words` whole (the example's token "the" as a label) has none."""
     if text.strip() in own_words:
         return []
-    words = [w for w in _WORD.findall(_QUOTED.sub(" ", text)) if not any(c == "_" or c.isdigit() for c in w)]
+    words = [part for w in _WORD.findall(_QUOTED.sub(" ", text)) if w.lower() not in LOANWORDS
+             for part in w.split("-") if not any(c == "_" or c.isdigit() for c in part)]
     return [word for word in words if word.lower() in ENGLISH_ONLY]  # n_heads, d_k, h1: code and math
 
 
