@@ -4,6 +4,7 @@ it, held to the catalog's own English and French."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -105,3 +106,27 @@ def test_learned_heads_writes_the_records_task_sentence_from_its_numbers():
     from scenes.learned_heads import task_description
 
     assert task_description(Source("learned_heads")) == examples.build("learned_heads").description
+
+
+def test_a_french_clip_entry_and_the_french_deck_carry_french_titles(tmp_path):
+    """The manifest entry of a French clip is titled in French (the page, the film's chapters and the decks read it),
+    its section stays the English post's heading (the page's key); an English one is as before."""
+    from rendering.pipeline.install import Installer
+    from rendering.pipeline.jobs import Job
+    from rendering.pipeline.manifest import Manifest
+    from rendering.qualities import QUALITIES, spoken
+    from rendering.site.deck_html import render_deck_html
+    from scenes import registry
+    from tests.test_render_units import _result
+
+    spec = registry.get("bottleneck")
+    for language, title in (("en", "The bottleneck"), ("fr", "Le goulot d’étranglement")):
+        out = tmp_path / language / "media"
+        job = Job(spec, spoken(QUALITIES["low"], language), ["mp4"], "h")
+        Installer(out, Manifest(out), None)(job, _result(tmp_path / language / "w", exts=("mp4",)))
+        [entry] = json.loads((out / "manifest.json").read_text())["clips"]
+        assert (entry["title"], entry["section"], entry["language"]) == (title, spec.section, language)
+    deck = render_deck_html([], tmp_path, tmp_path, quality="low", narrated=False, language="fr")
+    assert "L’attention de zéro\u00a0: les clips, temps par temps" in deck
+    assert "Attention from Scratch: the clips, beat by beat" in render_deck_html([], tmp_path, tmp_path, quality="low",
+                                                                               narrated=False)
