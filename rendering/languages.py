@@ -50,6 +50,18 @@ LANGUAGE_ENV_VAR: str = translation.LANGUAGE_ENV_VAR
 NAMES = {"en": "English", "fr": "Français"}
 
 
+#: Marks a message written here for extraction (`pybabel extract`, the language gate); `message` translates it.
+N_ = translation.N_
+
+
+def message(text: str, language: str) -> str:
+    """`text`, a message marked in the source (a clip's title, the film's), in `language` from its catalog; English
+    (and an empty text) as it is."""
+    if language == DEFAULT_LANGUAGE or not text:
+        return text
+    return translation.translations(translation.check_language(language)).gettext(text)
+
+
 def catalog(language: str, root: Path = REPO_ROOT) -> Path:
     """The language's message catalog (.po) under the project at `root` (scenes/locale/...)."""
     relative = translation.catalog_path(language).relative_to(TRANSLATION_FILE.parents[2])  # that project's root

@@ -31,6 +31,7 @@ from scenes.kit.named_matrix import shape_text
 from scenes.kit.products import CELL_PADDING, NUMBER, into_product_by_row, settle, shared_cell_width
 from scenes.kit.text import baseline_y, wrapped
 from scenes.kit.widgets import TensorGrid
+from scenes.kit.translation import _, capitalized, quoted
 
 #: X is (B, T, d_in); its grid shows the first sequence of the batch.
 FIRST_IN_BATCH = 0
@@ -143,10 +144,10 @@ def line_up_names(named: list[NamedMatrix]) -> None:
 def patterns_intro(one_head: bool) -> tuple[str, str | None]:
     """The patterns beat's opening caption (and its narration, where fuller)."""
     if one_head:
-        return ("The head scores with its slices of W_Q and W_K: here one head, so one causal pattern.",
-                "The head scores with its own slices of W_Q and W_K. With one head there is a single causal "
-                "pattern.")
-    return "Each head scores with its own slices of W_Q and W_K, so each has its own causal pattern.", None
+        return (_("The head scores with its slices of W_Q and W_K: here one head, so one causal pattern."),
+                _("The head scores with its own slices of W_Q and W_K. With one head there is a single causal "
+                  "pattern."))
+    return _("Each head scores with its own slices of W_Q and W_K, so each has its own causal pattern."), None
 
 
 def last_word_patterns(word: str, count: int, tops: list[tuple[str | None, float]], valued: list[bool]
@@ -157,14 +158,18 @@ def last_word_patterns(word: str, count: int, tops: list[tuple[str | None, float
     claims = []
     for h, ((top, peak), numbers) in enumerate(zip(tops, valued)):
         if top is None:
-            claims.append(f"head {h + 1} spreads “{word}” over all {count} words")
+            claims.append(_("head {n} spreads {word} over all {count} words").format(n=h + 1, word=quoted(word),
+                                                                                     count=count))
         elif numbers:
-            claims.append(f"head {h + 1} gives “{top}” {format_value(peak, 2)} of “{word}”'s weight")
+            claims.append(_("head {n} gives {top} {value} of {word}'s weight").format(
+                n=h + 1, top=quoted(top), value=format_value(peak, 2), word=quoted(word)))
         else:
-            claims.append(f"in head {h + 1}, “{word}” looks most at “{top}”")
-    sentence = "; ".join(claims)
-    return (sentence[0].upper() + sentence[1:] + ".",
-            f"Look at the last word, “{word}”, which may look at every word: " + sentence + ".")
+            claims.append(_("in head {n}, {word} looks most at {top}").format(n=h + 1, word=quoted(word),
+                                                                               top=quoted(top)))
+    sentence = _("; ").join(claims)  # French sets a no-break space before the semicolon
+    return (capitalized(sentence) + ".",
+            _("Look at the last word, {word}, which may look at every word: {claims}.").format(word=quoted(word),
+                                                                                                claims=sentence))
 
 
 
@@ -241,7 +246,7 @@ def head_columns(ex: Example, grid: TensorGrid, h: int) -> VGroup:
 
 
 def head_name(h: int, *, short: bool = False, narrow: bool = False) -> Mobject:
-    text = f"h{subscript(h + 1)}" if short else f"head {h + 1}"
+    text = f"h{subscript(h + 1)}" if short else _("head {n}").format(n=h + 1)
     return label(text, font_size=label_size(narrow), color=palette.HEAD_TINTS[h], bold=True)
 
 
@@ -308,12 +313,14 @@ def work_product(scene, plan: Plan, left: TensorGrid, right: TensorGrid, result:
 def head_width_caption(ex: Example) -> tuple[str, str]:
     """How the wide W_Q's columns are shared out among the heads (caption, narration)."""
     if ex.one_head:
-        return (f"With one head, that head takes all d_out = {ex.d_out} columns of W_Q: head_dim = d_out.",
-                f"With a single head, that head takes all {ex.d_out} columns of W_Q, so its head_dim is the whole "
-                "width d_out.")
-    return (f"W_Q has d_out = {ex.d_out} columns: room for {ex.n_heads} heads of head_dim = {ex.head_dim} each.",
-            f"W_Q has d_out = {ex.d_out} columns: room for {ex.n_heads} heads, each {ex.head_dim} columns wide. "
-            "That width is the head_dim.")
+        return (_("With one head, that head takes all d_out = {d_out} columns of W_Q: head_dim = d_out.").format(
+                    d_out=ex.d_out),
+                _("With a single head, that head takes all {d_out} columns of W_Q, so its head_dim is the whole width "
+                  "d_out.").format(d_out=ex.d_out))
+    sizes = dict(d_out=ex.d_out, heads=ex.n_heads, head_dim=ex.head_dim)
+    return (_("W_Q has d_out = {d_out} columns: room for {heads} heads of head_dim = {head_dim} each.").format(**sizes),
+            _("W_Q has d_out = {d_out} columns: room for {heads} heads, each {head_dim} columns wide. That width is "
+              "the head_dim.").format(**sizes))
 
 
 def shape_line(names: str, values: tuple[int, ...]) -> Mobject:
@@ -377,8 +384,9 @@ def wide_qkv(ex: Example, stacked: bool, cell: float, narrow: bool = False, word
     symbolic, actual = shape_text((ex.batch, ex.T, ex.d_out), ("B", "T", "d_out")).split(" = ")
     style = dict(font_size=typography.SMALL_SIZE, color=palette.MUTED, mono=True)
     style["font_size"] = label_size(narrow)
-    shared = (VGroup(label(f"each {symbolic}", **style), label(f"= {actual}", **style)).arrange(DOWN, buff=layout.TIGHT)
-              if stacked or narrow else label(f"each {symbolic} = {actual}", **style))
+    each = _("each {shape}").format(shape=symbolic)
+    shared = (VGroup(label(each, **style), label(f"= {actual}", **style)).arrange(DOWN, buff=layout.TIGHT)
+              if stacked or narrow else label(f"{each} = {actual}", **style))
     bodies = VGroup(*(m.body for m in named))
     shared.next_to(bodies, DOWN, buff=layout.NEAR).match_x(bodies)
     tints = tuple(VGroup(*(tint_behind(head_columns(ex, m.grid, h), palette.HEAD_TINTS[h]) for h in range(ex.n_heads)))
@@ -454,13 +462,15 @@ def per_head_forms(ex: Example, paths: list[str], colors: list, titles: list[str
 def cut_caption(ex: Example) -> tuple[str, str]:
     """The cut of d_out into the heads' slices, and the view that names them (caption, narration)."""
     if ex.one_head:
-        return (f"With one head there is nothing to cut: view gives (B, T, heads, head_dim) with one head of all "
-                f"{ex.head_dim} columns.",
-                f"With one head there is nothing to cut. A view still reshapes each tensor to batch, T, heads, "
-                f"head_dim, with a single head {ex.head_dim} columns wide.")
-    return (f"Cut the width into {ex.n_heads} slices of head_dim = {ex.head_dim}: view gives (B, T, heads, head_dim).",
-            f"Now cut the width into {ex.n_heads} slices of head_dim = {ex.head_dim}. A view reshapes each tensor "
-            "to batch, T, heads, head_dim.")
+        return (_("With one head there is nothing to cut: view gives (B, T, heads, head_dim) with one head of all "
+                  "{head_dim} columns.").format(head_dim=ex.head_dim),
+                _("With one head there is nothing to cut. A view still reshapes each tensor to batch, T, heads, "
+                  "head_dim, with a single head {head_dim} columns wide.").format(head_dim=ex.head_dim))
+    sizes = dict(heads=ex.n_heads, head_dim=ex.head_dim)
+    return (_("Cut the width into {heads} slices of head_dim = {head_dim}: view gives (B, T, heads, head_dim).").format(
+                **sizes),
+            _("Now cut the width into {heads} slices of head_dim = {head_dim}. A view reshapes each tensor to batch, "
+              "T, heads, head_dim.").format(**sizes))
 
 
 def head_formula() -> Mobject:
@@ -589,25 +599,26 @@ def output_product_forms(ex: Example) -> list[Form]:
 def concat_caption(one_head: bool) -> tuple[str, str]:
     """The heads back side by side (caption, narration)."""
     if one_head:
-        return ("Transpose back and view: with one head, the concat is that head's output, (B, T, d_out).",
-                "Transpose back and view: with a single head the concatenation is just that head's output, batch, "
-                "T, d_out.")
-    return ("Transpose back and view the heads side by side: concat is (B, T, d_out) again.",
-            "Transpose back and view the heads side by side: the concatenation is batch, T, d_out again.")
+        return (_("Transpose back and view: with one head, the concat is that head's output, (B, T, d_out)."),
+                _("Transpose back and view: with a single head the concatenation is just that head's output, batch, "
+                  "T, d_out."))
+    return (_("Transpose back and view the heads side by side: concat is (B, T, d_out) again."),
+            _("Transpose back and view the heads side by side: the concatenation is batch, T, d_out again."))
 
 
 def module_label() -> Mobject:
     """"each module: CausalSelfAttention(d_in, head_dim)" in the top band: on one line, or broken over two or three
     (a narrow band)."""
     style = dict(font_size=typography.SMALL_SIZE, color=palette.MUTED, mono=True)
-    lines = (["each module: CausalSelfAttention(d_in, head_dim)"],
-             ["each module:", "CausalSelfAttention(d_in, head_dim)"],
-             ["each module:", "CausalSelfAttention(", "d_in, head_dim)"])
+    each = _("each module:")
+    lines = ([f"{each} CausalSelfAttention(d_in, head_dim)"],
+             [each, "CausalSelfAttention(d_in, head_dim)"],
+             [each, "CausalSelfAttention(", "d_in, head_dim)"])
 
     def build(count: int) -> Mobject:
         return VGroup(*(label(line, **style) for line in lines[count - 1])).arrange(DOWN, buff=layout.TIGHT)
 
-    made, _ = compose(lines_forms(build, len(lines), region=layout.top_band()), layout.top_band())
+    made, _plan = compose(lines_forms(build, len(lines), region=layout.top_band()), layout.top_band())
     return made
 
 
@@ -700,17 +711,17 @@ def stacked_captions(one_head: bool) -> tuple[tuple[str, str], tuple[str, str]]:
     """The stacked layout's two captions (each caption, narration): the narrow W_Q per module, then what the
     modules' outputs go through."""
     if one_head:
-        return (("The other layout stacks single-head modules; with one head it is one module with all of W_Q.",
-                 "The other layout stacks separate single-head modules. With one head, that is a single module "
-                 "whose W_Q is the whole matrix."),
-                ("The module runs its own matmuls; its output, the concat of one head, is multiplied by W_O.",
-                 "The module runs its own matrix multiplications; its output is multiplied by W_O."))
-    return (("The other layout stacks separate single-head modules; head h gets its own narrow W_Q^(h).",
-             "The other layout stacks separate single-head modules: each head gets its own narrow W_Q, one slice "
-             "of the wide matrix."),
-            ("Each module runs its own small matmuls; their outputs are concatenated and multiplied by W_O.",
-             "Each module runs its own small matrix multiplications; their outputs are concatenated and multiplied "
-             "by W_O."))
+        return ((_("The other layout stacks single-head modules; with one head it is one module with all of W_Q."),
+                 _("The other layout stacks separate single-head modules. With one head, that is a single module "
+                   "whose W_Q is the whole matrix.")),
+                (_("The module runs its own matmuls; its output, the concat of one head, is multiplied by W_O."),
+                 _("The module runs its own matrix multiplications; its output is multiplied by W_O.")))
+    return ((_("The other layout stacks separate single-head modules; head h gets its own narrow W_Q^(h)."),
+             _("The other layout stacks separate single-head modules: each head gets its own narrow W_Q, one slice "
+               "of the wide matrix.")),
+            (_("Each module runs its own small matmuls; their outputs are concatenated and multiplied by W_O."),
+             _("Each module runs its own small matrix multiplications; their outputs are concatenated and multiplied "
+               "by W_O.")))
 
 
 def same_outputs(ex: Example, downwards: bool, cell: float, narrow: bool = False) -> VGroup:
@@ -720,7 +731,7 @@ def same_outputs(ex: Example, downwards: bool, cell: float, narrow: bool = False
     width = cell_width(ex, ("output", "stacked_output"), narrow)
     room = layout.body().width if downwards else layout.body().width / 2
     names = [wrapped(text, room, font_size=typography.LABEL_SIZE)
-             for text in ("one wide matmul, then split", "stacked single-head modules")]
+             for text in (_("one wide matmul, then split"), _("stacked single-head modules"))]
     split = named_grid(ex, "output", names[0], palette.CONTEXT, cell, width, words=not narrow)
     stacked = named_grid(ex, "stacked_output", names[1], palette.CONTEXT, cell, width)
     equal = math("=", font_size=typography.TITLE_SIZE)
@@ -742,12 +753,17 @@ def same_forms(ex: Example) -> list[Form]:
 
 def same_caption(diff: float) -> tuple[str, str]:
     """The two layouts' outputs compared, the largest difference quoted (caption, narration)."""
-    quoted = format_value(diff, decimals=3)
+    shown = format_value(diff, decimals=3)
     exact = diff == 0
-    return (f"Same weights, same math: the stacked output matches the split one, max |stacked − split| = {quoted}"
-            + (" (exactly zero)." if exact else "."),
-            f"Same weights, same math: the stacked output matches the split one. The largest difference between "
-            f"them is {quoted}" + (", exactly zero." if exact else "."))
+    if exact:
+        return (_("Same weights, same math: the stacked output matches the split one, max |stacked − split| = {diff} "
+                  "(exactly zero).").format(diff=shown),
+                _("Same weights, same math: the stacked output matches the split one. The largest difference between "
+                  "them is {diff}, exactly zero.").format(diff=shown))
+    return (_("Same weights, same math: the stacked output matches the split one, max |stacked − split| = "
+              "{diff}.").format(diff=shown),
+            _("Same weights, same math: the stacked output matches the split one. The largest difference between them "
+              "is {diff}.").format(diff=shown))
 
 
 class HeadSplitScene(AttentionScene):
@@ -774,7 +790,7 @@ class HeadSplitScene(AttentionScene):
         formula = layout.fit_into(math("X dot W_Q = Q", font_size=typography.BODY_SIZE), layout.top_band())
         made, plan = compose(query_product_forms(ex), pinned=[formula])
         x, w, q = made.left, made.right, made.result
-        self.say("One matrix multiply: X times a wide W_Q gives the queries of every head at once.",
+        self.say(_("One matrix multiply: X times a wide W_Q gives the queries of every head at once."),
                  subject=VGroup(x.grid, w.grid))
         self.play(FadeIn(formula), run_time=0.6)
         staging.enter(self, plan, FadeIn(x), FadeIn(w), run_time=1.2, then_on=VGroup(x.grid, w.grid))
@@ -793,9 +809,9 @@ class HeadSplitScene(AttentionScene):
         old_q, rest = shown
         made, plan = compose(wide_qkv_forms(self.ex))
         q, k, v = made.grids
-        self.say("W_K and W_V are wide in the same way: keys and values, each (B, T, d_out).",
-                 narration="W_K and W_V are just as wide, so the keys and the values also come out with shape "
-                           "batch, T, d_out.", subject=VGroup(k, v, made.shape))
+        self.say(_("W_K and W_V are wide in the same way: keys and values, each (B, T, d_out)."),
+                 narration=_("W_K and W_V are just as wide, so the keys and the values also come out with shape "
+                             "batch, T, d_out."), subject=VGroup(k, v, made.shape))
         staging.come_to_rest(self, [], FadeOut(rest), FadeOut(old_q), run_time=0.6)
         staging.enter(self, plan, FadeIn(q), FadeIn(k), FadeIn(v), FadeIn(made.shape), run_time=1.2,
                       then_on=VGroup(k, v, made.shape))  # named: the colours say which is which
@@ -817,9 +833,9 @@ class HeadSplitScene(AttentionScene):
         split, plan = compose(per_head_forms(self.ex, [f"{r}_heads" for r in roles],
                                              [palette.ROLE_COLORS[r] for r in roles], list(roles)))
         rows, tops = split
-        self.say("Transpose puts the heads axis first, (B, heads, T, head_dim): each head now has its own Q, K, V.",
-                 narration="A transpose moves the heads axis in front of T, giving batch, heads, T, head_dim: now "
-                           "each head has its own Q, K and V.", subject=rows)
+        self.say(_("Transpose puts the heads axis first, (B, heads, T, head_dim): each head now has its own Q, K, V."),
+                 narration=_("A transpose moves the heads axis in front of T, giving batch, heads, T, head_dim: now "
+                             "each head has its own Q, K and V."), subject=rows)
         transposed = shape_line("B, heads, T, head_dim", (self.ex.batch, *self.src.shape("Q_heads")))
         staging.come_to_rest(self, [view], FadeTransform(view, transposed), run_time=0.6, staying=made.whole,
                              region=plan.region)
@@ -872,9 +888,9 @@ class HeadSplitScene(AttentionScene):
         ex = self.ex
         shape = shape_line("B, heads, T, head_dim", (ex.batch, *self.src.shape("head_outputs")))
         (rows, z), plan = compose(head_output_forms(ex), pinned=[shape])
-        self.say("Each head's weights times its V give its output: (B, heads, T, head_dim).",
-                 narration="Each head multiplies its weights by its own V, and the outputs have shape batch, heads, "
-                           "T, head_dim.", subject=VGroup(rows, shape))
+        self.say(_("Each head's weights times its V give its output: (B, heads, T, head_dim)."),
+                 narration=_("Each head multiplies its weights by its own V, and the outputs have shape batch, heads, "
+                             "T, head_dim."), subject=VGroup(rows, shape))
         self.clear_stage()
         self.play(FadeIn(shape), run_time=0.6)
         staging.enter(self, plan, FadeIn(z), FadeIn(rows), run_time=1.2, then_on=rows[0])
@@ -912,9 +928,9 @@ class HeadSplitScene(AttentionScene):
                                   layout.top_band(), grow=False)
         made, plan = compose(output_product_forms(ex), pinned=[formula])
         concat, w_o, out = made.left, made.right, made.result
-        self.say("Finally × W_O, plus its bias b_o, mixes the heads: the output is (B, T, d_out).",
-                 narration="Finally, multiplying by W_O and adding its bias b_o mixes the heads together. The "
-                           "output is batch, T, d_out.", subject=VGroup(w_o.grid, out.grid, out.shape_label))
+        self.say(_("Finally × W_O, plus its bias b_o, mixes the heads: the output is (B, T, d_out)."),
+                 narration=_("Finally, multiplying by W_O and adding its bias b_o mixes the heads together. The output "
+                             "is batch, T, d_out."), subject=VGroup(w_o.grid, out.grid, out.shape_label))
         staging.come_to_rest(self, [], FadeOut(old_shape), run_time=0.4, staying=[old, old_names])
         self.play(FadeIn(formula), run_time=0.5)
         into_concat = [ReplacementTransform(VGroup(old.grid.body, brackets_of(old.grid), old.name, old.grid.row_labels),

@@ -29,9 +29,20 @@ from scenes.kit.attention_map import AttentionMap, flat_if_short
 from scenes.kit.compose import Form, compose
 from scenes.kit.forms import flow_forms, map_style_forms
 from scenes.kit.claims import top_index
+from scenes.kit.translation import N_, _, n_, quoted
 
 #: The trained translator's languages: its corpus's two columns (attention_math.learned.corpus), whatever the example.
 SOURCE, TARGET = corpus.SOURCE_LANGUAGE, corpus.TARGET_LANGUAGE
+
+
+def source() -> str:
+    """The corpus's source language, named in the language of the run."""
+    return _(SOURCE)
+
+
+def target() -> str:
+    """The corpus's target language, named in the language of the run."""
+    return _(TARGET)
 
 
 @dataclass(frozen=True)
@@ -77,14 +88,14 @@ def cell_width(cols, font_size) -> float:
 def against_the_corpus(reference, french) -> str:
     """How the model's French compares with the corpus's (which may not have the sentence at all)."""
     if reference is None:
-        return ". The sentence is not in its training corpus."
+        return _(". The sentence is not in its training corpus.")
     if tuple(reference) == tuple(french):
-        return ": the corpus's own translation."
-    return f"; the corpus says “{_words(reference)}”."
+        return _(": the corpus's own translation.")
+    return _("; the corpus says {sentence}.").format(sentence=quoted(_words(reference)))
 
 
 def english_words(cols) -> str:
-    return claims.listing_or_count(cols, f"{SOURCE} words")
+    return claims.listing_or_count(cols, _("{source} words").format(source=source()))
 
 
 def spread_caption(weights, rows, cols) -> tuple[str, str]:
@@ -92,28 +103,32 @@ def spread_caption(weights, rows, cols) -> tuple[str, str]:
     words; or, where even that row is sharp, that every row is."""
     spread = claims.least_concentrated_row(weights)
     if claims.is_sharp(weights[spread]):
-        text = f"Every row is sharp: each {TARGET} word puts almost all its weight on one {SOURCE} word."
+        text = _("Every row is sharp: each {target} word puts almost all its weight on one {source} word.").format(
+            target=target(), source=source())
         return text, text
     two = claims.top_two(weights[spread], cols)
-    return (f"{rows[spread]} spreads its weight: {two}.",
-            f"{rows[spread]} has no single {SOURCE} word: it spreads its weight, {two}.")
+    return (_("{row} spreads its weight: {two}.").format(row=rows[spread], two=two),
+            _("{row} has no single {source} word: it spreads its weight, {two}.").format(row=rows[spread],
+                                                                                         source=source(), two=two))
 
 
 def order_claim(weights, rows, cols, what: str) -> tuple[str, str]:
     """Caption and narration for whether the rows' strongest links keep the English order or cross."""
     crossing = claims.first_crossing(weights)
     if crossing is None:
-        text = (f"Each {TARGET} word's {what}: they step through the {SOURCE} in order, so the two sentences "
-                "keep the same order here.")
+        text = _("Each {target} word's {what}: they step through the {source} in order, so the two sentences keep the "
+                 "same order here.").format(target=target(), what=_(what), source=source())
         return text, text
     r1, r2 = crossing
     tops = claims.strongest_links(weights)
     w1 = format_value(float(weights[r1, tops[r1]]), 2)
     w2 = format_value(float(weights[r2, tops[r2]]), 2)
-    caption = (f"The order changes: {rows[r1]} looks at {cols[tops[r1]]} ({w1}), then {rows[r2]} at "
-               f"{cols[tops[r2]]} ({w2}), a word that comes earlier in the {SOURCE}.")
-    narration = (f"The order changes: {rows[r1]} looks at {cols[tops[r1]]}, with {w1}, and then {rows[r2]} "
-                 f"looks back at {cols[tops[r2]]}, with {w2}, a word that comes earlier in the {SOURCE}.")
+    values = dict(first=rows[r1], first_word=cols[tops[r1]], first_weight=w1, second=rows[r2],
+                  second_word=cols[tops[r2]], second_weight=w2, source=source())
+    caption = _("The order changes: {first} looks at {first_word} ({first_weight}), then {second} at {second_word} "
+                "({second_weight}), a word that comes earlier in the {source}.").format(**values)
+    narration = _("The order changes: {first} looks at {first_word}, with {first_weight}, and then {second} looks back "
+                  "at {second_word}, with {second_weight}, a word that comes earlier in the {source}.").format(**values)
     return caption, narration
 
 
@@ -152,7 +167,7 @@ def in_lines(group: VGroup, lines: int, *, gap: float | None = None, baselines: 
 
 def words_of(text: str, **style) -> VGroup:
     """The words of `text`, each its own label (for in_lines), and `.space`: the width of a space between them."""
-    words = VGroup(*(label(w, **style) for w in text.split()))
+    words = VGroup(*(label(w, **style) for w in text.split(" ")))  # a no-break space keeps "mot :" together
     words.space = label("x x", **style).width - 2 * label("x", **style).width
     return words
 
@@ -178,13 +193,14 @@ def training_chain(src: Source, stacked: bool, lines: int, sentence_lines: int =
     lines, each sentence (stacked) in `sentence_lines`."""
     english = TokenRow(src.get("english_tokens"), palette.ENGLISH)
     french = TokenRow(src.get("french_tokens"), palette.FRENCH)
-    note = in_lines(words_of("with dot-product soft attention", font_size=typography.SMALL_SIZE,
+    note = in_lines(words_of(_("with dot-product soft attention"), font_size=typography.SMALL_SIZE,
                              color=palette.MUTED), min(lines, 2), baselines=True)
-    name = in_lines(words_of("GRU encoder–decoder", bold=True), lines, baselines=True)
+    name = in_lines(words_of(_("GRU encoder–decoder"), bold=True), lines, baselines=True)
     model = VGroup(name, note).arrange(DOWN, buff=layout.TIGHT)
     n_pairs = src.number("n_pairs", decimals=0, font_size=typography.BODY_SIZE, color=palette.ACCENT)
     before, after = (words_of(text, font_size=typography.BODY_SIZE)
-                     for text in ("trained on the CPU on", f"{SOURCE}–{TARGET} sentence pairs"))
+                     for text in (_("trained on the CPU on"),
+                                  _("{source}–{target} sentence pairs").format(source=source(), target=target())))
     corpus = in_lines(VGroup(*before, n_pairs, *after), lines, baselines=True, gap=before.space)
     if stacked:
         for row in (english, french):
@@ -207,7 +223,9 @@ def chain_forms(src: Source) -> list[Form]:
                    whole) for n, k in ((2, 1), *((L.most_lines, k) for k in range(1, L.most_lines + 1))))]
 
 
-KEY_NAME = f"{SOURCE} words (encoder vectors h_i)"
+def key_name() -> str:
+    """The key axis's name: the source words, which are the encoder vectors."""
+    return _("{source} words (encoder vectors h_i)").format(source=source())
 
 
 def alignment_map(source: Source, path: str, french, english, *, names: bool = True,
@@ -218,8 +236,8 @@ def alignment_map(source: Source, path: str, french, english, *, names: bool = T
     stays flat among upright ones."""
     amap = AttentionMap(source, path, french, key_tokens=english, query_color=palette.FRENCH,
                         key_color=palette.ENGLISH, font_size=font_size, number_size=number_size,
-                        query_label=f"{TARGET} step" if names else None,
-                        key_label=KEY_NAME if names else None, short_keys_flat=True, **style)
+                        query_label=_("{target} step").format(target=target()) if names else None,
+                        key_label=key_name() if names else None, short_keys_flat=True, **style)
     amap.query_name.set_color(palette.MUTED)
     amap.key_name.set_color(palette.MUTED)
     return amap
@@ -243,7 +261,8 @@ def named_map(src: Source, path: str, french, english, style: dict, legend: bool
     names = VGroup()
     if legend:
         names = VGroup(*(label(line, font_size=typography.SMALL_SIZE, color=palette.MUTED) for line in (
-            f"rows: {TARGET} steps", f"columns: {SOURCE} words", "(encoder vectors h_i)")))
+            _("rows: {target} steps").format(target=target()), _("columns: {source} words").format(source=source()),
+            _("(encoder vectors h_i)"))))
         names.arrange(DOWN, buff=layout.TIGHT, aligned_edge=LEFT).next_to(amap, UP, buff=layout.GAP)
     return NamedMap(amap, names)
 
@@ -287,18 +306,20 @@ def listed(values) -> str:
 
 def per_word(values, cols) -> str:
     """"0.05 on I, 0.10 on love and 0.85 on coffee": a row as a narrator reads it."""
-    return claims.listing([f"{format_value(float(v), 2)} on {w}" for v, w in zip(values, cols)])
+    return claims.listing([_("{value} on {word}").format(value=format_value(float(v), 2), word=w)
+                           for v, w in zip(values, cols)])
 
 
 def compared_with_post(ours, illustrative) -> str:
     """", sharper than the post's illustration" — or not, as the numbers say (nothing without an illustration)."""
     if illustrative is None:
         return ""
-    mine, theirs = format_value(claims.concentration(ours), 2), format_value(claims.concentration(illustrative), 2)
+    mine, theirs = (format_value(claims.concentration(ours), 2, "en"),  # read back as numbers below
+                    format_value(claims.concentration(illustrative), 2, "en"))
     if mine == theirs:
-        return ": as sharp as the post's illustration"
-    return ": sharper than the post's illustration" if float(mine) > float(theirs) else \
-        ": less sharp than the post's illustration"
+        return _(": as sharp as the post's illustration")
+    return _(": sharper than the post's illustration") if float(mine) > float(theirs) else \
+        _(": less sharp than the post's illustration")
 
 
 def focus_entries(src: Source, toy: Source) -> list[tuple]:
@@ -308,25 +329,29 @@ def focus_entries(src: Source, toy: Source) -> list[tuple]:
     same_sentence = tuple(toy.get("tokens")) == tuple(cols) and toy.get("next_word") == focus_word
     entries = []
     if same_sentence and toy.get("illustrative_weights") is not None:
-        entries.append((toy, "illustrative_weights", "Post", "illustrative: typed into the post"))
+        entries.append((toy, "illustrative_weights", N_("Post"), N_("illustrative: typed into the post")))
     if same_sentence:
-        entries.append((toy, "weights", "Toy", "softmax of hand-made scores"))
-    return [*entries, (src, f"alignment.{src.get('focus_row')}", "Ours", "learned by training")]
+        entries.append((toy, "weights", N_("Toy"), N_("softmax of hand-made scores")))
+    return [*entries, (src, f"alignment.{src.get('focus_row')}", N_("Ours"), N_("learned by training"))]
 
 
 def row_caption(name: str, values, cols, illustrative) -> tuple[str, str]:
     """The caption and narration that introduce one row of the comparison (`name`: Post, Toy or Ours)."""
+    shown, read = listed(values), per_word(values, cols)
     if name == "Post":
-        return (f"The post's {listed(values)} is illustrative: an example typed into the post, not computed.",
-                f"The post's row, {per_word(values, cols)}, is illustrative: an example typed into the post, not "
-                "computed.")
+        return (_("The post's {values} is illustrative: an example typed into the post, not computed.").format(
+                    values=shown),
+                _("The post's row, {values}, is illustrative: an example typed into the post, not computed.").format(
+                    values=read))
     if name == "Toy":
-        return (f"The toy {listed(values)} is the softmax of the hand-made scores: an untrained model.",
-                f"The toy row, {per_word(values, cols)}, is the softmax of the hand-made scores: no training at "
-                "all.")
+        return (_("The toy {values} is the softmax of the hand-made scores: an untrained model.").format(values=shown),
+                _("The toy row, {values}, is the softmax of the hand-made scores: no training at all.").format(
+                    values=read))
     compared = compared_with_post(values, illustrative)
-    return (f"Ours, {listed(values)}, was learned by training{compared}, and nobody typed it.",
-            f"Ours, {per_word(values, cols)}, was learned by training{compared}, and nobody typed it.")
+    return (_("Ours, {values}, was learned by training{compared}, and nobody typed it.").format(values=shown,
+                                                                                                compared=compared),
+            _("Ours, {values}, was learned by training{compared}, and nobody typed it.").format(values=read,
+                                                                                                compared=compared))
 
 
 @dataclass(frozen=True)
@@ -357,13 +382,13 @@ def focus_table(entries, cols, focus_word, narrow: bool, beside: bool, lines: in
     columns as narrow as a number, the words standing upright over them, and (not `beside`) each name under its
     row rather than left of it, its note under both."""
     cell = typography.CELL if narrow else cell_width(cols, typography.LABEL_SIZE)
-    grids = VGroup(*(heatmap(source, path, cell_width=cell) for source, path, _, _ in entries))
+    grids = VGroup(*(heatmap(source, path, cell_width=cell) for source, path, _name, _note in entries))
     grids.arrange(DOWN, buff=layout.APART)
     titles = VGroup()
-    for grid, (_, _, name, note) in zip(grids, entries):
-        note = in_lines(words_of(note, font_size=typography.SMALL_SIZE, color=palette.MUTED), lines,
+    for grid, (_source, _path, name, note) in zip(grids, entries):
+        note = in_lines(words_of(_(note), font_size=typography.SMALL_SIZE, color=palette.MUTED), lines,
                         baselines=True)
-        title = VGroup(label(name, bold=True), note)
+        title = VGroup(label(_(name), bold=True), note)
         if narrow:  # the name beside its row or under it, the note under both
             title[0].next_to(grid, LEFT if beside else DOWN, buff=layout.GAP if beside else layout.TIGHT)
             if not beside:
@@ -384,7 +409,7 @@ def focus_table(entries, cols, focus_word, narrow: bool, beside: bool, lines: in
     if narrow:
         for word in heads:
             word.align_to(heads, DOWN)
-    heading = in_lines(words_of(f"weights while writing {focus_word}", font_size=typography.SMALL_SIZE,
+    heading = in_lines(words_of(_("weights while writing {word}").format(word=focus_word), font_size=typography.SMALL_SIZE,
                                 color=palette.MUTED), lines, baselines=True)
     heading.next_to(heads, UP, buff=layout.GAP).match_x(grids[0])
     return FocusTable(heading, heads, VGroup(*(VGroup(t, g) for t, g in zip(titles, grids))))
@@ -406,13 +431,14 @@ def focus_forms(entries, cols, focus_word) -> list[Form]:
 
 def start_caption(src: Source, rows, cols) -> str:
     """The timelapse's first caption: what it replays, and where the weights and the model's French start."""
-    start = ("the weights are nearly uniform" if claims.nearly_uniform(src.get("snapshot_alignments")[0])
-             else "the weights are still spread")
+    start = (_("the weights are nearly uniform") if claims.nearly_uniform(src.get("snapshot_alignments")[0])
+             else _("the weights are still spread"))
     which = ("" if tuple(cols) == tuple(src.get("english_tokens"))
-             else "the training sentence whose snapshots were saved, ")
-    return (f"Training, replayed from snapshots of {which}“{_words(cols)}”. At step "
-            f"{format_value(src.value('snapshot_steps', 0), 0)} {start}, and the model says "
-            f"“{_words(src.get(f'snapshot_french.{0}'))}”.")
+             else _("the training sentence whose snapshots were saved, "))
+    return _("Training, replayed from snapshots of {which}{sentence}. At step {step} {start}, and the model says "
+             "{says}.").format(which=which, sentence=quoted(_words(cols)),
+                               step=format_value(src.value("snapshot_steps", 0), 0), start=start,
+                               says=quoted(_words(src.get(f"snapshot_french.{0}"))))
 
 
 @dataclass(frozen=True)
@@ -451,12 +477,12 @@ def timelapse(src: Source, rows, cols, style: dict, beside: bool, lines: int) ->
     end, when the note on the rows has been read)."""
     n = src.get("snapshot_alignments").shape[0]
     amap = alignment_map(src, f"snapshot_alignments.{0}", rows, cols, names=False, **style)
-    names = VGroup(label("training step"), label("loss")).arrange(DOWN, buff=layout.APART if beside else layout.GAP,
+    names = VGroup(label(_("training step")), label(_("loss"))).arrange(DOWN, buff=layout.APART if beside else layout.GAP,
                                                                   aligned_edge=LEFT)
     slots = readout_at(src, n - 1)  # the last step has the most digits: the slot is wide enough
     for number, name in zip(slots, names):
         number.next_to(names, RIGHT, buff=layout.GAP).match_y(name)
-    start = VGroup(label("loss at the start", color=palette.MUTED),
+    start = VGroup(label(_("loss at the start"), color=palette.MUTED),
                    src.number("snapshot_losses", 0, decimals=3, color=palette.ACCENT)).arrange(RIGHT, buff=layout.GAP)
     def said(s: int, width: float | None = None) -> VGroup:
         return in_lines(words_of(_words(src.get(f"snapshot_french.{s}")), font_size=typography.SMALL_SIZE,
@@ -466,13 +492,15 @@ def timelapse(src: Source, rows, cols, style: dict, beside: bool, lines: int) ->
     says = [said(s, widest + layout.HAIRLINE) for s in range(n)]  # a hairline's slack for the measuring
     slot = Rectangle(width=max(said.width for said in says), height=max(said.height for said in says),
                      stroke_width=0, fill_opacity=0)  # room for the longest thing the model ever says
-    says_name = label("the model would now say:", font_size=typography.SMALL_SIZE, color=palette.MUTED)
-    fed = in_lines(words_of(f"rows: the corpus {TARGET} fed in, as in training (teacher forcing)",
+    says_name = label(_("the model would now say:"), font_size=typography.SMALL_SIZE, color=palette.MUTED)
+    fed = in_lines(words_of(_("rows: the corpus {target} fed in, as in training (teacher forcing)").format(
+                                target=target()),
                             font_size=typography.SMALL_SIZE, color=palette.MUTED), lines, baselines=True)
     middle = VGroup(amap, VGroup(names, slots)).arrange(RIGHT if beside else DOWN,
                                                                buff=layout.FAR if beside else layout.GAP)
     line = VGroup(says_name, slot).arrange(DOWN, buff=layout.TIGHT, aligned_edge=LEFT)
-    recorded = in_lines(words_of(f"recorded on: {_words(cols)} → {_words(rows)}", font_size=typography.BODY_SIZE,
+    recorded = in_lines(words_of(_("recorded on: {source} → {target}").format(source=_words(cols), target=_words(rows)),
+                                 font_size=typography.BODY_SIZE,
                                  color=palette.MUTED), min(lines, 2), baselines=True)
     VGroup(recorded, middle, line, fed).arrange(DOWN, buff=layout.GAP)
     start.move_to(fed)
@@ -530,27 +558,36 @@ def timelapse_captions(src: Source, rows, cols) -> dict[int, tuple[str, str | No
         first = min(moving.values())
         row = max((r for r, s in moving.items() if s == first), key=lambda r: claims.concentration(final[r]))
         word = cols[top_index(final[row])]
-        still = "still " if tuple(src.get(f"snapshot_french.{first}")) != tuple(rows) else ""
-        captions[first] = (f"By step {step(first)} {rows[row]} already looks at {word}, while the model "
-                           f"{still}says “{says(first)}”.", None)
+        still = tuple(src.get(f"snapshot_french.{first}")) != tuple(rows)
+        captions[first] = ((_("By step {step} {row} already looks at {word}, while the model still says {says}.")
+                            if still else
+                            _("By step {step} {row} already looks at {word}, while the model says {says}.")).format(
+            step=step(first), row=rows[row], word=word, says=quoted(says(first))), None)
         latest = max(moving.values())
         if latest > first and latest < last:
             row = next(r for r, s in moving.items() if s == latest)
             before = top_index(snapshots[latest - 1][row])
-            was = f"from {cols[before]} " if before is not None else ""
-            captions[latest] = (f"By step {step(latest)} {rows[row]} has moved {was}to "
-                                f"{cols[top_index(final[row])]}, and the model says “{says(latest)}”.", None)
+            moved = (_("By step {step} {row} has moved from {before} to {after}, and the model says {says}.")
+                     if before is not None else
+                     _("By step {step} {row} has moved to {after}, and the model says {says}."))
+            captions[latest] = (moved.format(step=step(latest), row=rows[row],
+                                             before=cols[before] if before is not None else "",
+                                             after=cols[top_index(final[row])], says=quoted(says(latest))), None)
     sharp = [rows[r] for r in range(len(rows)) if claims.is_sharp(final[r])]
     spread = [rows[r] for r in range(len(rows)) if not claims.is_sharp(final[r])]
     if not spread:
-        state = "every row is now sharp"
+        state = _("every row is now sharp")
     elif sharp:
-        state = (f"{claims.listing(sharp)} {'is' if len(sharp) == 1 else 'are'} now sharp, "
-                 f"{claims.listing(spread)} still {'spreads its' if len(spread) == 1 else 'spread their'} weight")
+        state = _("{sharp}, {spread}").format(
+            sharp=n_("{rows} is now sharp", "{rows} are now sharp", len(sharp)).format(rows=claims.listing(sharp)),
+            spread=n_("{rows} still spreads its weight", "{rows} still spread their weight", len(spread)).format(
+                rows=claims.listing(spread)))
     else:
-        state = "every row still spreads its weight"
-    captions[last] = (f"The loss fell from {loss(0)} to {loss(last)}; {state}.",
-                      f"The loss has fallen from {loss(0)} to {loss(last)}, and {state}.")
+        state = _("every row still spreads its weight")
+    captions[last] = (_("The loss fell from {start} to {end}; {state}.").format(start=loss(0), end=loss(last),
+                                                                                state=state),
+                      _("The loss has fallen from {start} to {end}, and {state}.").format(start=loss(0), end=loss(last),
+                                                                                         state=state))
     return captions
 
 
@@ -637,14 +674,16 @@ class LearnedAlignmentScene(AttentionScene):
         english_tokens, french_tokens = src.get("english_tokens"), src.get("french_tokens")
         n_text = format_value(src.value("n_pairs"), 0)
 
-        self.say(f"A real, trained model: a small GRU encoder–decoder with soft attention, trained on {n_text} "
-                 f"{SOURCE}–{TARGET} pairs.", subject=chain.n_pairs)
+        self.say(_("A real, trained model: a small GRU encoder–decoder with soft attention, trained on {n} "
+                   "{source}–{target} pairs.").format(n=n_text, source=source(), target=target()),
+                 subject=chain.n_pairs)
         staging.enter(self, plan, FadeIn(chain.model), run_time=0.8)
         self.play(FadeIn(chain.corpus, shift=UP * layout.NUDGE), run_time=1.0)
         staging.end_on(self, plan, chain.corpus)
         self.wait(3.5)
-        self.say(f"Asked to translate “{_words(english_tokens)}”, it writes “{_words(french_tokens)}”"
-                 f"{against_the_corpus(src.get('reference_french'), french_tokens)}",
+        self.say(_("Asked to translate {english}, it writes {french}{against}").format(
+                     english=quoted(_words(english_tokens)), french=quoted(_words(french_tokens)),
+                     against=against_the_corpus(src.get("reference_french"), french_tokens)),
                  subject=VGroup(chain.english, chain.french))
         staging.end_on(self, plan, chain.english, FadeIn(chain.english, lag_ratio=0.3), Create(chain.arrows[0]))
         staging.end_on(self, plan, chain.french, Create(chain.arrows[1]), FadeIn(chain.french, lag_ratio=0.3))
@@ -658,7 +697,8 @@ class LearnedAlignmentScene(AttentionScene):
         focus, focus_word = src.get("focus_row"), src.get("focus_word")
         named, plan = compose(named_map_forms(src, "alignment", rows, cols))
         amap = named.amap
-        self.say(f"Each row is one decoder step: the weights its query puts on {english_words(cols)}.",
+        self.say(_("Each row is one decoder step: the weights its query puts on {words}.").format(
+                     words=english_words(cols)),
                  subject=amap.body)
         self.clear_stage()
         staging.enter(self, plan, FadeIn(amap.axes), *(FadeIn(m) for m in named.legend), run_time=0.8)
@@ -667,7 +707,7 @@ class LearnedAlignmentScene(AttentionScene):
         staging.end_over(self, plan, map_rows(amap))
         self.wait(1.5)
         boxes = focus_boxes(amap, focus, weights[focus])
-        self.say(f"Writing {focus_word}, {claims.weight_phrase(weights[focus], cols)}.",
+        self.say(_("Writing {word}, {phrase}.").format(word=focus_word, phrase=claims.weight_phrase(weights[focus], cols)),
                  subject=row_word(amap, focus))
         staging.end_on(self, plan, VGroup(row_word(amap, focus), amap.column_labels))
         self.play(Create(boxes, lag_ratio=0.5), run_time=1.2)
@@ -677,7 +717,7 @@ class LearnedAlignmentScene(AttentionScene):
         read = [(r, tops[r]) for r in claims.first_crossing(weights) or range(len(rows))]
         top_boxes = VGroup(*(frame_box(amap.cell(r, c), color=palette.WEIGHT) for r, c in enumerate(tops)
                              if c is not None))
-        caption, narration = order_claim(weights, rows, cols, "largest weight, boxed")
+        caption, narration = order_claim(weights, rows, cols, N_("largest weight, boxed"))
         self.say(caption, narration=narration, subject=with_keys(amap, read))
         staging.end_on(self, plan, with_keys(amap, read), Create(top_boxes, lag_ratio=0.2))
         self.wait(3.0)
@@ -702,27 +742,29 @@ class LearnedAlignmentScene(AttentionScene):
         grids = table.grids
         self.clear_stage()
         if len(entries) == 1:
-            self.say(f"The {focus_word} row, the most concentrated: {claims.weight_phrase(ours, cols)}.",
-                     narration=f"Here is the {focus_word} row, the most concentrated one: "
-                               f"{claims.weight_phrase(ours, cols)}.", subject=grids[0])
+            phrase = claims.weight_phrase(ours, cols)
+            self.say(_("The {word} row, the most concentrated: {phrase}.").format(word=focus_word, phrase=phrase),
+                     narration=_("Here is the {word} row, the most concentrated one: {phrase}.").format(
+                         word=focus_word, phrase=phrase), subject=grids[0])
             staging.enter(self, plan, FadeIn(table.heading), FadeIn(table.heads), FadeIn(table.rows[0]),
                           then_on=grids[0])
             self.wait(3.0)
-            self.say(f"The toy example (“{_words(toy.get('tokens'))}”) is another sentence, so it has no "
-                     f"{focus_word} row to set beside it; nobody typed this one: it was learned by training.",
+            self.say(_("The toy example ({sentence}) is another sentence, so it has no {word} row to set beside it; "
+                       "nobody typed this one: it was learned by training.").format(
+                         sentence=quoted(_words(toy.get("tokens"))), word=focus_word),
                      subject=grids[0])
             self.play(Create(frame_box(table.rows[0], color=palette.WEIGHT)), run_time=0.6)
             self.wait(4.0)
             return
-        self.say(f"The {focus_word} row next to the numbers we met before.",
-                 narration=f"Let's put the {focus_word} row next to the numbers we met before.",
+        self.say(_("The {word} row next to the numbers we met before.").format(word=focus_word),
+                 narration=_("Let's put the {word} row next to the numbers we met before.").format(word=focus_word),
                  subject=VGroup(*grids))
         staging.enter(self, plan, FadeIn(table.heading), FadeIn(table.heads),
                       LaggedStart(*(FadeIn(row) for row in table.rows), lag_ratio=0.4), run_time=1.6)
         staging.end_on(self, plan, VGroup(table.heads, *grids))
         self.wait(2.6)
         box = None
-        for (source, path, name, _), row in zip(entries, table.rows):
+        for (source, path, name, _note), row in zip(entries, table.rows):
             caption, narration = row_caption(name, source.get(path).tolist(), cols, toy.get("illustrative_weights"))
             self.say(caption, narration=narration, subject=row[1])
             new = frame_box(row, color=palette.WEIGHT if name == "Ours" else palette.MUTED)
@@ -738,7 +780,7 @@ class LearnedAlignmentScene(AttentionScene):
         rows, cols = tuple(src.get("snapshot_reference_french")), src.get("snapshot_english")
         tl, plan = compose(timelapse_forms(src, rows, cols))
         grid = tl.amap.grid
-        _, readout, says = snapshot(src, tl, 0, grid)
+        _grid, readout, says = snapshot(src, tl, 0, grid)
 
         self.say(start_caption(src, rows, cols), subject=VGroup(grid, readout))
         self.clear_stage()
@@ -772,9 +814,10 @@ class LearnedAlignmentScene(AttentionScene):
         stage, plan = compose(reorder_forms(src))
         amap, words = stage.amap, VGroup(stage.top, stage.bottom)
 
-        self.say(f"Order need not match. A second sentence: “{_words(english)}” → “{_words(french)}”.",
-                 narration=f"Word order need not match. Take a second sentence: “{_words(english)}” becomes "
-                           f"“{_words(french)}”.", subject=words)
+        pair = dict(english=quoted(_words(english)), french=quoted(_words(french)))
+        self.say(_("Order need not match. A second sentence: {english} → {french}.").format(**pair),
+                 narration=_("Word order need not match. Take a second sentence: {english} becomes {french}.").format(
+                     **pair), subject=words)
         self.clear_stage()
         staging.enter(self, plan, FadeIn(amap), run_time=1.2)
         staging.end_over(self, plan, map_rows(amap))
@@ -785,16 +828,17 @@ class LearnedAlignmentScene(AttentionScene):
         crossing = claims.first_crossing(weights)
         tops = claims.strongest_links(weights)
         read = [(r, tops[r]) for r in (crossing or range(len(french)))]
-        caption, narration = order_claim(weights, french, english, "strongest link")
+        caption, narration = order_claim(weights, french, english, N_("strongest link"))
         self.say(caption, narration=narration, subject=with_keys(amap, read))
         boxes = VGroup(*(frame_box(amap.cell(r, c), color=palette.WEIGHT) for r, c in read if c is not None))
         staging.end_on(self, plan, with_keys(amap, read), Create(boxes))
         self.wait(4.3)
         if crossing is not None:
-            self.say(f"The links cross: softmax can weight any {SOURCE} position. No order rule, no dictionary: "
-                     "just weights that lowered the loss.", subject=VGroup(words, stage.links))
+            self.say(_("The links cross: softmax can weight any {source} position. No order rule, no dictionary: just "
+                       "weights that lowered the loss.").format(source=source()), subject=VGroup(words, stage.links))
         else:
-            self.say(f"Softmax could weight any {SOURCE} position; for this pair the weights keep the order. No order "
-                     "rule, no dictionary: just weights that lowered the loss.", subject=VGroup(words, stage.links))
+            self.say(_("Softmax could weight any {source} position; for this pair the weights keep the order. No order "
+                       "rule, no dictionary: just weights that lowered the loss.").format(source=source()),
+                     subject=VGroup(words, stage.links))
         staging.come_to_rest(self, [], run_time=1.2, staying=[plan.whole], region=plan.region)
         self.wait(7.0)

@@ -22,6 +22,7 @@ from scenes.kit import (
 from scenes.kit.compose import Form, compose
 from scenes.kit.forms import flow_forms, lines_forms
 from scenes.kit.text import wrapped
+from scenes.kit.translation import N_, _
 
 
 @dataclass(frozen=True)
@@ -48,16 +49,16 @@ PREVIOUS_TEXT = f"t - {PREVIOUS_OFFSET}"
 
 def _head_name(h: int) -> str:
     """Heads are numbered from 1 on screen (index h in the tensors)."""
-    return f"head {h + 1}"
+    return _("head {n}").format(n=h + 1)
 
 
 def verdict(prev_head: int, far_head: int) -> str:
     """What the training showed of the post's sentence: two heads took one offset each, or one head took both."""
     if prev_head != far_head:
-        return (f"Trained here on a task that needs both, {_head_name(prev_head)} and {_head_name(far_head)} did "
-                "exactly that, and now it is measured, not asserted.")
-    return (f"Trained here on a task that needs both, one head, {_head_name(prev_head)}, took both offsets: "
-            "measured, and not the split the post describes.")
+        return _("Trained here on a task that needs both, {first} and {second} did exactly that, and now it is "
+                 "measured, not asserted.").format(first=_head_name(prev_head), second=_head_name(far_head))
+    return _("Trained here on a task that needs both, one head, {head}, took both offsets: measured, and not the "
+             "split the post describes.").format(head=_head_name(prev_head))
 
 
 #: A relation between two words ("t ≥ k") is never broken: no line starts or ends with it.
@@ -86,7 +87,7 @@ def _flowed(parts, width: float, *, gap: float = layout.NEAR, line_gap: float = 
     row = VGroup(*pieces).arrange(RIGHT, buff=gap)
     if row.width <= width:
         return row
-    units = _glued([w for p in parts for w in (p.split() if isinstance(p, str) else [p])])
+    units = _glued([w for p in parts for w in (p.split(" ") if isinstance(p, str) else [p])])  # no-break spaces hold
 
     def line_of(chunk) -> VGroup:
         merged = []  # runs of words joined into one label, numbers as they are
@@ -118,17 +119,29 @@ def _flowed(parts, width: float, *, gap: float = layout.NEAR, line_gap: float = 
 
 
 #: The post's sentence, as it breaks it.
-QUOTE_LINES = ("“Different heads can learn different score patterns",
-               "(for example local adjacency versus longer-range links).”")
+QUOTE_LINES = (N_("“Different heads can learn different score patterns"),
+               N_("(for example local adjacency versus longer-range links).”"))
 #: The task, as the clip says it (two lines where a frame has the room).
-TASK_SENTENCE = ("At every position t ≥ k, output two digits:", "the previous one and the one k back.")
+TASK_SENTENCE = (N_("At every position t ≥ k, output two digits:"), N_("the previous one and the one k back."))
+
+
+def task_description(src: Source) -> str:
+    """The task in one sentence: the record's `description`, written from its numbers as a message (in English,
+    the record's own words)."""
+    k = format_value(src.value("distant_offset"), 0)
+    return _("Random digits {first}–{last}, length {length}. At every position t ≥ {k} output two digits: the "
+             "previous one, x[t-{previous}], and the one {k} back, x[t-{k}].").format(
+        first=0, last=format_value(src.value("vocab_size") - 1, 0), length=format_value(src.value("seq_len"), 0),
+        k=k, previous=PREVIOUS_OFFSET)
 
 
 def diagonal_caption(h: int, offset: int, previous: int, distant: str) -> str:
     """What head h does with the diagonal `offset` steps left of the main one: the previous digit, or k back."""
     if offset == previous:
-        return f"{_head_name(h).capitalize()} puts its weight just left of the diagonal: the previous digit."
-    return f"{_head_name(h).capitalize()} lines up {distant} steps back: the distant digit."
+        return _("{head} puts its weight just left of the diagonal: the previous digit.").format(
+            head=_head_name(h).capitalize())
+    return _("{head} lines up {distant} steps back: the distant digit.").format(head=_head_name(h).capitalize(),
+                                                                               distant=distant)
 
 
 def diagonal_cells(amap: AttentionMap, offset: int, first: int) -> VGroup:
@@ -149,11 +162,11 @@ def axis_notes() -> VGroup:
     """What a map's row and column are, as a legend in the top band (it stays while the camera moves over the
     maps): on one line, or one note a line."""
     def build(lines: int) -> VGroup:
-        notes = VGroup(label("row: position t (query)", font_size=typography.SMALL_SIZE, color=palette.QUERY),
-                       label("column: digit it looks at (key)", font_size=typography.SMALL_SIZE, color=palette.KEY))
+        notes = VGroup(label(_("row: position t (query)"), font_size=typography.SMALL_SIZE, color=palette.QUERY),
+                       label(_("column: digit it looks at (key)"), font_size=typography.SMALL_SIZE, color=palette.KEY))
         return notes.arrange(RIGHT if lines == 1 else DOWN, buff=layout.FAR if lines == 1 else layout.TIGHT)
 
-    notes, _ = compose(lines_forms(build, 2, region=layout.top_band()), layout.top_band())
+    notes, _plan = compose(lines_forms(build, 2, region=layout.top_band()), layout.top_band())
     return notes
 
 
@@ -219,7 +232,7 @@ class LearnedHeadsScene(AttentionScene):
         value = self.src.number("offset_masses", (h, column), decimals=2, font_size=typography.HEADING_SIZE,
                                 color=color)
         words = VGroup(label(title, bold=True, color=color),
-                       label(f"{_head_name(h)}, mean weight", font_size=typography.SMALL_SIZE,
+                       label(_("{head}, mean weight").format(head=_head_name(h)), font_size=typography.SMALL_SIZE,
                              color=palette.MUTED)).arrange(DOWN, buff=layout.TIGHT)
         body = VGroup(words, value).arrange(DOWN, buff=layout.GAP)
         frame = RoundedRectangle(corner_radius=0.15, width=body.width + L.card_pad_width,
@@ -247,10 +260,10 @@ class LearnedHeadsScene(AttentionScene):
     def _crossover(self) -> str:
         """What each head puts on the other head's offset, as the table shows it."""
         if self.prev_head == self.far_head:
-            return f"One head, {_head_name(self.prev_head)}, carries both offsets."
+            return _("One head, {head}, carries both offsets.").format(head=_head_name(self.prev_head))
         cross = max(self.src.value("offset_masses", (self.prev_head, 1)),
                     self.src.value("offset_masses", (self.far_head, 0)))
-        return f"Neither puts more than {format_value(cross, 2)} on the other's offset."
+        return _("Neither puts more than {value} on the other's offset.").format(value=format_value(cross, 2))
 
     # --- beats -----------------------------------------------------------------------------------------------
     def _task(self, in_lines: bool) -> "TaskPicture":
@@ -260,10 +273,10 @@ class LearnedHeadsScene(AttentionScene):
         row = VGroup(*(self._digit_box(i) for i in range(T)))
         lines = self._row_lines(row, in_lines)
         if in_lines:
-            sentence = _flowed([" ".join(TASK_SENTENCE)], layout.frame().width, gap=layout.TIGHT,
+            sentence = _flowed([" ".join(map(_, TASK_SENTENCE))], layout.frame().width, gap=layout.TIGHT,
                                font_size=typography.BODY_SIZE)
         else:
-            sentence = VGroup(*(label(line, font_size=typography.BODY_SIZE) for line in TASK_SENTENCE)).arrange(
+            sentence = VGroup(*(label(_(line), font_size=typography.BODY_SIZE) for line in TASK_SENTENCE)).arrange(
                 DOWN, buff=layout.TIGHT)
             layout.fit_into(sentence, layout.top_band(), grow=False)
         lift = UP * L.arrow_lift
@@ -282,8 +295,9 @@ class LearnedHeadsScene(AttentionScene):
         prev_name.next_to(prev, DOWN, buff=layout.NEAR).match_y(t_name)
         far_name = math("t - k", font_size=typography.SMALL_SIZE, color=self.far_color)
         far_name.next_to(far, DOWN, buff=layout.NEAR).match_y(t_name)
-        outputs = VGroup(label("outputs at t:", color=palette.MUTED), self._digit(t - PREVIOUS_OFFSET, color=self.prev_color),
-                         label("and", color=palette.MUTED), self._digit(t - k, color=self.far_color)).arrange(
+        outputs = VGroup(label(_("outputs at t:"), color=palette.MUTED),
+                         self._digit(t - PREVIOUS_OFFSET, color=self.prev_color),
+                         label(_("and"), color=palette.MUTED), self._digit(t - k, color=self.far_color)).arrange(
             RIGHT, buff=layout.NEAR).next_to(VGroup(lines[-1], t_name), DOWN, buff=layout.FAR)
         if len(lines) > 1:  # the earlier lines over the arrows and k of the last one
             VGroup(*lines[:-1]).next_to(VGroup(k_line, prev_arrow, far_arrow), UP, buff=layout.GAP).align_to(
@@ -300,15 +314,15 @@ class LearnedHeadsScene(AttentionScene):
     def the_task(self):
         """The task in one sentence, on one example sequence; the two answers travel out of the sequence."""
         t, k = self.T - 1, self.k
-        task, _ = compose([Form("the sequence on one line", lambda: self._task(False), lambda made: made.picture),
+        task, _plan = compose([Form("the sequence on one line", lambda: self._task(False), lambda made: made.picture),
                            Form("the sequence in lines ending at t", lambda: self._task(True), lambda made: made.whole,
                                 layout.frame())])
         k_line, prev_arrow, far_arrow, row, here, prev_box, far_box, t_name, prev_name, far_name, outputs = task.picture
-        self.say(self.src.get("description"), subject=task.sentence)
+        self.say(task_description(self.src), subject=task.sentence)
         self.play(FadeIn(task.sentence), run_time=1.0)
         self.play(FadeIn(row, lag_ratio=0.08), run_time=1.5)
         self.wait(5.5)
-        self.say("At position t the answer is the digit just before it and the digit k places back.",
+        self.say(_("At position t the answer is the digit just before it and the digit k places back."),
                  subject=[row[t], row[t - PREVIOUS_OFFSET], row[t - k]])
         self.play(Create(here), FadeIn(t_name), run_time=0.6)
         self.play(Create(prev_arrow), Create(prev_box), FadeIn(prev_name), run_time=0.9)
@@ -318,7 +332,7 @@ class LearnedHeadsScene(AttentionScene):
         self.play(FadeIn(outputs_name), FadeIn(and_word), motion.travel(row[t - PREVIOUS_OFFSET][1], prev_out),
                   motion.travel(row[t - k][1], far_out), run_time=1.2)
         self.wait(3.0)
-        self.say("Both outputs are read straight off the attention layer, so it pays to give each one its own head.",
+        self.say(_("Both outputs are read straight off the attention layer, so it pays to give each one its own head."),
                  subject=outputs)
         self.wait(6.0)
 
@@ -329,17 +343,18 @@ class LearnedHeadsScene(AttentionScene):
         heads = src.number("n_heads", decimals=0, color=palette.ACCENT)
         steps = src.number("train_steps", decimals=0, color=palette.ACCENT)
         width = layout.frame().width  # a line too wide for the frame (portrait, square) breaks, at its own size
-        line1 = _flowed(["one causal attention layer with", heads, "heads"], width)
+        line1 = _flowed([_("one causal attention layer with"), heads, _("heads")], width)
         line2 = VGroup(*(wrapped(text, width, font_size=typography.SMALL_SIZE, color=palette.MUTED)
-                         for text in ("the post's multi-head code:",
-                                      "split into heads, mask the future, softmax, concat, × W_O"))).arrange(
+                         for text in (_("the post's multi-head code:"),
+                                      _("split into heads, mask the future, softmax, concat, × W_O")))).arrange(
             DOWN, buff=layout.TIGHT)
-        line3 = _flowed(["trained on the CPU for", steps, "steps of random sequences"], width)
+        line3 = _flowed([_("trained on the CPU for"), steps, _("steps of random sequences")], width)
         block = VGroup(line1, line2, line3).arrange(DOWN, buff=layout.APART)
         layout.fit_into(block, layout.body())
 
-        self.say(f"The model: one causal attention layer with {format_value(src.value('n_heads'), 0)} heads, "
-                 f"trained for {format_value(src.value('train_steps'), 0)} steps. Nobody tells a head what to do.")
+        self.say(_("The model: one causal attention layer with {heads} heads, trained for {steps} steps. Nobody tells "
+                   "a head what to do.").format(heads=format_value(src.value("n_heads"), 0),
+                                                steps=format_value(src.value("train_steps"), 0)))
         self.clear_stage()
         self.play(FadeIn(line1), run_time=0.8)
         self.play(FadeIn(line2), run_time=0.8)
@@ -353,8 +368,8 @@ class LearnedHeadsScene(AttentionScene):
         notes = axis_notes()
         shown, plan = compose(head_maps_forms(src, self.n_heads, self.digits), pinned=[notes])
         maps = [head[0] for head in shown]
-        self.say("Each head's weights on the example. Row t shows where position t looks; grey cells are the "
-                 "masked future.", subject=notes)
+        self.say(_("Each head's weights on the example. Row t shows where position t looks; grey cells are the masked "
+                   "future."), subject=notes)
         self.clear_stage()
         self.play(FadeIn(notes), run_time=0.5)
         staging.enter(self, plan, FadeIn(shown), run_time=1.5)
@@ -368,8 +383,8 @@ class LearnedHeadsScene(AttentionScene):
             self.wait(3.0)
         cut = [DashedLine(m.cell(k, 0).get_corner(UP + LEFT), m.cell(k, self.T - 1).get_corner(UP + RIGHT),
                           color=palette.MUTED, stroke_width=2) for m in maps]
-        self.say("Rows above the dashed line have no target, so nothing trains them; the measurement below "
-                 "skips them.", subject=cut)
+        self.say(_("Rows above the dashed line have no target, so nothing trains them; the measurement below skips "
+                   "them."), subject=cut)
         for m, line in zip(maps, cut):  # each map from its top-left corner down to the line
             staging.end_across(self, plan, [VGroup(m.column_labels[0], m.row_labels[:k + 1], m.cell(k, 0))])
             staging.draw_on(self, plan, line, run_time=0.8)
@@ -382,8 +397,8 @@ class LearnedHeadsScene(AttentionScene):
         name_width = width / (self.n_heads + 1) if narrow else width
         col_names = VGroup(*(VGroup(wrapped(words, name_width, color=color),
                                     math(f"({offset})", font_size=typography.SMALL_SIZE, color=color)).arrange(
-            DOWN, buff=layout.TIGHT) for words, offset, color in (("previous digit", PREVIOUS_TEXT, self.prev_color),
-                                                                  ("digit k back", "t - k", self.far_color))))
+            DOWN, buff=layout.TIGHT) for words, offset, color in ((_("previous digit"), PREVIOUS_TEXT, self.prev_color),
+                                                                  (_("digit k back"), "t - k", self.far_color))))
         # a column is at least as wide as its name (with room between the two names)
         cell_width = max(L.narrow_mass_cell_width if narrow else L.mass_cell_width,
                          max(name.width for name in col_names) + (layout.TIGHT if narrow else layout.APART))
@@ -392,11 +407,12 @@ class LearnedHeadsScene(AttentionScene):
             grid.cells[h][0], LEFT, buff=layout.NEAR if narrow else layout.GAP) for h in range(self.n_heads)))
         for j, name in enumerate(col_names):
             name.next_to(grid.cells[0][j], UP, buff=layout.NEAR)
-        title = wrapped("mean attention weight on each offset", width, font_size=typography.BODY_SIZE)
+        title = wrapped(_("mean attention weight on each offset"), width, font_size=typography.BODY_SIZE)
         muted = dict(font_size=typography.SMALL_SIZE, color=palette.MUTED)
         n_eval = src.number("n_eval_sequences", decimals=0, **muted)
-        where = _flowed(["over", n_eval, "fresh random sequences, positions t ≥ k"], width, gap=layout.TIGHT, **muted)
-        accuracy = _flowed(["fraction of output digits right:",
+        where = _flowed([_("over"), n_eval, _("fresh random sequences, positions t ≥ k")], width, gap=layout.TIGHT,
+                        **muted)
+        accuracy = _flowed([_("fraction of output digits right:"),
                             src.number("accuracy", decimals=2, font_size=typography.SMALL_SIZE, color=palette.RIGHT)],
                            width, gap=layout.TIGHT, **muted)
         whole = VGroup(title, where, VGroup(grid, row_names, col_names), accuracy).arrange(DOWN, buff=layout.GAP)
@@ -406,14 +422,14 @@ class LearnedHeadsScene(AttentionScene):
     def measured_masses(self):
         """The measurement: mean weight on offset 1 and on offset k, per head, over fresh random sequences."""
         src = self.src
-        masses, _ = compose([Form(name, lambda narrow=narrow: self._masses(narrow), region=layout.frame())
+        masses, _plan = compose([Form(name, lambda narrow=narrow: self._masses(narrow), region=layout.frame())
                              for name, narrow in (("names on one line", False), ("names on two lines", True))])
         title, where, (grid, row_names, col_names), accuracy = masses
         where.next_to(title, DOWN, buff=layout.TIGHT)
 
         n_text = format_value(src.value("n_eval_sequences"), 0)
-        self.say(f"Now measure it: each head's mean weight on the previous digit and on the digit k back, over "
-                 f"{n_text} fresh random sequences.", subject=grid)
+        self.say(_("Now measure it: each head's mean weight on the previous digit and on the digit k back, over {n} "
+                   "fresh random sequences.").format(n=n_text), subject=grid)
         self.clear_stage()
         self.play(FadeIn(title), FadeIn(where), run_time=0.8)
         self.play(FadeIn(col_names), FadeIn(row_names), run_time=0.8)
@@ -421,14 +437,15 @@ class LearnedHeadsScene(AttentionScene):
         self.wait(4.0)
         prev = format_value(src.value("offset_masses", (self.prev_head, 0)), 2)
         far = format_value(src.value("offset_masses", (self.far_head, 1)), 2)
-        self.say(f"{_head_name(self.prev_head).capitalize()}: {prev} on the previous digit. "
-                 f"{_head_name(self.far_head).capitalize()}: {far} on the digit k back. {self._crossover()}",
+        self.say(_("{first}: {previous} on the previous digit. {second}: {distant} on the digit k back. {crossover}").format(
+                     first=_head_name(self.prev_head).capitalize(), previous=prev,
+                     second=_head_name(self.far_head).capitalize(), distant=far, crossover=self._crossover()),
                  subject=grid)
         self.play(Create(frame_box(grid.cells[self.prev_head][0], color=self.prev_color, buff=layout.HAIRLINE)),
                   Create(frame_box(grid.cells[self.far_head][1], color=self.far_color, buff=layout.HAIRLINE)), run_time=0.8)
         self.wait(5.3)
-        self.say(f"And the task is solved: a fraction {format_value(src.value('accuracy'), 2)} of the output "
-                 "digits are right.", subject=accuracy)
+        self.say(_("And the task is solved: a fraction {value} of the output digits are right.").format(
+            value=format_value(src.value("accuracy"), 2)), subject=accuracy)
         self.play(FadeIn(accuracy), run_time=0.8)
         self.wait(3.8)
         # handed on to the next beat: the two boxed cells, whose numbers travel into its cards
@@ -438,15 +455,15 @@ class LearnedHeadsScene(AttentionScene):
         """(quote, said, cards, measured): the post's sentence (`in_its_lines`: as the post breaks it, else wrapped
         to the frame) over the two result cards, side by side or (`stacked`) one under the other."""
         width = layout.frame().width
-        words = (VGroup(*(label(line, font_size=typography.BODY_SIZE) for line in QUOTE_LINES)).arrange(
+        words = (VGroup(*(label(_(line), font_size=typography.BODY_SIZE) for line in QUOTE_LINES)).arrange(
             DOWN, buff=layout.TIGHT) if in_its_lines else
-            wrapped(" ".join(QUOTE_LINES), width, font_size=typography.BODY_SIZE))
-        said = label("the post: asserted", font_size=typography.SMALL_SIZE, color=palette.MUTED)
+            wrapped(" ".join(map(_, QUOTE_LINES)), width, font_size=typography.BODY_SIZE))
+        said = label(_("the post: asserted"), font_size=typography.SMALL_SIZE, color=palette.MUTED)
         top = VGroup(words, said).arrange(DOWN, buff=layout.NEAR).to_edge(UP, buff=layout.APART)
-        cards = VGroup(self._card(self.prev_head, 0, "local adjacency", self.prev_color),
-                       self._card(self.far_head, 1, "longer-range link", self.far_color))
+        cards = VGroup(self._card(self.prev_head, 0, _("local adjacency"), self.prev_color),
+                       self._card(self.far_head, 1, _("longer-range link"), self.far_color))
         cards.arrange(DOWN if stacked else RIGHT, buff=layout.GAP if stacked else layout.FAR)
-        measured = wrapped("here: measured on a trained model", width, font_size=typography.SMALL_SIZE,
+        measured = wrapped(_("here: measured on a trained model"), width, font_size=typography.SMALL_SIZE,
                            color=palette.RIGHT)
         VGroup(cards, measured).arrange(DOWN, buff=layout.GAP).next_to(
             top, DOWN, buff=layout.GAP if stacked else layout.APART)
@@ -464,14 +481,14 @@ class LearnedHeadsScene(AttentionScene):
     def asserted_now_measured(self, measured_cells):
         """The post's sentence, next to the numbers that now back it: the two measured numbers of the table
         (`measured_cells`, from measured_masses) travel into its cards."""
-        (quote, said, cards, measured), _ = compose(self._quote_forms(), layout.frame())
+        (quote, said, cards, measured), _plan = compose(self._quote_forms(), layout.frame())
 
         # the two measured numbers stay on screen while the rest of the table goes; they travel into the cards
         measured_numbers = [cell[-1] for cell in measured_cells]
         for cell, number in zip(measured_cells, measured_numbers):
             cell.remove(number)
         self.add(*measured_numbers)
-        self.say("The post says different heads can learn different patterns, local versus longer-range.",
+        self.say(_("The post says different heads can learn different patterns, local versus longer-range."),
                  subject=quote)
         self.play(*(FadeOut(m) for m in self.mobjects if m is not self.camera.frame and m not in measured_numbers),
                   run_time=0.6)

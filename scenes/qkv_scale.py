@@ -33,8 +33,9 @@ from scenes.kit.products import (CELL_PADDING, NUMBER, TALL_CELL_PADDING, into_p
                                  shared_cell_width)
 from scenes.kit.score_bars import SoftmaxPicture, softmax_forms
 from scenes.kit.spotlight import TermLight
-from scenes.kit.spread_claims import no_longer_phrase, scaled_weights_stay_spread
+from scenes.kit.spread_claims import held_most, scaled_weights_stay_spread
 from scenes.kit.text import wrapped
+from scenes.kit.translation import N_, _, quoted
 
 
 @dataclass(frozen=True)
@@ -56,17 +57,18 @@ class QKVScaleLayout:
 L = QKVScaleLayout()
 
 ROLES = (("Q", palette.QUERY, "W_q", "Q"), ("K", palette.KEY, "W_k", "K"), ("V", palette.VALUE, "W_v", "V"))
-ROLE_CAPTIONS = ("Queries Q = X W_Q: the vectors that do the scoring.",
-                 "Keys K = X W_K: the vectors that get scored.",
-                 "Values V = X W_V: the vectors that enter the weighted sum.")
+ROLE_CAPTIONS = (N_("Queries Q = X W_Q: the vectors that do the scoring."),
+                 N_("Keys K = X W_K: the vectors that get scored."),
+                 N_("Values V = X W_V: the vectors that enter the weighted sum."))
 
 
 # --- captions ------------------------------------------------------------------------------------------------
 def widths_caption(Q: torch.Tensor, K: torch.Tensor, V: torch.Tensor, d_k: int) -> str:
     """What the three projections gave each word: their width, and whether the three differ."""
     differ = not (torch.equal(Q, K) or torch.equal(K, V) or torch.equal(Q, V))
-    return (f"Each word now has a query, a key and a value of width d_k = {d_k}"
-            + (", and they differ." if differ else "; here two of them happen to coincide."))
+    return (_("Each word now has a query, a key and a value of width d_k = {d_k}, and they differ.") if differ else
+            _("Each word now has a query, a key and a value of width d_k = {d_k}; here two of them happen to "
+              "coincide.")).format(d_k=d_k)
 
 
 def attends_caption(tokens: list[str], query: int, weights: list[float], before: list[float]) -> str:
@@ -74,43 +76,55 @@ def attends_caption(tokens: list[str], query: int, weights: list[float], before:
     the projections changed; or the tie, when the largest weights tie."""
     best, was, word = top_index(weights), top_index(before), tokens[query]
     if best is None:
-        return (f"With these projections “{word}” spreads its weight: the largest weights tie at "
-                f"{format_value(max(weights), 2)}.")
-    change = ""
-    if was is not None and was != best:
-        whom = "itself" if was == query else f"“{tokens[was]}”"
-        change = f", no longer {no_longer_phrase(before[was])} to {whom}"
-    return f"With these projections “{word}” attends most to “{tokens[best]}” ({format_value(weights[best], 2)}){change}."
+        return _("With these projections {word} spreads its weight: the largest weights tie at {value}.").format(
+            word=quoted(word), value=format_value(max(weights), 2))
+    values = dict(word=quoted(word), best=quoted(tokens[best]), value=format_value(weights[best], 2))
+    if was is None or was == best:
+        return _("With these projections {word} attends most to {best} ({value}).").format(**values)
+    if was == query:
+        message = (_("With these projections {word} attends most to {best} ({value}), no longer mostly to itself.")
+                   if held_most(before[was]) else
+                   _("With these projections {word} attends most to {best} ({value}), no longer most to itself."))
+    else:
+        message = (_("With these projections {word} attends most to {best} ({value}), no longer mostly to {was}.")
+                   if held_most(before[was]) else
+                   _("With these projections {word} attends most to {best} ({value}), no longer most to {was}."))
+    return message.format(**values, was=quoted(tokens[was]))
 
 
 def saturation_caption(d_k: int, scores: torch.Tensor, unscaled_max: float, scaled_max: float) -> str:
     """One d_k's case: the raw dot products' range and the largest weight without and with the scale."""
-    return (f"d_k = {d_k}: raw dot products from {format_value(float(scores.min()), 2)} to "
-            f"{format_value(float(scores.max()), 2)}; the largest weight is {format_value(unscaled_max, 2)} "
-            f"without the scale, {format_value(scaled_max, 2)} with it.")
+    return _("d_k = {d_k}: raw dot products from {low} to {high}; the largest weight is {unscaled} without the "
+             "scale, {scaled} with it.").format(d_k=d_k, low=format_value(float(scores.min()), 2),
+                                               high=format_value(float(scores.max()), 2),
+                                               unscaled=format_value(unscaled_max, 2),
+                                               scaled=format_value(scaled_max, 2))
 
 
 def saturation_narration(d_k: int, scores: torch.Tensor, previous: torch.Tensor | None, unscaled_max: float,
                          scaled_max: float) -> str:
     """The same, spoken: whether the raw dot products spread wider than at the d_k before."""
     wider = previous is not None and float(scores.max() - scores.min()) > float(previous.max() - previous.min())
-    return (f"At d_k = {d_k}{', the raw dot products spread wider, and' if wider else ','} the largest weight is "
-            f"{format_value(unscaled_max, 2)} without the scale, {format_value(scaled_max, 2)} with it.")
+    message = (_("At d_k = {d_k}, the raw dot products spread wider, and the largest weight is {unscaled} without "
+                 "the scale, {scaled} with it.") if wider else
+               _("At d_k = {d_k}, the largest weight is {unscaled} without the scale, {scaled} with it."))
+    return message.format(d_k=d_k, unscaled=format_value(unscaled_max, 2), scaled=format_value(scaled_max, 2))
 
 
 def jacobian_caption(d_k: int, unscaled_norm: float, scaled_norm: float) -> str:
     """The gradient that survives the softmax at the widest d_k, without and with the scale."""
-    return (f"Nearly one-hot weights leave almost no gradient: at d_k = {d_k} the softmax Jacobian norm is "
-            f"{format_value(unscaled_norm, decimals=5)} unscaled, {format_value(scaled_norm, 2)} scaled.")
+    return _("Nearly one-hot weights leave almost no gradient: at d_k = {d_k} the softmax Jacobian norm is "
+             "{unscaled} unscaled, {scaled} scaled.").format(d_k=d_k, unscaled=format_value(unscaled_norm, decimals=5),
+                                                            scaled=format_value(scaled_norm, 2))
 
 
 def takeaway_caption(scaled_maxima) -> str:
     """What the scale buys, said as strongly as the scaled weights allow."""
     if scaled_weights_stay_spread(scaled_maxima):
-        return ("Dividing by √d_k keeps the scores in a sensible range, so the weights stay spread out "
-                "and trainable.")
-    return ("Dividing by √d_k keeps the scores in a far smaller range, so the weights are far less one-hot "
-            "and more trainable.")
+        return _("Dividing by √d_k keeps the scores in a sensible range, so the weights stay spread out and "
+                 "trainable.")
+    return _("Dividing by √d_k keeps the scores in a far smaller range, so the weights are far less one-hot and more "
+             "trainable.")
 
 
 # --- forms ---------------------------------------------------------------------------------------------------
@@ -241,7 +255,7 @@ def query_projection(src: Source, word: str, qn: int, cell: float, under: bool, 
                         result="query_row.q", shade_weights=False, matrix_color=palette.QUERY,
                         result_color=palette.QUERY, cell_size=cell, stacked=stacked)
     x_name = math(f"x_{qn}").next_to(comp.weights, UP, buff=layout.NEAR)
-    x_word = label(f"“{word}”", font_size=typography.SMALL_SIZE, color=palette.ENGLISH)
+    x_word = label(quoted(word), font_size=typography.SMALL_SIZE, color=palette.ENGLISH)
     x_word.next_to(comp.weights, LEFT, buff=layout.NEAR)
     W_name = math("W_Q", color=palette.QUERY).next_to(comp.matrix, UP, buff=layout.NEAR)
     q_name = math(f"q_{qn} = x_{qn} W_Q", color=palette.QUERY)
@@ -344,7 +358,7 @@ def score_softmax_forms(src: Source, tokens: list[str], qn: int) -> list[Form]:
     """The scaled scores → "softmax over j" → the weights, in the kit's four arrangements."""
     return softmax_forms(src, "query_row.weights", tokens,
                          lambda cell, orientation: scaled_scores(src, qn, cell, orientation),
-                         lambda: math(f"omega_({qn} j)"), tag="softmax over j", bar_width=L.bar_width,
+                         lambda: math(f"omega_({qn} j)"), tag=_("softmax over j"), bar_width=L.bar_width,
                          bar_height=L.bar_height)
 
 
@@ -427,7 +441,8 @@ def weights_times_values(src: Source, tokens: list[str], style: dict, *, a_grid:
     not a grid. `style` arranges the map (row height, upright key words); the grids' rows are as tall as its."""
     width = shared_cell_width(src, ("V", "output"), font_size=NUMBER)
     cell = style["cell_size"]
-    A = (AttentionMap(src, "weights", tokens, font_size=NUMBER, **style) if a_grid
+    A = (AttentionMap(src, "weights", tokens, font_size=NUMBER, query_label=_("query"), key_label=_("key"), **style)
+         if a_grid
          else math(WEIGHTS_TEXT, color=palette.WEIGHT))
     V = (matrix(src, "V", color=palette.VALUE, font_size=NUMBER, cell_width=width, cell_size=cell)
          if v_grid else math("V", font_size=typography.HEADING_SIZE, color=palette.VALUE))
@@ -495,10 +510,10 @@ def saturation_chart(sat: Source, i: int, scaled: bool, height: float) -> VGroup
     def note(name, *numbers):
         return VGroup(name, *numbers).arrange(RIGHT, buff=layout.TIGHT)
 
-    peak = note(label("max", color=palette.MUTED, **small), sat.number(f"cases.{i}.{kind}_max", **small))
-    spread = note(label("scores", color=palette.MUTED, **small),
+    peak = note(label(_("max"), color=palette.MUTED, **small), sat.number(f"cases.{i}.{kind}_max", **small))
+    spread = note(label(_("scores"), color=palette.MUTED, **small),
                   sat.number(f"cases.{i}.{kind}_scores", int(scores.argmin()), **small),
-                  label("to", color=palette.MUTED, **small),
+                  label(_("to"), color=palette.MUTED, **small),
                   sat.number(f"cases.{i}.{kind}_scores", int(scores.argmax()), **small))
     grad = note(math("norm(J)", color=palette.MUTED, **small),
                 sat.number(f"cases.{i}.{kind}_grad_norm", decimals=2 if scaled else 5, **small))
@@ -606,7 +621,7 @@ class QKVScaleScene(AttentionScene):
         """X times three learned matrices gives Q, K and V: the roles can now differ."""
         eq = projections_equation()
         parts, plan = compose(projection_forms(self.src, self.tokens), pinned=[eq])
-        self.say("The weight-free version used X for every role. Real self-attention learns three linear maps.",
+        self.say(_("The weight-free version used X for every role. Real self-attention learns three linear maps."),
                  subject=parts.X)
         self.play(FadeIn(eq), run_time=0.5)
         staging.enter(self, plan, FadeIn(parts.X), FadeIn(parts.x_name), run_time=1.0, then_on=parts.X)
@@ -623,9 +638,9 @@ class QKVScaleScene(AttentionScene):
     def project(self, parts: Projections, plan: Plan, eq, light: TermLight, i: int, caption: str) -> Plan:
         """One projection: W enters, X W arrives in the product a row at a time, and the camera (under its plan)
         ends on the product. Returns the plan with the highlight pinned."""
-        r, color, _, _ = ROLES[i]
+        r, color, _path, _name = ROLES[i]
         W, out, w_name, o_name = parts.weights[i], parts.outs[i], parts.w_names[i], parts.o_names[i]
-        self.say(caption, subject=out)
+        self.say(_(caption), subject=out)
         if i and not parts.together:  # the product before leaves its place to this one
             self.play(FadeOut(VGroup(parts.weights[i - 1], parts.outs[i - 1], parts.w_names[i - 1],
                                      parts.o_names[i - 1])), run_time=0.4)
@@ -649,10 +664,10 @@ class QKVScaleScene(AttentionScene):
         qn, word = self.qn, self.tokens[self.qi]
         made, plan = compose(query_projection_forms(self.src, word, qn))
         comp = made.comp
-        self.say(f"One query row, step by step. Step one, project: q{subscript(qn)} = x{subscript(qn)} W_Q "
-                 f"for “{word}”.",
-                 narration=f"Now one query row, step by step, for “{word}”. Step one, project: "
-                           f"q{subscript(qn)} is x{subscript(qn)} times W_Q.", subject=VGroup(comp.weights, comp.matrix))
+        names = dict(q=f"q{subscript(qn)}", x=f"x{subscript(qn)}", word=quoted(word))
+        self.say(_("One query row, step by step. Step one, project: {q} = {x} W_Q for {word}.").format(**names),
+                 narration=_("Now one query row, step by step, for {word}. Step one, project: {q} is {x} times "
+                             "W_Q.").format(**names), subject=VGroup(comp.weights, comp.matrix))
         self.clear_stage()
         light.forget()
         eq = attention_equation()
@@ -661,7 +676,8 @@ class QKVScaleScene(AttentionScene):
         staging.enter(self, plan, FadeIn(comp.weights), FadeIn(made.x_name), FadeIn(made.x_word),
                       FadeIn(comp.matrix), FadeIn(made.W_name), scaffold=[FadeIn(comp.scaffold())], run_time=1.0,
                       then_on=VGroup(comp.weights, comp.matrix))
-        self.say(f"Each entry of x{subscript(qn)} scales one row of W_Q; adding the rows gives the query.",
+        self.say(_("Each entry of {x} scales one row of W_Q; adding the rows gives the query.").format(
+                     x=f"x{subscript(qn)}"),
                  subject=VGroup(comp.products, comp.result))
         shown = staging.scale_every_row(self, plan, comp, color=palette.QUERY)
         self.play(FadeOut(shown[-1].box), run_time=0.3)
@@ -676,9 +692,9 @@ class QKVScaleScene(AttentionScene):
         """K and V again, their rows named by the words, while the caption says the keys and values are their rows."""
         grids, plan = compose(flow_forms_by_row_height(
             lambda stacked, cell: keys_and_values(self.src, self.tokens, stacked, cell)), pinned=[eq, light.box])
-        self.say("The keys k_j = x_j W_K and values v_j = x_j W_V are the rows of K and V we already have.",
-                 narration="Keys and values are made the same way, k_j from x_j times W_K and v_j from x_j times "
-                           "W_V: they are the rows of K and V we already have.",
+        self.say(_("The keys k_j = x_j W_K and values v_j = x_j W_V are the rows of K and V we already have."),
+                 narration=_("Keys and values are made the same way, k_j from x_j times W_K and v_j from x_j times "
+                             "W_V: they are the rows of K and V we already have."),
                  subject=VGroup(grids[0][0], grids[1][0]))
         self.clear_picture([eq, light.box], light)
         staging.come_to_rest(self, [eq, light.box])
@@ -689,7 +705,7 @@ class QKVScaleScene(AttentionScene):
         """Step 2: q · k_j for every key, then divided by √dₖ."""
         s, plan = compose(scoring_forms(self.src, self.tokens, self.qn), pinned=[eq])
         comp, (q_name, k_name, raw_name) = s.comp, s.names
-        self.say("Step two, score: dot the query with every key, k_j being the rows of K.",
+        self.say(_("Step two, score: dot the query with every key, k_j being the rows of K."),
                  subject=VGroup(comp.matrix, comp.result))
         self.clear_picture([eq, light.box], light)
         staging.come_to_rest(self, [eq, light.box])
@@ -703,8 +719,9 @@ class QKVScaleScene(AttentionScene):
         labels = list(comp.matrix.row_labels) if hasattr(comp.matrix, "row_labels") else []
         shown = staging.dot_every_row(self, plan, comp, labels=labels, color=palette.KEY)
         staging.end_on(self, plan, VGroup(s.scale, s.scaled, s.scaled_name), FadeOut(shown[-1].box), run_time=0.6)
-        self.say(f"Then divide by √d_k = {format_value(self.src.value('query_row.scale'), 2)}: "
-                 f"these are the scaled scores ω{subscript(self.qn)}ⱼ.", subject=VGroup(s.scale, s.scaled))
+        self.say(_("Then divide by √d_k = {scale}: these are the scaled scores {omega}.").format(
+            scale=format_value(self.src.value("query_row.scale"), 2), omega=f"ω{subscript(self.qn)}ⱼ"),
+            subject=VGroup(s.scale, s.scaled))
         cells = [s.scaled.cell(j) for j in range(s.scaled.rows)]
         move = TransformFromCopy if s.beside else ReplacementTransform
         self.play(FadeIn(div_arrow), FadeIn(s.scale), FadeIn(s.scaled.brackets),
@@ -723,7 +740,7 @@ class QKVScaleScene(AttentionScene):
         """Step 3: softmax along the row, over the keys j."""
         picture, plan = compose(score_softmax_forms(self.src, self.tokens, self.qn), pinned=[eq, light.box])
         arrow, bars = picture.arrow(), picture.bars
-        self.say("Step three, normalise: softmax along the row, over the keys j, gives weights that sum to one.",
+        self.say(_("Step three, normalise: softmax along the row, over the keys j, gives weights that sum to one."),
                  subject=bars)
         column = VGroup(s.scaled, s.scaled_name)
         self.clear_picture([eq, light.box, column], light)
@@ -753,7 +770,7 @@ class QKVScaleScene(AttentionScene):
         qn, bars = self.qn, picture.bars
         m, plan = compose(mixing_forms(self.src, self.tokens, qn), pinned=[eq])
         comp = m.comp
-        self.say("Step four, mix: scale each value v_j by its weight…", subject=VGroup(comp.weights, comp.products))
+        self.say(_("Step four, mix: scale each value v_j by its weight…"), subject=VGroup(comp.weights, comp.products))
         self.clear_picture([eq, light.box, bars], light)
         staging.come_to_rest(self, [eq, light.box])
         self.play(*light.on(eq, ["v"], palette.VALUE), run_time=0.5)
@@ -766,10 +783,11 @@ class QKVScaleScene(AttentionScene):
         # under the camera, each row's close-up takes in its word and its weight with the row it scales
         labels = [VGroup(word, comp.weights.cell(j)) for j, word in enumerate(comp.matrix.row_labels)]
         shown = staging.scale_every_row(self, plan, comp, labels=labels, color=palette.VALUE)
-        self.say(f"…and add: z{subscript(qn)} = Σ α{subscript(qn)}ⱼ vⱼ. Same four steps as soft attention; "
-                 "new are the projections and the scale.",
-                 narration=f"…and add them up: z{subscript(qn)} is the sum of every vⱼ times its weight. These are "
-                           "the same four steps as soft attention; what is new is the projections and the scale.",
+        names = dict(z=f"z{subscript(qn)}", alpha=f"α{subscript(qn)}ⱼ")
+        self.say(_("…and add: {z} = Σ {alpha} vⱼ. Same four steps as soft attention; new are the projections and the "
+                   "scale.").format(**names),
+                 narration=_("…and add them up: {z} is the sum of every vⱼ times its weight. These are the same four "
+                             "steps as soft attention; what is new is the projections and the scale.").format(**names),
                  subject=comp.result)
         self.play(FadeOut(shown[-1].box), run_time=0.3)
         add_rows(self, comp, with_sum=[FadeIn(m.z_name)])
@@ -782,7 +800,7 @@ class QKVScaleScene(AttentionScene):
         """All query rows together: the weights and Z = softmax(QKᵀ/√dₖ)V, the worked row among them."""
         row, plan = compose(weights_times_values_forms(self.src, self.tokens), pinned=[eq, light.box])
         A, V, Z, qi = row.A, row.V, row.Z, self.qi
-        self.say("Every query row at once: the weight matrix times V gives one output row per word.", subject=Z)
+        self.say(_("Every query row at once: the weight matrix times V gives one output row per word."), subject=Z)
         self.clear_picture([eq, light.box], light)
         staging.come_to_rest(self, [eq, light.box])
         a_rows = [A.row(i) for i in range(Z.rows)] if isinstance(A, AttentionMap) else []
@@ -796,7 +814,9 @@ class QKVScaleScene(AttentionScene):
                   run_time=max(1.6, L.travel_time * len(rows)))
         settle(self, [Z], _cells(Z))
         staging.end_on(self, plan, VGroup(Z, row.names[-1]))
-        self.say(f"Row {self.qn} is the “{self.tokens[qi]}” row we just worked through.", subject=Z.row(qi))
+        self.say(_("Row {row} is the {word} row we just worked through.").format(row=self.qn,
+                                                                                 word=quoted(self.tokens[qi])),
+                 subject=Z.row(qi))
         boxes = [frame_box(Z.row(qi), color=palette.QUERY)]
         if a_rows and A in self.get_mobject_family_members():  # not faded by the close-up
             boxes.append(frame_box(A.row(qi), color=palette.QUERY))
@@ -807,10 +827,10 @@ class QKVScaleScene(AttentionScene):
     @beat
     def saturation_setup(self) -> Charts:
         """Random unit-variance queries and keys of growing width: unscaled vs scaled softmax, side by side."""
-        self.say(f"Why the √d_k? Take one random query and {self.sat.get('n_keys')} random keys "
-                 "with unit-variance entries.")
+        self.say(_("Why the √d_k? Take one random query and {n} random keys with unit-variance entries.").format(
+            n=self.sat.get("n_keys")))
         self.clear_stage()
-        head = wrapped("Why divide by √dₖ?", layout.frame().width, font_size=typography.HEADING_SIZE, bold=True)
+        head = wrapped(_("Why divide by √dₖ?"), layout.frame().width, font_size=typography.HEADING_SIZE, bold=True)
         head.to_edge(UP, buff=layout.MARGIN)
         below_head = layout.Region(layout.frame().left, layout.frame().right, layout.body().bottom,
                                    head.get_bottom()[1] - layout.APART)
@@ -820,8 +840,8 @@ class QKVScaleScene(AttentionScene):
                   run_time=1.0)
         self.wait(1.5)
         frames = charts.frames(0) if one else VGroup(*(charts.frames(i) for i in range(len(charts.headers))))
-        self.say("Top chart: softmax of the raw dot products. Bottom chart: divided by √d_k first." if one else
-                 "Top row: softmax of the raw dot products. Bottom row: divided by √d_k first.", subject=frames)
+        self.say(_("Top chart: softmax of the raw dot products. Bottom chart: divided by √d_k first.") if one else
+                 _("Top row: softmax of the raw dot products. Bottom row: divided by √d_k first."), subject=frames)
         self.play(FadeIn(frames), run_time=0.8)
         self.wait(3.0)
         return charts
@@ -857,8 +877,8 @@ class QKVScaleScene(AttentionScene):
         d = self.sat.get(f"{case}.d_k")
         self.say(jacobian_caption(d, self.sat.value(f"{case}.unscaled_grad_norm"),
                                   self.sat.value(f"{case}.scaled_grad_norm")),
-                 narration=f"Nearly one-hot weights leave almost no gradient. At d_k = {d}, the softmax's gradient "
-                           "all but vanishes without the scale, and survives with it.",
+                 narration=_("Nearly one-hot weights leave almost no gradient. At d_k = {d_k}, the softmax's gradient "
+                             "all but vanishes without the scale, and survives with it.").format(d_k=d),
                  subject=VGroup(top.grad, bottom.grad))
         self.play(Create(boxes[0]), FadeIn(top.grad), FadeIn(bottom.grad), run_time=0.7)
         self.wait(3.5)

@@ -29,6 +29,20 @@ def generating_note() -> str:
                                                                       target=target_language()))
 
 
+def generating_caption(step) -> tuple[str, str]:
+    """The first generating step's caption and narration: what the model predicts, and whether it is right."""
+    values = dict(source=source_language(), step=step.step, given=step.given[0], predicted=quoted(step.predicted))
+    if step.wrong:
+        return (_("Generating ({source} only). Step {step}: given s + {given}, the model predicts {predicted}: "
+                  "wrong.").format(**values),
+                _("First, generating, where we only have the {source}. At step {step} the decoder is given s and the "
+                  "{given} token, and it predicts {predicted}: a wrong first word.").format(**values))
+    return (_("Generating ({source} only). Step {step}: given s + {given}, the model predicts {predicted}: "
+              "right.").format(**values),
+            _("First, generating, where we only have the {source}. At step {step} the decoder is given s and the "
+              "{given} token, and it predicts {predicted}: the right first word.").format(**values))
+
+
 def training_note() -> str:
     """The training mode's header note: the source sentence and the reference translation are both given."""
     return capitalized(_("{source} + the reference {target}").format(source=source_language(),
@@ -177,13 +191,8 @@ class TeacherForcingScene(AttentionScene):
     def generating_first_step(self, encoder: Encoder) -> StepTable:
         """Generating, step 1: the model's first word is wrong."""
         step = self.src.get("generating")[0]
-        self.say(_("Generating ({source} only). Step {step}: given s + {given}, the model predicts {predicted}: "
-                   "{verdict}.").format(source=source_language(), step=step.step, given=step.given[0],
-                                        predicted=quoted(step.predicted), verdict=self._verdict_word(step)),
-                 narration=_("First, generating, where we only have the {source}. At step {step} the decoder is given "
-                             "s and the {given} token, and it predicts {predicted}: {first_word}.").format(
-                     source=source_language(), step=step.step, given=step.given[0], predicted=quoted(step.predicted),
-                     first_word=_("a wrong first word") if step.wrong else _("the right first word")))
+        caption, narration = generating_caption(step)
+        self.say(caption, narration=narration)
         header = self._mode_header(_("Generating"), generating_note())
         rows = self._step_rows(self.src.get("generating"), training=False)
         table = VGroup(*(r.group for r in rows))
@@ -567,10 +576,6 @@ class TeacherForcingScene(AttentionScene):
     def _reader(word: VGroup) -> SurroundingRectangle:
         """The box that marks the word the encoder is reading (it takes each word's width)."""
         return SurroundingRectangle(word, color=palette.ACCENT, buff=layout.TIGHT, corner_radius=0.08)
-
-    @staticmethod
-    def _verdict_word(step) -> str:
-        return _("wrong") if step.wrong else _("right")
 
     def _mode_header(self, mode: str, detail: str, *, width: float | None = None) -> VGroup:
         """The mode's name and what it is given, side by side; stacked (the detail wrapped) when that is wider

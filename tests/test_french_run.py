@@ -4,6 +4,7 @@ it, held to the catalog's own English and French."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -17,8 +18,9 @@ from scenes.quality.inspection import example_spec, example_words, inspect_scene
 from scenes.quality.language_gate import english_words
 
 #: The scenes whose every user-facing sentence is a message (in the order issue 43's work follows).
+#: All twelve: the French run and the French gates cover every scene.
 FRENCH_SCENES = ["summary", "teacher_forcing", "bottleneck", "coffee_cafe", "soft_formula", "weight_free", "dropout_weights",
-                 "causal_triangle"]
+                 "learned_alignment", "learned_heads", "qkv_scale", "head_split", "causal_triangle"]
 #: On-screen texts of kit modules this work may not edit yet (the lead is changing them): each still English in a
 #: French run, listed with where it is written; the test below fails once the file no longer writes it.
 NOT_YET_MARKED = {"sum →": "scenes/kit/products.py"}
@@ -109,3 +111,38 @@ def test_quoted_tokens_identifiers_and_a_lone_token_are_not_english_words():
     assert english_words("n_heads têtes, d_k = 4") == []
     assert english_words("the", frozenset({"the"})) == []
     assert english_words("the weights of each head") == ["the", "weights", "of", "each", "head"]
+    assert english_words("view donne (B, T, heads, head_dim) et batch, heads, T, head_dim") == []
+    assert english_words("des poids one-hot") == [] and english_words("weight-free heads") == ["weight", "heads"]
+
+
+def test_learned_heads_writes_the_records_task_sentence_from_its_numbers():
+    """The task sentence is a message built from the record's numbers: in English it is the record's own text."""
+    from attention_math import examples
+    from scenes.kit.numbers import Source
+    from scenes.learned_heads import task_description
+
+    assert task_description(Source("learned_heads")) == examples.build("learned_heads").description
+
+
+def test_a_french_clip_entry_and_the_french_deck_carry_french_titles(tmp_path):
+    """The manifest entry of a French clip is titled in French (the page, the film's chapters and the decks read it),
+    its section stays the English post's heading (the page's key); an English one is as before."""
+    from rendering.pipeline.install import Installer
+    from rendering.pipeline.jobs import Job
+    from rendering.pipeline.manifest import Manifest
+    from rendering.qualities import QUALITIES, spoken
+    from rendering.site.deck_html import render_deck_html
+    from scenes import registry
+    from tests.test_render_units import _result
+
+    spec = registry.get("bottleneck")
+    for language, title in (("en", "The bottleneck"), ("fr", "Le goulot d’étranglement")):
+        out = tmp_path / language / "media"
+        job = Job(spec, spoken(QUALITIES["low"], language), ["mp4"], "h")
+        Installer(out, Manifest(out), None)(job, _result(tmp_path / language / "w", exts=("mp4",)))
+        [entry] = json.loads((out / "manifest.json").read_text())["clips"]
+        assert (entry["title"], entry["section"], entry["language"]) == (title, spec.section, language)
+    deck = render_deck_html([], tmp_path, tmp_path, quality="low", narrated=False, language="fr")
+    assert "L’attention de zéro\u00a0: les clips, temps par temps" in deck
+    assert "Attention from Scratch: the clips, beat by beat" in render_deck_html([], tmp_path, tmp_path, quality="low",
+                                                                               narrated=False)

@@ -15,6 +15,7 @@ from rendering.pipeline.jobs import RENDERED, Job, Outcome
 from rendering.pipeline.manifest import Manifest
 from rendering.outdir import clip_file, relative
 from rendering.records import ClipEntry, ClipResult
+from rendering.languages import message
 
 
 def clip_entry(job: Job, result: ClipResult, files: dict) -> dict:
@@ -23,7 +24,10 @@ def clip_entry(job: Job, result: ClipResult, files: dict) -> dict:
     spec = job.spec
     fps = int(result.fps) if float(result.fps).is_integer() else result.fps
     # Each beat's caption, narration and span, for Step mode and the slides; () for a scene without beats.
-    return ClipEntry(spec.id, spec.title, spec.section, spec.order, job.quality.name, (result.width, result.height),
+    # the title in the clip's language (the page, the film's chapters and the decks show it); the section stays the
+    # English post's heading, which the page looks up in the post of each language
+    title = message(spec.title, job.quality.language)
+    return ClipEntry(spec.id, title, spec.section, spec.order, job.quality.name, (result.width, result.height),
                      fps, round(result.duration, 6), result.frames, job.input_hash, files, "", job.narrated,
                      result.timeline, result.beats, result.audio if job.narrated else None,
                      result.transcript if job.narrated else None, job.quality.aspect, job.described,

@@ -13,6 +13,8 @@ from urllib.parse import quote
 
 import jinja2
 
+from rendering.languages import N_, message
+
 ASSETS = Path(__file__).resolve().parent / "deck_assets"
 PLAYER_FILES = ("player.js", "player.css")
 VIDEO_TYPES = (("webm", "video/webm"), ("mp4", "video/mp4"))  # <source> order: the browser takes the first
@@ -37,7 +39,7 @@ def render_deck_html(slides: list[dict], out_dir: Path, folder: Path, *, quality
                       "sources": [(_link(out_dir, folder, files[fmt]["path"]), mime) for fmt, mime in VIDEO_TYPES
                                   if fmt in files],
                       "poster": _link(out_dir, folder, files["png"]["path"]) if "png" in files else None})
-    title = "Attention from Scratch: the clips, beat by beat"
+    title = message(N_("Attention from Scratch: the clips, beat by beat"), language)
     return _environment().get_template("deck.html.j2").render(
         title=title, slides=shown, quality=quality, narrated=narrated, assets="deck", lang=language)
 

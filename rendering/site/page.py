@@ -40,7 +40,7 @@ import jinja2
 from markupsafe import Markup
 
 from rendering.atomic import write_text
-from rendering.languages import DEFAULT_LANGUAGE, LANGUAGES, NAMES
+from rendering.languages import DEFAULT_LANGUAGE, LANGUAGES, NAMES, N_, message
 from rendering.site.manifest_check import (
     VIDEO_FORMATS, check_clip, check_relative_path, is_described, is_narrated, is_seconds,
 )
@@ -375,7 +375,8 @@ def _film(film: Mapping, caption_url: Callable[[str], str]) -> dict:
     """The whole film under the title: player with captions and chapters track, and a chapter list that seeks
     it (page_assets/film.js), since browsers show no chapter menu of their own."""
     files = film["files"]
-    title = "All the clips as one film" + (", narrated" if is_narrated(film) else "")
+    title = message(N_("All the clips as one film, narrated") if is_narrated(film) else N_("All the clips as one film"),
+                    _language(film))
     links = [{"format": name, "href": _href(files[name]["path"]), "label": label, "chapter_list": False}
              for name, label in (("mp4", "MP4"), ("webm", "WebM")) if name in files]
     if "chapters_txt" in files:

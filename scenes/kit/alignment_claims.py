@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from .claims import count_word, top_index
 from .numbers import format_value
+from .translation import _
 
 #: A row puts "almost all" its weight on one word from this weight on ("most" means more than half).
 ALMOST_ALL = 0.9
@@ -24,12 +25,13 @@ NEARLY_UNIFORM_RANGE = 0.1
 def listing(words: Sequence[str]) -> str:
     """"I, love and coffee": words as a sentence lists them."""
     words = list(words)
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+    return words[0] if len(words) == 1 else _("{words} and {last}").format(words=", ".join(words[:-1]), last=words[-1])
 
 
 def listing_or_count(words: Sequence[str], noun: str) -> str:
     """"I, love and coffee", or "the six English words" when naming them all would swamp the caption."""
-    return listing(words) if len(words) <= MAX_LISTED else f"the {count_word(len(words))} {noun}"
+    return listing(words) if len(words) <= MAX_LISTED else _("the {count} {noun}").format(count=count_word(len(words)),
+                                                                                          noun=noun)
 
 
 def rows_of(matrix) -> list[list[float]]:
@@ -76,20 +78,22 @@ def weight_phrase(row, words: Sequence[str], decimals: int = 2) -> str:
     order = sorted(range(len(values)), key=lambda i: values[i], reverse=True)
     if top is None:
         shown = format_value(values[order[0]], decimals)
-        return f"the weight is split between {words[order[0]]} and {words[order[1]]}: {shown} each"
+        return _("the weight is split between {first} and {second}: {value} each").format(
+            first=words[order[0]], second=words[order[1]], value=shown)
     shown = format_value(values[top], decimals)
     if values[top] >= ALMOST_ALL:
-        return f"almost all the weight sits on {words[top]}: {shown}"
+        return _("almost all the weight sits on {word}: {value}").format(word=words[top], value=shown)
     if values[top] > MOST:
-        return f"most of the weight sits on {words[top]}: {shown}"
-    return f"the weight spreads; the most, {shown}, sits on {words[top]}"
+        return _("most of the weight sits on {word}: {value}").format(word=words[top], value=shown)
+    return _("the weight spreads; the most, {value}, sits on {word}").format(word=words[top], value=shown)
 
 
 def top_two(row, words: Sequence[str], decimals: int = 2) -> str:
     """"0.59 on coffee, 0.33 on love": a spread row's two largest weights."""
     values = [float(v) for v in row]
     order = sorted(range(len(values)), key=lambda i: values[i], reverse=True)[:2]
-    return ", ".join(f"{format_value(values[i], decimals)} on {words[i]}" for i in order)
+    return ", ".join(_("{value} on {word}").format(value=format_value(values[i], decimals), word=words[i])
+                     for i in order)
 
 
 def nearly_uniform(matrix) -> bool:

@@ -17,6 +17,7 @@ from manim import MathTypst, Mobject, Text, Typst, VGroup
 
 from .shot_content import text_units
 from .numbers import TracedNumber
+from .translation import N_, _, capitalized, n_, numbers_listed
 
 #: Lines of numbers read per piece, and texts per line: a listener keeps about this much; past it, what is left
 #: is counted.
@@ -113,22 +114,24 @@ def read_piece(piece: Mobject, said: set[str], hidden: set[int] = frozenset(), s
         read.append(line)
     said.update(read)
     if left:
-        read.append(f"{left} more row" + ("s" if left > 1 else ""))
-    return "; ".join(read)
+        read.append(n_("{count} more row", "{count} more rows", left).format(count=left))
+    return _("; ").join(read)
 
 
 def _line(words: list[str]) -> str:
     """A row's word (a text that is not a number) stands before a colon, the numbers after it by commas, at most
     MAX_ITEMS of them."""
     named = len(words) > 1 and not _is_number(words[0]) and all(_is_number(w) for w in words[1:])
-    head, items = (f"{words[0]}: ", words[1:]) if named else ("", words)
-    more = f" and {len(items) - MAX_ITEMS} more" if len(items) > MAX_ITEMS else ""
-    return head + ", ".join(items[:MAX_ITEMS]) + more
+    items = words[1:] if named else words
+    shown = (numbers_listed if all(_is_number(w) for w in items[:MAX_ITEMS]) else ", ".join)(items[:MAX_ITEMS])
+    if len(items) > MAX_ITEMS:
+        shown = _("{items} and {count} more").format(items=shown, count=len(items) - MAX_ITEMS)
+    return _("{name}: {items}").format(name=words[0], items=shown) if named else shown
 
 
 def _is_number(word: str) -> bool:
     """A shown number or a ✓/✗ mark: what fills a row, never its name."""
-    return word in ("✓", "✗") or bool(re.fullmatch(r"[−+]?(\d+(\.\d+)?|∞)", word))
+    return word in ("✓", "✗") or bool(re.fullmatch(r"[−+]?(\d+([.,]\d+)?|∞)", word))  # a French decimal comma too
 
 
 def placed_in_order(pieces: Sequence[Mobject]) -> list[tuple[str, Mobject]]:
@@ -137,9 +140,9 @@ def placed_in_order(pieces: Sequence[Mobject]) -> list[tuple[str, Mobject]]:
     xs = [p.get_center()[0] for p in pieces]
     ys = [p.get_center()[1] for p in pieces]
     across = max(xs) - min(xs) >= max(ys) - min(ys)
-    keys, first, last = (xs, "left", "right") if across else ([-y for y in ys], "top", "bottom")
+    keys, first, last = (xs, N_("left"), N_("right")) if across else ([-y for y in ys], N_("top"), N_("bottom"))
     order = sorted(range(len(pieces)), key=lambda k: keys[k])
-    return [(first if rank == 0 else last if rank == len(order) - 1 else "middle", pieces[k])
+    return [(first if rank == 0 else last if rank == len(order) - 1 else N_("middle"), pieces[k])
             for rank, k in enumerate(order)]
 
 
@@ -189,10 +192,10 @@ def describe(subject: Sequence[Mobject], said: set[str] | None = None, stage: Se
         return ""
     if len(pieces) == 1:
         read = read_piece(pieces[0], said, hidden, narration)
-        return f"On screen: {read}." if read else ""
+        return _("On screen: {read}.").format(read=read) if read else ""
     parts = [(where, read_piece(piece, said, hidden, narration)) for where, piece in placed_in_order(pieces)]
-    parts = [f"{where.capitalize()}: {read}" for where, read in parts if read]
-    return ("On screen. " + ". ".join(parts) + ".") if parts else ""
+    parts = [_("{where}: {read}").format(where=capitalized(_(where)), read=read) for where, read in parts if read]
+    return _("On screen. {parts}.").format(parts=". ".join(parts)) if parts else ""
 
 
 __all__ = ["describe", "read_piece", "lines_of", "unit_text", "placed_in_order", "drawn_texts", "what_appeared", "unseen", "MAX_LINES", "MAX_ITEMS", "math_text"]

@@ -98,13 +98,14 @@ def typeset_decimal(value: float, decimals: int, font_size: float, color, includ
     return number
 
 
-def format_value(value: float, decimals: int) -> str:
+def format_value(value: float, decimals: int, language: str | None = None) -> str:
     """`value` as the screen and the captions show it, rounded to `decimals`, in the active language's symbols
-    ("0.73"; French "0,73"): the one place a number is written for a viewer."""
+    ("0.73"; French "0,73"), or `language`'s: the one place a number is written for a viewer. Code that reads a
+    shown number back as a float asks for English ("en")."""
     if math.isinf(value):
         return "-inf" if value < 0 else "inf"
     text = f"{value:.{decimals}f}"
-    return localized_number("0." + "0" * decimals if text == "-0." + "0" * decimals else text)
+    return localized_number("0." + "0" * decimals if text == "-0." + "0" * decimals else text, language)
 
 
 class Source:

@@ -41,9 +41,14 @@ def blend_phrase(alpha, tokens: Sequence[str], every_word: str) -> str:
     return _("a blend of {every_word}, leaning towards the ones with larger weights").format(every_word=every_word)
 
 
+def held_most(before_weight: float) -> bool:
+    """Whether a query's former favourite held more than half its weight (it had it "mostly", not just "most")."""
+    return before_weight > MOST
+
+
 def no_longer_phrase(before_weight: float) -> str:
     """How a query's former favourite is named: "mostly" only when it held more than half the weight."""
-    return _("mostly") if before_weight > MOST else _("most")
+    return _("mostly") if held_most(before_weight) else _("most")
 
 
 def scaled_weights_stay_spread(scaled_maxima: Sequence[float]) -> bool:

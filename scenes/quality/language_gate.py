@@ -88,18 +88,25 @@ ENGLISH_ONLY = frozenset("""
     generating generate goes go comes come get gets got do does done don doesn isn aren let lets make makes made
     keep keeps kept drop dropped dropping rescaled sees see seen read reads writes write written nobody task solved
     layer softer sharper ties tie tied scale regularization summary bottleneck trainable learnable
-    soft several separate sequence coefficient
+    soft several separate sequence fresh random digit digits asserted measured
 """.split())
 _QUOTED = re.compile(r"«[^»]*»|“[^”]*”")
-_WORD = re.compile(r"\w+")
+_WORD = re.compile(r"\w+(?:-\w+)*")
+#: A tensor's axes as the post's code names them, "(B, heads, T, head_dim)" or "batch, heads, T, head_dim": a run of
+#: comma-separated names one of which is an identifier (an underscore in it) is code, whatever its words.
+_AXES = re.compile(r"\b\w+(?:,\s*\w+)*,\s*\w*_\w*(?:,\s*\w+)*")
+#: Hyphenated English terms French ML prose uses as they are ("des poids one-hot").
+LOANWORDS = frozenset({"one-hot", "feed-forward"})
 
 
 def english_words(text: str, own_words: frozenset[str] | set[str] = frozenset()) -> list[str]:
-    """The English-only words (ENGLISH_ONLY) of a French caption or on-screen text, outside quotation marks and
-    identifiers; a text that is one of `own_words` whole (the example's token "the" as a label) has none."""
+    """The English-only words (ENGLISH_ONLY) of a French caption or on-screen text, outside quotation marks,
+    identifiers and a tensor's axis names; a text that is one of `own_words` whole (the example's token "the" as a
+    label) has none."""
     if text.strip() in own_words:
         return []
-    words = [w for w in _WORD.findall(_QUOTED.sub(" ", text)) if not any(c == "_" or c.isdigit() for c in w)]
+    words = [part for w in _WORD.findall(_AXES.sub(" ", _QUOTED.sub(" ", text))) if w.lower() not in LOANWORDS
+             for part in w.split("-") if not any(c == "_" or c.isdigit() for c in part)]
     return [word for word in words if word.lower() in ENGLISH_ONLY]  # n_heads, d_k, h1: code and math
 
 
