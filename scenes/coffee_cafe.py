@@ -566,15 +566,17 @@ def _weights_panel(src: Source, tokens: list[str], path: str, heading: str, note
 
 def _comparison_forms(src: Source, tokens: list[str]) -> list[Form]:
     """The computed and the illustrative panels side by side, then stacked with flat headings, then stacked with
-    short bars under their headings (a portrait frame)."""
-    def pair(flat: bool | None, direction) -> VGroup:
+    short bars under their headings (a portrait frame), then those closer together (a portrait frame whose
+    headings' notes take more lines: a longer language)."""
+    def pair(flat: bool | None, direction, buff: float) -> VGroup:
         style = dict(flat=False, short=True) if flat is None else dict(flat=flat)
         panels = VGroup(_weights_panel(src, tokens, *COMPUTED, **style),
                         _weights_panel(src, tokens, *ILLUSTRATIVE, **style))
-        return panels.arrange(direction, buff=layout.APART if flat is None else layout.FAR,
-                              aligned_edge=UP if direction is RIGHT else RIGHT)
+        return panels.arrange(direction, buff=buff, aligned_edge=UP if direction is RIGHT else RIGHT)
 
-    return [Form(name, lambda flat=flat, direction=direction: pair(flat, direction))
-            for name, flat, direction in (("side by side", False, RIGHT), ("flat, stacked", True, DOWN),
-                                          ("short, stacked", None, DOWN))]
+    return [Form(name, lambda flat=flat, direction=direction, buff=buff: pair(flat, direction, buff))
+            for name, flat, direction, buff in (("side by side", False, RIGHT, layout.FAR),
+                                                ("flat, stacked", True, DOWN, layout.FAR),
+                                                ("short, stacked", None, DOWN, layout.APART),
+                                                ("short, stacked closer", None, DOWN, layout.GAP))]
 

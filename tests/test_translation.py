@@ -114,3 +114,17 @@ def test_numbers_are_written_with_the_active_languages_decimal_sign(monkeypatch)
     number = TracedNumber(0.7312, trace)
     assert number.shown_text == "0,73"
     assert number.glyph._get_num_string(number.glyph.number) == "0,73" and len(number.glyph.submobjects) == 4
+
+
+def test_the_gates_read_a_french_decimal_as_the_number_it_is():
+    """The number, story and narration checks read "0,13" in a French sentence (they skipped it, reading only
+    "0.13"), and English as before."""
+    from scenes.kit.translation import number_value
+    from scenes.quality.inspection import narrated_decimals
+
+    assert narrated_decimals("la part de 0,13 ; puis −0,45 et 2,5.", "fr") == ["0.13", "-0.45", "2.5"]
+    assert narrated_decimals("shares 0.13, then −0.45.", "en") == ["0.13", "-0.45"]
+    assert narrated_decimals("shares 0.13", "fr") == []
+    assert number_value("−0,73", "fr") == -0.73 and number_value("-0.73", "en") == -0.73
+    with pytest.raises(ValueError):
+        number_value("zéro", "fr")

@@ -116,6 +116,20 @@ def localized_number(text: str, language: str | None = None) -> str:
     return text.replace(".", "\0").replace("-", minus).replace("\0", decimal)
 
 
+def decimal_sign(language: str | None = None) -> str:
+    """The language's decimal sign ("." in English, "," in French), from the locale."""
+    from babel.numbers import get_decimal_symbol
+
+    language = check_language(language or active_language())
+    return "." if language == "en" else get_decimal_symbol(language)
+
+
+def number_value(text: str, language: str | None = None) -> float:
+    """A number as written for a viewer in the language ("-0,73", "−0.73") read back as a float (ValueError if it
+    is no number): what the gates compare with the computation."""
+    return float(text.replace("−", "-").replace(decimal_sign(language), "."))
+
+
 def quoted(text: str, language: str | None = None) -> str:
     """`text` between the language's quotation marks (an example's token stays as it is inside them)."""
     opening, closing = QUOTES[check_language(language or active_language())]

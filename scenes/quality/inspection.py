@@ -40,7 +40,7 @@ from scenes import frame, registry
 from scenes.kit import camera_work, layout, phone, typography
 from scenes.kit import shot_content
 from scenes.kit.shot_content import typst_font_size
-from scenes.kit.translation import active_language
+from scenes.kit.translation import active_language, decimal_sign, number_value
 from scenes.quality import contrast_gate, label_gate, shade_gate
 from scenes.kit.base import AttentionScene, BeatRecord
 from scenes.quality.headless import add_aspect_option, aspect_is_valid, run_headless
@@ -54,7 +54,13 @@ OVERLAP_TOLERANCE = 0.04  # units; glyph boxes may touch, not overlap by more th
 FONT_SIZE_TOLERANCE = 0.97
 # a decimal number in a narration, with its minus sign ("−0.45", "-0.45"); integers (counts, indices) do not match,
 # nor does anything glued to a name or subscript (x_0.5); a minus after a letter (t-0.5) is an operator, not a sign
-NARRATED_DECIMAL = re.compile(r"(?<![\w.])(?:[-−](?=\d))?\d+\.\d+(?![\d])")
+def decimal_pattern(sign: str) -> re.Pattern:
+    """A decimal number written in a sentence with `sign` ("0.45", "−0,45"): not part of a word or a longer number."""
+    mark = re.escape(sign)
+    return re.compile(rf"(?<![\w.,])(?:[-−](?=\d))?\d+{mark}\d+(?![\d])")
+
+
+NARRATED_DECIMAL = decimal_pattern(".")
 
 
 @dataclass
@@ -423,9 +429,12 @@ def shown_numbers(scene: AttentionScene, units: list[Mobject] | None = None) -> 
             if isinstance(unit, TracedNumber)}
 
 
-def narrated_decimals(narration: str) -> list[str]:
-    """The decimal numbers a narration reads aloud, minus signs kept and written "-" ("−0.45" → "-0.45")."""
-    return [match.group(0).replace("−", "-") for match in NARRATED_DECIMAL.finditer(narration)]
+def narrated_decimals(narration: str, language: str | None = None) -> list[str]:
+    """The decimal numbers a narration reads aloud, in the active language's writing ("0,45" in French), as English
+    writes them, minus signs kept and written "-" ("−0,45" → "-0.45")."""
+    sign = decimal_sign(language)
+    return [match.group(0).replace("−", "-").replace(sign, ".")
+            for match in decimal_pattern(sign).finditer(narration)]
 
 
 def narrated_number_problems(scene_id: str, beats: list[BeatRecord], shown: dict[str, set[str]]) -> list[str]:
@@ -440,7 +449,7 @@ def narrated_number_problems(scene_id: str, beats: list[BeatRecord], shown: dict
         values = set()
         for text in on_screen:
             try:
-                values.add(float(text))
+                values.add(number_value(text))
             except ValueError:
                 pass  # "-inf", "inf": no decimal to match
         for narration in record.narration:

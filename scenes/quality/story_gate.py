@@ -166,8 +166,11 @@ def _quoted(text: str) -> list[str]:
 
 
 def _as_number(text: str) -> float:
+    """A shown number's text ("0,73" in French) as a float; NaN for one with no value ("-inf")."""
+    from scenes.kit.translation import number_value
+
     try:
-        return float(text.replace("−", "-"))
+        return number_value(text)
     except ValueError:
         return float("nan")
 
