@@ -120,6 +120,21 @@ def _fit_formula():
     return eq
 
 
+def _term_braces(eq) -> VGroup:
+    """The one-line formula's three terms, each named by a brace under it on one shared line; a name wider than the
+    room between its neighbours (a longer language) wraps onto lines that wide."""
+    floor, frame = eq.get_bottom()[1], layout.frame()
+    terms = [eq.select(name) for name in ("score", "softmax", "context")]
+    edges = [frame.left, *((a.get_right()[0] + b.get_left()[0]) / 2 for a, b in zip(terms, terms[1:])), frame.right]
+    braces = VGroup()
+    for k, (term, name) in enumerate(zip(terms, map(_, STEP_NAMES))):
+        centre = term.get_center()[0]
+        room = 2 * min(centre - edges[k], edges[k + 1] - centre) - layout.NEAR
+        span = Line([term.get_left()[0], floor, 0], [term.get_right()[0], floor, 0])  # the braces share one line
+        braces.add(caption_brace(span, name, width=room))
+    return braces
+
+
 def _under_at_rest() -> layout.Region:
     """The room under the formula where it sits at the top of the frame at rest (the camera carries the formula on
     screen when it moves, so its scene position then says nothing about the screen)."""
@@ -208,13 +223,7 @@ class SoftFormulaScene(AttentionScene):
         eq = _fit_formula()
         if isinstance(eq, StackedFormula):
             return self._name_stacked_terms(eq)
-        floor = eq.get_bottom()[1]
-
-        def under(part):  # a span at the formula's lowest point, so the three braces share one line
-            return Line([part.get_left()[0], floor, 0], [part.get_right()[0], floor, 0])
-
-        braces = VGroup(*(caption_brace(under(eq.select(name)), text) for name, text in zip(
-            ("score", "softmax", "context"), map(_, STEP_NAMES))))
+        braces = _term_braces(eq)
         self._write_and_name_the_terms(eq, braces, stacked=False)
         self.play(FadeOut(braces), eq.animate.to_edge(UP, buff=layout.MARGIN), run_time=0.8)
         return eq

@@ -137,15 +137,18 @@ def map_names() -> dict:
 
 
 def steps_forms(qn: int) -> list[Form]:
-    """The three steps on one line (the others dimmed), else one at a time in the same place (a narrow frame)."""
-    def build(one_line: bool) -> Steps:
-        a = math(group("omega_i", "om") + " = " + group(f"x_{qn}^top", "q") + " " + group("x_i", "k"))
-        b = math(group("alpha_i", "al") + " = " + group('op("softmax")(omega)_i', "sm"))
+    """The three steps on one line (the others dimmed), else one at a time in the same place (a narrow frame),
+    each step's name beside its formula, else over it (a longer language)."""
+    def build(one_line: bool, name_over: bool = False) -> Steps:
+        size = dict(font_size=typography.SMALL_SIZE) if name_over else {}  # two lines share the band's height
+        a = math(group("omega_i", "om") + " = " + group(f"x_{qn}^top", "q") + " " + group("x_i", "k"), **size)
+        b = math(group("alpha_i", "al") + " = " + group('op("softmax")(omega)_i', "sm"), **size)
         c = math(group(f"z_{qn}", "z") + " = " + group("sum_i", "sum") + " " + group("alpha_i", "al")
-                 + " " + group("x_i", "v"))
+                 + " " + group("x_i", "v"), **size)
         line = VGroup(*(VGroup(label(_("Step {letter}").format(letter=letter), font_size=typography.SMALL_SIZE,
                                      color=palette.MUTED),
-                               formula).arrange(RIGHT, buff=layout.NEAR)
+                               formula).arrange(DOWN if name_over else RIGHT,
+                                                buff=layout.TIGHT if name_over else layout.NEAR)
                         for letter, formula in zip("ABC", (a, b, c))))
         if one_line:
             line.arrange(RIGHT, buff=layout.FAR)
@@ -154,8 +157,9 @@ def steps_forms(qn: int) -> list[Form]:
                 step.move_to(line[0])
         return Steps(line, a, b, c, L.dimmed if one_line else 0)
 
-    return [Form(name, lambda one=one: build(one), lambda steps: steps.line, layout.top_band())
-            for name, one in (("one line", True), ("one at a time", False))]
+    return [Form(name, lambda one=one, over=over: build(one, over), lambda steps: steps.line, layout.top_band())
+            for name, one, over in (("one line", True, False), ("one at a time", False, False),
+                                    ("one at a time, named over", False, True))]
 
 
 @dataclass(frozen=True)
@@ -521,7 +525,9 @@ def next_forms() -> list[Form]:
 
     def build(lines: int) -> VGroup:
         head = VGroup(label(_("Next: learn"), font_size=typography.BODY_SIZE, color=palette.MUTED),
-                      math("W_Q, W_K, W_V", color=palette.MUTED)).arrange(RIGHT, buff=layout.NEAR)
+                      math("W_Q, W_K, W_V", color=palette.MUTED)).arrange(RIGHT if lines < 3 else DOWN,
+                                                                          buff=layout.NEAR if lines < 3 else
+                                                                          layout.TIGHT)
         if lines == 1:
             return VGroup(*head, label(differ, font_size=typography.BODY_SIZE, color=palette.MUTED)).arrange(
                 RIGHT, buff=layout.NEAR)
@@ -529,7 +535,8 @@ def next_forms() -> list[Form]:
                                     color=palette.MUTED)).arrange(DOWN, buff=layout.TIGHT)
 
     return [Form(name, lambda lines=lines: build(lines), region=layout.frame().split_rows(*shares)[1])
-            for name, lines, shares in (("one line", 1, L.roles_and_next), ("two lines", 2, L.roles_and_next_narrow))]
+            for name, lines, shares in (("one line", 1, L.roles_and_next), ("two lines", 2, L.roles_and_next_narrow),
+                                        ("three lines", 3, L.roles_and_next_narrow))]
 
 
 def pinned_with(plan: Plan, light: TermLight) -> Plan:

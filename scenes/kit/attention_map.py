@@ -159,6 +159,12 @@ class AttentionMap(VGroup, metaclass=Reused):
         if len(self.key_name):
             self.key_name.next_to(self.column_labels, UP, buff=layout.TIGHT).match_x(grid.body)
         if len(self.query_name):
+            if len(self.row_labels) and len(self.key_name) and self.query_name.width > self.row_labels.width:
+                # wider than the words it names (a longer language): on the key name's line, from the words' left
+                # edge, so it does not widen the map
+                self.query_name.align_to(self.row_labels, LEFT)
+                align_baselines([self.key_name, self.query_name])
+                return
             if len(self.row_labels):
                 self.query_name.align_to(self.row_labels, RIGHT)
             else:

@@ -16,7 +16,7 @@ from manim import (
 from .contrast import readable_on
 from . import palette, typography
 from .numbers import Source, TracedNumber
-from .text import label
+from .text import label, wrapped
 from .reuse import Reused
 
 Shading = Literal["none", "diverging", "weights"]
@@ -226,10 +226,14 @@ def flow_arrow(start: VMobject, end: VMobject, *, color=palette.MUTED, buff: flo
                  buff=buff, color=color, stroke_width=3, max_tip_length_to_length_ratio=0.15)
 
 
-def caption_brace(mob: VMobject, text: str, *, direction=DOWN, color=palette.MUTED) -> VGroup:
-    """A brace under (or beside) a mobject with a short label: names what a group of cells is."""
+def caption_brace(mob: VMobject, text: str, *, direction=DOWN, color=palette.MUTED,
+                  width: float | None = None) -> VGroup:
+    """A brace under (or beside) a mobject with a short label: names what a group of cells is. `width`: the room
+    the label has (between its neighbours' labels): a longer one is wrapped onto lines that wide."""
     brace = Brace(mob, direction=direction, color=color)
-    words = label(text, font_size=typography.SMALL_SIZE, color=color).next_to(brace, direction, buff=0.1)
+    style = dict(font_size=typography.SMALL_SIZE, color=color)
+    words = (label(text, **style) if width is None else wrapped(text, width, **style)).next_to(brace, direction,
+                                                                                             buff=0.1)
     return VGroup(brace, words)
 
 
