@@ -159,11 +159,7 @@ class AttentionMap(VGroup, metaclass=Reused):
         if len(self.key_name):
             self.key_name.next_to(self.column_labels, UP, buff=layout.TIGHT).match_x(grid.body)
         if len(self.query_name):
-            if len(self.row_labels) and len(self.key_name) and self.query_name.width > self.row_labels.width:
-                # wider than the words it names (a longer language): on the key name's line, from the words' left
-                # edge, so it does not widen the map
-                self.query_name.align_to(self.row_labels, LEFT)
-                align_baselines([self.key_name, self.query_name])
+            if self._query_name_over_the_words():
                 return
             if len(self.row_labels):
                 self.query_name.align_to(self.row_labels, RIGHT)
@@ -174,6 +170,19 @@ class AttentionMap(VGroup, metaclass=Reused):
                 self.query_name.align_to(self.column_labels, DOWN)
             else:
                 align_baselines([self.column_labels[0], self.query_name])
+
+    def _query_name_over_the_words(self) -> bool:
+        """Where the query name is wider than the words it names (a longer language), stand it on the key name's
+        line from the words' left edge, so it does not widen the map, if that line has room left of the key name.
+        True when placed so."""
+        if not (len(self.row_labels) and len(self.key_name)) or self.query_name.width <= self.row_labels.width:
+            return False
+        right_end = self.row_labels.get_left()[0] + self.query_name.width
+        if right_end > self.key_name.get_left()[0] - layout.NEAR:
+            return False
+        self.query_name.align_to(self.row_labels, LEFT)
+        align_baselines([self.key_name, self.query_name])
+        return True
 
     def use_column_widths(self, widths: Sequence[float]) -> "AttentionMap":
         """Lay the map out again with these column widths (each at least its own), before any scaling or placing.
