@@ -95,7 +95,8 @@ def main() -> None:
     if args.from_media:
         manifest = json.loads((args.from_media / "manifest.json").read_text(encoding="utf-8"))
         manifest["clips"] = [c for c in manifest["clips"] if c["quality"] == args.quality
-                             and c.get("language", "en") == args.language and c.get("aspect", "landscape") == "landscape"
+                             and c.get("language", "en") == args.language
+                             and c.get("aspect", "landscape") == "landscape"
                              and not c.get("described")]
         seconds = render_seconds(args.render_log.read_text().splitlines() if args.render_log else [], args.language)
         with tempfile.TemporaryDirectory(prefix="bench-narration-") as cold:

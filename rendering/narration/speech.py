@@ -3,8 +3,8 @@
 A sentence's cache key is a sha256 over everything that decides its samples: the spoken words, the voice model's
 and config's contents, the fixed synthesis settings and the engine's version (for the French voice, espeak-ng: its
 version, its data files' hash and its settings; see espeak.py). The voice decides the language: a French voice's
-sentences are read through the French pronunciation table (pronounce_fr.py), an English one's through pronounce.py. A second render of an unchanged
-clip therefore synthesises nothing and needs no voice loaded at all (the voice is loaded on the first miss only).
+sentences are read through the French pronunciation table (pronounce_fr.py), an English one's through pronounce.py.
+A second render of an unchanged clip therefore synthesises nothing and needs no voice loaded at all (the voice is loaded on the first miss only).
 Entries are 16-bit mono WAV files (listenable when debugging, half the size of float32; the clip's audio is 16-bit
 or AAC anyway) written atomically, and a fresh synthesis is quantised the same way, so a hit and a miss return
 the same samples. A corrupt or unreadable entry is a miss and is rewritten.
