@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from conftest import per_scene
 from rendering.narration import espeak
 from rendering.narration.espeak import SETTINGS, EspeakError, EspeakVoice, resolve_espeak
 from rendering.narration.pronounce import sentences
@@ -24,6 +25,7 @@ from rendering.narration.pronounce_fr import spoken
 from rendering.narration.speech import Narrator
 from rendering.narration.voice import VoiceError
 from rendering.narration.voices import resolve_language_voice
+from tests.test_french_run import FRENCH_SCENES  # the scenes whose messages are French
 
 NBSP, NNBSP = "\u00a0", "\u202f"
 
@@ -211,3 +213,40 @@ def test_the_french_voice_is_an_input_of_a_french_narrated_clip(french):
     assert inputs.narration_digest(french) != english
     assert inputs.narration_digest(french) == inputs.narration_digest(resolve_espeak())
     assert inputs.narration_digest(replace(french, version="9.99")) != inputs.narration_digest(french)
+
+
+# --- the French scenes, narrated ----------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def french_narrator(tmp_path_factory):
+    from rendering.narration.soundtrack import make_narrator
+
+    return make_narrator({"voice": None, "cache_dir": str(tmp_path_factory.mktemp("speech")), "language": "fr"})
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("scene_id", per_scene(FRENCH_SCENES))  # in the scene's worker: its headless run is warm
+def test_a_french_scene_is_spoken_by_the_french_voice_inside_its_beats(scene_id, french_narrator, monkeypatch):
+    """Headless (the storyboard's clock is a render's): every beat speaks, in French, inside its span, no sentence
+    runs into the next, and the spoken words hold no symbol the voice would skip or read in another language."""
+    from scenes.kit.narration import PAUSE_AFTER_SPEECH
+    from scenes.kit.translation import LANGUAGE_ENV_VAR
+    from scenes.quality.headless import run_headless
+    from scenes.registry import SCENES
+
+    monkeypatch.setenv(LANGUAGE_ENV_VAR, "fr")
+    spec = next(s for s in SCENES if s.id == scene_id)
+    scene_class = getattr(__import__(spec.module, fromlist=[spec.class_name]), spec.class_name)
+    monkeypatch.setattr(scene_class, "narrator", french_narrator)
+    scene = run_headless(scene_class)
+    beats = {record.name: record for record in scene.beat_log}
+    assert {sentence.beat for sentence in scene.spoken} == set(beats)
+    for sentence in scene.spoken:
+        assert beats[sentence.beat].start <= sentence.start
+        assert sentence.end + PAUSE_AFTER_SPEECH <= beats[sentence.beat].end + 1e-6, sentence.text
+        assert sentence.speech.rate == 22050 and _voiced(sentence.speech.samples, 22050).mean() > 0.4, sentence.text
+        words = spoken(sentence.text)
+        assert not re.search(r"[^\w\s,.;:!?'\-]|_", words), (sentence.text, words)
+    for earlier, later in zip(scene.spoken, scene.spoken[1:]):
+        assert earlier.end <= later.start, f"{earlier.text!r} overlaps {later.text!r}"
