@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from .pronounce import _OPERAND, _SUB_RUN, Replacement, _slash_list, _subscript_run, _word
+from .pronounce import _OPERAND, _SUB_RUN, Replacement, _slash_list, _subscript_run
 
 GREEK = {
     "α": "alpha", "β": "bêta", "γ": "gamma", "δ": "delta", "ε": "epsilon", "ζ": "zêta", "η": "êta",
