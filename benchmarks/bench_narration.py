@@ -11,6 +11,7 @@ the clips say.
 
   .venv/bin/python benchmarks/bench_narration.py                      # every scene, low quality
   .venv/bin/python benchmarks/bench_narration.py --scenes bottleneck --quality low
+  .venv/bin/python benchmarks/bench_narration.py --scenes coffee_cafe --language fr   # the French voice (espeak-ng)
   .venv/bin/python benchmarks/bench_narration.py --from-media media --render-log render.log
       # figures from a finished `render.py --narrate --film` run (its plain output saved in render.log): no
       # rendering, only the synthesis of step 2 (render seconds come from the log; clips rendered in parallel)
@@ -31,32 +32,45 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from rendering.languages import LANGUAGES  # noqa: E402  (manim-free)
+
 SECONDS = re.compile(r"^rendered (\S+)@(\S+?)(\+narrated)? in ([\d.]+) s")
 
 
-def render(out: Path, cache: Path, scenes: list[str], quality: str, *extra: str) -> dict[tuple[str, bool], float]:
-    """Run render.py; returns each clip's render seconds, keyed by (scene id, narrated)."""
-    env = {**os.environ, "NARRATION_CACHE_DIR": str(cache)}
-    command = [sys.executable, "render.py", *scenes, "--quality", quality, "--force", "--jobs", "1",
-               "--out", str(out), *extra]
-    result = subprocess.run(command, cwd=REPO, env=env, capture_output=True, text=True)
-    if result.returncode != 0:
-        sys.exit(f"render.py failed ({result.returncode}):\n{result.stdout[-3000:]}\n{result.stderr[-3000:]}")
+def render_seconds(lines, language: str) -> dict[tuple[str, bool], float]:
+    """Each clip's render seconds from render.py's plain output, keyed by (scene id, narrated), for the clips in
+    `language` (another language than English tags its clips scene@quality/<language>)."""
     seconds = {}
-    for line in result.stdout.splitlines():
+    for line in lines:
         match = SECONDS.match(line.strip())
-        if match:
+        if match is None:
+            continue
+        last = match.group(2).rsplit("/", 1)[-1]
+        if (last if last in LANGUAGES else "en") == language:
             seconds[(match.group(1), bool(match.group(3)))] = float(match.group(4))
     return seconds
 
 
-def synthesis_figures(manifest: dict, cache: Path) -> dict[str, tuple[float, float, int]]:
-    """Per narrated clip: (synthesis seconds, speech seconds, sentences), each sentence synthesised afresh."""
+def render(out: Path, cache: Path, scenes: list[str], quality: str, language: str,
+           *extra: str) -> dict[tuple[str, bool], float]:
+    """Run render.py; returns each clip's render seconds, keyed by (scene id, narrated)."""
+    env = {**os.environ, "NARRATION_CACHE_DIR": str(cache)}
+    command = [sys.executable, "render.py", *scenes, "--quality", quality, "--language", language, "--force",
+               "--jobs", "1", "--out", str(out), *extra]
+    result = subprocess.run(command, cwd=REPO, env=env, capture_output=True, text=True)
+    if result.returncode != 0:
+        sys.exit(f"render.py failed ({result.returncode}):\n{result.stdout[-3000:]}\n{result.stderr[-3000:]}")
+    return render_seconds(result.stdout.splitlines(), language)
+
+
+def synthesis_figures(manifest: dict, cache: Path, language: str = "en") -> dict[str, tuple[float, float, int]]:
+    """Per narrated clip: (synthesis seconds, speech seconds, sentences), each sentence synthesised afresh by the
+    language's voice (English: Piper; French: espeak-ng)."""
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     from rendering.narration.speech import Narrator
-    from rendering.narration.voice import resolve_voice
+    from rendering.narration.voices import resolve_language_voice
 
-    narrator = Narrator(resolve_voice(None), cache)
+    narrator = Narrator(resolve_language_voice(language), cache)
     narrator.speak("Warm up.")  # the voice loads on the first miss; not part of any clip's figure
     figures = {}
     for clip in manifest["clips"]:
@@ -75,31 +89,31 @@ def main() -> None:
     parser.add_argument("--quality", default="low")
     parser.add_argument("--from-media", type=Path, help="read a finished narrated render's manifest instead")
     parser.add_argument("--render-log", type=Path, help="with --from-media: that run's output, for render seconds")
+    parser.add_argument("--language", default="en", choices=LANGUAGES, help="the clips' language and voice")
     args = parser.parse_args()
 
     if args.from_media:
         manifest = json.loads((args.from_media / "manifest.json").read_text(encoding="utf-8"))
-        manifest["clips"] = [c for c in manifest["clips"] if c["quality"] == args.quality]
-        seconds = {}
-        for line in (args.render_log.read_text().splitlines() if args.render_log else []):
-            match = SECONDS.match(line.strip())
-            if match:
-                seconds[(match.group(1), bool(match.group(3)))] = float(match.group(4))
+        manifest["clips"] = [c for c in manifest["clips"] if c["quality"] == args.quality
+                             and c.get("language", "en") == args.language
+                             and c.get("aspect", "landscape") == "landscape"
+                             and not c.get("described")]
+        seconds = render_seconds(args.render_log.read_text().splitlines() if args.render_log else [], args.language)
         with tempfile.TemporaryDirectory(prefix="bench-narration-") as cold:
-            synthesis = synthesis_figures(manifest, Path(cold))
+            synthesis = synthesis_figures(manifest, Path(cold), args.language)
         report(manifest, seconds, seconds, synthesis, args.quality, "render log")
         return
 
     with tempfile.TemporaryDirectory(prefix="bench-narration-") as scratch:
         scratch = Path(scratch)
         warm, cold = scratch / "speech-warm", scratch / "speech-cold"
-        silent = render(scratch / "silent", warm, args.scenes, args.quality)
+        silent = render(scratch / "silent", warm, args.scenes, args.quality, args.language)
         start = time.perf_counter()
-        narrated = render(scratch / "narrated", warm, args.scenes, args.quality, "--narrate", "--film")
+        narrated = render(scratch / "narrated", warm, args.scenes, args.quality, args.language, "--narrate", "--film")
         first_narrated_run = time.perf_counter() - start
-        narrated = render(scratch / "narrated", warm, args.scenes, args.quality, "--narrate", "--film")
+        narrated = render(scratch / "narrated", warm, args.scenes, args.quality, args.language, "--narrate", "--film")
         manifest = json.loads((scratch / "narrated" / "manifest.json").read_text(encoding="utf-8"))
-        synthesis = synthesis_figures(manifest, cold)
+        synthesis = synthesis_figures(manifest, cold, args.language)
 
     report(manifest, silent, narrated, synthesis, args.quality,
            f"render.py --jobs 1; the first narrated run (cold cache, incl. silent twins and film) took "

@@ -9,8 +9,10 @@ PY="${PYTHON:-python3}"
 # libreoffice-impress: the test that opens deck.pptx converts it to PDF headless (~85 MB download, 260 MB installed)
 # fonts-noto-cjk, fonts-noto-core: glyphs for the scripts users type in their examples (CJK, Hebrew, Arabic, ...);
 #   Typst falls back to them where DejaVu has no glyph, and render.py refuses a word no installed font can draw
+# espeak-ng: the French narration's voice (render.py --narrate --language fr), run as a separate program (GPL-3.0,
+#   never linked); with its data and two small libraries ~4.8 MB to download, ~13.5 MB installed
 APT_PACKAGES=(pkg-config libcairo2-dev libpango1.0-dev chromium libreoffice-impress openssl fonts-noto-cjk
-              fonts-noto-core)
+              fonts-noto-core espeak-ng)
 TORCH_PIN="torch==2.13.0"
 
 log() { printf '[bootstrap] %s\n' "$*" >&2; }

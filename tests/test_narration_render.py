@@ -157,6 +157,56 @@ def test_voice_without_narrate_is_refused(tmp_path, speech_cache):
     assert not project.out.exists()
 
 
+@pytest.mark.parametrize("languages", ["fr", "en,fr"])
+def test_voice_with_french_is_refused_in_one_line(tmp_path, speech_cache, languages):
+    project = make_project(tmp_path)
+    result = _render(project, speech_cache, "narrated", "--narrate", "--language", languages, "--voice", "x.onnx")
+    assert result.returncode == 2
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and "--voice" in lines[0] and "espeak-ng" in lines[0], result.stderr
+    assert not project.out.exists()
+
+
+@pytest.fixture(scope="module")
+def french(tmp_path_factory, speech_cache):
+    project = make_project(tmp_path_factory.mktemp("french"))
+    result = _render(project, speech_cache, "narrated", "--narrate", "--language", "fr", "-f", "mp4")
+    assert result.returncode == 0, result.stdout + result.stderr
+    return project
+
+
+def _espeak_seconds(text: str, folder) -> float:
+    """How long espeak-ng's fr voice, run here by hand at the rate the French narration uses, speaks `text`."""
+    import subprocess
+    import wave
+
+    path = folder / "said.wav"
+    subprocess.run(["espeak-ng", "-v", "fr", "-s", "160", "-b", "1", "-w", str(path)], input=text.encode(),
+                   check=True)
+    with wave.open(str(path), "rb") as said:
+        return said.getnframes() / said.getframerate()
+
+
+def test_a_french_narrated_clip_speaks_with_the_french_voice(french, narrated, tmp_path):
+    from rendering.narration.pronounce_fr import spoken
+
+    entry, = [c for c in french.manifest()["clips"] if c["narrated"]]
+    assert entry["language"] == "fr" and entry["files"]["mp4"]["path"] == "clips/low/fr/narrated/narrated.mp4"
+    video_seconds, audio, samples, rate = _streams(french.out / entry["files"]["mp4"]["path"])
+    assert len(audio) == 1 and rate == 48000 and abs(samples / rate - video_seconds) <= 1 / entry["fps"]
+    assert abs(entry["audio"]["loudness_lufs"] - TARGET_LUFS) <= 1.0 and entry["audio"]["peak_dbfs"] <= -1.0 + 1e-6
+    said = [s for beat in entry["transcript"] for s in beat["speech"]]
+    english = [s for beat in _entry(narrated, True)["transcript"] for s in beat["speech"]]
+    assert [s["text"] for s in said] == [s["text"] for s in english]  # the fixture's captions are not translated
+    for sentence in said:  # each sentence lasts what espeak-ng's fr voice takes to say it
+        assert sentence["end"] - sentence["start"] == pytest.approx(_espeak_seconds(spoken(sentence["text"]),
+                                                                                    tmp_path), abs=1e-5)
+    assert [round(s["end"] - s["start"], 3) for s in said] != [round(s["end"] - s["start"], 3) for s in english]
+    for beat in entry["transcript"]:
+        for sentence in beat["speech"]:
+            assert beat["start"] <= sentence["start"] < sentence["end"] <= beat["end"], (beat["beat"], sentence)
+
+
 def test_film_joins_the_clips_with_a_chapter_each(tmp_path, speech_cache):
     project = make_project(tmp_path)
     result = _render(project, speech_cache, "square", "narrated", "--narrate", "--film", "-f", "mp4,webm")

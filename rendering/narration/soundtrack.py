@@ -14,7 +14,7 @@ from .audio import OUTPUT_RATE, TARGET_LUFS, mix, normalise
 from .mux import add_audio, probe_audio
 from .pronounce import sentences
 from .speech import Narrator
-from .voice import resolve_voice
+from .voices import resolve_language_voice
 
 
 class SceneNarrator:
@@ -31,8 +31,9 @@ class SceneNarrator:
 
 
 def make_narrator(settings: dict) -> SceneNarrator:
-    """`settings` is the job's narration entry: {"voice": model path or None, "cache_dir": folder or None}."""
-    voice = resolve_voice(settings.get("voice"))
+    """`settings` is the job's narration entry: {"voice": model path or None, "cache_dir": folder or None,
+    "language": the clip's language (English when absent)}; the language picks the voice (voices.py)."""
+    voice = resolve_language_voice(settings.get("language", "en"), settings.get("voice"))
     cache_dir = settings.get("cache_dir")
     return SceneNarrator(Narrator(voice, Path(cache_dir) if cache_dir else None))
 

@@ -1,8 +1,10 @@
 """Narration text to speech samples, each sentence synthesised once and then read from a disk cache.
 
 A sentence's cache key is a sha256 over everything that decides its samples: the spoken words, the voice model's
-and config's contents, the fixed synthesis settings and the engine's version. A second render of an unchanged
-clip therefore synthesises nothing and needs no voice loaded at all (the voice is loaded on the first miss only).
+and config's contents, the fixed synthesis settings and the engine's version (for the French voice, espeak-ng: its
+version, its data files' hash and its settings; see espeak.py). The voice decides the language: a French voice's
+sentences are read through the French pronunciation table (pronounce_fr.py), an English one's through pronounce.py.
+A second render of an unchanged clip therefore synthesises nothing and needs no voice loaded at all (the voice is loaded on the first miss only).
 Entries are 16-bit mono WAV files (listenable when debugging, half the size of float32; the clip's audio is 16-bit
 or AAC anyway) written atomically, and a fresh synthesis is quantised the same way, so a hit and a miss return
 the same samples. A corrupt or unreadable entry is a miss and is rewritten.
@@ -22,8 +24,9 @@ from pathlib import Path
 import numpy as np
 
 from rendering.atomic import write_bytes
-from . import pronounce
-from .pronounce import sentences, spoken
+from . import pronounce, pronounce_fr
+from .espeak import EspeakVoice
+from .pronounce import sentences
 from .voice import SYNTHESIS, Voice, VoiceFiles, engine_version
 
 CACHE_ENV_VAR = "ATTENTION_CACHE_DIR"  # the project's cache root (attention_math.learned.cache uses it too)
@@ -96,25 +99,33 @@ def _read_wav(path: Path) -> tuple[np.ndarray, int] | None:
 class Narrator:
     """Speaks narration text with one voice, through the sentence cache.
 
+    `voice_files` is a Piper voice (VoiceFiles: English) or the espeak-ng French voice (EspeakVoice).
     `synthesized` and `cache_hits` count sentences since construction: a second render of the same text
     synthesises nothing."""
 
-    def __init__(self, voice_files: VoiceFiles, cache_dir: Path | None = None) -> None:
+    def __init__(self, voice_files: VoiceFiles | EspeakVoice, cache_dir: Path | None = None) -> None:
         self.voice_files = voice_files
         self.cache_dir = Path(cache_dir) if cache_dir is not None else default_cache_dir()
         self.synthesized = 0
         self.cache_hits = 0
-        self._voice: Voice | None = None
-        settings = json.dumps(SYNTHESIS.as_dict(), sort_keys=True)
-        # what decides one sentence's samples, besides its words
-        self._key_parts = (KEY_SCHEMA, file_sha256(voice_files.model), file_sha256(voice_files.config), settings,
-                           engine_version())
+        self._voice: Voice | EspeakVoice | None = None
+        if isinstance(voice_files, EspeakVoice):
+            self.language, rules = voice_files.language, pronounce_fr
+            # what decides one sentence's samples, besides its words
+            self._key_parts = (KEY_SCHEMA, *voice_files.identity())
+        else:
+            self.language, rules = "en", pronounce
+            settings = json.dumps(SYNTHESIS.as_dict(), sort_keys=True)
+            self._key_parts = (KEY_SCHEMA, file_sha256(voice_files.model), file_sha256(voice_files.config), settings,
+                               engine_version())
+        self._spoken = rules.spoken
         # what decides speak()'s output for a given text: that, the pronunciation rules and the pause
-        self.fingerprint: str = _digest((*self._key_parts, file_sha256(Path(pronounce.__file__)),
+        self.fingerprint: str = _digest((*self._key_parts, file_sha256(Path(rules.__file__)),
                                          f"pause={SENTENCE_PAUSE}"))
 
     def sentence_key(self, sentence: str) -> str:
-        """The cache key of one spoken sentence (plain words, as pronounce.spoken returns them)."""
+        """The cache key of one spoken sentence (plain words, as pronounce.spoken or pronounce_fr.spoken returns
+        them)."""
         return _digest((*self._key_parts, sentence))
 
     def speak(self, text: str) -> Speech:
@@ -122,7 +133,7 @@ class Narrator:
         SENTENCE_PAUSE between them. Empty text is a ValueError."""
         if not text.strip():
             raise ValueError("nothing to speak: the narration text is empty")
-        words = [spoken(sentence) for sentence in sentences(text)]
+        words = [self._spoken(sentence) for sentence in sentences(text)]
         words = [sentence for sentence in words if sentence]
         if not words:
             raise ValueError(f"nothing to speak: {text!r} has no words to read aloud")
@@ -142,7 +153,8 @@ class Narrator:
             self.cache_hits += 1
             return cached
         if self._voice is None:
-            self._voice = Voice.load(self.voice_files)
+            files = self.voice_files
+            self._voice = files.load() if isinstance(files, EspeakVoice) else Voice.load(files)
         pcm = _to_int16(self._voice.synthesize(sentence))
         rate = self._voice.sample_rate
         write_bytes(path, _wav_bytes(pcm, rate))

@@ -46,11 +46,15 @@ def _narration_settings(args) -> dict | None:
         raise ValueError("--describe needs --narrate: the descriptions are spoken by the narration's voice")
     if not args.narrate:
         return None
-    from rendering.narration.voice import resolve_voice  # names the missing extra or the bad voice file; imports no piper
+    # names the missing extra or program, or the bad voice file; imports no piper
+    from rendering.narration.voices import FRENCH_VOICE_REFUSAL, resolve_language_voice
 
-    voice = resolve_voice(args.voice)
-    return {"voice": str(voice.model) if args.voice is not None else None,
-            "cache_dir": os.environ.get("NARRATION_CACHE_DIR"), "voice_files": voice,
+    languages = parse_languages(args.language)
+    if args.voice is not None and "fr" in languages:  # before the English voice's file is checked
+        raise ValueError(FRENCH_VOICE_REFUSAL)
+    voices = {language: resolve_language_voice(language, args.voice) for language in languages}
+    return {"voice": str(voices["en"].model) if args.voice is not None else None,
+            "cache_dir": os.environ.get("NARRATION_CACHE_DIR"), "voices": voices,
             "describe": bool(getattr(args, "describe", False))}
 
 

@@ -108,10 +108,17 @@ def scene_file(root: Path, spec) -> Path:
 def narration_digest(voice) -> str:
     """What else decides a narrated clip's bytes: the narration code, the voice's files and the engine's version.
 
-    `voice` is a rendering.narration.voice.VoiceFiles; the model is hashed by content (about 60 MB, ~0.1 s)."""
+    `voice` is a rendering.narration.voice.VoiceFiles (English: the model is hashed by content, about 60 MB,
+    ~0.1 s) or a rendering.narration.espeak.EspeakVoice (French: the engine's version, its data's hash and its
+    settings, as its identity() names them)."""
     digest = hashlib.sha256(b"narration-v1")
     for path in _tree_files(PACKAGE_DIR / "narration"):
         _add_file(digest, f"<narration>/{path.name}", path)
+    identity = getattr(voice, "identity", None)
+    if identity is not None:
+        for part in identity():
+            digest.update(f"<espeak>\0{part}\0".encode())
+        return digest.hexdigest()
     _add_file(digest, "<voice model>", Path(voice.model))
     _add_file(digest, "<voice config>", Path(voice.config))
     for package in NARRATION_PACKAGES:

@@ -23,7 +23,9 @@ def plan(specs, qualities, formats, *, root: Path, registry_path: Path, manifest
         variants.append({**narration, "describe": False})
         if narration.get("describe"):
             variants.append({**narration, "describe": True})
-    narrated_digest = inputs.narration_digest(narration["voice_files"]) if narration is not None else ""
+    # each language's voice (English: Piper; French: espeak-ng) is an input of the clips narrated in it
+    narrated_digests = {language: inputs.narration_digest(voice)
+                        for language, voice in (narration["voices"].items() if narration is not None else ())}
     jobs, known = [], []
     for spec in specs:
         for quality in qualities:
@@ -31,7 +33,8 @@ def plan(specs, qualities, formats, *, root: Path, registry_path: Path, manifest
                 narrated = variant is not None
                 described = narrated and variant["describe"]
                 try:
-                    voice_digest = narrated_digest + ("\0described" if described else "") if narrated else ""
+                    voice_digest = (narrated_digests[quality.language] + ("\0described" if described else "")
+                                    if narrated else "")
                     input_hash = inputs.clip_input_hash(shared, root, spec, quality, voice_digest)
                 except OSError as error:
                     message = (str(error) if isinstance(error, inputs.MissingSceneModule)
@@ -55,7 +58,9 @@ def plan(specs, qualities, formats, *, root: Path, registry_path: Path, manifest
                                           if manifest.get(spec.id, q, *same)), None)
                 job_narration = None if variant is None else {"voice": variant["voice"],
                                                               "cache_dir": variant["cache_dir"],
-                                                              "describe": described}
+                                                              "describe": described,
+                                                              **({} if quality.english else
+                                                                 {"language": quality.language})}
                 jobs.append(Job(spec, quality, list(formats), input_hash,
                                 expected_seconds=previous.get("duration") if previous else None,
                                 narration=job_narration,

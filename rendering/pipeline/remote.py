@@ -50,9 +50,10 @@ def project_input_hash(where: Path, job: WorkerJob) -> str:
                            path=job.module.replace(".", "/") + ".py")
     narration = ""
     if job.narration is not None:
-        from rendering.narration.voice import resolve_voice
+        from rendering.narration.voices import resolve_language_voice
 
-        narration = inputs.narration_digest(resolve_voice(job.narration.get("voice")))
+        narration = inputs.narration_digest(resolve_language_voice(job.narration.get("language", "en"),
+                                                                   job.narration.get("voice")))
     shared = inputs.shared_digest(where, registry_file, job.example)
     quality = spoken(framed(QUALITIES[project.quality], job.quality.aspect), job.quality.language)
     return inputs.clip_input_hash(shared, where, spec, quality, narration)
