@@ -248,15 +248,17 @@ class QueryProjection:
         return VGroup(self.comp, self.x_name, self.x_word, self.W_name, self.q_name)
 
 
-def query_projection(src: Source, word: str, qn: int, cell: float, under: bool, stacked: bool | None = None
-                     ) -> QueryProjection:
-    """q = x W_Q as x's entries scaling W_Q's rows; q's name beside the sum, or `under` it (no room on its right)."""
+def query_projection(src: Source, word: str, qn: int, cell: float, under: bool, stacked: bool | None = None,
+                     word_over: bool = False) -> QueryProjection:
+    """q = x W_Q as x's entries scaling W_Q's rows; q's name beside the sum, or `under` it (no room on its right);
+    x's word left of x, or over its name (`word_over`: a narrow frame, a longer quotation)."""
     comp = WeightedRows(src, weights="query_row.x", matrix="W_q", products="query_row.q_terms",
                         result="query_row.q", shade_weights=False, matrix_color=palette.QUERY,
                         result_color=palette.QUERY, cell_size=cell, stacked=stacked)
     x_name = math(f"x_{qn}").next_to(comp.weights, UP, buff=layout.NEAR)
     x_word = label(quoted(word), font_size=typography.SMALL_SIZE, color=palette.ENGLISH)
-    x_word.next_to(comp.weights, LEFT, buff=layout.NEAR)
+    x_word.next_to(x_name, UP, buff=layout.TIGHT) if word_over else x_word.next_to(comp.weights, LEFT,
+                                                                                     buff=layout.NEAR)
     W_name = math("W_Q", color=palette.QUERY).next_to(comp.matrix, UP, buff=layout.NEAR)
     q_name = math(f"q_{qn} = x_{qn} W_Q", color=palette.QUERY)
     q_name.next_to(comp.result, DOWN if under else RIGHT, buff=layout.NEAR if under else layout.GAP)
@@ -265,11 +267,12 @@ def query_projection(src: Source, word: str, qn: int, cell: float, under: bool, 
 
 def query_projection_forms(src: Source, word: str, qn: int) -> list[Form]:
     """q's name beside the sum then under it (the body's own flow first), at every row height; then the products
-    stacked under the matrix (a square frame, a wide example)."""
+    stacked under the matrix (a square frame, a wide example), then with x's word over x (a phone, French quotes)."""
     whole = lambda made: made.whole  # noqa: E731
     beside = flow_forms_by_row_height(lambda under, cell: query_projection(src, word, qn, cell, under), whole=whole)
-    return beside + row_height_forms(lambda cell: query_projection(src, word, qn, cell, True, True), whole=whole,
-                                     name="stacked, ")
+    return beside + [form for over in (False, True) for form in row_height_forms(
+        lambda cell, over=over: query_projection(src, word, qn, cell, True, True, over), whole=whole,
+        name="stacked, word over, " if over else "stacked, ")]
 
 
 def keys_and_values(src: Source, tokens: list[str], stacked: bool, cell: float = typography.CELL) -> VGroup:

@@ -43,6 +43,7 @@ from manim import (
 from . import layout, motion, palette, typography
 from .numbers import Source, format_value
 from .text import label, math, wrapped
+from .translation import _
 from .widgets import TensorGrid, align_rows, flow_arrow, frame_box
 
 #: Numbers inside product grids: a notch under NUMBER_SIZE so a matrix, its products and the sums fit side by side.
@@ -70,8 +71,10 @@ def shared_cell_width(source: Source, paths: Sequence[str], *, decimals: int = 2
 
 @functools.cache
 def _typeset_width(text: str, font_size: float) -> float:
-    """The width of `text` set as math at `font_size` (cached: every arrangement of a composition asks again)."""
-    return math(text, font_size=font_size).width
+    """The width of the number `text` set as math at `font_size` (cached: every arrangement of a composition asks
+    again). A decimal comma is measured as a point: math spaces a comma as punctuation (+10 % for "0,73"), which
+    the number as drawn (its glyphs set one by one) does not."""
+    return math(text.replace(",", "."), font_size=font_size).width
 
 
 def compact_row(font_size: float = NUMBER, pad: float = layout.TIGHT) -> float:
@@ -119,7 +122,7 @@ class DotProducts(VGroup):
         self.vector = _grid(source, vector, vector_color, **style)
         self.result = _grid(source, result, result_color, orientation="column", **style)
         self.times = math("dot.o", color=palette.MUTED)
-        self.sum_sign = label("sum →", font_size=NUMBER, color=palette.MUTED)
+        self.sum_sign = label(_("sum →"), font_size=NUMBER, color=palette.MUTED)
         if self.stacked:
             self._stack(gap)
         else:
@@ -133,7 +136,7 @@ class DotProducts(VGroup):
 
     def _stack(self, gap: float) -> None:
         """The tall form: matrix over "⊙" over vector over products, the sums beside the products' rows."""
-        self.sum_sign = wrapped("sum →", self.sum_sign.width * 0.75, font_size=NUMBER, color=palette.MUTED,
+        self.sum_sign = wrapped(_("sum →"), self.sum_sign.width * 0.75, font_size=NUMBER, color=palette.MUTED,
                                 line_gap=layout.TIGHT)  # "sum" over "→": the row beside the products is narrow
         self.times.next_to(self.matrix, DOWN, buff=gap).match_x(self.matrix.body)
         self.vector.next_to(self.times, DOWN, buff=gap).match_x(self.matrix.body)
