@@ -22,7 +22,7 @@ from scenes.kit import (
     AttentionScene, Source, TokenRow, beat, flow_arrow, format_value, frame_box, heatmap, label, layout, palette,
     staging, typography,
 )
-from scenes.kit.text import align_baselines, wrapped
+from scenes.kit.text import align_baselines
 from scenes.kit import alignment_claims as claims
 from scenes.kit import motion
 from scenes.kit.attention_map import AttentionMap, flat_if_short
@@ -492,8 +492,7 @@ def timelapse(src: Source, rows, cols, style: dict, beside: bool, lines: int) ->
     says = [said(s, widest + layout.HAIRLINE) for s in range(n)]  # a hairline's slack for the measuring
     slot = Rectangle(width=max(said.width for said in says), height=max(said.height for said in says),
                      stroke_width=0, fill_opacity=0)  # room for the longest thing the model ever says
-    says_name = wrapped(_("the model would now say:"), max(amap.width, slot.width),  # wider than the map: wrapped
-                        font_size=typography.SMALL_SIZE, color=palette.MUTED)
+    says_name = label(_("the model would now say:"), font_size=typography.SMALL_SIZE, color=palette.MUTED)
     fed = in_lines(words_of(_("rows: the corpus {target} fed in, as in training (teacher forcing)").format(
                                 target=target()),
                             font_size=typography.SMALL_SIZE, color=palette.MUTED), lines, baselines=True)
