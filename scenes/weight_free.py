@@ -523,20 +523,21 @@ def next_forms() -> list[Form]:
     """"Next: learn W_Q, W_K, W_V so the three roles can differ." on one line under the roles, else on two."""
     differ = _("so the three roles can differ.")
 
-    def build(lines: int) -> VGroup:
+    def build(lines: int, head_in_two: bool = False) -> VGroup:
         head = VGroup(label(_("Next: learn"), font_size=typography.BODY_SIZE, color=palette.MUTED),
-                      math("W_Q, W_K, W_V", color=palette.MUTED)).arrange(RIGHT if lines < 3 else DOWN,
-                                                                          buff=layout.NEAR if lines < 3 else
-                                                                          layout.TIGHT)
+                      math("W_Q, W_K, W_V", color=palette.MUTED)).arrange(DOWN if head_in_two else RIGHT,
+                                                                          buff=layout.TIGHT if head_in_two else
+                                                                          layout.NEAR)
         if lines == 1:
             return VGroup(*head, label(differ, font_size=typography.BODY_SIZE, color=palette.MUTED)).arrange(
                 RIGHT, buff=layout.NEAR)
         return VGroup(head, wrapped(differ, layout.frame().width, font_size=typography.BODY_SIZE,
                                     color=palette.MUTED)).arrange(DOWN, buff=layout.TIGHT)
 
-    return [Form(name, lambda lines=lines: build(lines), region=layout.frame().split_rows(*shares)[1])
-            for name, lines, shares in (("one line", 1, L.roles_and_next), ("two lines", 2, L.roles_and_next_narrow),
-                                        ("three lines", 3, L.roles_and_next_narrow))]
+    return [Form(name, lambda lines=lines, two=two: build(lines, two), region=layout.frame().split_rows(*shares)[1])
+            for name, lines, two, shares in (("one line", 1, False, L.roles_and_next),
+                                             ("two lines", 2, False, L.roles_and_next_narrow),
+                                             ("three lines", 2, True, L.roles_and_next_narrow))]
 
 
 def pinned_with(plan: Plan, light: TermLight) -> Plan:

@@ -63,7 +63,7 @@ def _shaded(cell: Mobject, view: View) -> bool:
 
 def shaded_cells(grid: TensorGrid, view: View) -> int:
     """How many of `grid`'s cells are in view as a drawn shade whose number is hidden."""
-    return sum(_shaded(cell, view) for row in grid.cells for cell in row)
+    return sum(int(bool(_shaded(cell, view))) for row in grid.cells for cell in row)
 
 
 def shaded_grids(mobjects: Iterable[Mobject], view: View) -> list[ShadedGrid]:
@@ -79,7 +79,7 @@ def shaded_grids(mobjects: Iterable[Mobject], view: View) -> list[ShadedGrid]:
                 continue
             seen.add(id(mob))
             key = (mob.grid_path, shape)
-            counts[key] = counts.get(key, 0) + _shaded(mob, view)
+            counts[key] = counts.get(key, 0) + int(bool(_shaded(mob, view)))  # a plain int: it goes into JSON
     return [ShadedGrid(path, rows, cols, count) for (path, (rows, cols)), count in counts.items() if count]
 
 
