@@ -9,7 +9,7 @@ var pageText = (function () {
   var language = document.documentElement.lang || undefined;
   return function (name, values) {
     var text = messages[name];
-    if (typeof text !== "string") { throw new Error("the page has no message " + name); }
+    if (typeof text !== "string") { throw new Error("page-messages: " + name); }
     return text.replace(/\{(\w+)\}/g, function (whole, key) {
       if (!values || !(key in values)) { return whole; }
       var value = values[key];
