@@ -1,4 +1,5 @@
 """deck.html: the offline slide player, one slide per beat (Jinja2 template, autoescaped; our own player script).
+Its own words (controls, labels, what the player announces) are messages in the deck's language (interface.py).
 
 Everything is relative to the deck's folder (the segments under deck/, the player's script and stylesheet beside
 them), so the deck works opened from disk and loads nothing from the network.
@@ -13,16 +14,20 @@ from urllib.parse import quote
 
 import jinja2
 
-from rendering.languages import N_, message
+from rendering.languages import N_
+from rendering.site.interface import template_functions, text
 
 ASSETS = Path(__file__).resolve().parent / "deck_assets"
 PLAYER_FILES = ("player.js", "player.css")
 VIDEO_TYPES = (("webm", "video/webm"), ("mp4", "video/mp4"))  # <source> order: the browser takes the first
 
 
-def _environment() -> jinja2.Environment:
-    return jinja2.Environment(loader=jinja2.FileSystemLoader(str(ASSETS)), autoescape=True,
-                              undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+def _environment(language: str) -> jinja2.Environment:
+    """The deck's template, its _() speaking `language` (interface.py; babel.cfg extracts the messages)."""
+    environment = jinja2.Environment(loader=jinja2.FileSystemLoader(str(ASSETS)), autoescape=True,
+                                     undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+    environment.globals.update(template_functions(language))
+    return environment
 
 
 def _link(out_dir: Path, folder: Path, path: str) -> str:
@@ -39,8 +44,8 @@ def render_deck_html(slides: list[dict], out_dir: Path, folder: Path, *, quality
                       "sources": [(_link(out_dir, folder, files[fmt]["path"]), mime) for fmt, mime in VIDEO_TYPES
                                   if fmt in files],
                       "poster": _link(out_dir, folder, files["png"]["path"]) if "png" in files else None})
-    title = message(N_("Attention from Scratch: the clips, beat by beat"), language)
-    return _environment().get_template("deck.html.j2").render(
+    title = text(N_("Attention from Scratch: the clips, beat by beat"), language)
+    return _environment(language).get_template("deck.html.j2").render(
         title=title, slides=shown, quality=quality, narrated=narrated, assets="deck", lang=language)
 
 

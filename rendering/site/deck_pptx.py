@@ -1,7 +1,8 @@
 """deck.pptx: the deck for PowerPoint and LibreOffice Impress, one slide per beat (python-pptx, the slides extra).
 
 Each slide: the caption as its title, the beat's mp4 segment as a movie (H.264 with AAC sound, what PowerPoint
-plays) showing the beat's poster until it is clicked, and the narration, then the caption, as speaker notes.
+plays) showing the beat's poster until it is clicked, and the narration, then the caption, as speaker notes (their
+labels in the deck's language: interface.py).
 """
 
 from __future__ import annotations
@@ -9,13 +10,17 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable
 
+from rendering.languages import DEFAULT_LANGUAGE, N_
+from rendering.site.interface import text
+
 SLIDE_WIDTH_IN, SLIDE_HEIGHT_IN = 13.333, 7.5  # 16:9, PowerPoint's default widescreen
 TITLE_HEIGHT_IN = 1.3
 MARGIN_IN = 0.3
 TITLE_ONLY_LAYOUT = 5  # in python-pptx's default template
 
 
-def write_deck_pptx(slides: list[dict], out: Path, source_of: Callable[[str], Path]) -> None:
+def write_deck_pptx(slides: list[dict], out: Path, source_of: Callable[[str], Path],
+                    language: str = DEFAULT_LANGUAGE) -> None:
     """`source_of(path)` is where the file the manifest calls `path` is now (in the work folder or installed)."""
     from pptx import Presentation
     from pptx.util import Inches, Pt
@@ -42,9 +47,9 @@ def write_deck_pptx(slides: list[dict], out: Path, source_of: Callable[[str], Pa
         movie.name = f"{slide_info['clip']} {slide_info['beat']}"
         notes = slide.notes_slide.notes_text_frame
         notes.text = slide_info["narration"]
-        notes.add_paragraph().text = f"Caption: {slide_info['caption']}"
-        notes.add_paragraph().text = (f"{slide_info['clip_title']}, beat {slide_info['number_in_clip']} of "
-                                      f"{slide_info['beats_in_clip']}")
+        notes.add_paragraph().text = text(N_("Caption: {caption}"), language, caption=slide_info["caption"])
+        notes.add_paragraph().text = text(N_("{clip}, beat {n} of {total}"), language, clip=slide_info["clip_title"],
+                                          n=slide_info["number_in_clip"], total=slide_info["beats_in_clip"])
     deck.save(str(out))
 
 

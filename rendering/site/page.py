@@ -19,7 +19,8 @@ player, remembered for the page, that pauses the video at the end of each beat, 
 buttons, the keys a presentation clicker sends, and a list of the beats by their first caption.
 
 The markup is in Jinja2 templates (page_assets/page.html.j2 and page_macros.html.j2), autoescaped: this module
-only works out the values. Which entries are accepted is manifest_check.py's job, which rendering plays
+only works out the values. The page's own words are messages in the page's language (interface.py): the templates
+mark theirs with _() and n_(), and hand the scripts theirs in a JSON block (#page-messages). Which entries are accepted is manifest_check.py's job, which rendering plays
 players.py's.
 """
 
@@ -31,6 +32,7 @@ import html
 import json
 import math
 import shutil
+from functools import lru_cache
 from dataclasses import replace
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
@@ -40,7 +42,8 @@ import jinja2
 from markupsafe import Markup
 
 from rendering.atomic import write_text
-from rendering.languages import DEFAULT_LANGUAGE, LANGUAGES, NAMES, N_, message
+from rendering.languages import DEFAULT_LANGUAGE, LANGUAGES, NAMES, N_, translation
+from rendering.site.interface import number, template_functions, text
 from rendering.site.manifest_check import (
     VIDEO_FORMATS, check_clip, check_relative_path, is_described, is_narrated, is_seconds,
 )
@@ -53,11 +56,11 @@ ASSETS_DIR = Path(__file__).resolve().parent / "page_assets"
 PAGE_DIR = "page"  # out_dir/page/: stylesheet and formula SVGs
 REFERENCES_HEADING = "References"
 
-# One inline script (quality chooser, film chapters, step mode, captions under the player), allowed by its hash in
-# the page's CSP: no inline handlers.
-_PAGE_SCRIPT = "\n".join((ASSETS_DIR / name).read_text(encoding="utf-8") for name in ("quality.js", "film.js",
-                                                                                          "step.js", "captions.js",
-                                                                                          "language.js"))
+# One inline script (the page's messages, quality chooser, film chapters, step mode, captions under the player,
+# language switch), allowed by its hash in the page's CSP: no inline handlers. (The messages' JSON block is data,
+# which a CSP does not run.)
+_SCRIPTS = ("messages.js", "quality.js", "film.js", "step.js", "captions.js", "language.js")
+_PAGE_SCRIPT = "\n".join((ASSETS_DIR / name).read_text(encoding="utf-8") for name in _SCRIPTS)
 
 
 def _escaped(value: object) -> Markup:
@@ -66,19 +69,25 @@ def _escaped(value: object) -> Markup:
     return value if isinstance(value, Markup) else Markup(html.escape(str(value), quote=True))
 
 
-_TEMPLATES = jinja2.Environment(loader=jinja2.FileSystemLoader(str(ASSETS_DIR)), autoescape=True,
-                                undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
-                                keep_trailing_newline=True, finalize=_escaped)
+@lru_cache(maxsize=None)
+def _templates(language: str) -> jinja2.Environment:
+    """The page's templates, their _() and n_() speaking `language` (babel.cfg extracts the messages)."""
+    environment = jinja2.Environment(loader=jinja2.FileSystemLoader(str(ASSETS_DIR)), autoescape=True,
+                                     undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
+                                     keep_trailing_newline=True, finalize=_escaped)
+    environment.globals.update(template_functions(language))
+    return environment
 
 
-def _macros():
-    return _TEMPLATES.get_template("page_macros.html.j2").module
+def _macros(language: str = DEFAULT_LANGUAGE):
+    return _templates(language).get_template("page_macros.html.j2").module
 
 
 def embed_snippet(clip: Mapping) -> str:
-    """A ready-to-paste <video> for one manifest entry: poster, WebM and MP4 sources, English captions."""
+    """A ready-to-paste <video> for one manifest entry: poster, WebM and MP4 sources, captions in its language."""
     check_clip(clip)
-    return str(_macros().video(_video(clip["files"], clip["resolution"], clip["title"], _href, _language(clip))))
+    language = _language(clip)
+    return str(_macros(language).video(_video(clip["files"], clip["resolution"], clip["title"], _href, language)))
 
 
 def _language(entry: Mapping) -> str:
@@ -199,25 +208,23 @@ def render_document(post: Post, players: list[Player], renderer: MathRenderer,
     script_hash = base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii")
     policy = ("default-src 'none'; img-src 'self' data:; media-src 'self' data:; style-src 'self' 'unsafe-inline'; "
               f"script-src 'sha256-{script_hash}'; base-uri 'none'; form-action 'none'")
-    return _TEMPLATES.get_template("page.html.j2").render(
-        title=post.title, lang=language, switch=switch or [], policy=Markup(policy), page_dir=PAGE_DIR, summary=_summary(players, film, example),
-        film=_film(film, caption_url) if film is not None else None,
-        body=_body(post, players, renderer, caption_url), script=Markup(script))  # our own text, quotes kept
+    return _templates(language).get_template("page.html.j2").render(
+        title=post.title, lang=language, switch=switch or [], policy=Markup(policy), page_dir=PAGE_DIR,
+        summary=_summary(players, film, example, language),
+        film=_film(film, caption_url, language) if film is not None else None,
+        body=_body(post, players, renderer, caption_url, language), script=Markup(script))  # our own text, quotes kept
 
 
-def _summary(players: list[Player], film: Mapping | None, example: Mapping | None) -> str:
-    count = len(players)
-    summary = f"{count} animated clip{'s' if count != 1 else ''}" if count else "no clips rendered yet"
-    if film is not None:
-        summary += f", and all of them as one film ({_duration_text(film['duration'])})"
-    if isinstance(example, Mapping) and isinstance(example.get("name"), str):
-        about = f": {example['description']}" if example.get("description") else ""
-        summary += (f", computed from the example “{example['name']}”{about} (the text keeps the post's "
-                    "own numbers)")
-    return summary
+def _summary(players: list[Player], film: Mapping | None, example: Mapping | None, language: str) -> dict:
+    """What the byline says (page.html.j2 words it): how many clips, the film's length, the example's name (in the
+    language's quotation marks) and description."""
+    named = isinstance(example, Mapping) and isinstance(example.get("name"), str)
+    return {"count": len(players), "film": _duration_text(film["duration"]) if film is not None else None,
+            "example": _quoted(example["name"], language) if named else None,
+            "description": (example.get("description") or None) if named else None}
 
 
-def _body(post: Post, players: list[Player], renderer: MathRenderer, caption_url) -> list[dict]:
+def _body(post: Post, players: list[Player], renderer: MathRenderer, caption_url, language: str) -> list[dict]:
     """The post's blocks in order, each section's clips placed before the next heading."""
     by_section: dict[str, list[Player]] = {}
     for player in players:
@@ -229,18 +236,19 @@ def _body(post: Post, players: list[Player], renderer: MathRenderer, caption_url
     previous = None
     for block in post.blocks:
         if isinstance(block, Heading):
-            body.extend(_figure(p, numbers[p.id], caption_url) for p in pending)
+            body.extend(_figure(p, numbers[p.id], caption_url, language) for p in pending)
             pending = list(by_section.get(block.text, []))
             body.append({"kind": "heading", "level": block.level, "slug": block.slug, "text": block.text})
         else:
             is_references = isinstance(previous, Heading) and previous.text == REFERENCES_HEADING
-            body.append(_block(block, renderer, reference_ids, is_references))
+            body.append(_block(block, renderer, reference_ids, is_references, language))
         previous = block
-    body.extend(_figure(p, numbers[p.id], caption_url) for p in pending)
+    body.extend(_figure(p, numbers[p.id], caption_url, language) for p in pending)
     return body
 
 
-def _block(block, renderer: MathRenderer, reference_ids: set[int], is_references: bool) -> dict:
+def _block(block, renderer: MathRenderer, reference_ids: set[int], is_references: bool,
+           language: str = DEFAULT_LANGUAGE) -> dict:
     def inline(text: str) -> list:
         return _inline(text, renderer, reference_ids)
 
@@ -260,8 +268,8 @@ def _block(block, renderer: MathRenderer, reference_ids: set[int], is_references
     if isinstance(block, DisplayMath):
         return {"kind": "display_math", "image": _math_image(renderer.render(block.latex, display=True))}
     if isinstance(block, Diagram):
-        summary = ("Diagram source (Mermaid, as in the original post)" if block.mermaid
-                   else "Diagram text (its boxes, as copied from the original post)")
+        summary = text(N_("Diagram source (Mermaid, as in the original post)") if block.mermaid
+                       else N_("Diagram text (its boxes, as copied from the original post)"), language)
         return {"kind": "diagram", "summary": summary, "text": block.text}
     raise ValueError(f"no HTML for block {type(block).__name__}")
 
@@ -305,60 +313,66 @@ def beat_times(entry: Mapping) -> list[list[float]]:
             if isinstance(beat, Mapping) and is_seconds(beat.get("start")) and is_seconds(beat.get("end"))]
 
 
-def _step(entry: Mapping, label: str) -> dict | None:
-    """Step mode's values: data-beats and data-fps, and the beats' first captions; None without beats."""
+def _step(entry: Mapping, label: str, language: str = DEFAULT_LANGUAGE, film: bool = False) -> dict | None:
+    """Step mode's values: data-beats and data-fps, the beats' first captions, and what the panel is named by
+    (`label`, a clip's title; or `film`); None without beats."""
     times = beat_times(entry)
     if not times:
         return None
     beats = [beat for beat in entry.get("beats", []) if isinstance(beat, Mapping)]
     return {"beats": json.dumps(times, separators=(",", ":")), "fps": float(entry["fps"]), "label": label,
-            "captions": [str(beat.get("caption", f"Beat {n}")) for n, beat in enumerate(beats, 1)]}
+            "film": film, "captions": [str(beat["caption"]) if "caption" in beat else text(N_("Beat {n}"), language, n=n)
+                                       for n, beat in enumerate(beats, 1)]}
 
 
-def _figure(player: Player, number: int, caption_url: Callable[[str], str]) -> dict:
+def _figure(player: Player, number: int, caption_url: Callable[[str], str], language: str) -> dict:
     chosen = player.default
     check_clip(chosen)
     mixed = any(is_narrated(v) for v in player.variants)  # then say which qualities have no voice
     return {
         "kind": "figure", "id": player.id, "number": number, "title": player.title,
         "video": _video(chosen["files"], chosen["resolution"], chosen["title"], caption_url, _language(chosen)),
-        "step": _step(chosen, player.title), "quality_label": quality_label(chosen),
+        "step": _step(chosen, player.title, language), "quality_label": quality_label(chosen, language),
         "duration": _duration_text(chosen["duration"]),
-        "options": [_option(variant, variant is chosen, mixed, caption_url, player.portrait_of(variant))
+        "options": [_option(variant, variant is chosen, mixed, caption_url, language, player.portrait_of(variant))
                     for variant in player.variants]
-                   + [_option(variant, False, mixed, caption_url) for variant in player.described],
+                   + [_option(variant, False, mixed, caption_url, language) for variant in player.described],
         "portrait": any(player.portrait_of(variant) for variant in player.variants),
         "downloads": _download_links(player, chosen),
         # The narration as text, collapsed, for readers who cannot or would rather not listen; hidden (by the
         # quality chooser) while a quality without narration plays.
-        "transcript": [line for beat in player.transcript for line in _transcript_lines(beat)],
+        "transcript": [line for beat in player.transcript for line in _transcript_lines(beat, language)],
         "transcript_hidden": not is_narrated(chosen),
         "described": bool(player.described),
     }
 
 
-def _transcript_lines(beat: Mapping) -> list[str]:
+def _transcript_lines(beat: Mapping, language: str) -> list[str]:
     """A beat's narration, then (a described clip) what its audio descriptions said, each marked as one."""
     lines = [beat["text"]] if beat["text"].strip() else []
-    return lines + [f"[Description] {text}" for text in beat.get("descriptions", [])]
+    return lines + [text(N_("[Description] {text}"), language, text=said) for said in beat.get("descriptions", [])]
 
 
-def _option(variant: Mapping, selected: bool, mixed: bool, caption_url: Callable[[str], str],
+def _option(variant: Mapping, selected: bool, mixed: bool, caption_url: Callable[[str], str], language: str,
             portrait: Mapping | None = None) -> dict:
     """One quality in the chooser, with what the player needs to switch to it; with `portrait`, that quality's
     portrait rendering too (data-alt-*), which quality.js swaps in on a narrow or upright screen."""
-    option = _rendering(variant, caption_url)
-    option.update(quality=variant["quality"], selected=selected,
-                  label=quality_label(variant) + (" · audio described" if is_described(variant) else
-                                                  " · silent" if mixed and not is_narrated(variant) else ""),
-                  alt=_rendering(portrait, caption_url) if portrait is not None else None)
+    option = _rendering(variant, caption_url, language)
+    label = quality_label(variant, language)
+    if is_described(variant):
+        label = text(N_("{quality} · audio described"), language, quality=label)
+    elif mixed and not is_narrated(variant):
+        label = text(N_("{quality} · silent"), language, quality=label)
+    option.update(quality=variant["quality"], selected=selected, label=label,
+                  alt=_rendering(portrait, caption_url, language) if portrait is not None else None)
     if portrait is not None:
         width, height = portrait["resolution"]
-        option["alt"]["label"] = f"{min(int(width), int(height))}p portrait · {quality_label(portrait).split(' · ')[1]}"
+        option["alt"]["label"] = text(N_("{height}p portrait · {fps} fps"), language,
+                                      height=min(int(width), int(height)), fps=_fps_text(portrait, language))
     return option
 
 
-def _rendering(variant: Mapping, caption_url: Callable[[str], str]) -> dict:
+def _rendering(variant: Mapping, caption_url: Callable[[str], str], language: str) -> dict:
     """What a player needs to play one rendering: its files, captions, size, length, voice and beats."""
     files = variant["files"]
     width, height = variant["resolution"]
@@ -367,34 +381,39 @@ def _rendering(variant: Mapping, caption_url: Callable[[str], str]) -> dict:
         "vtt": caption_url(files["vtt"]["path"]) if "vtt" in files else None,
         "descriptions": caption_url(files["descriptions_vtt"]["path"]) if "descriptions_vtt" in files else None,
         "width": int(width), "height": int(height), "duration": f"{float(variant['duration']):.3f}",
-        "narrated": "true" if is_narrated(variant) else "false", "step": _step(variant, ""),
+        "narrated": "true" if is_narrated(variant) else "false", "step": _step(variant, "", language),
     }
 
 
-def _film(film: Mapping, caption_url: Callable[[str], str]) -> dict:
+def _film(film: Mapping, caption_url: Callable[[str], str], language: str) -> dict:
     """The whole film under the title: player with captions and chapters track, and a chapter list that seeks
     it (page_assets/film.js), since browsers show no chapter menu of their own."""
     files = film["files"]
-    title = message(N_("All the clips as one film, narrated") if is_narrated(film) else N_("All the clips as one film"),
-                    _language(film))
+    title = text(N_("All the clips as one film, narrated") if is_narrated(film) else N_("All the clips as one film"),
+                 _language(film))
     links = [{"format": name, "href": _href(files[name]["path"]), "label": label, "chapter_list": False}
              for name, label in (("mp4", "MP4"), ("webm", "WebM")) if name in files]
     if "chapters_txt" in files:
-        links.append({"chapter_list": True, "href": _href(files["chapters_txt"]["path"]), "label": "chapter list"})
+        links.append({"chapter_list": True, "href": _href(files["chapters_txt"]["path"]),
+                      "label": text(N_("chapter list"), language)})
     return {
         "title": title, "video": _video(files, film["resolution"], title, caption_url, _language(film)),
-        "quality_label": quality_label(film), "duration": _duration_text(film["duration"]), "downloads": links,
+        "quality_label": quality_label(film, language), "duration": _duration_text(film["duration"]),
+        "downloads": links,
         "chapters": [{"start": f"{float(chapter['start']):.3f}", "time": _duration_text(float(chapter["start"])),
                       "title": chapter["title"]} for chapter in film["chapters"]],
-        "step": _step(film, "the film"),
+        "step": _step(film, "", language, film=True),
     }
 
 
-def quality_label(clip: Mapping) -> str:
-    width, height = clip["resolution"]
+def quality_label(clip: Mapping, language: str = DEFAULT_LANGUAGE) -> str:
+    _width, height = clip["resolution"]
+    return text(N_("{height}p · {fps} fps"), language, height=int(height), fps=_fps_text(clip, language))
+
+
+def _fps_text(clip: Mapping, language: str) -> str:
     fps = float(clip["fps"])  # render.py measures it: 15.000741 is "15 fps" to a reader
-    fps_text = str(round(fps)) if math.isfinite(fps) and abs(fps - round(fps)) < 0.01 else f"{fps:.2f}"
-    return f"{int(height)}p · {fps_text} fps"
+    return str(round(fps)) if math.isfinite(fps) and abs(fps - round(fps)) < 0.01 else number(fps, language, 2)
 
 
 def _download_links(player: Player, chosen: Mapping) -> list[dict]:
@@ -407,6 +426,11 @@ def _download_links(player: Player, chosen: Mapping) -> list[dict]:
             links.append({"format": name, "href": _href(path) if path else None, "label": label,
                           "chapter_list": False})
     return links
+
+
+def _quoted(name: str, language: str) -> str:
+    """An example's name between the language's quotation marks (“tiny”, « tiny »)."""
+    return translation.quoted(name, language)
 
 
 def _duration_text(seconds: float) -> str:

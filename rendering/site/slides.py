@@ -28,7 +28,7 @@ from rendering.outdir import relative
 
 SEGMENT_MODULES = ("encode/segments.py", "encode/beats.py")  # below rendering/
 DECK_MODULES = tuple(f"site/{name}" for name in ("slides.py", "deck_html.py", "deck_pptx.py", "deck_assets/deck.html.j2",
-                                                  "deck_assets/player.js", "deck_assets/player.css"))
+                                                  "deck_assets/player.js", "deck_assets/player.css", "interface.py"))
 DECK_NAME = "deck"
 SLIDES = "slides"
 VIDEO_FORMATS = ("mp4", "webm")
@@ -114,7 +114,7 @@ def make_deck(manifest: Manifest, out_dir: Path, specs, quality: str, formats: l
         return Outcome(DECK_NAME, quality, FAILED, error=problem, **label)
     clip_hashes = [_clip_hash(entry, formats) for entry in entries]
     input_hash = _digest(*clip_hashes, *(f"{e['id']}\0{e['title']}" for e in entries), *formats,
-                         modules=SEGMENT_MODULES + DECK_MODULES)
+                         *_catalog_part(language), modules=SEGMENT_MODULES + DECK_MODULES)
     old = manifest.deck(quality, narrated, aspect, described, language)
     if (not force and old is not None and old.get("input_hash") == input_hash and deck_intact(out_dir, old)):
         return Outcome(DECK_NAME, quality, UP_TO_DATE, bytes=_deck_bytes(old), **label)
@@ -165,6 +165,17 @@ def make_deck(manifest: Manifest, out_dir: Path, specs, quality: str, formats: l
     return Outcome(DECK_NAME, quality, RENDERED, time.monotonic() - started, bytes=_deck_bytes(deck), **label)
 
 
+def _catalog_part(language: str) -> tuple[str, ...]:
+    """A deck in another language than English hashes its catalog: the deck's own words (its controls, what its
+    player says, the PowerPoint's notes) are messages in it. An English deck hashes as it did."""
+    if language == "en":
+        return ()
+    from rendering.languages import catalog
+
+    path = catalog(language)
+    return (f"catalog={hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else 'none'}",)
+
+
 def _deck_bytes(deck: dict) -> int:
     return (sum(f["bytes"] for f in deck["files"].values())
             + sum(f["bytes"] for clip in deck["clips"] for s in clip["segments"] for f in s["files"].values()))
@@ -180,7 +191,7 @@ def _write_deck(slides: list[dict], out_dir: Path, folder: Path, work: Path, qua
         from rendering.site.deck_pptx import write_deck_pptx
 
         pptx = work / f"{DECK_NAME}.pptx"
-        write_deck_pptx(slides, pptx, source_of)
+        write_deck_pptx(slides, pptx, source_of, language)
         made[folder / pptx.name] = pptx
     return made
 

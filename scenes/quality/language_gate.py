@@ -13,7 +13,9 @@ from scenes.kit.translation import DOMAIN, LANGUAGES, catalog_path
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 #: The source that holds messages, and how Babel reads it (babel.cfg says the same for `pybabel extract`).
-METHOD_MAP = [("scenes/**.py", "python"), ("rendering/**.py", "python")]
+METHOD_MAP = [("scenes/**.py", "python"), ("rendering/**.py", "python"), ("rendering/site/**.j2", "jinja2")]
+OPTIONS_MAP = {"rendering/site/**.j2": {"encoding": "utf-8", "silent": "false", "trim_blocks": "true",
+                                        "lstrip_blocks": "true"}}
 KEYWORDS = {"_": None, "N_": None, "n_": (1, 2)}
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
@@ -24,7 +26,8 @@ def source_messages(root: Path = ROOT) -> dict[str | tuple[str, str], str]:
 
     found: dict[str | tuple[str, str], str] = {}
     for filename, lineno, message, _comments, _context in extract_from_dir(
-            str(root), METHOD_MAP, keywords=KEYWORDS, comment_tags=(), strip_comment_tags=True):
+            str(root), METHOD_MAP, options_map=OPTIONS_MAP, keywords=KEYWORDS, comment_tags=(),
+            strip_comment_tags=True):
         found.setdefault(message, f"{filename}:{lineno}")
     return found
 

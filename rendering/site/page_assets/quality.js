@@ -26,8 +26,8 @@
       if (!descriptions) {
         descriptions = document.createElement("track");
         descriptions.setAttribute("kind", "descriptions");
-        descriptions.setAttribute("srclang", "en");
-        descriptions.setAttribute("label", "Audio descriptions");
+        descriptions.setAttribute("srclang", document.documentElement.lang || "en");
+        descriptions.setAttribute("label", pageText("audio_descriptions"));
         video.insertBefore(descriptions, video.querySelector("p"));
       }
       descriptions.setAttribute("src", option.getAttribute("data-descriptions"));

@@ -4,7 +4,8 @@
 // last used. The mode is one switch for the whole page, remembered in localStorage; the beat being played is
 // announced in a live region. Beat times come from the manifest (data-beats: [[start, end], ...] in seconds),
 // per quality, since a narrated rendering's beats last longer than a silent one's. A reader whose system asks
-// for reduced motion finds it on, until they switch it off.
+// for reduced motion finds it on, until they switch it off. What it announces is in the page's language
+// (pageText, messages.js).
 (function () {
   "use strict";
   var STORE = "step-mode:" + window.location.pathname;
@@ -104,8 +105,9 @@
         }
         self.stopAt = null;
         var n = self.current;
-        self.announce("End of beat " + (n + 1) + " of " + self.beats.length +
-                      (n + 1 < self.beats.length ? ". Next: " + self.captions[n + 1] : ". End of the clip."));
+        self.announce(n + 1 < self.beats.length
+          ? pageText("end_of_beat", {n: n + 1, total: self.beats.length, next: self.captions[n + 1]})
+          : pageText("end_of_clip", {n: n + 1, total: self.beats.length}));
         return;
       }
       window.requestAnimationFrame(check);
@@ -120,7 +122,7 @@
     this.current = n;
     this.stopAt = this.on ? this.beats[n][1] : null;
     this.mark();
-    this.announce("Beat " + (n + 1) + " of " + this.beats.length + ": " + this.captions[n]);
+    this.announce(pageText("beat", {n: n + 1, total: this.beats.length, caption: this.captions[n]}));
     function go() {
       video.currentTime = self.beats[n][0];
       var playing = video.play();
@@ -133,7 +135,7 @@
   };
 
   Player.prototype.next = function () {
-    if (this.current + 1 >= this.beats.length) { this.announce("This is the last beat."); return; }
+    if (this.current + 1 >= this.beats.length) { this.announce(pageText("last_beat")); return; }
     this.playBeat(this.current + 1);
   };
   Player.prototype.previous = function () { this.playBeat(this.current - 1); };
@@ -143,7 +145,7 @@
     this.stopAt = null;
     this.mark();
     this.video.currentTime = 0;
-    this.announce("Back at the start. Next: " + this.captions[0]);
+    this.announce(pageText("back_at_start", {next: this.captions[0]}));
   };
 
   Player.prototype.setOn = function (on) {
