@@ -92,3 +92,25 @@ def test_a_mobject_inside_itself_gets_manims_family(stock_then_fast):
 
     stock, fast = stock_then_fast(family)
     assert fast == stock
+
+
+def test_a_play_adds_the_animated_mobjects_manims_way():
+    """add_mobjects_from_animations: the same mobjects added, in the same order, whether animated on the stage, off
+    it, twice in one play, inside a mobject already added, or introduced (FadeIn adds its own)."""
+    from manim import FadeIn, Indicate, Scene
+
+    def scene_after(adder) -> list:
+        scene = Scene()
+        on_stage, inner = VGroup(Square(), Circle()), Circle()
+        scene.add(on_stage)
+        later, twice, group = Square(), Circle(), VGroup(inner, Square())
+        animations = [Indicate(on_stage[0]), Indicate(later), Indicate(twice), Indicate(twice), Indicate(group),
+                      Indicate(inner), FadeIn(Text("in"))]
+        adder(scene, animations)
+        named = {id(m): name for name, m in (("on_stage", on_stage), ("later", later), ("twice", twice),
+                                              ("group", group), ("inner", inner))}
+        return [named.get(id(m), type(m).__name__) for m in scene.mobjects]
+
+    stock = scene_after(draw_speed._add_mobjects_from_animations)
+    assert stock == ["on_stage", "later", "twice", "group"]
+    assert scene_after(draw_speed.add_mobjects_from_animations) == stock

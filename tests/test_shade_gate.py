@@ -53,3 +53,22 @@ def test_no_scene_shows_a_small_grid_as_shades_for_the_post(case):
     figure is in the inspection's JSON, `shaded_values`.)"""
     report = inspect_scene(*case)
     assert not report.shade_problems, "\n".join(report.shade_problems)
+
+
+def test_the_cells_found_are_every_familys_cells():
+    """shaded_grids finds cells without walking into texts: the same cells, once each, as a walk of every member of
+    every family (a grid, a loose cell, a cell in two places, a grid inside a group)."""
+    from manim import VGroup
+
+    from scenes.kit.numbers import Source
+    from scenes.kit.widgets import heatmap
+    from scenes.quality import shade_gate
+
+    source = Source("coffee")
+    grid, other = heatmap(source, "weights"), heatmap(source, "weights")
+    loose = other.cells[0][0]
+    tops = [grid, loose, VGroup(other, loose)]
+    found = shade_gate._grid_cells(tops)
+    every = shade_gate._grid_cells_family_by_family(tops)
+    assert len(found) == len(every) == len(grid.numbers()) + len(other.numbers())
+    assert {id(cell) for cell in found} == {id(cell) for cell in every}

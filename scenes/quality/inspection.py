@@ -249,10 +249,13 @@ def _hidden_under_the_band_cover(scene: AttentionScene):
 
 
 def is_visible(mob: Mobject) -> bool:
-    for part in mob.family_members_with_points():
-        opacity = part.get_fill_opacity() if hasattr(part, "get_fill_opacity") else 1.0
-        if opacity > 0.05:
-            return True
+    """Some member with points is filled above 0.05: the family's members with points, in order, asked until the
+    first that is (without first counting the points of every member, as family_members_with_points would)."""
+    for part in mob.get_family():
+        if part.get_num_points() > 0:
+            opacity = part.get_fill_opacity() if hasattr(part, "get_fill_opacity") else 1.0
+            if opacity > 0.05:
+                return True
     return False
 
 

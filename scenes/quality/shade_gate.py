@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from manim import Mobject, config
 
 from scenes.kit.numbers import TracedNumber
+from scenes.kit.shot_content import TEXT_TYPES as _TEXTS
 from scenes.kit.on_screen import View, screen_box
 from scenes.kit.widgets import TensorGrid
 
@@ -71,16 +72,50 @@ def shaded_grids(mobjects: Iterable[Mobject], view: View) -> list[ShadedGrid]:
     wherever it is, inside its grid or on screen on its own (a staging that moves the cells apart), by what every
     TensorGrid cell carries: its grid's path and shape."""
     counts: dict[tuple[str, tuple[int, int]], int] = {}
-    seen: set[int] = set()
-    for top in mobjects:
-        for mob in top.get_family():
-            shape = getattr(mob, "grid_shape", None)
-            if shape is None or id(mob) in seen:
-                continue
-            seen.add(id(mob))
-            key = (mob.grid_path, shape)
-            counts[key] = counts.get(key, 0) + int(bool(_shaded(mob, view)))  # a plain int: it goes into JSON
+    for mob in _grid_cells(mobjects):
+        key = (mob.grid_path, mob.grid_shape)
+        counts[key] = counts.get(key, 0) + int(bool(_shaded(mob, view)))  # a plain int: it goes into JSON
     return [ShadedGrid(path, rows, cols, count) for (path, (rows, cols)), count in counts.items() if count]
+
+
+#: More mobjects than any scene holds: a walk that gets here has met a mobject inside itself (see _grid_cells).
+_CYCLE_GUARD = 1_000_000
+
+
+def _grid_cells(mobjects: Iterable[Mobject]) -> list[Mobject]:
+    """Every mobject under `mobjects` that carries a grid cell's shape, each once. A text (a number, a word) holds
+    no cell, so the walk does not go into its glyphs (most of a grid's members); nor does it ask each member for
+    the attribute through manim's `Mobject.__getattr__` (a miss runs Python code), but reads the member's own
+    attributes, where the grid put it. A walk that meets a mobject inside itself asks every family instead."""
+    tops = list(mobjects)
+    cells: list[Mobject] = []
+    seen: set[int] = set()
+    pending = tops[::-1]
+    visited = 0
+    while pending:
+        mob = pending.pop()
+        if mob.__dict__.get("grid_shape") is not None and id(mob) not in seen:
+            seen.add(id(mob))
+            cells.append(mob)
+        if isinstance(mob, _TEXTS):
+            continue
+        submobjects = mob.submobjects
+        if submobjects:
+            pending.extend(submobjects[::-1])
+            visited += len(submobjects)
+            if visited > _CYCLE_GUARD:
+                return _grid_cells_family_by_family(tops)
+    return cells
+
+
+def _grid_cells_family_by_family(tops: list[Mobject]) -> list[Mobject]:
+    cells, seen = [], set()
+    for top in tops:
+        for mob in top.get_family():
+            if getattr(mob, "grid_shape", None) is not None and id(mob) not in seen:
+                seen.add(id(mob))
+                cells.append(mob)
+    return cells
 
 
 __all__ = ["SHADE_FREE_SIDE", "ShadedGrid", "shaded_cells", "shaded_grids"]

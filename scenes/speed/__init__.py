@@ -4,7 +4,8 @@ A package of its own beside the kit, importing only manim: the render worker ins
 scene, and a scene that does not use the kit (the test fixtures) costs no import of the kit.
 
 - `copy_speed`: copies of Typst glyphs share their parsed SVG path (copying is most of a scene's build time).
-- `draw_speed`: the Cairo camera finds what to draw and builds its paths with less Python per frame.
+- `draw_speed`: the Cairo camera finds what to draw and builds its paths with less Python per frame; a play finds
+  the animated mobjects the scene lacks by a set of its members, not a scan of them per animation.
 - `bounds_speed`: a vectorized mobject's bounds (every position and size the layout asks) found by slicing, and any
   mobject's width and height reduced by numpy.
 - `mobject_copy`: a mobject's deep copy without a `copy.deepcopy` call per number, string and array.

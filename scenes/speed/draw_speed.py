@@ -23,7 +23,7 @@ from __future__ import annotations
 import weakref
 
 import numpy as np
-from manim import Mobject
+from manim import Mobject, Scene
 from manim.camera.camera import Camera
 from manim.mobject import mobject as mobject_module
 from manim.utils import family as family_module
@@ -104,7 +104,26 @@ def set_cairo_context_path(self: Camera, ctx, vmobject):
     return self
 
 
+_add_mobjects_from_animations = Scene.add_mobjects_from_animations
+
+
+def add_mobjects_from_animations(self: Scene, animations) -> None:
+    """manim's: every animated mobject not in the scene's families yet is added to the scene; the question "not in
+    them yet" asked of a set of the members, not by scanning the scene's whole family list once per animation (a
+    close-up plays hundreds of fades in one play). A Mobject is equal only to itself (no __eq__), so a member's
+    identity is what the list's `in` compared."""
+    present = {id(member) for member in self.get_mobject_family_members()}
+    for animation in animations:
+        if animation.is_introducer():
+            continue
+        mob = animation.mobject
+        if mob is not None and id(mob) not in present:
+            self.add(mob)
+            present.update(map(id, mob.get_family()))
+
+
 def install() -> None:
+    Scene.add_mobjects_from_animations = add_mobjects_from_animations
     Mobject.get_family = get_family
     Mobject.family_members_with_points = family_members_with_points
     family_module.remove_list_redundancies = _without_repeats

@@ -38,6 +38,7 @@ from manim.mobject.text.typst_mobject import _INTERNAL_TYPST_ID_RE, Typst
 _SHARED = {int, float, bool, str, bytes, complex, type(None), np.float64, np.int64, np.bool_, pathlib.PosixPath,
            svgelements.Path}
 _deepcopy = copy.deepcopy
+_ndarray = np.ndarray
 _stock_deepcopy = Mobject.__deepcopy__  # manim's, kept for the tests that compare with it
 
 
@@ -88,8 +89,19 @@ def _deepcopy_mobject(self: Mobject, memo: dict) -> Mobject:
     state = self.__dict__
     if isinstance(self, Typst) and state.get("id_to_vgroup_dict"):
         state = {**state, "id_to_vgroup_dict": _label_groups(state["id_to_vgroup_dict"])}
-    result.__dict__.update({key: value if type(value) in shared else _copy_value(value, memo)
-                            for key, value in state.items()})  # Mobject defines no __setattr__
+    copied = {}
+    for key, value in state.items():  # _copy_value's first cases inline: most values are shared, then arrays
+        kind = type(value)
+        if kind in shared:
+            copied[key] = value
+        elif kind is _ndarray and value.dtype != object:
+            seen = memo.get(id(value))
+            if seen is None:
+                seen = memo[id(value)] = value.copy()
+            copied[key] = seen
+        else:
+            copied[key] = _copy_value(value, memo)
+    result.__dict__.update(copied)  # Mobject defines no __setattr__
     result.original_id = str(id(self))
     return result
 
