@@ -677,7 +677,9 @@ class WeightFreeScene(AttentionScene):
                   *light.on(steps.b, ["al"], palette.WEIGHT), run_time=1.6)
         staging.end_on(self, plan, picture.row)
         alpha = self.src.get("alpha")
-        self.say(distribution_caption(self.src, self.tokens, self.qn), subject=distribution_subject(bars, alpha))
+        subject = distribution_subject(bars, alpha)
+        self.say(distribution_caption(self.src, self.tokens, self.qn), subject=subject)
+        staging.end_on(self, plan, subject)  # under a camera: the most and the least weight, while it is said
         hi = top_index(alpha)
         if hi is not None:
             self.play(bars.bars[hi].animate.set_fill(palette.PEAK), run_time=0.6)
