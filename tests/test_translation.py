@@ -90,6 +90,32 @@ def test_the_catalog_compiles_whole_and_only_when_its_source_changed(tmp_path, m
         translation.compile_catalog("xx")
 
 
+def test_two_compiles_at_once_each_write_a_file_of_their_own(tmp_path, monkeypatch):
+    """Two render workers may compile the catalog at the same moment: the second starts while the first is writing.
+    Each writes its own partial file, so neither renames the other's away and the .mo comes out whole."""
+    import gettext
+
+    from babel.messages import mofile
+
+    monkeypatch.setattr(translation, "LOCALE_DIR", tmp_path)
+    source = translation.catalog_path("fr")
+    source.parent.mkdir(parents=True)
+    write_po(source, 'msgid "Checklist."\nmsgstr "Aide-mémoire."\n')
+    real_write, written_to = mofile.write_mo, []
+
+    def second_compile_midway(handle, catalog, **options):
+        written_to.append(handle.name)
+        if len(written_to) == 1:
+            translation.compile_catalog("fr")  # the other worker, while this one has its file open
+        real_write(handle, catalog, **options)
+
+    monkeypatch.setattr(mofile, "write_mo", second_compile_midway)
+    compiled = translation.compile_catalog("fr")
+    assert len(set(written_to)) == 2 and not list(tmp_path.rglob("*.part"))
+    with compiled.open("rb") as handle:
+        assert gettext.GNUTranslations(handle).gettext("Checklist.") == "Aide-mémoire."
+
+
 def test_numbers_quotes_and_lists_take_the_locales_forms():
     assert localized_number("-0.73", "en") == "-0.73"
     assert localized_number("-0.73", "fr") == "-0,73"

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import gettext
 import os
+import tempfile
 from functools import lru_cache
 from pathlib import Path
 
@@ -57,10 +58,11 @@ def compile_catalog(language: str) -> Path:
         return target
     with source.open("rb") as handle:
         catalog = read_po(handle, locale=language, domain=DOMAIN)
-    partial = target.with_suffix(".mo.part")
-    with partial.open("wb") as handle:
+    # a name of its own: two processes compiling at once must not write into, or rename, each other's file
+    with tempfile.NamedTemporaryFile("wb", dir=target.parent, prefix=f"{target.name}.", suffix=".part",
+                                     delete=False) as handle:
         write_mo(handle, catalog)
-    partial.replace(target)
+    Path(handle.name).replace(target)
     return target
 
 
