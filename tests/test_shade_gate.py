@@ -27,6 +27,7 @@ def test_a_small_grid_shown_as_shades_fails_and_out_of_view_is_not_judged():
     assert problem.startswith("shades / beat shades / animation 1: 9 value(s) of H (3×3) shown as shades")
     assert problem in report.arithmetic_problems() and problem not in report.problems()  # held beside the story gate
     assert [m.shaded_values for m in report.metrics] == [9, 0]  # moved out of view: nothing seen as a shade
+    assert all(type(m.shaded_values) is int for m in report.metrics)  # they go into the inspection's JSON
 
 
 def test_shaded_cells_on_screen_without_their_grid_fail_too():

@@ -56,15 +56,16 @@ def _in_view(box: tuple[float, float, float, float]) -> bool:
 
 
 def _shaded(cell: Mobject, view: View) -> bool:
-    """A grid cell in view whose shade is drawn while every number it holds is hidden."""
+    """A grid cell in view whose shade is drawn while every number it holds is hidden (a plain bool: the counts
+    made of it go into the inspection's JSON, where numpy's bool would not)."""
     numbers = [m for m in cell.submobjects[1:] if isinstance(m, TracedNumber)]
-    return bool(numbers) and _drawn(cell[0]) and not any(_drawn(n) for n in numbers) and _in_view(
-        screen_box(cell[0], view))
+    return bool(numbers and _drawn(cell[0]) and not any(_drawn(n) for n in numbers)
+                and _in_view(screen_box(cell[0], view)))
 
 
 def shaded_cells(grid: TensorGrid, view: View) -> int:
     """How many of `grid`'s cells are in view as a drawn shade whose number is hidden."""
-    return sum(int(bool(_shaded(cell, view))) for row in grid.cells for cell in row)
+    return sum(_shaded(cell, view) for row in grid.cells for cell in row)
 
 
 def shaded_grids(mobjects: Iterable[Mobject], view: View) -> list[ShadedGrid]:
@@ -74,7 +75,7 @@ def shaded_grids(mobjects: Iterable[Mobject], view: View) -> list[ShadedGrid]:
     counts: dict[tuple[str, tuple[int, int]], int] = {}
     for mob in _grid_cells(mobjects):
         key = (mob.grid_path, mob.grid_shape)
-        counts[key] = counts.get(key, 0) + int(bool(_shaded(mob, view)))  # a plain int: it goes into JSON
+        counts[key] = counts.get(key, 0) + _shaded(mob, view)
     return [ShadedGrid(path, rows, cols, count) for (path, (rows, cols)), count in counts.items() if count]
 
 
