@@ -820,6 +820,7 @@ class QKVScaleScene(AttentionScene):
         self.say(_("Row {row} is the {word} row we just worked through.").format(row=self.qn,
                                                                                  word=quoted(self.tokens[qi])),
                  subject=Z.row(qi))
+        staging.end_on(self, plan, Z.row(qi))  # under a camera: the row named, wherever the sweep of Z ended
         boxes = [frame_box(Z.row(qi), color=palette.QUERY)]
         if a_rows and A in self.get_mobject_family_members():  # not faded by the close-up
             boxes.append(frame_box(A.row(qi), color=palette.QUERY))
