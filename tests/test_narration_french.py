@@ -250,3 +250,16 @@ def test_a_french_scene_is_spoken_by_the_french_voice_inside_its_beats(scene_id,
         assert not re.search(r"[^\w\s,.;:!?'\-]|_", words), (sentence.text, words)
     for earlier, later in zip(scene.spoken, scene.spoken[1:]):
         assert earlier.end <= later.start, f"{earlier.text!r} overlaps {later.text!r}"
+
+
+def test_a_french_caption_never_breaks_at_a_no_break_space():
+    """A narrated cue is cut only at an ordinary space: head_split's French cue once began with "»." (0.1 s on
+    screen) and summary's with "; ", where the splitter cut at the no-break space French sets before them."""
+    from scenes.kit.narration import cue_chunks
+
+    sentence = (f"Chaque tête pose sa propre question{NNBSP}; leurs sorties sont concaténées, puis la tête 2 met "
+                f"presque tout du poids de «{NBSP}soil{NBSP}» sur le mot d'avant{NNBSP}: c'est appris.")
+    chunks = cue_chunks(sentence, max_chars=40)
+    assert len(chunks) > 2
+    assert not [chunk for chunk in chunks if chunk[0] in ";:»!?" or chunk[-1] in "«"], chunks
+    assert " ".join(chunks) == sentence  # every no-break space kept where it was

@@ -8,6 +8,7 @@ speech has `.duration` (seconds), `.samples` and `.rate`. Without a narrator a s
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -59,9 +60,15 @@ def place_sentences(narrator: Narrator, beat: str, text: str, start: float, *,
     return placed
 
 
+#: Where a caption may break: ordinary spaces, never a no-break one.
+BREAKABLE_SPACE = re.compile(r"[ \t\r\n]+")
+
+
 def cue_chunks(text: str, max_chars: int = CUE_LINE_CHARS * CUE_MAX_LINES) -> list[str]:
-    """Split a sentence into caption cues of at most two subtitle lines, at word boundaries, evenly sized."""
-    words = text.split()
+    """Split a sentence into caption cues of at most two subtitle lines, at word boundaries, evenly sized. Only an
+    ordinary space is a boundary: French sets a no-break space before « ; : » and inside « » (str.split() would
+    cut there, and a cue would start with "»." or "; ")."""
+    words = [word for word in BREAKABLE_SPACE.split(text) if word]
     if not words:
         return []
     count = max(1, math.ceil(len(text) / max_chars))
