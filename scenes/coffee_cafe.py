@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from manim import (
-    DOWN, LEFT, RIGHT, UP, Create, FadeIn, FadeOut, GrowFromEdge, Indicate, RoundedRectangle,
+    DOWN, LEFT, ORIGIN, RIGHT, UP, Create, FadeIn, FadeOut, GrowFromEdge, Indicate, RoundedRectangle,
     TransformFromCopy, VGroup, Write,
 )
 
@@ -487,16 +487,17 @@ class CoffeeCafeScene(AttentionScene):
     def _computed_alone(self, closing: str) -> None:
         """The computed weights alone: the example gives no illustrative trained outcome to set beside them."""
         src, tokens = self.src, self.tokens
-        computed, _plan = compose([Form("bars" if not rows else "rows",
-                                    lambda rows=rows: _weights_panel(src, tokens, *COMPUTED, flat=False, rows=rows))
-                               for rows in (False, True)], layout.frame())
+        computed, plan = compose([Form(name, lambda rows=rows, c_under=c_under: _weights_panel(
+            src, tokens, *COMPUTED, flat=False, rows=rows, c_under=c_under))
+            for name, rows, c_under in (("bars", False, False), ("rows", True, False), ("rows, c under", True, True))],
+            layout.frame())
         listed = len(tokens) <= L.listed
         self.say(_("Honest numbers: these toy scores give α ≈ {values}.").format(values=value_list(src, "weights"))
                  if listed else _("Honest numbers: these are the weights the toy scores give."),
                  narration=_("An honest word about these numbers: the softmax of our toy scores gives {values}.").format(
                      values=_per_word(src, "weights", self.said)) if listed else None, subject=computed)
         self.clear_stage()
-        self.play(FadeIn(computed), run_time=1.2)
+        staging.enter(self, plan, FadeIn(computed), run_time=1.2, then_on=computed)
         self.wait(1.5)
         self.say(_("This example gives no illustrative trained weights to set beside them: what training would make "
                    "of these scores is not shown here. {closing}").format(closing=closing))
@@ -537,11 +538,12 @@ def comparison_verdict(src: Source, said: list[str]) -> str:
 
 
 def _weights_panel(src: Source, tokens: list[str], path: str, heading: str, note: str, context: str, *,
-                   flat: bool, short: bool = False, rows: bool = False) -> VGroup:
+                   flat: bool, short: bool = False, rows: bool = False, c_under: bool = False) -> VGroup:
     """One set of weights with its heading and the context it gives; `flat` puts the heading to the left of the
     bars (for panels stacked one above the other) instead of above them; `short` keeps the heading above
     low bars (panels stacked in a portrait frame, too narrow for the heading beside them); `rows` lays a bar
-    per word along a row and c in a column beside them, under the heading (many words in a narrow frame)."""
+    per word along a row and c in a column beside them, under the heading (many words in a narrow frame), or
+    under the rows (`c_under`: long words leave no width beside them)."""
     height = L.narrow_bar_height if short else L.flat_bar_height if flat else L.compare_bar_height
     bars = ScoreRows(src, path, tokens, max_length=L.weights_bar_length) if rows else \
         ScoreBars(src, path, tokens, max_height=height)
@@ -552,8 +554,9 @@ def _weights_panel(src: Source, tokens: list[str], path: str, heading: str, note
         c = VGroup(math("c", font_size=typography.BODY_SIZE, color=palette.CONTEXT),
                    vector(src, context, decimals=3, orientation="column", color=palette.CONTEXT)).arrange(
             DOWN, buff=layout.NEAR)
-        panel = VGroup(title, VGroup(bars, c).arrange(RIGHT, buff=layout.APART, aligned_edge=UP)).arrange(
-            DOWN, buff=layout.GAP)
+        body = VGroup(bars, c).arrange(DOWN if c_under else RIGHT, buff=layout.GAP if c_under else layout.APART,
+                                       aligned_edge=ORIGIN if c_under else UP)
+        panel = VGroup(title, body).arrange(DOWN, buff=layout.GAP)
     else:
         c = _named_row("c", vector(src, context, decimals=3, color=palette.CONTEXT), palette.CONTEXT)
         if flat:
