@@ -89,12 +89,21 @@ def test_the_french_outline_has_the_english_directives_in_order():
     assert len(outline.headings) == len(parse_outline(OUTLINE_PATH.read_text(encoding="utf-8")).headings)
 
 
-def test_code_formulas_and_pictures_are_the_english_ones_verbatim(english, french):
-    for kind in (Code, DisplayMath, Preformatted):
+def test_code_and_formulas_are_the_english_ones_verbatim_and_pictures_keep_their_drawing(english, french):
+    for kind in (Code, DisplayMath):
         english_blocks = [b for b in english.blocks if isinstance(b, kind)]
         assert english_blocks and [b for b in french.blocks if isinstance(b, kind)] == english_blocks, kind.__name__
     # Inline formulas too: the same LaTeX, in the same order.
     assert french.formulas() == english.formulas()
+    # A picture's words are French (the bottleneck's "ALL of the English must fit…"); its drawing, line by line,
+    # and the example's own tokens in it are the English picture's.
+    drawing = lambda block: [re.sub(r"[^│▼↑→←_\[\]]", "", line) for line in block.text.splitlines()]  # noqa: E731
+    english_pictures = [b for b in english.blocks if isinstance(b, Preformatted)]
+    french_pictures = [b for b in french.blocks if isinstance(b, Preformatted)]
+    assert english_pictures and [drawing(b) for b in french_pictures] == [drawing(b) for b in english_pictures]
+    bottleneck = next(b.text for b in french_pictures if "vecteur s" in b.text)
+    assert all(f'"{token}"' in bottleneck for token in ("I", "love", "coffee", "J'aime", "le", "café"))
+    assert "English" not in bottleneck and "Decoder" not in bottleneck
 
 
 def test_the_title_and_headings_are_french(english, french):
