@@ -329,9 +329,10 @@ class BottleneckScene(AttentionScene):
         size = self.src.get("hidden_size")
         self.say(summary_caption(tokens[-1], size), subject=reading.state)
         shown_trail = [FadeOut(VGroup(*reading.trail_steps))] if reading.trail_steps else []
-        self.play(FadeOut(reading.bars), FadeOut(reading.shares.title), FadeOut(reading.shares.labels),
-                  *shown_trail, FadeOut(reading.reader), FadeOut(reading.read_arrow), run_time=0.6)
-        staging.look_back(self, reading.plan)
+        # the shares fade as the camera comes back to rest (a view left on them alone would show nothing)
+        staging.look_back(self, reading.plan, FadeOut(reading.bars), FadeOut(reading.shares.title),
+                          FadeOut(reading.shares.labels), *shown_trail, FadeOut(reading.reader),
+                          FadeOut(reading.read_arrow), run_time=0.6)
         name = math("s", color=palette.CONTEXT, font_size=typography.HEADING_SIZE)
         name.move_to(reading.state_title)
         self.play(ReplacementTransform(reading.state_title, name), run_time=0.6)
