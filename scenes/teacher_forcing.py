@@ -443,7 +443,9 @@ class TeacherForcingScene(AttentionScene):
         header = self._mode_header(_("Training"), training_note(), width=width)
         loss_word = label(_("loss"), font_size=typography.SMALL_SIZE, color=palette.WRONG)
         loss_target = self._token(steps[0].target, palette.FRENCH)
-        note = VGroup(loss_word, loss_target).arrange(RIGHT, buff=layout.GAP)
+        # "loss" and the word it scores on one line, or the word under it where that is wider than a row (a long
+        # word, a longer language)
+        note = self._flow([loss_word, loss_target], width, gap=layout.GAP)
         rows = self._wrapped_rows(steps, training=True, width=width, first_note=note)
         ref_words = self._row(reference, palette.FRENCH, gap=layout.NEAR)
         ref_tag = label(_("reference"), font_size=typography.SMALL_SIZE, color=palette.MUTED)

@@ -78,6 +78,46 @@ def test_a_french_run_passes_the_layout_and_story_gates(case, monkeypatch):
     assert not problems, "\n".join(problems)
 
 
+#: Two kept edge examples in French (issue 43): the longest words and rows, where French, 15–30 % longer, overflows
+#: first. learned_heads is left out (a fixed trained model, the same for every example: its French run is above).
+FRENCH_EDGE_EXAMPLES = ("wide", "long-word")
+#: The frames run for them: portrait only, the tightest frame (two of the three French edge failures found: coffee_cafe
+#: wide, its q row past the phone's edge; teacher_forcing long-word, its tables shrunk below the floor; the third,
+#: bottleneck long-word landscape, is not covered here): all three frames cost about 13 min of CPU (776 s measured
+#: through the inspection), portrait alone 5.3 min (315 s user in pytest).
+FRENCH_EDGE_ASPECTS = (frame.PORTRAIT,)
+#: Known to fail, with why (strict: the mark goes once the case passes).
+FRENCH_EDGE_FAILING = {
+    ("teacher_forcing", "long-word", "portrait"): "step_two_side_by_side: the two modes stacked and the moral are 7.38 "
+    "units tall for a 5.97 stage (English 6.97): shrunk to 24.3 < 26; the scene checks fits_legibly itself, no form "
+    "to offer compose yet",
+}
+FRENCH_EDGE_CASES = [pytest.param((scene_id, name, aspect), id=f"{scene_id}-{name}-{aspect}",
+                                  marks=[pytest.mark.xfail(reason=FRENCH_EDGE_FAILING[scene_id, name, aspect],
+                                                           strict=True)]
+                                  if (scene_id, name, aspect) in FRENCH_EDGE_FAILING else [])
+                     for scene_id in FRENCH_SCENES if scene_id != "learned_heads"
+                     for name in FRENCH_EDGE_EXAMPLES for aspect in FRENCH_EDGE_ASPECTS]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", FRENCH_EDGE_CASES)
+def test_a_french_run_of_an_edge_example_passes_the_layout_and_story_gates(case, monkeypatch):
+    """French for the edge examples with the longest words and rows: every layout gate and the story gate. (Shades
+    are not held here: an edge example may still shade a small grid under the camera, as in English; see
+    tests/test_quality_gates_examples.py.) Each case is its own headless run, shared with no other test."""
+    from attention_math import example_spec, examples
+    from conftest import ROOT
+
+    scene_id, name, aspect = case
+    monkeypatch.setenv(LANGUAGE_ENV_VAR, "fr")
+    monkeypatch.setenv(example_spec.EXAMPLE_ENV_VAR, str(ROOT / "examples" / f"{name}.toml"))
+    assert examples.active_spec().name == name
+    report = inspect_scene(scene_id, aspect)
+    problems = report.problems() + report.story_problems
+    assert not problems, "\n".join(problems)
+
+
 def test_the_texts_not_yet_marked_are_still_written_where_listed():
     from conftest import ROOT
 

@@ -289,7 +289,7 @@ def test_a_table_of_marks_is_no_shaded_stand_in_for_numbers(aspect):
 def test_a_column_taller_than_a_phone_holds_is_framed_top_to_bottom_at_the_frames_own_scale():
     """end_across's shots on a part taller than the region: each as tall as the region holds, no zoom, the first
     showing the part's top and the last its bottom (the wide example's eleven rows of X in a phone's frame)."""
-    from manim import Rectangle
+    from manim import DOWN, RIGHT, Rectangle
 
     from scenes.kit import camera_moves
     from scenes.kit.staging import _down
@@ -371,3 +371,51 @@ def test_a_line_of_text_wraps_only_where_one_line_would_fall_below_the_floor():
     assert form == "wrapped" and size >= typography.MIN_FONT_SIZE * (1 - 1e-6) and inside
     assert title("softmax first, then mask", "portrait")[0] == "one line"
     assert title(french, "landscape")[0] == "one line"
+
+
+def test_of_forms_as_narrow_for_the_camera_the_one_with_less_to_pan_across_wins():
+    """Where every form needs the camera to pan across (the wide example's H, 8 words × 6, in a phone's body), q
+    laid as a row over H and as a column over H are equally wide at the floor (H is the widest part of both; their
+    widths differ by a rounding, which had decided). The column wins: the row of six numbers is wider than the
+    frame too, and the beat that shows it says "q ≠ word" at rest (a French run put q's first entry off screen)."""
+    import os
+    from attention_math import example_spec
+    from scenes.coffee_cafe import _query_and_encoder_forms
+    from scenes.kit.translation import LANGUAGE_ENV_VAR
+    from tests.conftest import ROOT
+
+    chosen = {}
+    for language in ("en", "fr"):
+        os.environ[example_spec.EXAMPLE_ENV_VAR] = str(ROOT / "examples" / "wide.toml")
+        os.environ[LANGUAGE_ENV_VAR] = language
+        try:
+            source = Source("coffee")
+            made, plan, _, body = plan_for("portrait", lambda: _query_and_encoder_forms(source,
+                                                                                         list(source.get("tokens"))))
+        finally:
+            del os.environ[example_spec.EXAMPLE_ENV_VAR], os.environ[LANGUAGE_ENV_VAR]
+        assert plan.rung == compose.CAMERA
+        assert made.q_row.width <= body.width  # the column: q reads whole in the frame at rest
+        chosen[language] = plan.form
+    assert chosen == {"en": "q as a column, over H", "fr": "q as a column, over H"}
+
+
+def test_the_camera_takes_the_narrowest_form_at_the_floor_before_the_one_with_less_to_pan_across():
+    """The tie-break is only a tie-break: a form narrower at the floor wins even with more parts to pan across."""
+    from manim import DOWN, RIGHT, Rectangle
+
+    from scenes.kit import label
+
+    def build(widths):
+        return VGroup(*(VGroup(Rectangle(width=w, height=0.5), label("x", font_size=typography.MIN_FONT_SIZE))
+                        .arrange(RIGHT) for w in widths)).arrange(DOWN)
+
+    with in_frame("portrait"):
+        wide = layout.body().width * 3
+        forms = [compose.Form("one wide part, wider", lambda: build([wide * 1.2])),
+                 compose.Form("two wide parts", lambda: build([wide, wide])),
+                 compose.Form("one wide part", lambda: build([wide, 0.5]))]
+        _, plan = compose.compose(forms)
+        assert (plan.rung, plan.form) == (compose.CAMERA, "one wide part")
+        _, plan = compose.compose(forms[:2])
+        assert plan.form == "two wide parts"

@@ -77,6 +77,9 @@ def smallest_number(mob: Mobject) -> float | None:
     return min(sizes) if sizes else None
 
 
+#: Two forms this close in width at the floor (relatively) are equally narrow: what tells them apart is a rounding.
+TIED = 1e-6
+
 fill_factor = layout.fill_factor  #: how far a form is scaled to fill its region (the one formula, in layout)
 
 
@@ -154,9 +157,20 @@ def _preferred(built: list[tuple[Form, Any, str]], region: layout.Region) -> tup
         """At the floor it is no wider than its region: the camera only pans down it."""
         return width_at_floor(entry) <= (entry[0].region or region).width
 
+    def panned_across(entry: tuple[Form, Any, str]) -> float:
+        """How much of its parts, at the floor, lies beyond its region's width: what the camera pans across."""
+        whole = entry[0].whole(entry[1])
+        scale = typography.MIN_FONT_SIZE * shot_content.BUILD_MARGIN / shot_content.smallest_font(whole)
+        room = (entry[0].region or region).width
+        return sum(max(0.0, part.width * scale - room) for part in (whole.submobjects or [whole]))
+
     pool = [entry for entry in built if one_way(entry)]
     if not pool:  # every form needs the camera to pan across too: the narrowest at the floor, the least panning
-        return min(built, key=lambda entry: width_at_floor(entry))
+        narrowest = min(width_at_floor(entry) for entry in built)
+        # forms as narrow (their widest part the same, a matrix under a vector laid as a row or as a column) differ
+        # only by a rounding: the one with less to pan across (the vector's row wider than the frame is one more)
+        tied = [entry for entry in built if width_at_floor(entry) <= narrowest * (1 + TIED)]
+        return min(tied, key=panned_across)  # the first of equals
     best = max(legibility(entry) for entry in pool)
     return next(entry for entry in pool if legibility(entry) >= best - 1e-9)  # the first of equals
 
