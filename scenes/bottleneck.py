@@ -466,6 +466,7 @@ class BottleneckScene(AttentionScene):
             all_of_it.next_to(brace, DOWN, buff=layout.GAP)
         else:
             brace = caption_brace(frame, fixed, color=palette.CONTEXT)
+            layout.keep_inside(brace[1], layout.body())  # a long note under s near the edge moves in along it
             all_of_it = label(must_fit, font_size=typography.LABEL_SIZE)
             all_of_it.next_to(frame, RIGHT, buff=layout.APART)
         layout.keep_inside(all_of_it, layout.body())
