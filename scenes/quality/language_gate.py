@@ -12,21 +12,27 @@ from pathlib import Path
 from scenes.kit.translation import DOMAIN, LANGUAGES, catalog_path
 
 ROOT = Path(__file__).resolve().parent.parent.parent
-#: The source that holds messages, and how Babel reads it (babel.cfg says the same for `pybabel extract`).
-METHOD_MAP = [("scenes/**.py", "python"), ("rendering/**.py", "python"), ("rendering/site/**.j2", "jinja2")]
-OPTIONS_MAP = {"rendering/site/**.j2": {"encoding": "utf-8", "silent": "false", "trim_blocks": "true",
-                                        "lstrip_blocks": "true"}}
 KEYWORDS = {"_": None, "N_": None, "n_": (1, 2)}
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
+
+
+def mappings(root: Path = ROOT) -> tuple[list[tuple[str, str]], dict[str, dict[str, str]]]:
+    """The source that holds messages and how Babel reads it: babel.cfg's (method map, options map), the one file
+    `pybabel extract` reads too."""
+    from babel.messages.frontend import parse_mapping_cfg
+
+    with (root / "babel.cfg").open(encoding="utf-8") as handle:
+        return parse_mapping_cfg(handle)
 
 
 def source_messages(root: Path = ROOT) -> dict[str | tuple[str, str], str]:
     """Every message marked in the source (a plural one as (singular, plural)), with where it first occurs."""
     from babel.messages.extract import extract_from_dir
 
+    method_map, options_map = mappings(root)
     found: dict[str | tuple[str, str], str] = {}
     for filename, lineno, message, _comments, _context in extract_from_dir(
-            str(root), METHOD_MAP, options_map=OPTIONS_MAP, keywords=KEYWORDS, comment_tags=(),
+            str(root), method_map, options_map=options_map, keywords=KEYWORDS, comment_tags=(),
             strip_comment_tags=True):
         found.setdefault(message, f"{filename}:{lineno}")
     return found
