@@ -20,8 +20,8 @@ buttons, the keys a presentation clicker sends, and a list of the beats by their
 
 The markup is in Jinja2 templates (page_assets/page.html.j2 and page_macros.html.j2), autoescaped: this module
 only works out the values. The page's own words are messages in the page's language (interface.py): the templates
-mark theirs with _() and n_(), and hand the scripts theirs in a JSON block (#page-messages). Which entries are accepted is manifest_check.py's job, which rendering plays
-players.py's.
+mark theirs with _() and n_(), and hand the scripts theirs in a JSON block (#page-messages). Which entries are
+accepted is manifest_check.py's job, which rendering plays players.py's.
 """
 
 from __future__ import annotations
@@ -220,7 +220,7 @@ def _summary(players: list[Player], film: Mapping | None, example: Mapping | Non
     language's quotation marks) and description."""
     named = isinstance(example, Mapping) and isinstance(example.get("name"), str)
     return {"count": len(players), "film": _duration_text(film["duration"]) if film is not None else None,
-            "example": _quoted(example["name"], language) if named else None,
+            "example": translation.quoted(example["name"], language) if named else None,  # “tiny”, « tiny »
             "description": (example.get("description") or None) if named else None}
 
 
@@ -321,8 +321,8 @@ def _step(entry: Mapping, label: str, language: str = DEFAULT_LANGUAGE, film: bo
         return None
     beats = [beat for beat in entry.get("beats", []) if isinstance(beat, Mapping)]
     return {"beats": json.dumps(times, separators=(",", ":")), "fps": float(entry["fps"]), "label": label,
-            "film": film, "captions": [str(beat["caption"]) if "caption" in beat else text(N_("Beat {n}"), language, n=n)
-                                       for n, beat in enumerate(beats, 1)]}
+            "film": film, "captions": [str(beat["caption"]) if "caption" in beat else
+                                       text(N_("Beat {n}"), language, n=n) for n, beat in enumerate(beats, 1)]}
 
 
 def _figure(player: Player, number: int, caption_url: Callable[[str], str], language: str) -> dict:
@@ -426,11 +426,6 @@ def _download_links(player: Player, chosen: Mapping) -> list[dict]:
             links.append({"format": name, "href": _href(path) if path else None, "label": label,
                           "chapter_list": False})
     return links
-
-
-def _quoted(name: str, language: str) -> str:
-    """An example's name between the language's quotation marks (“tiny”, « tiny »)."""
-    return translation.quoted(name, language)
 
 
 def _duration_text(seconds: float) -> str:
