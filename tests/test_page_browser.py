@@ -335,6 +335,13 @@ def served_browser(root: Path, **options):
             context.close()
 
 
+def page_with_errors(context) -> tuple[object, list[str]]:
+    """A new page of `context` and the list its uncaught script errors go to (a test asserts it stays empty)."""
+    page, errors = context.new_page(), []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    return page, errors
+
+
 def check_page_in_browser(media_dir: Path, screenshot_dir: Path | None = ARTIFACTS) -> PageReport:
     """Serve media_dir on 127.0.0.1, open index.html in Chromium, check every clip; return what went wrong."""
     from playwright.sync_api import sync_playwright

@@ -279,7 +279,7 @@ def test_the_templates_messages_are_extracted_as_babel_cfg_says_and_the_gate_rea
 
 @pytest.mark.browser
 def test_step_mode_announces_in_french_on_the_french_page(tmp_path):
-    from tests.test_page_browser import WAIT_MS, served_browser
+    from tests.test_page_browser import WAIT_MS, page_with_errors, served_browser
     from tests.test_render_language import _black_mp4
 
     manifest = _manifest()
@@ -292,9 +292,7 @@ def test_step_mode_announces_in_french_on_the_french_page(tmp_path):
     figure = f"#clip-{SCENES[1].id}"
     status = f"{figure} .step-status"
     with served_browser(tmp_path) as (server, context):
-        page = context.new_page()
-        errors = []
-        page.on("pageerror", lambda error: errors.append(str(error)))
+        page, errors = page_with_errors(context)
         page.goto(server.url + "index.fr.html", wait_until="load")
         page.click(f"{figure} button.step-toggle")
         page.click(f"{figure} button.step-next")

@@ -153,13 +153,11 @@ _WATCH_THE_TURN = """() => {
 
 @pytest.mark.browser
 def test_a_phone_plays_the_portrait_clip_and_turning_it_switches_to_landscape_in_place(built):
-    from tests.test_page_browser import ARTIFACTS, WAIT_MS, served_browser
+    from tests.test_page_browser import ARTIFACTS, WAIT_MS, page_with_errors, served_browser
 
     project, _ = built
     with served_browser(project.out) as (server, context):
-        page = context.new_page()
-        errors = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
+        page, errors = page_with_errors(context)
         page.set_viewport_size({"width": 390, "height": 844})
         page.goto(server.url + "index.html", wait_until="load")
         upright = page.evaluate(_PLAYING, ["clips/low/portrait/corner.", WAIT_MS])

@@ -348,7 +348,7 @@ def _black_mp4(path: Path, seconds: float = 4.0, fps: int = 15) -> None:
 @pytest.mark.browser
 def test_the_switch_opens_the_other_language_at_the_same_beat_and_share_of_it(tmp_path):
     from rendering.site.page import write_page
-    from tests.test_page_browser import WAIT_MS, served_browser
+    from tests.test_page_browser import WAIT_MS, page_with_errors, served_browser
 
     manifest = _page_manifest("en", "fr")
     for clip in manifest["clips"]:
@@ -360,9 +360,7 @@ def test_the_switch_opens_the_other_language_at_the_same_beat_and_share_of_it(tm
     clip_id = manifest["clips"][0]["id"]
     video = f"document.querySelector('#clip-{clip_id} video')"
     with served_browser(tmp_path) as (server, context):
-        page = context.new_page()
-        errors = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
+        page, errors = page_with_errors(context)
         page.goto(server.url + "index.html", wait_until="load")
         page.wait_for_function(f"() => {video}.readyState >= 1", timeout=WAIT_MS)
         # 2.0 s in English is 0.2 of the way through beat 2 ([1.5, 4.0)).
