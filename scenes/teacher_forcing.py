@@ -7,7 +7,7 @@ example's English, French reference and wrong first word); the layout follows fr
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, replace
 
 from manim import (
     DOWN, LEFT, ORIGIN, RIGHT, UP, Arrow, Create, FadeIn, FadeOut, GrowArrow, Indicate, LaggedStart, Line, ReplacementTransform,
@@ -16,7 +16,7 @@ from manim import (
 
 from scenes.kit import AttentionScene, Source, TokenRow, beat, flow_arrow, frame_box, label, layout, palette, typography
 from scenes.kit import staging
-from scenes.kit.compose import Form, compose, single
+from scenes.kit.compose import Form, Plan, compose, single
 from scenes.kit.layout import Region
 from scenes.kit.languages import source_language, target_language
 from scenes.kit.text import wrapped
@@ -122,19 +122,39 @@ class StepRow:
 
 @dataclass(frozen=True)
 class StepTable:
-    """A mode's header ("Generating", "Training") and its step rows, laid out together."""
+    """A mode's header ("Generating", "Training") and its step rows, laid out together; in training, the reference
+    words over them and the loss note ("loss", and the scored word under the prediction where the rows are
+    wrapped). `plan` says how the stage shows it (a table longer than the stage scrolls as its rows come)."""
 
     header: VGroup
     rows: list[StepRow]
-    window: Region | None = None  # where the rows show when the table is taller than the stage (they scroll up)
-    scrolled_out: set = field(default_factory=set)  # ids of the row groups scrolled out of the window
+    group: VGroup  # everything above: what is fitted
+    reference: TokenRow | None = None  # the reference words, one box each
+    ref_tag: VGroup | None = None
+    loss_note: tuple = (None, None)
+    plan: Plan | None = None
+
+    @property
+    def head(self) -> VGroup:
+        """What stays over the rows while they scroll: the header, and in training the reference."""
+        return VGroup(self.header, *(part for part in (self.ref_tag, self.reference) if part is not None))
 
 
 @dataclass(frozen=True)
-class TrainingTable:
-    table: StepTable
-    reference: TokenRow  # the reference French words, one box each
-    ref_tag: VGroup
+class Comparison:
+    """The last beat's picture: the two modes' panels (heading, s + history, "same s", "history") and the moral."""
+
+    group: VGroup
+    panels: VGroup
+    heads: list
+    givens: list
+    notes: list  # ("same s", the history's box, "history") per panel
+    moral: VGroup
+
+
+def _whole(built) -> VGroup:
+    """What a form of this scene fits and measures: the group its build laid out."""
+    return built.group
 
 
 class TeacherForcingScene(AttentionScene):
@@ -151,7 +171,7 @@ class TeacherForcingScene(AttentionScene):
         self.generating_error_stays(encoder, generating)
         training = self.training_first_step(encoder, generating)
         self.training_feeds_reference(encoder, training)
-        self.step_two_side_by_side(encoder)
+        self.step_two_side_by_side(encoder, training)
 
     # --- beats ------------------------------------------------------------------------------------------------
 
@@ -193,22 +213,9 @@ class TeacherForcingScene(AttentionScene):
         step = self.src.get("generating")[0]
         caption, narration = generating_caption(step)
         self.say(caption, narration=narration)
-        header = self._mode_header(_("Generating"), generating_note())
-        rows = self._step_rows(self.src.get("generating"), training=False)
-        table = VGroup(*(r.group for r in rows))
-        VGroup(header, table).arrange(DOWN, buff=layout.APART, aligned_edge=LEFT)
-        window = None
-        if not layout.fits_legibly(VGroup(header, table), self._stage(encoder), typography.SMALL_SIZE):
-            width = self._wrap_width(encoder)  # a narrow frame: each row wrapped under its tag, the rows stacked
-            header = self._mode_header(_("Generating"), generating_note(), width=width)
-            rows = self._wrapped_rows(self.src.get("generating"), training=False, width=width)
-            VGroup(header, *(r.group for r in rows)).arrange(DOWN, buff=layout.GAP, aligned_edge=LEFT)
-            window = self._place_wrapped(VGroup(header, *(r.group for r in rows)), rows, encoder)
-        else:
-            self._place_on_stage(VGroup(header, table), encoder)
-        generating = StepTable(header, rows, window)
-        self.play(FadeIn(header, shift=DOWN * layout.NUDGE), run_time=0.6)
-        self._show_row(encoder, rows[0], table=generating)
+        generating = self._on_stage(self._generating_forms(encoder), encoder)
+        self.play(FadeIn(generating.header, shift=DOWN * layout.NUDGE), run_time=0.6)
+        self._show_row(encoder, generating, generating.rows[0])
         self.wait(1.5)
         return generating
 
@@ -224,58 +231,47 @@ class TeacherForcingScene(AttentionScene):
                              "history of step {step} and of every step after it.").format(wrong=quoted(wrong),
                                                                                        step=steps[1].step))
         for prev, row in zip(rows[:-1], rows[1:]):
-            self._show_row(encoder, row, fed_from=prev.pred, prev_row=prev, table=generating)
-        trail = VGroup(*(row.given_tokens[0] for row in rows[1:] if self._in_view(row, generating)))
+            self._show_row(encoder, generating, row, fed_from=prev.pred, prev_row=prev)
+        trail = VGroup(*(row.given_tokens[0] for row in rows[1:]))
         self.play(LaggedStart(*(Indicate(t[1], color=palette.WRONG, scale_factor=1.4) for t in trail),
                               lag_ratio=0.4), run_time=1.4)
         self.wait(2.0)
 
     @beat
-    def training_first_step(self, encoder: Encoder, generating: StepTable) -> TrainingTable:
+    def training_first_step(self, encoder: Encoder, generating: StepTable) -> StepTable:
         """Training, step 1: the same wrong word, now scored against the reference."""
         step = self.src.get("training")[0]
         reference = self.src.get("reference")
         self.say(_("Training: the reference is {reference}. Step {step} still predicts {predicted}; the loss scores "
                    "it against {target}.").format(reference=" ".join(reference[:-1]), step=step.step,
                                                   predicted=quoted(step.predicted), target=quoted(step.target)))
-        self.play(FadeOut(generating.header), *(FadeOut(r.group) for r in generating.rows), run_time=0.6)
-        stage = self._stage(encoder)
-        for options in ({"compact": False}, {"compact": True}, {"compact": True, "narrow": True}):
-            # a long reference: rows packed closer; a narrow frame: tags over the rows
-            header, rows, ref_tag, ref_words = self._training_picture(encoder, **options)
-            picture = VGroup(header, ref_tag, ref_words, *(r.group for r in rows))
-            if layout.fits_legibly(picture, stage, typography.SMALL_SIZE):
-                break
-        loss_note, window = None, None
-        if layout.fits_legibly(picture, stage, typography.SMALL_SIZE):
-            self._place_on_stage(picture, encoder)
-        else:  # narrower still: each row wrapped under its tag, the rows scrolling up when they outgrow the stage
-            header, rows, ref_tag, ref_words, loss_note, window = self._wrapped_training_picture(encoder)
-        training = StepTable(header, rows, window)
-        self.play(FadeIn(header, shift=DOWN * layout.NUDGE), FadeIn(ref_tag), FadeIn(ref_words), run_time=0.8)
-        first = rows[0]
-        self._show_row(encoder, first, table=training)
-        target = ref_words[reference.index(step.target)]
-        if loss_note is not None:  # wrapped rows: the target word comes down under the prediction it scores
-            loss_word, loss_target = loss_note
+        staging.back_to_rest(self, generating.plan, FadeOut(generating.header),
+                             *(FadeOut(r.group) for r in generating.rows), run_time=0.6)
+        training = self._on_stage(self._training_forms(encoder), encoder)
+        self.play(FadeIn(training.header, shift=DOWN * layout.NUDGE), FadeIn(training.ref_tag),
+                  FadeIn(training.reference), run_time=0.8)
+        first = training.rows[0]
+        self._show_row(encoder, training, first)
+        target = training.reference[reference.index(step.target)]
+        loss_word, loss_target = training.loss_note
+        if loss_target is not None:  # wrapped rows: the target word comes down under the prediction it scores
             self.play(TransformFromCopy(target, loss_target), FadeIn(loss_word),
                       Indicate(target[1], color=palette.WRONG, scale_factor=1.3), run_time=1.0)
         else:
             loss = Arrow(first.pred.get_top(), target.get_bottom(), buff=layout.HAIRLINE, color=palette.WRONG,
                          stroke_width=3, max_tip_length_to_length_ratio=0.3)
-            loss_word = label(_("loss"), font_size=typography.SMALL_SIZE, color=palette.WRONG)
             loss_word.next_to(loss, LEFT, buff=layout.TIGHT)
             self.play(GrowArrow(loss), FadeIn(loss_word), Indicate(target[1], color=palette.WRONG, scale_factor=1.3),
                       run_time=1.0)
         self.wait(1.8)
-        return TrainingTable(training, ref_words, ref_tag)
+        return training
 
     @beat
-    def training_feeds_reference(self, encoder: Encoder, training: TrainingTable) -> None:
+    def training_feeds_reference(self, encoder: Encoder, training: StepTable) -> None:
         """Teacher forcing: the reference word, not the prediction, goes into the next step's history."""
         steps = self.src.get("training")
         reference = self.src.get("reference")
-        rows = training.table.rows
+        rows = training.rows
         predicted, fed = quoted(steps[0].predicted), quoted(steps[0].fed_forward)
         self.say(_("Teacher forcing: {predicted} is scored but not fed forward; the reference {fed} is.").format(
                      predicted=predicted, fed=fed),
@@ -285,11 +281,8 @@ class TeacherForcingScene(AttentionScene):
         blocked = Line(first.pred.get_corner(DOWN + LEFT), first.pred.get_corner(UP + RIGHT),
                        color=palette.WRONG, stroke_width=4)
         self.play(Create(blocked), run_time=0.6)  # struck out, still read: dimmed it would fall below 4.5:1
-        if training.table.window is not None:  # the strike scrolls with its row
-            first.group.add(blocked)
         self.wait(0.8)
-        self._show_row(encoder, rows[1], fed_from=training.reference[reference.index(steps[0].fed_forward)],
-                       table=training.table)
+        self._show_row(encoder, training, rows[1], fed_from=training.reference[reference.index(steps[0].fed_forward)])
         self.wait(0.6)
         if len(rows) > 2:
             self.say(_("Every later step gets the reference history: {words}.").format(
@@ -298,12 +291,12 @@ class TeacherForcingScene(AttentionScene):
             self.say(_("Every step after the first gets the reference history: {words}.").format(
                 words=", ".join(reference[:-1])))
         for prev, prev_row, row in zip(steps[1:-1], rows[1:-1], rows[2:]):
-            self._show_row(encoder, row, fed_from=training.reference[reference.index(prev.fed_forward)],
-                           prev_row=prev_row, table=training.table)
+            self._show_row(encoder, training, row, fed_from=training.reference[reference.index(prev.fed_forward)],
+                           prev_row=prev_row)
         self.wait(2.0)
 
     @beat
-    def step_two_side_by_side(self, encoder: Encoder) -> None:
+    def step_two_side_by_side(self, encoder: Encoder, training: StepTable) -> None:
         """The whole difference, in one picture: the two inputs at the first step where they differ."""
         k = self.src.get("divergence_step")
         gen = self.src.get("generating")[k - 1]
@@ -313,32 +306,21 @@ class TeacherForcingScene(AttentionScene):
                  narration=_("Now compare step {step} in the two modes. Generating is given {generating}; training "
                              "is given {training}.").format(step=k, generating=quoted(gen.given[0]),
                                                            training=quoted(train.given[0])))
-        keep = set(map(id, encoder.strip.get_family()))
-        self.play(*(FadeOut(m) for m in self.mobjects if id(m) not in keep), run_time=0.6)
-        moral_text = divergence_moral()
-        panels, heads, givens, notes = self._panels(gen, train)
-        stage_width = self._stage(encoder).width
-        panels.arrange(RIGHT, buff=L.panel_gap, aligned_edge=UP)
-        if panels.width > stage_width:  # a narrower frame: the two modes closer
-            panels.arrange(RIGHT, buff=layout.APART, aligned_edge=UP)
-        moral = wrapped(moral_text, stage_width, font_size=typography.BODY_SIZE)
-        stage = VGroup(panels, moral).arrange(DOWN, buff=layout.FAR)
-        if not layout.fits_legibly(stage, self._stage(encoder), typography.SMALL_SIZE):
-            width = self._wrap_width(encoder)  # narrower still: the two modes stacked, each input wrapped
-            panels, heads, givens, notes = self._panels(gen, train, width=width)
-            panels.arrange(DOWN, buff=layout.APART, aligned_edge=LEFT)
-            moral = wrapped(moral_text, width, font_size=typography.BODY_SIZE)
-            stage = VGroup(panels, moral).arrange(DOWN, buff=layout.APART)
-        layout.fit_into(stage, self._stage(encoder))
-        self.play(*(FadeIn(h) for h in heads), run_time=0.6)
-        self.play(*(TransformFromCopy(encoder.summary, g.s_box) for g in givens),
-                  *(FadeIn(m) for g in givens for m in g if m is not g.s_box), run_time=1.0)
-        self.play(*(FadeIn(same) for same, _box, _history in notes), run_time=0.5)
-        self.play(*(Create(box) for _same, box, _history in notes),
-                  *(FadeIn(history) for _same, _box, history in notes), run_time=0.8)
+        staging.clear_to(self, training.plan, [encoder.strip])
+        compared, plan = compose(self._comparison_forms(gen, train, encoder), self._stage(encoder),
+                                 pinned=(encoder.strip,))
+        staging.hang_from_top(plan)
+        staging.enter_below(self, plan, plan.whole, *(FadeIn(h) for h in compared.heads), run_time=0.6)
+        self.play(*(TransformFromCopy(encoder.summary, g.s_box) for g in compared.givens),
+                  *(FadeIn(m) for g in compared.givens for m in g if m is not g.s_box), run_time=1.0)
+        staging.scroll_to(self, plan, compared.panels[-1])
+        self.play(*(FadeIn(same) for same, _box, _history in compared.notes), run_time=0.5)
+        self.play(*(Create(box) for _same, box, _history in compared.notes),
+                  *(FadeIn(history) for _same, _box, history in compared.notes), run_time=0.8)
         self.wait(1.5)
         self.say(divergence_moral())
-        self.play(Write(moral), run_time=1.4)
+        staging.scroll_to(self, plan, compared.moral)
+        self.play(Write(compared.moral), run_time=1.4)
         self.wait(2.5)
 
     # --- building blocks --------------------------------------------------------------------------------------
@@ -412,6 +394,17 @@ class TeacherForcingScene(AttentionScene):
         """How wide (before the wrap scale) a wrapped row may be, so it spans the stage once built."""
         return self._stage(encoder).width / self._wrap_scale()
 
+    @staticmethod
+    def _tail_units(arrow, pred, verdict, width: float) -> list[VGroup]:
+        """"→ prediction ✓" as one unit of a wrapped row; where a long word makes that wider than `width`, the arrow
+        ends the line above and the prediction starts its own (its verdict after it, or under it)."""
+        ends = [verdict] if verdict is not None else []
+        for units in ([[arrow, pred, *ends]], [[arrow], [pred, *ends]], [[arrow], [pred], [*ends]]):
+            groups = [VGroup(*unit).arrange(RIGHT, buff=layout.GAP) for unit in units if unit]
+            if all(group.width <= width for group in groups):
+                return groups
+        return groups
+
     def _wrapped_rows(self, steps, *, training: bool, width: float, first_note: VGroup | None = None) -> list[StepRow]:
         """One block per step for a frame too narrow for a row: its tag, then s + history → prediction ✓/✗
         wrapped into lines `width` wide; the predictions flush right, in one column. `first_note` goes on a line
@@ -420,14 +413,14 @@ class TeacherForcingScene(AttentionScene):
         for step in steps:
             tag, given, arrow, pred, verdict = self._step_parts(step, training=training, compact=True,
                                                                 arrow_length=L.short_arrow_length)
-            tail = VGroup(arrow, pred, *([verdict] if verdict is not None else [])).arrange(RIGHT, buff=layout.GAP)
+            tail = self._tail_units(arrow, pred, verdict, width)
             note = first_note if not rows else None
             extra = [note] if note is not None else []
-            content = self._flow([*self._given_units(given), tail, *extra], width, own_line=extra)
+            content = self._flow([*self._given_units(given), *tail, *extra], width, own_line=extra)
             tag.next_to(content, UP, buff=layout.TIGHT, aligned_edge=LEFT)
             rows.append(StepRow(tag, given, arrow, pred, verdict,
                                 VGroup(tag, given, arrow, pred, *([verdict] if verdict is not None else []), *extra)))
-            tails.append([tail, *extra])
+            tails.append([*tail, *extra])
         VGroup(*(r.group for r in rows)).arrange(DOWN, buff=layout.GAP, aligned_edge=LEFT)
         right = max(r.group.get_right()[0] for r in rows)
         for ends in tails:
@@ -435,9 +428,36 @@ class TeacherForcingScene(AttentionScene):
                 end.shift(RIGHT * (right - end.get_right()[0]))
         return rows
 
-    def _wrapped_training_picture(self, encoder: Encoder):
-        """The training picture for a narrow frame: header, the reference words wrapped, the wrapped rows (with
-        room for "loss" and the scored reference word under the first prediction); placed on the stage."""
+    def _generating_forms(self, encoder: Encoder) -> list[Form]:
+        """Generating's table: one row per step; else, in a narrow frame, each row wrapped under its tag."""
+        steps = self.src.get("generating")
+
+        def rows() -> StepTable:
+            header = self._mode_header(_("Generating"), generating_note())
+            rows = self._step_rows(steps, training=False)
+            table = VGroup(*(r.group for r in rows))
+            return StepTable(header, rows, VGroup(header, table).arrange(DOWN, buff=layout.APART, aligned_edge=LEFT))
+
+        def wrapped() -> StepTable:
+            width = self._wrap_width(encoder)
+            header = self._mode_header(_("Generating"), generating_note(), width=width)
+            rows = self._wrapped_rows(steps, training=False, width=width)
+            group = VGroup(header, *(r.group for r in rows)).arrange(DOWN, buff=layout.GAP, aligned_edge=LEFT)
+            return StepTable(header, rows, group)
+
+        return [Form("rows", rows, _whole), Form("wrapped", wrapped, _whole)]
+
+    def _training_forms(self, encoder: Encoder) -> list[Form]:
+        """Training's table: the reference over the rows; packed closer for a long reference; tags over the rows in
+        a narrow frame; narrower still, each row wrapped under its tag (the loss note under the first prediction)."""
+        tables = [Form(name, lambda options=options: self._training_table(encoder, **options), _whole)
+                  for name, options in (("rows", {"compact": False}), ("rows packed", {"compact": True}),
+                                        ("tags over rows", {"compact": True, "narrow": True}))]
+        return [*tables, Form("wrapped", lambda: self._wrapped_training(encoder), _whole)]
+
+    def _wrapped_training(self, encoder: Encoder) -> StepTable:
+        """The training table for a narrow frame: header, the reference words wrapped, the wrapped rows (with room
+        for "loss" and the scored reference word under the first prediction)."""
         width = self._wrap_width(encoder)
         steps, reference = self.src.get("training"), self.src.get("reference")
         header = self._mode_header(_("Training"), training_note(), width=width)
@@ -450,71 +470,37 @@ class TeacherForcingScene(AttentionScene):
         ref_words = self._row(reference, palette.FRENCH, gap=layout.NEAR)
         ref_tag = label(_("reference"), font_size=typography.SMALL_SIZE, color=palette.MUTED)
         ref_block = self._flow([ref_tag, *ref_words.tokens], width)
-        composition = VGroup(header, ref_block, *(r.group for r in rows)).arrange(DOWN, buff=layout.GAP,
-                                                                                  aligned_edge=LEFT)
-        window = self._place_wrapped(composition, rows, encoder)
-        return header, rows, ref_tag, ref_words, (loss_word, loss_target), window
+        group = VGroup(header, ref_block, *(r.group for r in rows)).arrange(DOWN, buff=layout.GAP, aligned_edge=LEFT)
+        return StepTable(header, rows, group, ref_words, ref_tag, (loss_word, loss_target))
 
-    def _place_wrapped(self, composition: VGroup, rows: list[StepRow], encoder: Encoder) -> Region | None:
-        """Fit a wrapped table into the stage when it fits legibly (None); else build it at the wrap scale,
-        hung from the stage's top, and return the window its rows show in (later rows scroll up into it)."""
-        stage = self._stage(encoder)
-        if layout.fits_legibly(composition, stage, typography.SMALL_SIZE):
-            layout.fit_into(composition, stage)
-            composition.align_to(stage.top_edge(), UP)
-            return None
-        composition.scale(min(self._wrap_scale(), stage.width / composition.width))
-        composition.move_to(stage.center).align_to(stage.top_edge(), UP)
-        return Region(stage.left, stage.right, stage.bottom, rows[0].group.get_top()[1])
+    def _comparison_forms(self, gen, train, encoder: Encoder) -> list[Form]:
+        """The last beat's two modes side by side, the moral under them; else stacked, each input wrapped."""
+        stage_width = self._stage(encoder).width
 
-    @staticmethod
-    def _in_view(row: StepRow, table: StepTable | None) -> bool:
-        return table is None or id(row.group) not in table.scrolled_out
+        def side_by_side() -> Comparison:
+            panels, heads, givens, notes = self._panels(gen, train)
+            room = stage_width - sum(panel.width for panel in panels)  # the modes closer in a narrower frame
+            panels.arrange(RIGHT, buff=min(L.panel_gap, max(layout.APART, room)), aligned_edge=UP)
+            moral = wrapped(divergence_moral(), stage_width, font_size=typography.BODY_SIZE)
+            group = VGroup(panels, moral).arrange(DOWN, buff=layout.FAR)
+            return Comparison(group, panels, heads, givens, notes, moral)
 
-    def _scroll_into_view(self, table: StepTable, row: StepRow) -> None:
-        """Scroll the table's rows up until `row` fits the window; the rows that leave its top fade out."""
-        window = table.window
-        if row.group.get_bottom()[1] >= window.bottom - layout.HAIRLINE:
-            return
-        index = next(i for i, r in enumerate(table.rows) if r is row)
-        shown = [r for r in table.rows[:index] if self._in_view(r, table)]
-        rise = window.top - row.group.get_top()[1]  # whole rows leave: the first one kept comes to the top
-        for kept in shown[1:]:
-            if row.group.get_bottom()[1] + window.top - kept.group.get_top()[1] >= window.bottom - layout.HAIRLINE:
-                rise = window.top - kept.group.get_top()[1]
-                break
-        on_screen = set(map(id, self.get_mobject_family_members()))
-        fades, gone, moves = [], [], []
-        for other in table.rows:
-            leaving = self._in_view(other, table) and other.group.get_top()[1] + rise > window.top + layout.HAIRLINE
-            if leaving:
-                table.scrolled_out.add(id(other.group))
-            visible, still = [], []
-            self._split_on_screen(other.group, on_screen, visible, still)
-            for part in still:
-                part.shift(UP * rise)
-            if leaving:  # faded where they are, so nothing slides over the header or the reference
-                fades += [FadeOut(part) for part in visible]
-                gone += visible
-            else:
-                moves += [part.animate.shift(UP * rise) for part in visible]
-        if fades:
-            self.play(*fades, run_time=0.3)
-        for part in gone:
-            part.shift(UP * rise)
-        if moves:
-            self.play(*moves, run_time=0.5)
+        def stacked() -> Comparison:
+            width = self._wrap_width(encoder)
+            panels, heads, givens, notes = self._panels(gen, train, width=width)
+            panels.arrange(DOWN, buff=layout.APART, aligned_edge=LEFT)
+            moral = wrapped(divergence_moral(), width, font_size=typography.BODY_SIZE)
+            group = VGroup(panels, moral).arrange(DOWN, buff=layout.APART)
+            return Comparison(group, panels, heads, givens, notes, moral)
 
-    @classmethod
-    def _split_on_screen(cls, mob, on_screen: set, shown: list, still: list) -> None:
-        """The outermost parts of `mob` on screen (`shown`), and the rest not on screen at all (`still`)."""
-        if id(mob) in on_screen:
-            shown.append(mob)
-        elif not any(id(m) in on_screen for m in mob.get_family()):
-            still.append(mob)
-        else:
-            for sub in mob.submobjects:
-                cls._split_on_screen(sub, on_screen, shown, still)
+        return [Form("side by side", side_by_side, _whole), Form("stacked", stacked, _whole)]
+
+    def _on_stage(self, forms: list[Form], encoder: Encoder) -> StepTable:
+        """The first of a mode's table `forms` that reads on the stage below the encoder strip, hung from the
+        stage's top as a table is read (one longer than the stage scrolls under the camera as its rows come)."""
+        table, plan = compose(forms, self._stage(encoder), pinned=(encoder.strip,))
+        plan.whole.shift(UP * (plan.region.top - plan.whole.get_top()[1]))
+        return replace(table, plan=plan)
 
     def _strip(self, english, *, shortened: bool = False, folded: bool = False) -> "Strip":
         """encoder  word → word → … ⇒ s: every word (the reading strip), or, for the top band, only the first and
@@ -549,11 +535,10 @@ class TeacherForcingScene(AttentionScene):
         whole = layout.frame()
         return Region(whole.left, whole.right, whole.bottom, encoder.strip.get_bottom()[1] - layout.APART)
 
-    def _training_picture(self, encoder: Encoder, *, compact: bool,
-                          narrow: bool = False) -> tuple[VGroup, list[StepRow], VGroup, TokenRow]:
+    def _training_table(self, encoder: Encoder, *, compact: bool, narrow: bool = False) -> StepTable:
         """Header, the reference words over the predictions (or, when too long for that, over the table's right
         end), and the training steps. `compact` (a long reference) packs the rows closer and drops the "+" between
-        history words."""
+        history words; `narrow` sets each step's tag over its row."""
         reference = self.src.get("reference")
         header = self._mode_header(_("Training"), training_note())
         rows = self._step_rows(self.src.get("training"), training=True, compact=compact, narrow=narrow)
@@ -564,15 +549,9 @@ class TeacherForcingScene(AttentionScene):
         if VGroup(table, ref_words).width > self._stage(encoder).width:  # too long to start above the predictions
             ref_words.align_to(table, RIGHT)
         ref_tag.next_to(ref_words, LEFT, buff=layout.GAP)
-        picture = VGroup(ref_tag, ref_words, table)
-        VGroup(header, picture).arrange(DOWN, buff=layout.GAP, aligned_edge=LEFT)
-        return header, rows, ref_tag, ref_words
-
-    def _place_on_stage(self, composition: VGroup, encoder: Encoder) -> None:
-        """Shrink a mode's table to fit below the encoder strip, and hang it from the top of that space."""
-        stage = self._stage(encoder)
-        layout.fit_into(composition, stage)
-        composition.align_to(stage.top_edge(), UP)
+        group = VGroup(header, VGroup(ref_tag, ref_words, table)).arrange(DOWN, buff=layout.GAP, aligned_edge=LEFT)
+        loss_word = label(_("loss"), font_size=typography.SMALL_SIZE, color=palette.WRONG)
+        return StepTable(header, rows, group, ref_words, ref_tag, (loss_word, None))
 
     @staticmethod
     def _reader(word: VGroup) -> SurroundingRectangle:
@@ -665,12 +644,11 @@ class TeacherForcingScene(AttentionScene):
                 row.tag.next_to(row.given, UP, buff=layout.TIGHT, aligned_edge=LEFT)
         return rows
 
-    def _show_row(self, encoder: Encoder, row: StepRow, fed_from=None, prev_row: StepRow | None = None,
-                  table: StepTable | None = None) -> None:
+    def _show_row(self, encoder: Encoder, table: StepTable, row: StepRow, fed_from=None,
+                  prev_row: StepRow | None = None) -> None:
         """Bring a step row in: s copied from the encoder, the newest history word from where it was fed from,
-        older history words from the previous row (a table taller than the stage scrolls up to make room)."""
-        if table is not None and table.window is not None:
-            self._scroll_into_view(table, row)
+        older history words from the previous row (a table longer than the stage scrolls down to it first)."""
+        staging.scroll_to(self, table.plan, row.group, rows=[r.group for r in table.rows], head=table.head)
         copies = [TransformFromCopy(encoder.summary, row.given.s_box)]
         moved = {id(row.given.s_box)}
         if fed_from is not None:

@@ -86,12 +86,8 @@ FRENCH_EDGE_EXAMPLES = ("wide", "long-word")
 #: bottleneck long-word landscape, is not covered here): all three frames cost about 13 min of CPU (776 s measured
 #: through the inspection), portrait alone 5.3 min (315 s user in pytest).
 FRENCH_EDGE_ASPECTS = (frame.PORTRAIT,)
-#: Known to fail, with why (strict: the mark goes once the case passes).
-FRENCH_EDGE_FAILING = {
-    ("teacher_forcing", "long-word", "portrait"): "step_two_side_by_side: the two modes stacked and the moral are 7.38 "
-    "units tall for a 5.97 stage (English 6.97): shrunk to 24.3 < 26; the scene checks fits_legibly itself, no form "
-    "to offer compose yet",
-}
+#: Known to fail, with why (strict: the mark goes once the case passes). None today.
+FRENCH_EDGE_FAILING: dict[tuple[str, str, str], str] = {}
 FRENCH_EDGE_CASES = [pytest.param((scene_id, name, aspect), id=f"{scene_id}-{name}-{aspect}",
                                   marks=[pytest.mark.xfail(reason=FRENCH_EDGE_FAILING[scene_id, name, aspect],
                                                            strict=True)]

@@ -121,3 +121,36 @@ def test_marks_are_drawn_under_the_band_cover_and_the_pinned_legend():
     assert not animations[0].is_introducer()  # a Create that would put the boxes back on top as it starts
     order = scene.orders[0]
     assert order.index(boxes) < order.index(cover) and order.index(boxes) < order.index(legend)
+
+
+class _AtRest:
+    """A stand-in scene whose camera is at rest (no moving frame)."""
+
+    camera = object()
+
+
+def _table(count: int, height: float, top: float) -> list[Square]:
+    """`count` rows `height` tall, stacked down from `top`, a gap of 0.4 between them."""
+    return [Square(height).move_to([0, top - height / 2 - k * (height + 0.4), 0]) for k in range(count)]
+
+
+def test_a_long_table_scrolls_by_whole_rows_until_the_next_row_shows():
+    region = layout.Region(-3, 3, -4, 2)
+    rows = _table(6, 1.0, 1.5)
+    scene, margin = _AtRest(), staging.camera_moves.FRAMING_MARGIN
+    assert staging._scrolled_to(scene, rows[1], rows, region) is None, "a row in view: no move"
+    y = staging._scrolled_to(scene, rows[5], rows, region)
+    assert rows[5].get_bottom()[1] - y >= region.bottom + margin - 1e-9, "the next row shows whole"
+    tops = [row.get_top()[1] - region.top + margin for row in rows]
+    assert any(abs(y - top) < 1e-9 for top in tops), "a row's top at the room's top: none cut"
+    assert abs(y - tops[2]) < 1e-9, "the earliest row that leaves room for it: as much kept in view as fits"
+
+
+def test_a_table_keeps_its_head_in_view_only_where_every_row_fits_under_it():
+    head = Square(1.0).move_to([0, 1.5, 0])
+    plan = compose.Plan(VGroup(), "wrapped", compose.CAMERA, layout.Region(-3, 3, -4, 2))
+    short = _table(4, 1.0, 0.8)
+    room, kept = staging._scroll_room(_AtRest(), plan, short, head)
+    assert kept == (head,) and abs(room.top - (short[0].get_top()[1] + staging.camera_moves.FRAMING_MARGIN)) < 1e-9
+    tall = [*short, Square(4.6).move_to([0, -8, 0])]  # taller than the room under the head
+    assert staging._scroll_room(_AtRest(), plan, tall, head) == (plan.region, ())

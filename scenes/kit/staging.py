@@ -11,10 +11,13 @@ ends on the part the caption talks about. A scene calls them unconditionally.
     end_on(scene, plan, part, *animations)           frame `part` (a no-op at rest: it is on screen already)
     end_along(scene, plan, name, grid)               frame a named row vector, in pieces if it is too long
     back_to_rest(scene, plan, *animations)           the camera back at rest as the next picture takes over
+    clear_to(scene, plan, keep)                      everything but `keep` fades, the camera back at rest
     follow_along(scene, plan, mob, within)           the camera's move keeping `mob` in view along a long strip
     hang_from_top(plan)                              a picture taller than its region starts at the region's top
     enter_below(scene, plan, part, *fade_ins)        parts entering below the frame come in shaded
     pan_down(scene, plan, part)                      the camera pans down to `part` (no zoom)
+    scroll_to(scene, plan, part, rows=, head=)       a table growing down past the frame scrolls like a page, by
+                                                     whole rows, its head kept in view where the rows fit under it
     draw_on(scene, plan, *marks)                     draw boxes or lines on the picture, under the top band's
                                                      cover and the pinned formula
     rest_as(scene, plan, overviews)                  the camera back at rest, the worked whole turned into its
@@ -48,7 +51,7 @@ from manim import (
     ReplacementTransform, Scene, VGroup, config,
 )
 
-from . import camera_moves, shot_content, camera_work, layout, palette, products, typography
+from . import camera_moves, shot_content, camera_work, layout, on_screen, palette, products, typography
 from .compose import Form, Plan
 from .camera_work import fade_out_all  # taking a piece off the stage whole, wherever its parts were added
 from .products import DotProducts, ShownProduct, WeightedRows
@@ -162,6 +165,15 @@ def back_to_rest(scene: Scene, plan: Plan, *animations: Animation, run_time: flo
     scene.remove(camera_work.cover_top_band(scene, plan.region))
 
 
+def clear_to(scene: Scene, plan: Plan, keep: Sequence[Mobject], *, run_time: float = 0.6) -> None:
+    """Everything on the stage but `keep` (the band's strip) fades out, under the camera plan as the camera comes
+    back to rest: the stage cleared for the next picture."""
+    kept = {id(m) for part in keep for m in part.get_family()}
+    cover = camera_work.band_cover(scene)
+    leaving = [m for m in _stage(scene, ()).submobjects if id(m) not in kept and m is not cover]
+    back_to_rest(scene, plan, *(FadeOut(m) for m in leaving), run_time=run_time)
+
+
 def follow_along(scene: Scene, plan: Plan, mob: Mobject, within: Mobject) -> list[Animation]:
     """Under the camera plan, the camera's move (as animations to play with the step's own) that keeps `mob` (the
     word being read) in view along a strip wider than the frame, never past the strip's ends, `within` taking the
@@ -198,6 +210,62 @@ def pan_down(scene: Scene, plan: Plan, part: Mobject) -> None:
     if plan.camera:
         shot = camera_moves.shot_on(part, plan.region, max_zoom=1.0)
         camera_work.move_to_shot(scene, shot, plan.whole, plan.pinned, run_time=PAN_TIME, region=plan.region)
+
+
+#: How long a scroll down a growing table takes.
+SCROLL_TIME = 0.5
+
+
+def scroll_to(scene: Scene, plan: Plan, part: Mobject, *animations: Animation, rows: Sequence[Mobject] = (),
+              head: Mobject | None = None, run_time: float = SCROLL_TIME) -> None:
+    """Under the camera plan of a table hung from its region's top and longer than it, pan (no zoom) down until
+    `part` (its next row) shows whole, as a page scrolls: by whole `rows` (the first that leaves room for `part`
+    comes to the top, so none is cut), `head` (its header) staying in view over them where every row fits the room
+    under it, else scrolling away with them. `animations` play with the move; what leaves the room hides. Where
+    `part` shows already, or at rest, only `animations` play (nothing when there are none)."""
+    room, kept = _scroll_room(scene, plan, rows, head)
+    y = _scrolled_to(scene, part, rows, room)
+    if not plan.camera or y is None:
+        if animations:
+            scene.play(*animations, run_time=run_time)
+        return
+    camera_work.cover_top_band(scene, room)
+    shot = camera_moves.Shot(np.array([0.0, y, 0.0]), config.frame_width)
+    within = VGroup(*rows) if kept else plan.whole
+    camera_work.move_to_shot(scene, shot, within, [*plan.pinned, *kept], *animations, run_time=run_time,
+                             region=room)
+
+
+def _scroll_room(scene: Scene, plan: Plan, rows: Sequence[Mobject],
+                 head: Mobject | None) -> tuple[layout.Region, tuple[Mobject, ...]]:
+    """Where on screen a table's rows scroll, and what stays in view over them: the room under `head` where every
+    row fits it, else the plan's whole region."""
+    if head is None or not rows:
+        return plan.region, ()
+    # the first row's place at rest (the camera moves, the rows never do): where a row brought up sits, under the head
+    top = rows[0].get_top()[1] + camera_moves.FRAMING_MARGIN
+    room = layout.Region(plan.region.left, plan.region.right, plan.region.bottom, top)
+    margin = camera_moves.FRAMING_MARGIN
+    if all(row.height <= room.height - 2 * margin for row in rows):
+        return room, (head,)
+    return plan.region, ()
+
+
+def _scrolled_to(scene: Scene, part: Mobject, rows: Sequence[Mobject], room: layout.Region) -> float | None:
+    """The camera's height that shows `part` whole in `room` (on screen), the page scrolled by whole `rows` where
+    one leaves room for it (None: no move)."""
+    view, margin = on_screen.current_view(scene), camera_moves.FRAMING_MARGIN
+
+    def top_at(mob: Mobject) -> float:  # the camera's height that brings `mob`'s top to the room's top
+        return mob.get_top()[1] - room.top + margin
+
+    def shows(y: float) -> bool:
+        return part.get_bottom()[1] - y >= room.bottom + margin - 1e-6 and part.get_top()[1] - y <= room.top
+
+    if shows(view.center_y):
+        return None
+    return next((top_at(row) for row in rows if top_at(row) < view.center_y - 1e-6 and shows(top_at(row))),
+                top_at(part))
 
 
 def draw_on(scene: Scene, plan: Plan, *marks: Mobject, lag_ratio: float = 0.1, run_time: float = 1.0) -> None:
