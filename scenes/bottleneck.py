@@ -181,9 +181,22 @@ def through_s_caption(first: str) -> tuple[str, str]:
               "after it.").format(word=quoted(first)))
 
 
-def links_from_s(frame, boxes: list) -> VGroup:
+#: The shortest arrow from s that reads as one (its tip and a shaft), with its gaps at both ends.
+MIN_LINK = 0.5
+
+
+def links_from_s(frame, boxes: list, steps_in_lines: VGroup | None = None) -> VGroup:
     """An arrow from s (its frame) to each decoder step's box: across into steps that all stand right of s (a column
-    beside it), else down into them (a row under s), as the chain was laid out."""
+    beside it), else down into them (a row under s), as the chain was laid out. Steps in lines (`steps_in_lines`,
+    the chain's boxes and links): one arrow down into a frame around them all, as arrows into the lower lines would
+    cross the upper ones."""
+    if steps_in_lines is not None:
+        around = SurroundingRectangle(steps_in_lines, color=palette.CONTEXT, buff=layout.TIGHT, stroke_width=2,
+                                      corner_radius=0.05)
+        if frame.get_bottom()[1] - around.get_top()[1] < MIN_LINK:  # no room: the frame hangs from s's own
+            return VGroup(around)
+        return VGroup(Arrow(frame.get_bottom(), around.get_top(), buff=layout.TIGHT, color=palette.CONTEXT,
+                            stroke_width=3, max_tip_length_to_length_ratio=0.25), around)
     beside = all(box.get_left()[0] > frame.get_right()[0] for box in boxes)
     start = frame.get_right() if beside else frame.get_bottom()
     return VGroup(*(Arrow(start, box.get_left() if beside else box.get_top(), buff=layout.TIGHT,
@@ -368,10 +381,10 @@ class BottleneckScene(AttentionScene):
         self.play(FadeOut(summary.notes), reading.words.animate.set_opacity(0.3),
                   reading.word_arrows.animate.set_opacity(0.3), run_time=0.6)
         self.play(LaggedStart(*(FadeIn(m) for m in chain), lag_ratio=0.15), run_time=1.2)
-        from_s = links_from_s(summary.frame, [chain.step(w) for w in steps])
-        if getattr(chain, "in_lines", False):  # the steps in lines: arrows to a lower line pass behind the upper one
-            self.bring_to_back(*from_s)
-        self.play(LaggedStart(*(GrowArrow(a) for a in from_s), lag_ratio=0.3), run_time=1.5)
+        in_lines = VGroup(*chain.submobjects[1:]) if getattr(chain, "in_lines", False) else None
+        from_s = links_from_s(summary.frame, [chain.step(w) for w in steps], in_lines)
+        self.play(LaggedStart(*(GrowArrow(m) if isinstance(m, Arrow) else Create(m) for m in from_s), lag_ratio=0.3),
+                  run_time=1.5)
         self.wait(2.0)
         caption, narration = through_s_caption(self.tokens[0])
         self.say(caption, narration=narration, subject=VGroup(*boxes, reading.words[0]))

@@ -8,7 +8,7 @@ Everything adapts to the example's sentence and widths; every claim (which word 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from manim import (
     DOWN, LEFT, RIGHT, UP, Create, FadeIn, FadeOut, GrowFromEdge, Indicate, Line, ReplacementTransform,
@@ -22,7 +22,7 @@ from scenes.kit import (
 from scenes.kit import layout, motion, staging
 from scenes.kit.claims import count_word, leader_of, spoken_values, value_list
 from scenes.kit.widgets import divider
-from scenes.kit.compose import Form, Plan, compose
+from scenes.kit.compose import Form, Plan, compose, single
 from scenes.kit.forms import flow_forms, flow_forms_by_row_height
 from scenes.kit.products import encoder_scoring_forms
 from scenes.kit.score_bars import ScoreBars, bars_or_rows
@@ -290,30 +290,36 @@ class SoftFormulaScene(AttentionScene):
         """α_{t,i}: the softmax turns the scores into weights that sum to one."""
         src, tokens, comp = self.src, self.tokens, scoring.comp
         under = _under_at_rest()
-        # a column per word, or (too many words across a narrow frame to read) a row per word
-        panel = bars_or_rows(src, "weights", tokens, under, scores="scores", max_height=L.weights_bar_height,
-                             max_length=L.weights_bar_length, arrow=True, score_name="e_(t,i)",
-                             weight_name="alpha_(t,i)")
-        layout.fit_into(panel, under)
+        # a column per word, or (too many words across a narrow frame to read) a row per word; filmed where even
+        # the form that reads largest is larger than the room at the floor (a long word, six words, a phone)
+        panel, plan = compose(single("bars", lambda: bars_or_rows(
+            src, "weights", tokens, under, scores="scores", max_height=L.weights_bar_height,
+            max_length=L.weights_bar_length, arrow=True, score_name="e_(t,i)", weight_name="alpha_(t,i)")),
+            under, pinned=[lit.eq])
+        staging.hang_from_top(plan)
         bars = panel.bars
         leftovers = VGroup(scoring.words, scoring.names, *(part for part in comp if part is not comp.result))
 
         self.say(_("Normalise: exponentiate each score and divide by the sum, so the weights sum to one."),
                  subject=panel.scores)
+        staging.settle_below(plan, panel)  # what lies below the frame takes its numbers in when the camera is there
         staging.back_to_rest(self, scoring.plan, FadeOut(leftovers), FadeOut(comp.result.brackets),
                              ReplacementTransform(comp.result.body, panel.scores.body), FadeIn(panel.score_name),
                              run_time=1.2)  # the scores travel into the panel (the camera comes back to rest)
         box = frame_box(lit.eq.select("softmax"), color=palette.WEIGHT)  # the formula where it rests on screen
+        plan = replace(plan, pinned=(*plan.pinned, box))  # the box stays on the formula while the camera scrolls
         self.play(ReplacementTransform(lit.box, box), run_time=0.6)
         self.play(FadeIn(panel.arrow), Create(bars.baseline), FadeIn(bars.labels), run_time=0.8)
         self.play(*(GrowFromEdge(bar, panel.grow_edge) for bar in bars.bars), FadeIn(panel.weight_name),
                   run_time=1.2)
+        staging.scroll_to(self, plan, panel.row(len(tokens) - 1), rows=[panel.row(i) for i in range(len(tokens))])
         # each score travels down to its bar and becomes the weight written over it
         scores = [panel.scores.cell(i)[1] for i in range(len(tokens))]
         self.play(motion.lagged(motion.scores_to_weights(scores, list(bars.values))), run_time=1.0)
         caption, narration = weights_verdict(src, self.said, listed=len(tokens) <= L.listed)
         self.say(caption, narration=narration, subject=VGroup(*bars.values))
         self.wait(2.0)
+        staging.scroll_back(self, plan)
         return Lit(lit.eq, box), panel
 
     @beat

@@ -141,9 +141,12 @@ def test_a_long_table_scrolls_by_whole_rows_until_the_next_row_shows():
     assert staging._scrolled_to(scene, rows[1], rows, region) is None, "a row in view: no move"
     y = staging._scrolled_to(scene, rows[5], rows, region)
     assert rows[5].get_bottom()[1] - y >= region.bottom + margin - 1e-9, "the next row shows whole"
-    tops = [row.get_top()[1] - region.top + margin for row in rows]
-    assert any(abs(y - top) < 1e-9 for top in tops), "a row's top at the room's top: none cut"
-    assert abs(y - tops[2]) < 1e-9, "the earliest row that leaves room for it: as much kept in view as fits"
+    edge = y + region.top  # the room's top edge, where the page is now cut
+    cut = [row for row in rows if row.get_bottom()[1] < edge < row.get_top()[1]]
+    assert not cut, "the room's top falls in a gap between rows: none cut"
+    first_shown = next(k for k, row in enumerate(rows) if row.get_top()[1] <= edge)
+    assert first_shown == 2, "the earliest row that leaves room for it: as much kept in view as fits"
+    assert rows[1].get_bottom()[1] > edge, "the row above it has left the room whole"
 
 
 def test_a_table_keeps_its_head_in_view_only_where_every_row_fits_under_it():

@@ -38,6 +38,15 @@ def test_shaded_cells_on_screen_without_their_grid_fail_too():
     assert report.shade_problems and "9 value(s) of H (3×3)" in report.shade_problems[0]
 
 
+def test_a_small_grid_filmed_by_the_camera_may_shade_and_is_still_counted():
+    """Shades stand for numbers only in a picture on the engine's camera rung (larger than the frame at the floor):
+    not a problem there, but still in the beat's figure, which the post's example holds to zero."""
+    report = inspect_scene_class(shade_scenes.FilmedShadesScene, "filmed")
+    assert report.shade_problems == []
+    assert [m.shaded_values for m in report.metrics] == [9]
+    assert ShadedGrid("H", 3, 3, 9, filmed=True).small and not ShadedGrid("H", 3, 3, 9, filmed=True).judged
+
+
 def test_only_a_grid_larger_than_the_shade_free_side_may_shade():
     assert ShadedGrid("H", 3, 3, 9).small
     assert ShadedGrid("weights", SHADE_FREE_SIDE, SHADE_FREE_SIDE, 1).small
@@ -54,6 +63,8 @@ def test_no_scene_shows_a_small_grid_as_shades_for_the_post(case):
     figure is in the inspection's JSON, `shaded_values`.)"""
     report = inspect_scene(*case)
     assert not report.shade_problems, "\n".join(report.shade_problems)
+    shaded = {m.beat: m.shaded_values for m in report.metrics if m.shaded_values}
+    assert not shaded, f"values seen as shades (the camera's rung included), per beat: {shaded}"
 
 
 def test_the_cells_found_are_every_familys_cells():

@@ -128,9 +128,18 @@ def compose(forms: Sequence[Form], region: layout.Region | None = None, *,
     whole, region = form.whole(made), form.region or region
     if rung == CAMERA:
         shot_content.build_legible(whole, region)
+        mark_filmed(whole)
     else:
         layout.fit_into(whole, region, grow=form.grow)
     return made, Plan(whole, form.name, rung, region, tuple(pinned))
+
+
+def mark_filmed(whole: Mobject) -> None:
+    """Mark every grid cell of a picture put on the camera's rung: there (only there) a cell not being worked on
+    may show its value as a shade (the shade gate asks the mark; the story gate holds the worked part)."""
+    for mob in whole.get_family():
+        if mob.__dict__.get("grid_shape") is not None:
+            mob.filmed = True
 
 
 def _preferred(built: list[tuple[Form, Any, str]], region: layout.Region) -> tuple[Form, Any, str]:

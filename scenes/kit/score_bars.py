@@ -17,6 +17,7 @@ from .text import label, math, wrapped
 from .attention_map import upright_label
 from .legible_fit import fill_factor, fits_at_floor, smallest_text
 from .widgets import SoftmaxBars, flow_arrow, heatmap
+from .compose import Form
 
 #: Bar width when the words under the bars are short.
 BAR_WIDTH = 0.8
@@ -47,6 +48,14 @@ def stand_labels_upright(bars: SoftmaxBars, tokens: Sequence[str]) -> SoftmaxBar
         word.set_x(bar.get_center()[0]).align_to(bars.baseline.get_bottom() + DOWN * layout.TIGHT, UP)
         bars.labels.submobjects[i] = word
     return bars
+
+
+def word_row(panel: VGroup, i: int) -> VGroup:
+    """Word `i`'s parts in a ScoreBars or ScoreRows: its word, its score cell (when shown), its bar and its weight
+    (what a camera frames together)."""
+    bars = panel.bars
+    score = [panel.scores.cell(i)] if panel.scores_group.submobjects else []
+    return VGroup(bars.labels[i], *score, bars.bars[i], bars.values[i])
 
 
 class ScoreBars(VGroup):
@@ -102,6 +111,9 @@ class ScoreBars(VGroup):
                            .next_to(self.arrow[0], RIGHT, buff=layout.NEAR))
         self.add(self.scores_group, self.arrow)
 
+    row = word_row  # word i's parts
+
+
 #: How much of a row's height a bar takes in ScoreRows (the rest keeps neighbouring bars apart).
 ROW_BAR_SHARE = 0.6
 
@@ -134,7 +146,8 @@ class ScoreRows(VGroup):
         bars = VGroup()
         bars.bars, bars.values, bars.labels = VGroup(), VGroup(), VGroup()
         lines = 2 if words_over else 1  # text lines per row
-        row_y = [-(lines * i + lines - 1) * pitch for i in range(n)]
+        apart = layout.NEAR if words_over else 0.0  # a word over its row sits nearer its own row than the one above
+        row_y = [-((lines * i + lines - 1) * pitch + i * apart) for i in range(n)]
         for i, y in enumerate(row_y):
             length = max(source.value(weights, i) * max_length, 0.02)
             bar = Rectangle(width=length, height=bar_thickness, stroke_width=0, fill_color=bar_color,
@@ -184,28 +197,39 @@ class ScoreRows(VGroup):
             bars.labels.add(word)
         bars.add(bars.labels)
 
+    row = word_row  # word i's parts
+
+
+def bar_forms(source: Source, weights: str, tokens: Sequence[str], *, max_height: float = 2.4,
+              max_length: float = 1.2, **kwargs) -> list[Form]:
+    """A softmax's bars in the arrangements they may take, best first (for compose): a column per word; a row per
+    word (eight words across a portrait frame), set closer where eleven words are too tall, or each word on a line
+    over its row (a long word); the columns with bars half as tall (a word as long as "internationalization"
+    standing under each bar). `kwargs` (scores, arrow, names, colour) go to every form."""
+    def rows(gap: float, over: bool) -> Callable[[], ScoreRows]:
+        return lambda: ScoreRows(source, weights, tokens, max_length=max_length, row_gap=gap, words_over=over,
+                                 **kwargs)
+
+    return [Form("columns", lambda: ScoreBars(source, weights, tokens, max_height=max_height, **kwargs)),
+            Form("rows", rows(layout.TIGHT, False)),
+            Form("rows, closer", rows(layout.HAIRLINE, False)),
+            Form("words over their rows", rows(layout.TIGHT, True)),
+            Form("columns, lower", lambda: ScoreBars(source, weights, tokens, max_height=max_height / 2, **kwargs))]
+
 
 def bars_or_rows(source: Source, weights: str, tokens: Sequence[str], region: layout.Region, *,
                  max_height: float = 2.4, max_length: float = 1.2, **kwargs) -> ScoreBars | ScoreRows:
-    """ScoreBars (a column per word) where they fit `region` with their text at or above the floor, else the rows
-    (ScoreRows, a row per word: eight words across a portrait frame) or the columns with bars half as tall (a long
-    word standing under a bar), the first that fits, else whichever reads largest there. Not fitted; `kwargs`
-    (scores, arrow, names, colour) go to every form."""
-    columns = ScoreBars(source, weights, tokens, max_height=max_height, **kwargs)
-    if fits_at_floor(columns, region):
-        return columns
+    """The first of `bar_forms` that fits `region` with its text at or above the floor, else whichever reads
+    largest there: for a panel that is itself one of a composition's forms (compose then fits it, or films it).
+    Not fitted."""
     shown = lambda mob: fill_factor(mob, region) * smallest_text(mob)  # noqa: E731
-    best = columns
-    forms = ((layout.TIGHT, False), (layout.HAIRLINE, False), (layout.TIGHT, True))
-    for gap, over in forms:  # rows set closer where eleven words are too tall, a long word over its row
-        rows = ScoreRows(source, weights, tokens, max_length=max_length, row_gap=gap, words_over=over, **kwargs)
-        if fits_at_floor(rows, region):
-            return rows
-        best = rows if shown(rows) > shown(best) else best
-    low = ScoreBars(source, weights, tokens, max_height=max_height / 2, **kwargs)  # a word as long as
-    if fits_at_floor(low, region):  # "internationalization" standing under each bar: the columns, their bars lower
-        return low
-    return low if shown(low) > shown(best) else best
+    best = None
+    for form in bar_forms(source, weights, tokens, max_height=max_height, max_length=max_length, **kwargs):
+        made = form.build()
+        if fits_at_floor(made, region):
+            return made
+        best = made if best is None or shown(made) > shown(best) else best
+    return best
 
 
 #: A lying bar's length at the largest weight shown (a narrow frame's bars lie along their rows).
@@ -368,5 +392,5 @@ def softmax_forms(source: Source, weights: str, tokens: Sequence[str], scores: C
     return forms
 
 
-__all__ = ["ScoreBars", "ScoreRows", "bars_or_rows", "lie_beside", "names_arrow", "lying_bars", "LYING_LENGTH", "bar_pitch", "BAR_WIDTH", "stand_labels_upright", "SoftmaxPicture", "softmax_forms", "standing_bars",
+__all__ = ["ScoreBars", "ScoreRows", "bar_forms", "bars_or_rows", "lie_beside", "names_arrow", "lying_bars", "LYING_LENGTH", "bar_pitch", "BAR_WIDTH", "stand_labels_upright", "SoftmaxPicture", "softmax_forms", "standing_bars",
            "ACROSS", "DOWNWARDS", "ON_THE_NAMES"]

@@ -15,9 +15,11 @@ ends on the part the caption talks about. A scene calls them unconditionally.
     follow_along(scene, plan, mob, within)           the camera's move keeping `mob` in view along a long strip
     hang_from_top(plan)                              a picture taller than its region starts at the region's top
     enter_below(scene, plan, part, *fade_ins)        parts entering below the frame come in shaded
+    settle_below(plan, part)                         the same state set at once, before something travels in
     pan_down(scene, plan, part)                      the camera pans down to `part` (no zoom)
     scroll_to(scene, plan, part, rows=, head=)       a table growing down past the frame scrolls like a page, by
-                                                     whole rows, its head kept in view where the rows fit under it
+                                                     whole rows, its head kept in view where the rows fit under it;
+                                                     scroll_back: to the page's top again
     draw_on(scene, plan, *marks)                     draw boxes or lines on the picture, under the top band's
                                                      cover and the pinned formula
     rest_as(scene, plan, overviews)                  the camera back at rest, the worked whole turned into its
@@ -158,7 +160,8 @@ def back_to_rest(scene: Scene, plan: Plan, *animations: Animation, run_time: flo
     """Play `animations` (the next step's picture taking over); under the camera plan the camera comes back to the
     frame at rest with them, and the band's cover goes (at rest nothing passes under the formula)."""
     if not plan.camera:
-        scene.play(*animations, run_time=run_time)
+        if animations:
+            scene.play(*animations, run_time=run_time)
         return
     camera_work.move_to_shot(scene, camera_moves.rest_shot(), VGroup(), plan.pinned, *animations, run_time=run_time,
                         region=plan.region)
@@ -196,9 +199,15 @@ def hang_from_top(plan: Plan) -> None:
 def enter_below(scene: Scene, plan: Plan, part: Mobject, *introductions: Animation, run_time: float = 1.5) -> None:
     """Play `introductions` for `part`; under the camera plan, what of it lies outside the frame at rest enters
     hidden (shaded cells, no text), to show once the camera is on it."""
+    settle_below(plan, part)
+    scene.play(*introductions, run_time=run_time)
+
+
+def settle_below(plan: Plan, part: Mobject) -> None:
+    """Under the camera plan, what of `part` (not on screen yet) lies outside the frame at rest takes the state the
+    frame shows (shaded cells, no text), so whatever travels into it arrives in that state; at rest, nothing."""
     if plan.camera:
         shot_content.apply_shot_state(camera_moves.rest_shot(), part, plan.region)
-    scene.play(*introductions, run_time=run_time)
 
 
 #: How long the camera takes to pan down to the rest of a hung picture.
@@ -253,19 +262,33 @@ def _scroll_room(scene: Scene, plan: Plan, rows: Sequence[Mobject],
 
 def _scrolled_to(scene: Scene, part: Mobject, rows: Sequence[Mobject], room: layout.Region) -> float | None:
     """The camera's height that shows `part` whole in `room` (on screen), the page scrolled by whole `rows` where
-    one leaves room for it (None: no move)."""
+    one leaves room for it, the room's top in the gap over that row (None: no move)."""
     view, margin = on_screen.current_view(scene), camera_moves.FRAMING_MARGIN
 
-    def top_at(mob: Mobject) -> float:  # the camera's height that brings `mob`'s top to the room's top
-        return mob.get_top()[1] - room.top + margin
+    def top_at(mob: Mobject, above: Mobject | None = None) -> float:
+        """The camera's height that brings `mob`'s top to the room's top: mid-way to the row `above` it, if any."""
+        gap = (above.get_bottom()[1] - mob.get_top()[1]) / 2 if above is not None else margin
+        return mob.get_top()[1] + min(gap, margin) - room.top
 
     def shows(y: float) -> bool:
         return part.get_bottom()[1] - y >= room.bottom + margin - 1e-6 and part.get_top()[1] - y <= room.top
 
     if shows(view.center_y):
         return None
-    return next((top_at(row) for row in rows if top_at(row) < view.center_y - 1e-6 and shows(top_at(row))),
-                top_at(part))
+    stops = [top_at(row, above) for row, above in zip(rows, [None, *rows[:-1]])]
+    return next((y for y in stops if y < view.center_y - 1e-6 and shows(y)), top_at(part))
+
+
+def scroll_back(scene: Scene, plan: Plan, *animations: Animation, run_time: float = SCROLL_TIME) -> None:
+    """After `scroll_to`, the camera back at rest (the page at its top), what the frame at rest shows coming back
+    and the band's cover gone; `animations` play with the move. At rest, only `animations` play."""
+    if not plan.camera or camera_moves.at_rest(scene):
+        if animations:
+            scene.play(*animations, run_time=run_time)
+        return
+    camera_work.move_to_shot(scene, camera_moves.rest_shot(), plan.whole, plan.pinned, *animations,
+                             run_time=run_time, region=plan.region)
+    scene.remove(camera_work.cover_top_band(scene, plan.region))
 
 
 def draw_on(scene: Scene, plan: Plan, *marks: Mobject, lag_ratio: float = 0.1, run_time: float = 1.0) -> None:

@@ -630,7 +630,7 @@ def inspect_scene_class(scene: str | type[AttentionScene], scene_id: str,
         shaded = shade_gate.shaded_grids(scene.mobjects, view)
         if shaded and (metrics := beat_metrics(scene)) is not None:
             metrics.shaded_values = max(metrics.shaded_values, sum(grid.count for grid in shaded))
-        for grid in (g for g in shaded if g.small):
+        for grid in (g for g in shaded if g.judged):
             if (scene.current_beat, grid.path) not in seen_shades:
                 seen_shades.add((scene.current_beat, grid.path))
                 report.shade_problems.append(f"{where}: {grid.describe()} (a grid of at most "

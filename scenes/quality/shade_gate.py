@@ -7,7 +7,10 @@ whole in every frame, so a shade there means a form is missing, not that the pic
 than SHADE_FREE_SIDE on a side (twelve words) may show shades, for the parts not being worked on (the story gate
 holds the worked part to its numbers).
 
-The check runs after every animation: a cell in view whose shade is drawn while its number is hidden.
+The check runs after every animation: a cell in view whose shade is drawn while its number is hidden. A cell of a
+picture the layout engine films (compose's camera rung, larger than the frame even at the floor) may shade, as the
+issue of the engine allows for the parts not being worked on; the story gate holds the worked part to its numbers,
+and the post's example is held to no shade at all (tests/test_shade_gate.py).
 """
 
 from __future__ import annotations
@@ -36,10 +39,18 @@ class ShadedGrid:
     rows: int
     cols: int
     count: int
+    filmed: bool = False  #: its cells belong to a picture on the camera's rung (compose.mark_filmed)
 
     @property
     def small(self) -> bool:
         return max(self.rows, self.cols) <= SHADE_FREE_SIDE
+
+    @property
+    def judged(self) -> bool:
+        """Whether its shades are a problem: a small grid's, unless the layout engine films its picture (larger
+        than the frame at the floor: there shades stand for the parts not worked on, and the story gate holds the
+        worked part to its numbers)."""
+        return self.small and not self.filmed
 
     def describe(self) -> str:
         return f"{self.count} value(s) of {self.path} ({self.rows}×{self.cols}) shown as shades, their numbers hidden"
@@ -63,6 +74,12 @@ def _shaded(cell: Mobject, view: View) -> bool:
                 and _in_view(screen_box(cell[0], view)))
 
 
+def filmed(cell: Mobject) -> bool:
+    """Whether the cell belongs to a picture the layout engine put on the camera's rung (compose.mark_filmed):
+    larger than the frame even at the floor, so its parts not being worked on may stand as shades."""
+    return bool(cell.__dict__.get("filmed"))
+
+
 def shaded_cells(grid: TensorGrid, view: View) -> int:
     """How many of `grid`'s cells are in view as a drawn shade whose number is hidden."""
     return sum(_shaded(cell, view) for row in grid.cells for cell in row)
@@ -72,11 +89,12 @@ def shaded_grids(mobjects: Iterable[Mobject], view: View) -> list[ShadedGrid]:
     """Every grid on screen with values shown as shades, one entry per grid (its path and shape). A cell is found
     wherever it is, inside its grid or on screen on its own (a staging that moves the cells apart), by what every
     TensorGrid cell carries: its grid's path and shape."""
-    counts: dict[tuple[str, tuple[int, int]], int] = {}
+    counts: dict[tuple[str, tuple[int, int], bool], int] = {}
     for mob in _grid_cells(mobjects):
-        key = (mob.grid_path, mob.grid_shape)
+        key = (mob.grid_path, mob.grid_shape, filmed(mob))
         counts[key] = counts.get(key, 0) + _shaded(mob, view)
-    return [ShadedGrid(path, rows, cols, count) for (path, (rows, cols)), count in counts.items() if count]
+    return [ShadedGrid(path, rows, cols, count, on_camera) for (path, (rows, cols), on_camera), count
+            in counts.items() if count]
 
 
 #: More mobjects than any scene holds: a walk that gets here has met a mobject inside itself (see _grid_cells).
