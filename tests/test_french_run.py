@@ -36,8 +36,17 @@ def _plain(typst_code: str) -> str:
     return _UNESCAPE.sub(r"\1", code)
 
 
-#: A string inside Typst math (`op("output")`, `"stacked"`): words the formula writes as text.
+#: A string inside Typst math (`op("output")`, `"stacked"`): words the formula writes as text; not the name of a
+#: part (`{{ … : soft }}` compiles to `manimgrp("soft", …)`), which is never drawn.
 _MATH_STRING = re.compile(r'"((?:[^"\\]|\\.)*)"')
+_PART_NAME = re.compile(r'manimgrp\("(?:[^"\\]|\\.)*",')
+
+
+def math_strings(typst_code: str) -> list[str]:
+    """The text strings a Typst math formula draws (escapes undone), its parts' names left out."""
+    return [_UNESCAPE.sub(r"\1", text) for text in _MATH_STRING.findall(_PART_NAME.sub("manimgrp(", typst_code))]
+
+
 #: The words of the post's own math (\mathrm{softmax}, \mathrm{head}_h, s_{\mathrm{decoder}}): math stays as the post
 #: writes it, in French too (the French post keeps them); any other word a scene writes inside math is its own text.
 _POST_MATH_WORD = re.compile(r"\\(?:mathrm|text|operatorname)\{([^}]*)\}")
@@ -59,7 +68,7 @@ def french_run(scene_id: str) -> tuple[list[tuple[str, str]], set[str], set[str]
         for top in scene.mobjects:
             for mob in top.get_family():
                 if isinstance(mob, MathTypst):
-                    in_math.update(_UNESCAPE.sub(r"\1", text) for text in _MATH_STRING.findall(mob.typst_code))
+                    in_math.update(math_strings(mob.typst_code))
                 elif isinstance(mob, Typst):
                     shown.add(_plain(mob.typst_code))
 
@@ -172,6 +181,10 @@ def test_the_word_list_finds_nothing_in_the_catalogs_french():
     assert forms and {form: english_words(form) for form in forms if english_words(form)} == {}
 
 
+def test_the_strings_a_formula_draws_are_read_and_its_parts_names_are_not():
+    assert math_strings('$ manimgrp("soft", alpha = op("softmax")(x)) + "sor\\"tie" $') == ["softmax", 'sor"tie']
+
+
 def test_quoted_tokens_identifiers_and_a_lone_token_are_not_english_words():
     assert english_words("« the » reçoit le plus de poids") == []
     assert english_words("n_heads têtes, d_k = 4") == []
@@ -212,3 +225,30 @@ def test_a_french_clip_entry_and_the_french_deck_carry_french_titles(tmp_path):
     assert "L’attention de zéro\u00a0: les clips, temps par temps" in deck
     assert "Attention from Scratch: the clips, beat by beat" in render_deck_html([], tmp_path, tmp_path, quality="low",
                                                                                narrated=False)
+
+
+def test_a_clip_title_the_catalog_lacks_fails_the_french_install_and_never_falls_back_to_english(tmp_path):
+    """A French clip whose title has no translation is not installed with its English title (the page, the film's
+    chapters and the decks read the manifest's title): the install fails naming the message; in English the title
+    is its own text."""
+    import dataclasses
+
+    from rendering.pipeline.install import Installer
+    from rendering.pipeline.jobs import Job
+    from rendering.pipeline.manifest import Manifest
+    from rendering.qualities import QUALITIES, spoken
+    from rendering.site.interface import MissingMessage
+    from scenes import registry
+    from tests.test_render_units import _result
+
+    spec = dataclasses.replace(registry.get("bottleneck"), title="A title no catalog has")
+    english = tmp_path / "en" / "media"
+    Installer(english, Manifest(english), None)(Job(spec, spoken(QUALITIES["low"], "en"), ["mp4"], "h"),
+                                                _result(tmp_path / "en" / "w", exts=("mp4",)))
+    assert [entry["title"] for entry in json.loads((english / "manifest.json").read_text())["clips"]] == [spec.title]
+    french = tmp_path / "fr" / "media"
+    with pytest.raises(MissingMessage, match="A title no catalog has"):
+        Installer(french, Manifest(french), None)(Job(spec, spoken(QUALITIES["low"], "fr"), ["mp4"], "h"),
+                                                  _result(tmp_path / "fr" / "w", exts=("mp4",)))
+    assert not (french / "manifest.json").exists() or "A title no catalog has" not in (
+        french / "manifest.json").read_text()
