@@ -50,16 +50,9 @@ LANGUAGE_ENV_VAR: str = translation.LANGUAGE_ENV_VAR
 NAMES = {"en": "English", "fr": "Français"}
 
 
-#: Marks a message written here for extraction (`pybabel extract`, the language gate); `message` translates it.
+#: Marks a message written here for extraction (`pybabel extract`, the language gate); rendering.site.interface's
+#: `text` translates it, strictly (a message the catalog lacks is an error, never English in a French output).
 N_ = translation.N_
-
-
-def message(text: str, language: str) -> str:
-    """`text`, a message marked in the source (a clip's title, the film's), in `language` from its catalog; English
-    (and an empty text) as it is."""
-    if language == DEFAULT_LANGUAGE or not text:
-        return text
-    return translation.translations(translation.check_language(language)).gettext(text)
 
 
 def catalog(language: str, root: Path = REPO_ROOT) -> Path:

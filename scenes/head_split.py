@@ -569,13 +569,25 @@ def concat_forms(ex: Example) -> list[Form]:
             + narrow_forms(lambda cell: concat_picture(ex, cell, narrow=True), suffix=", rows unnamed"))
 
 
+def math_word(text: str) -> str:
+    """A word (a message, in the language of the run) as upright text inside Typst math: a string literal."""
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def output_name() -> str:
+    """The block's output, named in the language of the run ("output", "sortie"), as a math operator. concat stays
+    as the post's formula writes it (Concat), a name both languages read."""
+    output = _("output")  # the matrix's name; outside the f-string, where pybabel finds the message
+    return f"op({math_word(output)})"
+
+
 def output_product(ex: Example, stacked: bool, cell: float, narrow: bool = False) -> WideProduct:
     """concat · W_O = output column over column (its shape (B, T, d_out) under it), the heads' slices tinted down
     concat and named under it (as the concatenation named them); `narrow`, in one column, concat's rows unnamed."""
     width = cell_width(ex, ("concat", "W_o", "output"), narrow)
     concat = named_grid(ex, "concat", 'op("concat")', palette.CONTEXT, cell, width, words=not narrow, narrow=narrow)
     w_o = named_grid(ex, "W_o", "W_O", palette.TEXT, cell, width)
-    out = named_grid(ex, "output", 'op("output")', palette.CONTEXT, cell, width, axes=("T", "d_out"), narrow=narrow)
+    out = named_grid(ex, "output", output_name(), palette.CONTEXT, cell, width, axes=("T", "d_out"), narrow=narrow)
     (column if narrow else stack if stacked else falk)(concat, w_o, out)
     tints = VGroup(*(tint_behind(head_columns(ex, concat.grid, h), palette.HEAD_TINTS[h]) for h in range(ex.n_heads)))
     names = slice_names(tints, DOWN, narrow)
@@ -724,9 +736,11 @@ def stacked_captions(one_head: bool) -> tuple[tuple[str, str], tuple[str, str]]:
                "by W_O.")))
 
 
-def same_outputs(ex: Example, downwards: bool, cell: float, narrow: bool = False) -> VGroup:
+def same_outputs(ex: Example, downwards: bool, cell: float, narrow: bool = False,
+                 number_under: bool = False) -> VGroup:
     """The split output = the stacked one, side by side (names on one line) or one under the other (`narrow`: tight
-    cells, the rows unnamed), and under them max |stacked − split|. Returns VGroup(VGroup(split, equal, stacked),
+    cells, the rows unnamed), and under them max |stacked − split| (`number_under`: its value on a line of its own,
+    for a longer language's words on a narrow frame). Returns VGroup(VGroup(split, equal, stacked),
     VGroup(formula, number))."""
     width = cell_width(ex, ("output", "stacked_output"), narrow)
     room = layout.body().width if downwards else layout.body().width / 2
@@ -740,15 +754,19 @@ def same_outputs(ex: Example, downwards: bool, cell: float, narrow: bool = False
     else:
         pair = chain(split, equal, stacked)
         line_up_names([split, stacked])
-    gap = VGroup(math("max |\"stacked\" - \"split\"| =", font_size=typography.BODY_SIZE),
+    stacked_word, split_word = _("stacked"), _("split")  # the two outputs (French: « sortie », feminine)
+    gap = VGroup(math(f"max |{math_word(stacked_word)} - {math_word(split_word)}| =", font_size=typography.BODY_SIZE),
                  ex.src.number("max_abs_diff", decimals=3, font_size=typography.BODY_SIZE, color=palette.RIGHT))
-    gap.arrange(RIGHT, buff=layout.NEAR).next_to(pair, DOWN, buff=layout.GAP if downwards else layout.APART)
+    gap.arrange(DOWN if number_under else RIGHT, buff=layout.TIGHT if number_under else layout.NEAR)
+    gap.next_to(pair, DOWN, buff=layout.GAP if downwards else layout.APART)
     return VGroup(pair, gap)
 
 
 def same_forms(ex: Example) -> list[Form]:
     return (flow_forms_by_row_height(lambda downwards, cell: same_outputs(ex, downwards, cell))
-            + narrow_forms(lambda cell: same_outputs(ex, True, cell, narrow=True), suffix=", rows unnamed"))
+            + narrow_forms(lambda cell: same_outputs(ex, True, cell, narrow=True), suffix=", rows unnamed")
+            + narrow_forms(lambda cell: same_outputs(ex, True, cell, narrow=True, number_under=True),
+                           suffix=", rows unnamed, the number under its formula"))
 
 
 def same_caption(diff: float) -> tuple[str, str]:
@@ -924,7 +942,7 @@ class HeadSplitScene(AttentionScene):
         """× W_O (plus b_o) mixes the heads into the block's output, entry by entry."""
         (old, old_tints, old_names), old_shape = shown
         ex = self.ex
-        formula = layout.fit_into(math('op("output") = op("concat") dot W_O + b_o', font_size=typography.BODY_SIZE),
+        formula = layout.fit_into(math(f'{output_name()} = op("concat") dot W_O + b_o', font_size=typography.BODY_SIZE),
                                   layout.top_band(), grow=False)
         made, plan = compose(output_product_forms(ex), pinned=[formula])
         concat, w_o, out = made.left, made.right, made.result

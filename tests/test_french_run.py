@@ -36,31 +36,66 @@ def _plain(typst_code: str) -> str:
     return _UNESCAPE.sub(r"\1", code)
 
 
-def french_run(scene_id: str) -> tuple[list[tuple[str, str]], set[str]]:
-    """The scene run headless (ATTENTION_LANGUAGE already fr): every (beat, caption or narration), and the plain
-    text of every label (not math) on screen after any animation."""
+#: A string inside Typst math (`op("output")`, `"stacked"`): words the formula writes as text; not the name of a
+#: part (`{{ … : soft }}` compiles to `manimgrp("soft", …)`), which is never drawn.
+_MATH_STRING = re.compile(r'"((?:[^"\\]|\\.)*)"')
+_PART_NAME = re.compile(r'manimgrp\("(?:[^"\\]|\\.)*",')
+
+
+def math_strings(typst_code: str) -> list[str]:
+    """The text strings a Typst math formula draws (escapes undone), its parts' names left out."""
+    return [_UNESCAPE.sub(r"\1", text) for text in _MATH_STRING.findall(_PART_NAME.sub("manimgrp(", typst_code))]
+
+
+#: The words of the post's own math (\mathrm{softmax}, \mathrm{head}_h, s_{\mathrm{decoder}}): math stays as the post
+#: writes it, in French too (the French post keeps them); any other word a scene writes inside math is its own text.
+_POST_MATH_WORD = re.compile(r"\\(?:mathrm|text|operatorname)\{([^}]*)\}")
+
+
+def post_math_words() -> set[str]:
+    from rendering.site.post_text import FRENCH_POST_PATH
+
+    return {word.lower() for word in _POST_MATH_WORD.findall(FRENCH_POST_PATH.read_text(encoding="utf-8"))}
+
+
+def french_run(scene_id: str) -> tuple[list[tuple[str, str]], set[str], set[str]]:
+    """The scene run headless (ATTENTION_LANGUAGE already fr): every (beat, caption or narration), the plain
+    text of every label (not math) on screen after any animation, and the text strings inside its math."""
     shown: set[str] = set()
+    in_math: set[str] = set()
 
     def look(scene) -> None:
         for top in scene.mobjects:
             for mob in top.get_family():
-                if isinstance(mob, Typst) and not isinstance(mob, MathTypst):
+                if isinstance(mob, MathTypst):
+                    in_math.update(math_strings(mob.typst_code))
+                elif isinstance(mob, Typst):
                     shown.add(_plain(mob.typst_code))
 
     scene = run_headless(scene_id, after_animation=look)
     said = [(record.name, text) for record in scene.beat_log for text in record.captions + record.narration]
-    return said, shown
+    return said, shown, in_math
+
+
+#: English words the word list leaves out, as French prose borrows them where it defines them (teacher_forcing says
+#: « le teacher forcing », as the French post does), kept off the French screens of the scenes listed.
+WORDS_OFF_SCREEN = {"learned_alignment": frozenset({"teacher", "forcing"})}
 
 
 @pytest.mark.parametrize("scene_id", per_scene(FRENCH_SCENES))
 def test_a_french_run_says_and_shows_no_english(scene_id, monkeypatch):
     monkeypatch.setenv(LANGUAGE_ENV_VAR, "fr")
-    said, shown = french_run(scene_id)
+    said, shown, in_math = french_run(scene_id)
     own = frozenset(example_words(example_spec.post()))
     assert said and shown
     problems = [f"{beat}: {words} in {text!r}" for beat, text in said if (words := english_words(text, own))]
     problems += [f"on screen: {words} in {text!r}" for text in sorted(shown)
                  if text not in NOT_YET_MARKED and (words := english_words(text, own))]
+    post_math = post_math_words()
+    problems += [f"in math: {words} in {text!r}" for text in sorted(in_math)
+                 if (words := [w for w in english_words(text, own) if w.lower() not in post_math])]
+    problems += [f"on screen: {sorted(words)} in {text!r}" for text in sorted(shown)
+                 if (words := WORDS_OFF_SCREEN.get(scene_id, frozenset()) & set(re.findall(r"\w+", text.lower())))]
     assert not problems, "\n".join(problems)
     assert not [text for _beat, text in said if text != text.replace(" :", "")], "a colon without its no-break space"
 
@@ -142,6 +177,10 @@ def test_the_word_list_finds_nothing_in_the_catalogs_french():
     assert forms and {form: english_words(form) for form in forms if english_words(form)} == {}
 
 
+def test_the_strings_a_formula_draws_are_read_and_its_parts_names_are_not():
+    assert math_strings('$ manimgrp("soft", alpha = op("softmax")(x)) + "sor\\"tie" $') == ["softmax", 'sor"tie']
+
+
 def test_quoted_tokens_identifiers_and_a_lone_token_are_not_english_words():
     assert english_words("« the » reçoit le plus de poids") == []
     assert english_words("n_heads têtes, d_k = 4") == []
@@ -182,3 +221,30 @@ def test_a_french_clip_entry_and_the_french_deck_carry_french_titles(tmp_path):
     assert "L’attention de zéro\u00a0: les clips, temps par temps" in deck
     assert "Attention from Scratch: the clips, beat by beat" in render_deck_html([], tmp_path, tmp_path, quality="low",
                                                                                narrated=False)
+
+
+def test_a_clip_title_the_catalog_lacks_fails_the_french_install_and_never_falls_back_to_english(tmp_path):
+    """A French clip whose title has no translation is not installed with its English title (the page, the film's
+    chapters and the decks read the manifest's title): the install fails naming the message; in English the title
+    is its own text."""
+    import dataclasses
+
+    from rendering.pipeline.install import Installer
+    from rendering.pipeline.jobs import Job
+    from rendering.pipeline.manifest import Manifest
+    from rendering.qualities import QUALITIES, spoken
+    from rendering.site.interface import MissingMessage
+    from scenes import registry
+    from tests.test_render_units import _result
+
+    spec = dataclasses.replace(registry.get("bottleneck"), title="A title no catalog has")
+    english = tmp_path / "en" / "media"
+    Installer(english, Manifest(english), None)(Job(spec, spoken(QUALITIES["low"], "en"), ["mp4"], "h"),
+                                                _result(tmp_path / "en" / "w", exts=("mp4",)))
+    assert [entry["title"] for entry in json.loads((english / "manifest.json").read_text())["clips"]] == [spec.title]
+    french = tmp_path / "fr" / "media"
+    with pytest.raises(MissingMessage, match="A title no catalog has"):
+        Installer(french, Manifest(french), None)(Job(spec, spoken(QUALITIES["low"], "fr"), ["mp4"], "h"),
+                                                  _result(tmp_path / "fr" / "w", exts=("mp4",)))
+    assert not (french / "manifest.json").exists() or "A title no catalog has" not in (
+        french / "manifest.json").read_text()

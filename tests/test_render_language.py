@@ -412,7 +412,8 @@ def test_render_py_language_en_fr_renders_each_language_from_its_catalog(tmp_pat
     project = make_project(tmp_path / "project")
     (project.package / "spoken.py").write_text(_SPOKEN_SCENE, encoding="utf-8")
     with (project.package / "registry.py").open("a", encoding="utf-8") as registry:
-        registry.write('\nSCENES = SCENES + (_spec("spoken", "Spoken", "Why attention exists", "spoken", '
+        # a title the catalog translates: a French clip's title must be (never the English one in its place)
+        registry.write('\nSCENES = SCENES + (_spec("spoken", "The bottleneck", "Why attention exists", "spoken", '
                        '"SpokenScene", 16),)\n')
     result = project.render("spoken", "-f", "mp4", "--language", "en,fr", "--jobs", "1")
     assert result.returncode == 0, result.stdout + result.stderr
@@ -422,6 +423,7 @@ def test_render_py_language_en_fr_renders_each_language_from_its_catalog(tmp_pat
     assert entries["en"]["files"]["vtt"]["path"] == "clips/low/spoken.vtt"
     assert entries["fr"]["files"]["vtt"]["path"] == "clips/low/fr/spoken.vtt"
     assert entries["en"]["input_hash"] != entries["fr"]["input_hash"]
+    assert (entries["en"]["title"], entries["fr"]["title"]) == ("The bottleneck", "Le goulot d’étranglement")
     # The worker ran each storyboard in its language: the catalog's French, the source's English.
     english_vtt = (project.out / "clips/low/spoken.vtt").read_text(encoding="utf-8")
     french_vtt = (project.out / "clips/low/fr/spoken.vtt").read_text(encoding="utf-8")

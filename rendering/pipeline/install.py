@@ -15,7 +15,7 @@ from rendering.pipeline.jobs import RENDERED, Job, Outcome
 from rendering.pipeline.manifest import Manifest
 from rendering.outdir import clip_file, relative
 from rendering.records import ClipEntry, ClipResult
-from rendering.languages import message
+from rendering.site.interface import text
 
 
 def clip_entry(job: Job, result: ClipResult, files: dict) -> dict:
@@ -26,7 +26,8 @@ def clip_entry(job: Job, result: ClipResult, files: dict) -> dict:
     # Each beat's caption, narration and span, for Step mode and the slides; () for a scene without beats.
     # the title in the clip's language (the page, the film's chapters and the decks show it); the section stays the
     # English post's heading, which the page looks up in the post of each language
-    title = message(spec.title, job.quality.language)
+    # (strict: a title the language's catalog lacks is interface.MissingMessage, never the English title)
+    title = text(spec.title, job.quality.language)
     return ClipEntry(spec.id, title, spec.section, spec.order, job.quality.name, (result.width, result.height),
                      fps, round(result.duration, 6), result.frames, job.input_hash, files, "", job.narrated,
                      result.timeline, result.beats, result.audio if job.narrated else None,

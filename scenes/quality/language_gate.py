@@ -90,7 +90,7 @@ ENGLISH_ONLY = frozenset("""
     training train model mask masks masked future past previous next first last only all both same new not no by at
     in it its they their them we our you your has have had will would can could should must then than into over
     under between after before while gives give takes take becomes become shows show says say looks look attends
-    attend spreads sharpens scaled scaling split splits stack checklist mechanism normalize parallel patterns
+    attend spreads sharpens scaled scaling split splits stack stacked checklist mechanism normalize parallel patterns
     pattern output input translation english french dot product products cell cells shade shades number numbers sum
     sums here there now again more less larger smaller big also just still yet out up down left right back way
     example picture because so such other another own whole half wrong reference predicts predict
