@@ -76,6 +76,8 @@ class SceneReport:
     min_text_contrast: dict[str, float | None] = field(default_factory=dict)  # beat → its lowest text contrast
     colour_only_problems: list[str] = field(default_factory=list)  # label_gate: a meaning told by colour alone
     shade_problems: list[str] = field(default_factory=list)  # shade_gate: a small grid's values shown as shades
+    #: a small grid's values as shades in a picture on the engine's camera rung: allowed, listed (the post: none)
+    filmed_shades: list[str] = field(default_factory=list)
     story: dict[str, Any] = field(default_factory=dict)  # beat → story_gate.BeatStory
     beat_log: list[BeatRecord] = field(default_factory=list)  # captions and narration of every beat
     shown_numbers: dict[str, set[str]] = field(default_factory=dict)  # beat → every TracedNumber.shown_text seen
@@ -579,7 +581,7 @@ def inspect_scene_class(scene: str | type[AttentionScene], scene_id: str,
     """Run the scene headless at 480p in `aspect`'s frame and gather beat frames, layout and number problems."""
     report = SceneReport(scene_id)
     seen_layout: set[str] = set()
-    seen_shades: set[tuple[str | None, str]] = set()  # (beat, grid path): each said once a beat
+    seen_shades: set[tuple[str | None, str, bool]] = set()  # (beat, grid path, filmed): each said once a beat
     fresh_records: dict[str, Any] = {}
 
     last_view: list[tuple[float, ...]] = [(0.0, 0.0, round(config.frame_width, 4))]  # a scene starts at rest
@@ -630,11 +632,12 @@ def inspect_scene_class(scene: str | type[AttentionScene], scene_id: str,
         shaded = shade_gate.shaded_grids(scene.mobjects, view)
         if shaded and (metrics := beat_metrics(scene)) is not None:
             metrics.shaded_values = max(metrics.shaded_values, sum(grid.count for grid in shaded))
-        for grid in (g for g in shaded if g.judged):
-            if (scene.current_beat, grid.path) not in seen_shades:
-                seen_shades.add((scene.current_beat, grid.path))
-                report.shade_problems.append(f"{where}: {grid.describe()} (a grid of at most "
-                                             f"{shade_gate.SHADE_FREE_SIDE} a side reads whole)")
+        for grid in (g for g in shaded if g.small):
+            if (scene.current_beat, grid.path, grid.filmed) not in seen_shades:
+                seen_shades.add((scene.current_beat, grid.path, grid.filmed))
+                found = report.shade_problems if grid.judged else report.filmed_shades
+                found.append(f"{where}: {grid.describe()} (a grid of at most {shade_gate.SHADE_FREE_SIDE} a side "
+                             f"reads whole{'' if grid.judged else '; filmed by the camera, allowed'})")
         if scene.current_beat is not None:
             report.shown_numbers.setdefault(scene.current_beat, set()).update(shown_numbers(scene, units))
 
