@@ -73,7 +73,9 @@ def _chunk_worker_parent(marker: str) -> int | None:
 
 def test_a_worker_killed_mid_chunk_has_its_chunk_run_again_and_the_clip_completes(tmp_path):
     project = make_project(tmp_path / "killed")
-    process = subprocess.Popen(project.args("slow_long", "--cluster", "local:2"), cwd=project.root,
+    # --split always: the chunks' re-run is under test, not whether this tiny clip is worth splitting.
+    process = subprocess.Popen(project.args("slow_long", "--cluster", "local:2", "--split", "always"),
+                               cwd=project.root,
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     found: list[int] = []
     wait_for(lambda: found.append(_chunk_worker_parent("render-task-slow_long-low")) or found[-1] is not None

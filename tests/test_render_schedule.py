@@ -71,3 +71,82 @@ def test_longest_first_makespan():
     assert makespan([3, 5, 3, 4], 2) == 8
     assert makespan([], 3) == 0.0
     assert Window(10, 20).kept(5, 10) == 5 and Window(10, None).kept(100, 7) == 7 and Window(0, 0).kept(0, 9) == 0
+
+
+# Predicting a split's gain (schedule.RenderModel): a split only where it is predicted to be really faster.
+
+def _model(start=1.0, storyboard=2.0, draw_per_frame=0.1, draw_cores=1.0):
+    from rendering.pipeline.schedule import RenderModel
+
+    return RenderModel(start, storyboard, draw_per_frame, draw_cores)
+
+
+def test_the_predicted_times_of_a_whole_and_a_split_clip_by_hand():
+    from rendering.pipeline.schedule import JOIN_PER_FRAME, predicted_split, predicted_whole
+
+    clip = _clip((100, False))
+    # Whole: start 1 + storyboard 2 + 100 frames * 0.1 = 13.
+    assert predicted_whole(clip, _model()) == 13.0
+    # Halves on 2 cores: the first stops its storyboard halfway (1 + 1 + 5 = 7), the last runs it all (1 + 2 + 5 =
+    # 8); 15 CPU seconds on 2 cores take 7.5, so the slower chunk decides: 8, plus the join.
+    windows = [Window(0, 50), Window(50, None)]
+    assert predicted_split(clip, windows, _model(), cores=2) == 8.0 + 100 * JOIN_PER_FRAME
+    # On 1 core the CPU decides: 15.
+    assert predicted_split(clip, windows, _model(), cores=1) == 15.0 + 100 * JOIN_PER_FRAME
+
+
+def test_a_clip_whose_drawing_outweighs_the_repeated_storyboard_is_split():
+    from rendering.pipeline.schedule import chunks_worth
+
+    clip = _clip(*[(60, False)] * 40)  # 40 s at 60 fps
+    assert chunks_worth(clip, _model(storyboard=3.0, draw_per_frame=0.02), cores=2, most=2) == 2
+
+
+def test_a_clip_whose_storyboard_outweighs_its_drawing_is_rendered_whole():
+    from rendering.pipeline.schedule import chunks_worth, predicted_split, predicted_whole
+
+    clip = _clip(*[(15, False)] * 40)  # 40 s at 15 fps: 600 frames, 3 s of drawing, 10 s of storyboard
+    model = _model(storyboard=10.0, draw_per_frame=0.005)
+    # Whole: 1 + 10 + 3 = 14. Split, the chunk that runs to the end takes 1 + 10 + 1.5 = 12.5 (+ the join): faster,
+    # but by 11%, under MIN_GAIN.
+    assert predicted_split(clip, split(clip, 2), model, cores=2) < predicted_whole(clip, model)
+    assert chunks_worth(clip, model, cores=2, most=2) == 1
+
+
+def test_no_split_when_only_one_core_is_there_to_run_the_chunks():
+    from rendering.pipeline.schedule import chunks_worth
+
+    clip = _clip(*[(60, False)] * 40)
+    assert chunks_worth(clip, _model(storyboard=3.0, draw_per_frame=0.02), cores=1, most=2) == 1
+
+
+def test_plan_with_a_model_keeps_a_clip_whole_where_the_split_does_not_pay():
+    clip = _clip(*[(15, False)] * 40)
+    costly = {"c": _model(storyboard=10.0, draw_per_frame=0.005)}
+    cheap = {"c": _model(storyboard=1.0, draw_per_frame=0.05)}
+    assert len(plan({"c": (clip_cost(clip), clip, 15)}, workers=2, models=costly)) == 1
+    assert len(plan({"c": (clip_cost(clip), clip, 15)}, workers=2, models=cheap)) == 2
+
+
+def test_a_lead_under_way_is_cut_late_enough_to_finish_with_the_new_chunk():
+    from rendering.pipeline.schedule import lead_plan
+
+    clip = _clip(*[(60, False)] * 40)  # 2400 frames, 48 s of drawing at 0.02 on one core
+    # Measured: 4 s of start and storyboard; the lead, started 4 s ago, is at frame 100.
+    result = lead_plan(clip, _model(start=0.0, storyboard=4.0, draw_per_frame=0.02), cores=2, most=2,
+                       position=100, elapsed=4.0)
+    assert result.stop is not None and len(result.windows) == 1 and result.windows[0].start == result.stop
+    assert result.windows[0].stop is None
+    # The new chunk pays the 4 s storyboard before it draws, so the lead keeps more than half of what is left.
+    assert result.stop - 100 > 2400 - result.stop
+    assert result.split < 0.88 * result.whole
+
+
+def test_a_lead_is_left_to_render_the_whole_clip_where_a_new_chunk_would_not_catch_up():
+    from rendering.pipeline.schedule import lead_plan
+
+    clip = _clip(*[(15, False)] * 44)  # a short clip at 480p15: 660 frames, 4.6 s of drawing
+    # The measuring pass took 7.8 s (a busy machine), and the lead is already a third of the way.
+    result = lead_plan(clip, _model(start=0.0, storyboard=7.8, draw_per_frame=0.007), cores=2, most=2,
+                       position=220, elapsed=7.8)
+    assert result.stop is None and result.windows == ()

@@ -62,6 +62,7 @@ class Finished:
     bad_input: bool = False
     log: Path | None = None  # the worker's output, kept in the logs folder when a task failed
     returncode: int = 0
+    cpu: float | None = None  # CPU seconds the task's process used (user + system), where the backend knows it
 
 
 @dataclass(frozen=True)
@@ -71,13 +72,14 @@ class Cut:
     stop: int
 
 
-def initial_tasks(jobs: list[Job], parallel: int, live_cuts: bool = True) -> list[Task]:
+def initial_tasks(jobs: list[Job], parallel: int, live_cuts: bool = True, always_split: bool = False) -> list[Task]:
     """Whole clips, and chunks of the long ones, longest first. A clip with no timeline, where a worker would
     otherwise be idle, is measured; with `live_cuts` (local processes, which can watch a cut file) it also starts
     rendering at once, as a lead chunk."""
     clips = {job.key: (job.cost(), job.animations() if job.splittable else None, job.quality.fps) for job in jobs}
     by_key = {job.key: job for job in jobs}
-    tasks = [piece_task(by_key[piece.job_key], piece) for piece in schedule.plan(clips, parallel)]
+    models = None if always_split else {job.key: job.model() for job in jobs}
+    tasks = [piece_task(by_key[piece.job_key], piece) for piece in schedule.plan(clips, parallel, models=models)]
     if len(jobs) >= parallel:
         return tasks
     unknown = {job.key for job in jobs if job.splittable and job.animations() is None
