@@ -150,3 +150,92 @@ def test_a_lead_is_left_to_render_the_whole_clip_where_a_new_chunk_would_not_cat
     result = lead_plan(clip, _model(start=0.0, storyboard=7.8, draw_per_frame=0.007), cores=2, most=2,
                        position=220, elapsed=7.8)
     assert result.stop is None and result.windows == ()
+
+
+# The cores a split would really get: free cores from two /proc/stat samples (cpu_load.py), and the plan on them.
+
+def _stat(user, nice, system, idle, iowait=0, steal=0, guest=0, cores=2):
+    """/proc/stat's text with these sums (ticks since boot) and `cores` per-core lines (their values unused)."""
+    sums = f"cpu  {user} {nice} {system} {idle} {iowait} 0 0 {steal} {guest} 0"
+    per_core = [f"cpu{n} 1 2 3 4 5 0 0 0 0 0" for n in range(cores)]
+    return "\n".join([sums, *per_core, "intr 123 0 0", "ctxt 456", "btime 1700000000"]) + "\n"
+
+
+def test_the_cpu_sums_are_read_from_the_first_line_and_the_cores_counted():
+    from rendering.pipeline.cpu_load import CpuTimes, parse_stat
+
+    # guest (9th field) is inside user already: not added again.
+    assert parse_stat(_stat(100, 20, 30, 400, iowait=5, steal=7, guest=50, cores=4)) == \
+        CpuTimes(cores=4, idle=405, niced=20, total=100 + 20 + 30 + 400 + 5 + 7)
+
+
+def test_free_cores_of_an_idle_a_half_busy_and_a_busy_machine():
+    from rendering.pipeline.cpu_load import free_cores, parse_stat
+
+    before = parse_stat(_stat(1000, 0, 100, 5000))
+    # 60 ticks passed on 2 cores (0.3 s at 100 Hz): all idle, half idle, none idle.
+    assert free_cores(before, parse_stat(_stat(1000, 0, 100, 5060)), niced_is_free=False) == 2.0
+    assert free_cores(before, parse_stat(_stat(1025, 0, 105, 5030)), niced_is_free=False) == 1.0
+    assert free_cores(before, parse_stat(_stat(1050, 0, 110, 5000)), niced_is_free=False) == 0.0
+    # 15 of 60 ticks idle, 3 waiting for the disk (free too): 2 cores * 18 / 60.
+    assert free_cores(before, parse_stat(_stat(1042, 0, 100, 5015, iowait=3)), niced_is_free=False) == 0.6
+    assert free_cores(before, before, niced_is_free=False) is None  # no tick between the samples
+
+
+def test_niced_load_is_free_to_a_run_that_is_not_niced_and_busy_to_a_niced_one():
+    from rendering.pipeline.cpu_load import free_cores, parse_stat
+
+    before = parse_stat(_stat(1000, 300, 100, 5000))
+    after = parse_stat(_stat(1010, 340, 100, 5010))  # of 60 ticks: 40 niced, 10 user, 10 idle
+    assert free_cores(before, after, niced_is_free=True) == 2 * 50 / 60
+    assert free_cores(before, after, niced_is_free=False) == 2 * 10 / 60
+
+
+def test_a_clip_worth_splitting_on_idle_cores_is_rendered_whole_on_a_busy_machine():
+    from rendering.pipeline.cpu_load import free_cores, parse_stat
+
+    clip = _clip(*[(15, False)] * 40)
+    cheap = {"c": _model(storyboard=1.0, draw_per_frame=0.05)}  # split 2 ways on 2 idle cores (above)
+    clips = {"c": (clip_cost(clip), clip, 15)}
+    assert len(plan(clips, workers=2, models=cheap, cores=2.0)) == 2
+    # Both cores were busy with other programs over the sample: 6 of 60 ticks idle, 0.2 cores free.
+    busy = free_cores(parse_stat(_stat(1000, 0, 100, 5000)), parse_stat(_stat(1050, 0, 104, 5006)),
+                      niced_is_free=False)
+    assert busy is not None and abs(busy - 0.2) < 1e-9
+    assert [piece.window for piece in plan(clips, workers=2, models=cheap, cores=busy)] == [None]
+    # One core free of two: the chunks would take turns on it, and the storyboard twice costs more than it saves.
+    assert [piece.window for piece in plan(clips, workers=2, models=cheap, cores=1.0)] == [None]
+
+
+def _long_job(seconds: int):
+    """A silent clip at 1080p60 whose last render recorded `seconds` one-second drawn animations."""
+    from rendering.pipeline.jobs import Job
+    from rendering.qualities import QUALITIES
+    from scenes.registry import SceneSpec
+
+    return Job(SceneSpec("long", "Long", "S", "scenes.long", "LongScene", 1), QUALITIES["high"], ["mp4"], "h",
+               expected_seconds=float(seconds), timeline=[[60, 0]] * seconds, timeline_fps=60)
+
+
+def test_the_machine_is_sampled_only_when_the_plan_would_split_and_a_busy_one_keeps_the_clip_whole():
+    from rendering.pipeline.tasks import CHUNK, CLIP, initial_tasks
+
+    asked: list[float | None] = []
+
+    def probe(cores):
+        def free() -> float | None:
+            asked.append(cores)
+            return cores
+        return free
+
+    long = _long_job(60)
+    assert [task.kind for task in initial_tasks([long], 2, free_cores=probe(2.0))] == [CHUNK, CHUNK]
+    assert [task.kind for task in initial_tasks([long], 2, free_cores=probe(0.7))] == [CLIP]
+    assert [task.kind for task in initial_tasks([long], 2, free_cores=probe(None))] == [CHUNK, CHUNK]
+    assert asked == [2.0, 0.7, None]
+    # Nothing to split: one worker, or a clip too short to be worth it; and --split always does not ask.
+    assert [task.kind for task in initial_tasks([long], 1, free_cores=probe(0.1))] == [CLIP]
+    assert [task.kind for task in initial_tasks([_long_job(6)], 2, free_cores=probe(0.1))] == [CLIP]
+    assert [task.kind for task in initial_tasks([long], 2, always_split=True, free_cores=probe(0.1))] == \
+        [CHUNK, CHUNK]
+    assert asked == [2.0, 0.7, None]

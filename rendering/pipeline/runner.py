@@ -4,7 +4,9 @@ A job becomes one task (the whole clip) or several (chunks of a long clip, see s
 clip that has never been rendered, where workers would idle, starts rendering at once as a lead chunk while a
 measuring task runs its storyboard without drawing beside it; with the timeline known, the lead is told where to
 stop (a cut file it watches; it answers with the frame it really stopped at) and the other chunks start from
-there. When a clip's chunks are all back they are joined (assemble.py).
+there. A clip whose timeline is known is split only on cores that are really free: where the plan would split one,
+the machine's load is sampled once before the first task (cpu_load.py). When a clip's chunks are all back they are
+joined (assemble.py).
 
 The loop is single-threaded, so the callback that installs a finished clip runs on the main thread, one clip at a
 time, inside a section that defers Ctrl-C until the clip's files and the manifest are consistent again.
@@ -21,7 +23,7 @@ from typing import Callable
 from rendering import atomic
 from rendering.encode.assemble import assemble
 from rendering.encode.frame_window import Window
-from rendering.pipeline import schedule
+from rendering.pipeline import cpu_load, schedule
 from rendering.pipeline.jobs import FAILED, INTERRUPTED, NOT_STARTED, Job, Outcome
 from rendering.pipeline.local import LocalProcesses
 from rendering.pipeline.signals import deferred_interrupts, sigterm_as_interrupt
@@ -65,15 +67,18 @@ class Runner:
     def run(self, jobs: list[Job]) -> tuple[list[Outcome], bool]:
         """Returns the outcomes and whether the run was interrupted."""
         self._origin = time.monotonic()
-        pending = initial_tasks(jobs, self.parallel, getattr(self.backend, "live_cuts", False), self.always_split)
         progress = {job.key: _Progress(job) for job in jobs}
-        for task in pending:
-            if task.kind == CHUNK:
-                progress[task.job.key].count = task.count
         running: dict[int, Task] = {}  # backend handle -> task
         outcomes: list[Outcome] = []
+        here = getattr(self.backend, "live_cuts", False)  # its workers run on this machine
         try:
             with sigterm_as_interrupt():
+                # Inside the try: the plan may sample the machine's load for a moment (Ctrl-C then stops cleanly).
+                pending = initial_tasks(jobs, self.parallel, here, self.always_split,
+                                        free_cores=self._free_cores if here else None)
+                for task in pending:
+                    if task.kind == CHUNK:
+                        progress[task.job.key].count = task.count
                 while pending or running:
                     self._start_tasks(pending, running, progress)
                     for handle, event in self.backend.wait(0.25):
@@ -86,6 +91,13 @@ class Runner:
         finally:
             self.backend.close()
         return outcomes, False
+
+    def _free_cores(self) -> float | None:
+        """This machine's free cores, sampled now (before any task starts), for a plan that would split a clip."""
+        began = self._now()
+        cores = cpu_load.sample_free_cores()
+        self._traced("machine", "free_cores", began, self._now(), cores=None if cores is None else round(cores, 2))
+        return cores
 
     def _start_tasks(self, pending: list[Task], running: dict[int, Task], progress: dict) -> None:
         """Start pending tasks (cheapest last: `pending` is kept sorted by cost) while a backend slot is free."""

@@ -115,11 +115,13 @@ def chunk_count(cost: float, share: float, workers: int, seconds: float) -> int:
 
 
 def plan(clips: dict[str, tuple[float, list[Animation] | None, float]], workers: int,
-         setup_cost: float = 0.0, models: dict[str, RenderModel] | None = None) -> list[Piece]:
+         setup_cost: float = 0.0, models: dict[str, RenderModel] | None = None,
+         cores: float | None = None) -> list[Piece]:
     """Pieces for every clip, longest first. `clips` maps a job key to (cost, timeline or None, fps); a clip with
     no timeline (never rendered, or narrated) is rendered whole. `setup_cost` is what each chunk pays again. With
     a clip's RenderModel in `models`, it is split only into as many chunks as the model predicts a real gain for
-    (chunks_worth)."""
+    (chunks_worth) on `cores` free cores (default: one per worker; a busy machine has fewer, cpu_load.py)."""
+    free = workers if cores is None else min(float(workers), cores)
     total = sum(cost for cost, _, _ in clips.values())
     share = total / max(1, workers)
     pieces: list[Piece] = []
@@ -129,7 +131,7 @@ def plan(clips: dict[str, tuple[float, list[Animation] | None, float]], workers:
             seconds = sum(a.frames for a in animations) / fps
             count = chunk_count(cost, share, workers, seconds)
             if count > 1 and models and key in models:
-                count = chunks_worth(animations, models[key], cores=workers, most=count)
+                count = chunks_worth(animations, models[key], cores=free, most=count)
         if count == 1:
             pieces.append(Piece(key, None, 0, 1, cost))
             continue
@@ -213,7 +215,8 @@ def predicted_whole(animations: list[Animation], model: RenderModel) -> float:
     return _piece(animations, model, 0, _frames(animations), True)[0]
 
 
-def predicted_split(animations: list[Animation], windows: list[Window], model: RenderModel, cores: int) -> float:
+def predicted_split(animations: list[Animation], windows: list[Window], model: RenderModel, cores: float
+                    ) -> float:
     """The clip rendered as these windows side by side on `cores` cores, then joined."""
     total = _frames(animations)
     pieces = [_piece(animations, model, w.start, w.stop if w.stop is not None else total, w.stop is None)
@@ -221,7 +224,7 @@ def predicted_split(animations: list[Animation], windows: list[Window], model: R
     return _side_by_side(pieces, cores) + JOIN_PER_FRAME * total
 
 
-def chunks_worth(animations: list[Animation], model: RenderModel, cores: int, most: int) -> int:
+def chunks_worth(animations: list[Animation], model: RenderModel, cores: float, most: int) -> int:
     """How many chunks (1 = render it whole) of at most `most` give the shortest predicted time, if that is at
     least MIN_GAIN shorter than rendering the clip whole."""
     whole = predicted_whole(animations, model)

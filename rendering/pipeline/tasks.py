@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 from rendering.encode.frame_window import Window
 from rendering.pipeline import schedule
@@ -72,14 +73,22 @@ class Cut:
     stop: int
 
 
-def initial_tasks(jobs: list[Job], parallel: int, live_cuts: bool = True, always_split: bool = False) -> list[Task]:
+def initial_tasks(jobs: list[Job], parallel: int, live_cuts: bool = True, always_split: bool = False,
+                  free_cores: Callable[[], float | None] | None = None) -> list[Task]:
     """Whole clips, and chunks of the long ones, longest first. A clip with no timeline, where a worker would
     otherwise be idle, is measured; with `live_cuts` (local processes, which can watch a cut file) it also starts
-    rendering at once, as a lead chunk."""
+    rendering at once, as a lead chunk. `free_cores` (cpu_load.sample_free_cores) is asked only when the plan on
+    idle cores splits a clip: the plan is then made again on the cores really free, or on idle cores if it says
+    None."""
     clips = {job.key: (job.cost(), job.animations() if job.splittable else None, job.quality.fps) for job in jobs}
     by_key = {job.key: job for job in jobs}
     models = None if always_split else {job.key: job.model() for job in jobs}
-    tasks = [piece_task(by_key[piece.job_key], piece) for piece in schedule.plan(clips, parallel, models=models)]
+    pieces = schedule.plan(clips, parallel, models=models)
+    if models is not None and free_cores is not None and any(piece.count > 1 for piece in pieces):
+        cores = free_cores()
+        if cores is not None and cores < parallel:
+            pieces = schedule.plan(clips, parallel, models=models, cores=cores)
+    tasks = [piece_task(by_key[piece.job_key], piece) for piece in pieces]
     if len(jobs) >= parallel:
         return tasks
     unknown = {job.key for job in jobs if job.splittable and job.animations() is None
