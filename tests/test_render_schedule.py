@@ -239,3 +239,12 @@ def test_the_machine_is_sampled_only_when_the_plan_would_split_and_a_busy_one_ke
     assert [task.kind for task in initial_tasks([long], 2, always_split=True, free_cores=probe(0.1))] == \
         [CHUNK, CHUNK]
     assert asked == [2.0, 0.7, None]
+
+
+def test_a_split_whose_gain_would_not_pay_for_sampling_the_machine_is_not_made():
+    from rendering.pipeline.schedule import chunks_worth
+
+    clip = _clip((50, False), (50, False))
+    # By hand (above): whole 13 s, halves side by side 8 s + the join; a split must come under 13 * 0.88 = 11.44.
+    assert chunks_worth(clip, _model(), cores=2, most=2, overhead=3.0) == 2  # 11.003
+    assert chunks_worth(clip, _model(), cores=2, most=2, overhead=3.5) == 1  # 11.503

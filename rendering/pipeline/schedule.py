@@ -116,11 +116,12 @@ def chunk_count(cost: float, share: float, workers: int, seconds: float) -> int:
 
 def plan(clips: dict[str, tuple[float, list[Animation] | None, float]], workers: int,
          setup_cost: float = 0.0, models: dict[str, RenderModel] | None = None,
-         cores: float | None = None) -> list[Piece]:
+         cores: float | None = None, overhead: float = 0.0) -> list[Piece]:
     """Pieces for every clip, longest first. `clips` maps a job key to (cost, timeline or None, fps); a clip with
     no timeline (never rendered, or narrated) is rendered whole. `setup_cost` is what each chunk pays again. With
     a clip's RenderModel in `models`, it is split only into as many chunks as the model predicts a real gain for
-    (chunks_worth) on `cores` free cores (default: one per worker; a busy machine has fewer, cpu_load.py)."""
+    (chunks_worth) on `cores` free cores (default: one per worker; a busy machine has fewer, cpu_load.py), paying
+    `overhead` seconds more to split (the moment spent sampling the machine's load before it)."""
     free = workers if cores is None else min(float(workers), cores)
     total = sum(cost for cost, _, _ in clips.values())
     share = total / max(1, workers)
@@ -131,7 +132,7 @@ def plan(clips: dict[str, tuple[float, list[Animation] | None, float]], workers:
             seconds = sum(a.frames for a in animations) / fps
             count = chunk_count(cost, share, workers, seconds)
             if count > 1 and models and key in models:
-                count = chunks_worth(animations, models[key], cores=free, most=count)
+                count = chunks_worth(animations, models[key], cores=free, most=count, overhead=overhead)
         if count == 1:
             pieces.append(Piece(key, None, 0, 1, cost))
             continue
@@ -224,16 +225,17 @@ def predicted_split(animations: list[Animation], windows: list[Window], model: R
     return _side_by_side(pieces, cores) + JOIN_PER_FRAME * total
 
 
-def chunks_worth(animations: list[Animation], model: RenderModel, cores: float, most: int) -> int:
-    """How many chunks (1 = render it whole) of at most `most` give the shortest predicted time, if that is at
-    least MIN_GAIN shorter than rendering the clip whole."""
+def chunks_worth(animations: list[Animation], model: RenderModel, cores: float, most: int,
+                 overhead: float = 0.0) -> int:
+    """How many chunks (1 = render it whole) of at most `most` give the shortest predicted time (with `overhead`
+    seconds that only a split pays), if that is at least MIN_GAIN shorter than rendering the clip whole."""
     whole = predicted_whole(animations, model)
     best, best_time = 1, whole * (1 - MIN_GAIN)
     for count in range(2, most + 1):
         windows = split(animations, count)
         if len(windows) < 2:
             continue
-        predicted = predicted_split(animations, windows, model, cores)
+        predicted = predicted_split(animations, windows, model, cores) + overhead
         if predicted < best_time:
             best, best_time = len(windows), predicted
     return best

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Callable
 
 from rendering.encode.frame_window import Window
-from rendering.pipeline import schedule
+from rendering.pipeline import cpu_load, schedule
 from rendering.pipeline.jobs import Job
 from rendering.records import WindowSpec, WorkerJob
 
@@ -78,13 +78,14 @@ def initial_tasks(jobs: list[Job], parallel: int, live_cuts: bool = True, always
     """Whole clips, and chunks of the long ones, longest first. A clip with no timeline, where a worker would
     otherwise be idle, is measured; with `live_cuts` (local processes, which can watch a cut file) it also starts
     rendering at once, as a lead chunk. `free_cores` (cpu_load.sample_free_cores) is asked only when the plan on
-    idle cores splits a clip: the plan is then made again on the cores really free, or on idle cores if it says
-    None."""
+    idle cores splits a clip even with the time the asking takes (cpu_load.SAMPLE_SECONDS) added to the split: the
+    plan is then made again on the cores really free, or on idle cores if it says None."""
     clips = {job.key: (job.cost(), job.animations() if job.splittable else None, job.quality.fps) for job in jobs}
     by_key = {job.key: job for job in jobs}
     models = None if always_split else {job.key: job.model() for job in jobs}
-    pieces = schedule.plan(clips, parallel, models=models)
-    if models is not None and free_cores is not None and any(piece.count > 1 for piece in pieces):
+    asking = models is not None and free_cores is not None
+    pieces = schedule.plan(clips, parallel, models=models, overhead=cpu_load.SAMPLE_SECONDS if asking else 0.0)
+    if asking and any(piece.count > 1 for piece in pieces):
         cores = free_cores()
         if cores is not None and cores < parallel:
             pieces = schedule.plan(clips, parallel, models=models, cores=cores)
