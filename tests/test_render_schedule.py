@@ -248,3 +248,24 @@ def test_a_split_whose_gain_would_not_pay_for_sampling_the_machine_is_not_made()
     # By hand (above): whole 13 s, halves side by side 8 s + the join; a split must come under 13 * 0.88 = 11.44.
     assert chunks_worth(clip, _model(), cores=2, most=2, overhead=3.0) == 2  # 11.003
     assert chunks_worth(clip, _model(), cores=2, most=2, overhead=3.5) == 1  # 11.503
+
+
+def test_a_clip_with_no_timeline_is_measured_beside_its_lead_only_when_the_machine_has_the_cores_free():
+    from rendering.pipeline.tasks import CLIP, LEAD, LEAD_MIN_FREE_CORES, MEASURE, initial_tasks
+
+    new = _long_job(60)
+    new.timeline = new.timeline_fps = None  # never rendered here: 60 s expected, no timeline
+    asked: list[float] = []
+
+    def probe(cores):
+        def free():
+            asked.append(cores)
+            return cores
+        return free
+
+    assert [t.kind for t in initial_tasks([new], 2, free_cores=probe(2.0))] == [LEAD, MEASURE]
+    assert [t.kind for t in initial_tasks([new], 2, free_cores=probe(LEAD_MIN_FREE_CORES))] == [LEAD, MEASURE]
+    assert [t.kind for t in initial_tasks([new], 2, free_cores=probe(1.2))] == [CLIP]
+    assert [t.kind for t in initial_tasks([new], 2, free_cores=probe(None))] == [LEAD, MEASURE]
+    assert [t.kind for t in initial_tasks([new], 2)] == [LEAD, MEASURE]  # no probe (a cluster): as before
+    assert asked == [2.0, LEAD_MIN_FREE_CORES, 1.2, None]

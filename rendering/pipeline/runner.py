@@ -4,8 +4,8 @@ A job becomes one task (the whole clip) or several (chunks of a long clip, see s
 clip that has never been rendered, where workers would idle, starts rendering at once as a lead chunk while a
 measuring task runs its storyboard without drawing beside it; with the timeline known, the lead is told where to
 stop (a cut file it watches; it answers with the frame it really stopped at) and the other chunks start from
-there. A clip whose timeline is known is split only on cores that are really free: where the plan would split one,
-the machine's load is sampled once before the first task (cpu_load.py). When a clip's chunks are all back they are
+there. Splits are made only on cores that are really free: where the plan would split a clip whose timeline is
+known, or measure one beside its lead, the machine's load is sampled once before the first task (cpu_load.py). When a clip's chunks are all back they are
 joined (assemble.py).
 
 The loop is single-threaded, so the callback that installs a finished clip runs on the main thread, one clip at a
@@ -93,7 +93,8 @@ class Runner:
         return outcomes, False
 
     def _free_cores(self) -> float | None:
-        """This machine's free cores, sampled now (before any task starts), for a plan that would split a clip."""
+        """This machine's free cores, sampled now (before any task starts), for a plan that would split a clip or
+        measure one beside its lead."""
         began = self._now()
         cores = cpu_load.sample_free_cores()
         self._traced("machine", "free_cores", began, self._now(), cores=None if cores is None else round(cores, 2))
