@@ -9,11 +9,21 @@ For each quality, in one run on this machine:
   - render seconds per second of video (render.py --jobs 1, mp4).
   - with --cli-same-outputs, also the extra CLI runs the blog's files would need (`--format webm`, `-s` for the
     poster): slow (the CLI's VP9 at 1080p60 takes about 3 s per video second), so not by default.
-Targets from the issue: all scenes at 1080p60 through render.py <= 0.55 x the serial manim CLI; a nothing-changed
-rebuild <= 1 s. The mp4s are compared too: total size, and render.py's mp4 against the CLI's, frame by frame.
+  - one clip (--one-clip, default qkv_scale, or the first of --scenes) with --jobs 1 and --jobs 2, mp4 only: first
+    each into a fresh folder (its page typeset first, as above; no timeline yet: a lead chunk and a measuring
+    pass), then again with --force in the same folder (the timeline known: planned before the first task); the
+    jobs 2 / jobs 1 ratio of each, and every task, join, install and plan decision of each run (render.py --trace);
+  - with --examples FILE..., each example's clips at low, --jobs 1, mp4: render seconds per video second against
+    the post's (the same scenes, from the runs above).
+Every render.py run is traced: per run, its tasks by kind (how many, wall and CPU seconds), the clips it split, the
+free cores it sampled. The mp4s are compared too: total size, and render.py's mp4 against the CLI's, frame by frame.
+At the end, issue 42's targets, each with its figure and whether it holds: --jobs 2 never slower than --jobs 1
+(one clip and all the scenes run, at each quality); at 1080p60 with --jobs 1 at most 0.6 render s per video s; at
+1080p60 with --jobs 2 at most 0.35 x the serial CLI; each example at most 1.25 x the post's render s per video s.
 
   .venv/bin/python benchmarks/bench_render.py                         # every registered scene, low and high
-  .venv/bin/python benchmarks/bench_render.py --scenes coffee_cafe --qualities low
+  .venv/bin/python benchmarks/bench_render.py --scenes teacher_forcing --qualities low    # a quick run
+  .venv/bin/python benchmarks/bench_render.py --examples examples/wide.toml examples/tiny.toml --qualities low
   .venv/bin/python benchmarks/bench_render.py --fixtures              # the tiny test scenes (seconds, not hours)
 """
 
@@ -103,6 +113,11 @@ def main(argv: list[str] | None = None) -> int:
                         help="also time the CLI making the webm and the poster (slow)")
     parser.add_argument("--fixtures", action="store_true", help="use the fixture scenes (default toy_matrix, toy_bars: ~8 s each)")
     parser.add_argument("--skip-cli", action="store_true", help="do not time the plain manim CLI")
+    parser.add_argument("--one-clip", metavar="SCENE",
+                        help="the clip timed alone with --jobs 1 and 2 (default: qkv_scale, or the first of --scenes; "
+                             "'' to skip)")
+    parser.add_argument("--examples", nargs="*", default=[], type=Path, metavar="FILE.toml",
+                        help="example files to render at low against the post's (render s per video s)")
     parser.add_argument("--json", type=Path, help="also write the figures here")
     args = parser.parse_args(argv)
 
@@ -151,11 +166,13 @@ def main(argv: list[str] | None = None) -> int:
                 command = render_py + ["--out", str(out), "-q", quality, "-f", formats, *[s.id for s in specs]]
                 for jobs in jobs_list:
                     key = f"{quality}/render_py_{variant}_jobs{jobs}"
-                    seconds, result = timed(command + ["--force", "--jobs", str(jobs)], cwd=REPO, env=env,
-                                            cpu_key=key)
+                    trace_file = work / f"trace-{quality}-{variant}-jobs{jobs}.json"
+                    seconds, result = timed(command + ["--force", "--jobs", str(jobs), "--trace", str(trace_file)],
+                                            cwd=REPO, env=env, cpu_key=key)
                     check(result, f"render.py -f {formats} --jobs {jobs}")
                     row[f"render_py_{variant}_jobs{jobs}"] = seconds
                     row[f"cpu_render_py_{variant}_jobs{jobs}"] = CPU[key]
+                    row[f"trace_{variant}_jobs{jobs}"] = json.loads(trace_file.read_text())
                 if variant == "mp4":
                     seconds, result = timed(command, cwd=REPO, env=env)
                     check(result, "render.py rebuild")
@@ -173,11 +190,156 @@ def main(argv: list[str] | None = None) -> int:
             shutil.rmtree(cli_media, ignore_errors=True)
             figures["qualities"][quality] = row
             _print_row(quality, row, jobs_values)
+            one = args.one_clip if args.one_clip is not None else (specs[0].id if args.scenes else "qkv_scale")
+            if one:
+                row["one_clip"] = one_clip(one, quality, render_py, env, work)
+                _print_one_clip(quality, row["one_clip"])
+            if args.examples and quality == "low":
+                row["examples"] = examples_at_low(args.examples, specs, render_py, env, work, row)
+                _print_examples(row)
+        _print_targets(figures, len(registry.scenes))
         if args.json:
             args.json.write_text(json.dumps(figures, indent=2) + "\n")
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return 0
+
+
+def _render_py_run(render_py: list[str], out: Path, quality: str, scene_ids: list[str], jobs: int, env: dict,
+                   trace_file: Path, key: str, extra: list[str] = ()) -> dict:
+    """One traced render.py --force run of these scenes, mp4 only: wall and CPU seconds, video seconds, trace."""
+    command = render_py + ["--out", str(out), "-q", quality, "-f", "mp4", *extra, *scene_ids,
+                           "--force", "--jobs", str(jobs), "--trace", str(trace_file)]
+    seconds, result = timed(command, cwd=REPO, env=env, cpu_key=key)
+    check(result, f"render.py {' '.join(scene_ids)} -q {quality} --jobs {jobs} {' '.join(extra)}")
+    clips = [c for c in json.loads((out / "manifest.json").read_text())["clips"] if c["quality"] == quality]
+    return {"seconds": seconds, "cpu": CPU[key], "video_seconds": sum(c["duration"] for c in clips),
+            "trace": json.loads(trace_file.read_text())}
+
+
+def one_clip(scene: str, quality: str, render_py: list[str], env: dict, work: Path) -> dict:
+    """One clip with --jobs 1 and --jobs 2: each into a fresh folder (no timeline: the lead chunk and the measuring
+    pass), then again in the same folder (the timeline known), jobs 2 before jobs 1 so neither always goes first."""
+    runs = {}
+    for label, jobs in (("fresh_jobs1", 1), ("fresh_jobs2", 2), ("known_jobs2", 2), ("known_jobs1", 1)):
+        out = work / f"one-{quality}-jobs{jobs}"
+        if label.startswith("fresh"):
+            warm_page(out)  # as for the runs above: the page's formulas typeset once, outside the timing
+        runs[label] = _render_py_run(render_py, out, quality, [scene], jobs, env, work / f"trace-one-{label}.json",
+                                     f"{quality}/one_{label}")
+    for jobs in (1, 2):
+        shutil.rmtree(work / f"one-{quality}-jobs{jobs}", ignore_errors=True)
+    return {"scene": scene, "runs": runs,
+            "ratio_fresh": runs["fresh_jobs2"]["seconds"] / runs["fresh_jobs1"]["seconds"],
+            "ratio_known": runs["known_jobs2"]["seconds"] / runs["known_jobs1"]["seconds"]}
+
+
+def examples_at_low(files: list[Path], specs, render_py: list[str], env: dict, work: Path, row: dict) -> dict:
+    """Each example's clips (the same scenes) at low with --jobs 1: render s per video s, and that over the post's
+    (render.py --jobs 1 on the post's example, from the runs above)."""
+    post_key = "render_py_mp4_jobs1" if "render_py_mp4_jobs1" in row else next(
+        k for k in row if k.startswith("render_py_mp4_jobs"))
+    post = row[post_key] / row["video_seconds"]
+    figures = {"post_s_per_video_s": post, "post_from": post_key, "examples": {}}
+    for index, file in enumerate(files):
+        out = work / f"example-{index}"
+        warm_page(out)
+        run = _render_py_run(render_py, out, "low", [s.id for s in specs], 1, env, work / f"trace-example-{index}.json",
+                             f"low/example_{index}", extra=["--example", str(file.resolve())])
+        shutil.rmtree(out, ignore_errors=True)
+        per = run["seconds"] / run["video_seconds"]
+        figures["examples"][str(file)] = {**run, "s_per_video_s": per, "against_post": per / post}
+    return figures
+
+
+def _trace_summary(trace: list[dict]) -> list[str]:
+    """A run's trace in a few lines: its tasks by kind, the clips it split, the load it sampled, its plans."""
+    lines, kinds = [], {}
+    for entry in trace:
+        kind = kinds.setdefault(entry["kind"], [0, 0.0, 0.0])
+        kind[0] += 1
+        kind[1] += entry["end"] - entry["start"]
+        kind[2] += entry.get("cpu") or 0.0
+    lines.append("tasks: " + "; ".join(f"{kind} x{n} {wall:.1f} s [{cpu:.1f}]" for kind, (n, wall, cpu)
+                                        in kinds.items()))
+    split = sorted({e["task"].rsplit(".", 1)[0] for e in trace if e["kind"] in ("chunk", "cut")})
+    lines.append("split: " + (", ".join(split) if split else "none"))
+    for entry in trace:
+        if entry["kind"] in ("free_cores", "plan"):
+            lines.append(_trace_line(entry))
+    return lines
+
+
+def _trace_line(entry: dict) -> str:
+    extra = {k: v for k, v in entry.items() if k not in ("task", "kind", "start", "end", "cpu", "ok")}
+    cpu = f" [{entry['cpu']:.1f}]" if entry.get("cpu") is not None else ""
+    failed = "  FAILED" if entry.get("ok") is False else ""
+    fields = "  " + " ".join(f"{k}={v}" for k, v in extra.items()) if extra else ""
+    return (f"{entry['task']:<34} {entry['kind']:<10} {entry['start']:7.2f} -> {entry['end']:7.2f} s "
+            f"({entry['end'] - entry['start']:6.2f}){cpu}{fields}{failed}")
+
+
+def _print_one_clip(quality: str, figures: dict) -> None:
+    print(f"\n  one clip, {figures['scene']} at {quality}, mp4 (wall s [CPU s]; then each part: start -> end, "
+          f"(seconds) [CPU s]):")
+    for label, run in figures["runs"].items():
+        when, jobs = label.split("_")
+        folder = "fresh folder" if when == "fresh" else "again, timeline known"
+        print(f"    --{jobs[:4]} {jobs[4:]}, {folder:<22} {run['seconds']:7.1f} s [{run['cpu']:.1f}]   "
+              f"{run['seconds'] / run['video_seconds']:.2f} render s per video s")
+        for entry in run["trace"]:
+            print(f"        {_trace_line(entry)}")
+    print(f"    --jobs 2 / --jobs 1: fresh folder {figures['ratio_fresh']:.2f}, timeline known "
+          f"{figures['ratio_known']:.2f}")
+    sys.stdout.flush()
+
+
+def _print_examples(row: dict) -> None:
+    figures = row["examples"]
+    print(f"\n  examples at low, --jobs 1 (post's: {figures['post_s_per_video_s']:.2f} render s per video s):")
+    for name, example in figures["examples"].items():
+        print(f"    {name:<30} {example['seconds']:7.1f} s [{example['cpu']:.1f}] for {example['video_seconds']:.1f} s "
+              f"of video: {example['s_per_video_s']:.2f} render s per video s = {example['against_post']:.2f} x the "
+              f"post's")
+    sys.stdout.flush()
+
+
+def _print_targets(figures: dict, registered: int) -> None:
+    """Issue 42's targets, each with the figure this run measured (or why it was not measured)."""
+    qualities, count = figures["qualities"], len(figures["scenes"])
+    scope = "all" if count == registered else f"{count} of {registered}"
+    rows = []
+
+    def target(what: str, value: float | None, limit: float, unit: str = "", missing: str = "not measured") -> None:
+        if value is None:
+            rows.append(f"  {what:<62} {missing}")
+        else:
+            verdict = "holds" if value <= limit else "MISSED"
+            rows.append(f"  {what:<62} {value:6.2f}{unit} (<= {limit}{unit}): {verdict}")
+
+    for quality, row in qualities.items():
+        one = row.get("one_clip")
+        if one:
+            target(f"one clip ({one['scene']}) at {quality}, fresh: --jobs 2 / --jobs 1", one["ratio_fresh"], 1.0)
+            target(f"one clip ({one['scene']}) at {quality}, timeline known: --jobs 2 / --jobs 1",
+                   one["ratio_known"], 1.0)
+        if "render_py_mp4_jobs1" in row and "render_py_mp4_jobs2" in row:
+            target(f"{scope} scenes at {quality}: --jobs 2 / --jobs 1",
+                   row["render_py_mp4_jobs2"] / row["render_py_mp4_jobs1"], 1.0)
+        for name, example in row.get("examples", {}).get("examples", {}).items():
+            target(f"{name} at low: render s per video s / the post's", example["against_post"], 1.25, "x")
+    high = qualities.get("high", {})
+    jobs1 = high.get("render_py_mp4_jobs1")
+    target(f"{scope} scenes at 1080p60, --jobs 1: render s per video s",
+           None if jobs1 is None else jobs1 / high["video_seconds"], 0.6, "",
+           "not measured (needs --qualities high and --jobs 1)")
+    jobs2, cli = high.get("render_py_mp4_jobs2"), high.get("manim_cli_mp4")
+    target(f"{scope} scenes at 1080p60, --jobs 2 / the serial manim CLI",
+           None if jobs2 is None or cli is None else jobs2 / cli, 0.35, "x",
+           "not measured (needs --qualities high, --jobs 2 and the CLI)")
+    print(f"\ntargets (issue 42){'' if scope == 'all' else f'; on {scope} scenes, not the full set'}:")
+    print("\n".join(rows))
+    sys.stdout.flush()
 
 
 def compare_with_cli(specs, out: Path, cli_media: Path, quality: str) -> dict:
@@ -217,6 +379,8 @@ def _print_row(quality: str, row: dict, jobs_values: list[int]) -> None:
         line("manim CLI serial, mp4", "manim_cli_mp4")
     for jobs in jobs_values:
         line(f"render.py --jobs {jobs}, mp4", f"render_py_mp4_jobs{jobs}")
+        for text in _trace_summary(row[f"trace_mp4_jobs{jobs}"]):
+            print(f"      {text}")
     for key in (k for k in row if k.startswith("render_py_blog_jobs")):
         line(f"render.py --jobs {key.rsplit('jobs', 1)[1]}, blog formats", key, "'s mp4 alone")
     if "manim_cli_same_outputs" in row:

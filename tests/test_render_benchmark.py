@@ -1,5 +1,6 @@
 """The render benchmark still runs end to end and reports every figure the issue asks for (on one tiny fixture
-scene at 480p15; the figures themselves are for people to read, nothing here times anything)."""
+scene at 480p15, the one-clip runs on the same scene; the figures themselves are for people to read, nothing here
+times anything)."""
 
 from __future__ import annotations
 
@@ -25,3 +26,18 @@ def test_the_render_benchmark_reports_every_figure(tmp_path):
     assert row["mp4_frame_counts_match"] is True
     assert row["mp4_worst_mean_level_difference"] < 1.0, "render.py's mp4 shows the CLI's frames"
     assert "x the CLI" in result.stdout and "nothing changed" in result.stdout
+    # Every run is traced: the whole clip's task and its install, with the CPU its worker used.
+    kinds = [entry["kind"] for entry in row["trace_mp4_jobs1"]]
+    assert kinds.count("clip") == 1 and kinds.count("install") == 1
+    assert next(e for e in row["trace_mp4_jobs1"] if e["kind"] == "clip")["cpu"] > 0
+    # The one clip alone with --jobs 1 and 2, fresh and with its timeline known; each run's parts printed.
+    one = row["one_clip"]
+    assert one["scene"] == "toy_bars"
+    assert set(one["runs"]) == {"fresh_jobs1", "fresh_jobs2", "known_jobs1", "known_jobs2"}
+    assert one["ratio_fresh"] == one["runs"]["fresh_jobs2"]["seconds"] / one["runs"]["fresh_jobs1"]["seconds"]
+    assert all(run["video_seconds"] > 0 and run["trace"] for run in one["runs"].values())
+    assert "--jobs 2 / --jobs 1: fresh folder" in result.stdout and "toy_bars-low.install" in result.stdout
+    # The targets, each said measured or not: at low only, the 1080p60 figures are not.
+    assert "targets (issue 42)" in result.stdout
+    assert "one clip (toy_bars) at low, timeline known: --jobs 2 / --jobs 1" in result.stdout
+    assert "at 1080p60, --jobs 1: render s per video s" in result.stdout and "not measured" in result.stdout

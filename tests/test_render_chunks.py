@@ -94,12 +94,14 @@ def test_render_py_splits_a_long_clip_for_idle_workers_and_the_result_matches_a_
     result = serial.render("held_end", "-j", "1")
     assert result.returncode == 0 and "splitting" not in result.stdout, result.stdout
     split = make_project(tmp_path / "split")
-    first = split.render("held_end", "-j", "2")
+    # --split always: these tiny clips are not worth splitting (the scheduler's predictions are test_render_schedule's);
+    # here the chunks' mechanics are under test.
+    first = split.render("held_end", "-j", "2", "--split", "always")
     assert first.returncode == 0, first.stdout
     _assert_same_clip(split, serial)
     # The clip's timeline is kept, so the next render plans its chunks without measuring first.
     assert split.entry("held_end")["timeline"] == serial.entry("held_end")["timeline"]
-    again = split.render("held_end", "-j", "2", "--force")
+    again = split.render("held_end", "-j", "2", "--force", "--split", "always")
     assert again.returncode == 0 and "splitting held_end@low into 2 chunks" in again.stdout, again.stdout
     _assert_same_clip(split, serial)
 
@@ -114,8 +116,8 @@ def _assert_same_clip(split, serial) -> None:
 
 def test_interrupting_a_chunked_render_installs_nothing(tmp_path):
     project = make_project(tmp_path / "interrupted")
-    process = subprocess.Popen(project.args("slow_long", "-j", "2"), cwd=project.root, stdout=subprocess.PIPE,
-                               stderr=subprocess.STDOUT, text=True, start_new_session=True,
+    process = subprocess.Popen(project.args("slow_long", "-j", "2", "--split", "always"), cwd=project.root,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True,
                                preexec_fn=ctrl_c_reaches_it)
     work = project.out / ".render" / "tmp" / "slow_long-low"
     wait_for(lambda: any(work.glob("*part*/out/chunk.mp4")) or process.poll() is not None, 120,

@@ -71,3 +71,201 @@ def test_longest_first_makespan():
     assert makespan([3, 5, 3, 4], 2) == 8
     assert makespan([], 3) == 0.0
     assert Window(10, 20).kept(5, 10) == 5 and Window(10, None).kept(100, 7) == 7 and Window(0, 0).kept(0, 9) == 0
+
+
+# Predicting a split's gain (schedule.RenderModel): a split only where it is predicted to be really faster.
+
+def _model(start=1.0, storyboard=2.0, draw_per_frame=0.1, draw_cores=1.0):
+    from rendering.pipeline.schedule import RenderModel
+
+    return RenderModel(start, storyboard, draw_per_frame, draw_cores)
+
+
+def test_the_predicted_times_of_a_whole_and_a_split_clip_by_hand():
+    from rendering.pipeline.schedule import JOIN_PER_FRAME, predicted_split, predicted_whole
+
+    clip = _clip((100, False))
+    # Whole: start 1 + storyboard 2 + 100 frames * 0.1 = 13.
+    assert predicted_whole(clip, _model()) == 13.0
+    # Halves on 2 cores: the first stops its storyboard halfway (1 + 1 + 5 = 7), the last runs it all (1 + 2 + 5 =
+    # 8); 15 CPU seconds on 2 cores take 7.5, so the slower chunk decides: 8, plus the join.
+    windows = [Window(0, 50), Window(50, None)]
+    assert predicted_split(clip, windows, _model(), cores=2) == 8.0 + 100 * JOIN_PER_FRAME
+    # On 1 core the CPU decides: 15.
+    assert predicted_split(clip, windows, _model(), cores=1) == 15.0 + 100 * JOIN_PER_FRAME
+
+
+def test_a_clip_whose_drawing_outweighs_the_repeated_storyboard_is_split():
+    from rendering.pipeline.schedule import chunks_worth
+
+    clip = _clip(*[(60, False)] * 40)  # 40 s at 60 fps
+    assert chunks_worth(clip, _model(storyboard=3.0, draw_per_frame=0.02), cores=2, most=2) == 2
+
+
+def test_a_clip_whose_storyboard_outweighs_its_drawing_is_rendered_whole():
+    from rendering.pipeline.schedule import chunks_worth, predicted_split, predicted_whole
+
+    clip = _clip(*[(15, False)] * 40)  # 40 s at 15 fps: 600 frames, 3 s of drawing, 10 s of storyboard
+    model = _model(storyboard=10.0, draw_per_frame=0.005)
+    # Whole: 1 + 10 + 3 = 14. Split, the chunk that runs to the end takes 1 + 10 + 1.5 = 12.5 (+ the join): faster,
+    # but by 11%, under MIN_GAIN.
+    assert predicted_split(clip, split(clip, 2), model, cores=2) < predicted_whole(clip, model)
+    assert chunks_worth(clip, model, cores=2, most=2) == 1
+
+
+def test_no_split_when_only_one_core_is_there_to_run_the_chunks():
+    from rendering.pipeline.schedule import chunks_worth
+
+    clip = _clip(*[(60, False)] * 40)
+    assert chunks_worth(clip, _model(storyboard=3.0, draw_per_frame=0.02), cores=1, most=2) == 1
+
+
+def test_plan_with_a_model_keeps_a_clip_whole_where_the_split_does_not_pay():
+    clip = _clip(*[(15, False)] * 40)
+    costly = {"c": _model(storyboard=10.0, draw_per_frame=0.005)}
+    cheap = {"c": _model(storyboard=1.0, draw_per_frame=0.05)}
+    assert len(plan({"c": (clip_cost(clip), clip, 15)}, workers=2, models=costly)) == 1
+    assert len(plan({"c": (clip_cost(clip), clip, 15)}, workers=2, models=cheap)) == 2
+
+
+def test_a_lead_under_way_is_cut_late_enough_to_finish_with_the_new_chunk():
+    from rendering.pipeline.schedule import lead_plan
+
+    clip = _clip(*[(60, False)] * 40)  # 2400 frames, 48 s of drawing at 0.02 on one core
+    # Measured: 4 s of start and storyboard; the lead, started 4 s ago, is at frame 100.
+    result = lead_plan(clip, _model(start=0.0, storyboard=4.0, draw_per_frame=0.02), cores=2, most=2,
+                       position=100, elapsed=4.0)
+    assert result.stop is not None and len(result.windows) == 1 and result.windows[0].start == result.stop
+    assert result.windows[0].stop is None
+    # The new chunk pays the 4 s storyboard before it draws, so the lead keeps more than half of what is left.
+    assert result.stop - 100 > 2400 - result.stop
+    assert result.split < 0.88 * result.whole
+
+
+def test_a_lead_is_left_to_render_the_whole_clip_where_a_new_chunk_would_not_catch_up():
+    from rendering.pipeline.schedule import lead_plan
+
+    clip = _clip(*[(15, False)] * 44)  # a short clip at 480p15: 660 frames, 4.6 s of drawing
+    # The measuring pass took 7.8 s (a busy machine), and the lead is already a third of the way.
+    result = lead_plan(clip, _model(start=0.0, storyboard=7.8, draw_per_frame=0.007), cores=2, most=2,
+                       position=220, elapsed=7.8)
+    assert result.stop is None and result.windows == ()
+
+
+# The cores a split would really get: free cores from two /proc/stat samples (cpu_load.py), and the plan on them.
+
+def _stat(user, nice, system, idle, iowait=0, steal=0, guest=0, cores=2):
+    """/proc/stat's text with these sums (ticks since boot) and `cores` per-core lines (their values unused)."""
+    sums = f"cpu  {user} {nice} {system} {idle} {iowait} 0 0 {steal} {guest} 0"
+    per_core = [f"cpu{n} 1 2 3 4 5 0 0 0 0 0" for n in range(cores)]
+    return "\n".join([sums, *per_core, "intr 123 0 0", "ctxt 456", "btime 1700000000"]) + "\n"
+
+
+def test_the_cpu_sums_are_read_from_the_first_line_and_the_cores_counted():
+    from rendering.pipeline.cpu_load import CpuTimes, parse_stat
+
+    # guest (9th field) is inside user already: not added again.
+    assert parse_stat(_stat(100, 20, 30, 400, iowait=5, steal=7, guest=50, cores=4)) == \
+        CpuTimes(cores=4, idle=405, niced=20, total=100 + 20 + 30 + 400 + 5 + 7)
+
+
+def test_free_cores_of_an_idle_a_half_busy_and_a_busy_machine():
+    from rendering.pipeline.cpu_load import free_cores, parse_stat
+
+    before = parse_stat(_stat(1000, 0, 100, 5000))
+    # 60 ticks passed on 2 cores (0.3 s at 100 Hz): all idle, half idle, none idle.
+    assert free_cores(before, parse_stat(_stat(1000, 0, 100, 5060)), niced_is_free=False) == 2.0
+    assert free_cores(before, parse_stat(_stat(1025, 0, 105, 5030)), niced_is_free=False) == 1.0
+    assert free_cores(before, parse_stat(_stat(1050, 0, 110, 5000)), niced_is_free=False) == 0.0
+    # 15 of 60 ticks idle, 3 waiting for the disk (free too): 2 cores * 18 / 60.
+    assert free_cores(before, parse_stat(_stat(1042, 0, 100, 5015, iowait=3)), niced_is_free=False) == 0.6
+    assert free_cores(before, before, niced_is_free=False) is None  # no tick between the samples
+
+
+def test_niced_load_is_free_to_a_run_that_is_not_niced_and_busy_to_a_niced_one():
+    from rendering.pipeline.cpu_load import free_cores, parse_stat
+
+    before = parse_stat(_stat(1000, 300, 100, 5000))
+    after = parse_stat(_stat(1010, 340, 100, 5010))  # of 60 ticks: 40 niced, 10 user, 10 idle
+    assert free_cores(before, after, niced_is_free=True) == 2 * 50 / 60
+    assert free_cores(before, after, niced_is_free=False) == 2 * 10 / 60
+
+
+def test_a_clip_worth_splitting_on_idle_cores_is_rendered_whole_on_a_busy_machine():
+    from rendering.pipeline.cpu_load import free_cores, parse_stat
+
+    clip = _clip(*[(15, False)] * 40)
+    cheap = {"c": _model(storyboard=1.0, draw_per_frame=0.05)}  # split 2 ways on 2 idle cores (above)
+    clips = {"c": (clip_cost(clip), clip, 15)}
+    assert len(plan(clips, workers=2, models=cheap, cores=2.0)) == 2
+    # Both cores were busy with other programs over the sample: 6 of 60 ticks idle, 0.2 cores free.
+    busy = free_cores(parse_stat(_stat(1000, 0, 100, 5000)), parse_stat(_stat(1050, 0, 104, 5006)),
+                      niced_is_free=False)
+    assert busy is not None and abs(busy - 0.2) < 1e-9
+    assert [piece.window for piece in plan(clips, workers=2, models=cheap, cores=busy)] == [None]
+    # One core free of two: the chunks would take turns on it, and the storyboard twice costs more than it saves.
+    assert [piece.window for piece in plan(clips, workers=2, models=cheap, cores=1.0)] == [None]
+
+
+def _long_job(seconds: int):
+    """A silent clip at 1080p60 whose last render recorded `seconds` one-second drawn animations."""
+    from rendering.pipeline.jobs import Job
+    from rendering.qualities import QUALITIES
+    from scenes.registry import SceneSpec
+
+    return Job(SceneSpec("long", "Long", "S", "scenes.long", "LongScene", 1), QUALITIES["high"], ["mp4"], "h",
+               expected_seconds=float(seconds), timeline=[[60, 0]] * seconds, timeline_fps=60)
+
+
+def test_the_machine_is_sampled_only_when_the_plan_would_split_and_a_busy_one_keeps_the_clip_whole():
+    from rendering.pipeline.tasks import CHUNK, CLIP, initial_tasks
+
+    asked: list[float | None] = []
+
+    def probe(cores):
+        def free() -> float | None:
+            asked.append(cores)
+            return cores
+        return free
+
+    long = _long_job(60)
+    assert [task.kind for task in initial_tasks([long], 2, free_cores=probe(2.0))] == [CHUNK, CHUNK]
+    assert [task.kind for task in initial_tasks([long], 2, free_cores=probe(0.7))] == [CLIP]
+    assert [task.kind for task in initial_tasks([long], 2, free_cores=probe(None))] == [CHUNK, CHUNK]
+    assert asked == [2.0, 0.7, None]
+    # Nothing to split: one worker, or a clip too short to be worth it; and --split always does not ask.
+    assert [task.kind for task in initial_tasks([long], 1, free_cores=probe(0.1))] == [CLIP]
+    assert [task.kind for task in initial_tasks([_long_job(6)], 2, free_cores=probe(0.1))] == [CLIP]
+    assert [task.kind for task in initial_tasks([long], 2, always_split=True, free_cores=probe(0.1))] == \
+        [CHUNK, CHUNK]
+    assert asked == [2.0, 0.7, None]
+
+
+def test_a_split_whose_gain_would_not_pay_for_sampling_the_machine_is_not_made():
+    from rendering.pipeline.schedule import chunks_worth
+
+    clip = _clip((50, False), (50, False))
+    # By hand (above): whole 13 s, halves side by side 8 s + the join; a split must come under 13 * 0.88 = 11.44.
+    assert chunks_worth(clip, _model(), cores=2, most=2, overhead=3.0) == 2  # 11.003
+    assert chunks_worth(clip, _model(), cores=2, most=2, overhead=3.5) == 1  # 11.503
+
+
+def test_a_clip_with_no_timeline_is_measured_beside_its_lead_only_when_the_machine_has_the_cores_free():
+    from rendering.pipeline.tasks import CLIP, LEAD, LEAD_MIN_FREE_CORES, MEASURE, initial_tasks
+
+    new = _long_job(60)
+    new.timeline = new.timeline_fps = None  # never rendered here: 60 s expected, no timeline
+    asked: list[float] = []
+
+    def probe(cores):
+        def free():
+            asked.append(cores)
+            return cores
+        return free
+
+    assert [t.kind for t in initial_tasks([new], 2, free_cores=probe(2.0))] == [LEAD, MEASURE]
+    assert [t.kind for t in initial_tasks([new], 2, free_cores=probe(LEAD_MIN_FREE_CORES))] == [LEAD, MEASURE]
+    assert [t.kind for t in initial_tasks([new], 2, free_cores=probe(1.2))] == [CLIP]
+    assert [t.kind for t in initial_tasks([new], 2, free_cores=probe(None))] == [LEAD, MEASURE]
+    assert [t.kind for t in initial_tasks([new], 2)] == [LEAD, MEASURE]  # no probe (a cluster): as before
+    assert asked == [2.0, LEAD_MIN_FREE_CORES, 1.2, None]

@@ -8,6 +8,7 @@ The options are in parser.py, the up-to-date decision in plan.py, the running of
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 import time
@@ -256,12 +257,16 @@ def _render_jobs(request: Request, jobs, installer: Installer, lock, console) ->
     reporter = RichReporter(console) if fancy else PlainReporter(console)
     runner = Runner(parallel=backend.slots if backend is not None else args.jobs, work_root=lock.work_root(),
                     root=request.root, logs_dir=out_dir / outdir.LOGS, verbose=args.verbose, reporter=reporter,
-                    install=installer, backend=backend)
+                    install=installer, backend=backend, always_split=args.split == "always")
     with reporter:
         if fancy:
             for job in sorted(jobs, key=lambda j: -j.cost()):
                 reporter.add(job)
-        return runner.run(jobs)
+        try:
+            return runner.run(jobs)
+        finally:
+            if args.trace:
+                Path(args.trace).write_text(json.dumps(runner.trace, indent=1) + "\n", encoding="utf-8")
 
 
 def _finish_outputs(installer: Installer, page, console, write_page: bool = True) -> bool:

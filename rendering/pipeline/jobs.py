@@ -63,6 +63,14 @@ class Job:
 
         return timeline_at(self.timeline, self.timeline_fps, self.quality.fps)
 
+    def model(self):
+        """What rendering it costs (schedule.RenderModel), from its timeline's length or the last render's."""
+        from rendering.pipeline.schedule import RenderModel
+
+        q, animations = self.quality, self.animations()
+        seconds = sum(a.frames for a in animations) / q.fps if animations else (self.expected_seconds or 60.0)
+        return RenderModel.for_quality(q.width, q.height, seconds)
+
     def cost(self) -> float:
         """Work estimate in drawn 1080p-frame equivalents, so the longest work starts first and parallel runs
         finish together."""

@@ -80,12 +80,12 @@ class LocalProcesses:
                 events += [(key.fd, frames) for frames in self._events(run, chunk)]
                 continue
             self._forget(key.fd)
-            returncode = run.process.wait()
+            returncode, cpu = _reap(run.process)
             if returncode == 0 and run.result is not None:
-                events.append((key.fd, Finished(run.task, run.result)))
+                events.append((key.fd, Finished(run.task, run.result, cpu=cpu)))
             else:
                 error = run.error or _exit_reason(returncode, run.log)
-                events.append((key.fd, Finished(run.task, None, error, run.bad_input, run.log, returncode)))
+                events.append((key.fd, Finished(run.task, None, error, run.bad_input, run.log, returncode, cpu)))
         return events
 
     @staticmethod
@@ -133,6 +133,18 @@ class LocalProcesses:
         for handle in list(self.processes):
             self.stop(handle)
         self.selector.close()
+
+
+def _reap(process: subprocess.Popen) -> tuple[int, float | None]:
+    """Wait for a worker's end: its exit status and the CPU seconds (user + system, all its threads) it used."""
+    if process.returncode is None:
+        try:
+            _, status, usage = os.wait4(process.pid, 0)
+        except ChildProcessError:  # already reaped elsewhere
+            return process.wait(), None
+        process.returncode = os.waitstatus_to_exitcode(status)
+        return process.returncode, usage.ru_utime + usage.ru_stime
+    return process.returncode, None
 
 
 def _exit_reason(returncode: int, log: Path | None) -> str:

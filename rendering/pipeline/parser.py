@@ -138,4 +138,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--registry", default=os.environ.get("RENDER_REGISTRY", DEFAULT_REGISTRY),
                         help=argparse.SUPPRESS)
     parser.add_argument("--root", default=os.environ.get("RENDER_ROOT"), help=argparse.SUPPRESS)
+    # For benchmarks: each task's start, end and CPU seconds, each join and install, as JSON (runner.Runner.trace).
+    parser.add_argument("--trace", metavar="FILE.json", help=argparse.SUPPRESS)
+    # For tests of chunked rendering: split every clip a worker would otherwise idle beside, whatever it predicts.
+    parser.add_argument("--split", choices=("auto", "always"), default="auto", help=argparse.SUPPRESS)
     return parser

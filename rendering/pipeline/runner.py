@@ -4,7 +4,9 @@ A job becomes one task (the whole clip) or several (chunks of a long clip, see s
 clip that has never been rendered, where workers would idle, starts rendering at once as a lead chunk while a
 measuring task runs its storyboard without drawing beside it; with the timeline known, the lead is told where to
 stop (a cut file it watches; it answers with the frame it really stopped at) and the other chunks start from
-there. When a clip's chunks are all back they are joined (assemble.py).
+there. Splits are made only on cores that are really free: where the plan would split a clip whose timeline is
+known, or measure one beside its lead, the machine's load is sampled once before the first task (cpu_load.py). When a clip's chunks are all back they are
+joined (assemble.py).
 
 The loop is single-threaded, so the callback that installs a finished clip runs on the main thread, one clip at a
 time, inside a section that defers Ctrl-C until the clip's files and the manifest are consistent again.
@@ -21,7 +23,7 @@ from typing import Callable
 from rendering import atomic
 from rendering.encode.assemble import assemble
 from rendering.encode.frame_window import Window
-from rendering.pipeline import schedule
+from rendering.pipeline import cpu_load, schedule
 from rendering.pipeline.jobs import FAILED, INTERRUPTED, NOT_STARTED, Job, Outcome
 from rendering.pipeline.local import LocalProcesses
 from rendering.pipeline.signals import deferred_interrupts, sigterm_as_interrupt
@@ -47,7 +49,7 @@ class Runner:
     """Run up to `parallel` tasks at a time on `backend`; report through `reporter`; hand clips to `install`."""
 
     def __init__(self, *, parallel: int, work_root: Path, root: Path, logs_dir: Path, verbose: bool,
-                 reporter, install: Callable[[Job, dict], Outcome], backend=None) -> None:
+                 reporter, install: Callable[[Job, dict], Outcome], backend=None, always_split: bool = False) -> None:
         self.parallel = parallel
         self.work_root = work_root
         self.logs_dir = logs_dir
@@ -55,18 +57,28 @@ class Runner:
         self.reporter = reporter
         self.install = install
         self.backend = backend if backend is not None else LocalProcesses(root, verbose)
+        self.always_split = always_split  # split wherever a worker would idle, not only where it is predicted to pay
+        # What each task, join and install took: {"task", "kind", "start", "end" (seconds from the run's start),
+        # "cpu" (the task's process, where the backend knows it)}; for benchmarks (render.py --trace).
+        self.trace: list[dict] = []
+        self._origin = time.monotonic()
+        self._task_started: dict[int, float] = {}
 
     def run(self, jobs: list[Job]) -> tuple[list[Outcome], bool]:
         """Returns the outcomes and whether the run was interrupted."""
-        pending = initial_tasks(jobs, self.parallel, getattr(self.backend, "live_cuts", False))
+        self._origin = time.monotonic()
         progress = {job.key: _Progress(job) for job in jobs}
-        for task in pending:
-            if task.kind == CHUNK:
-                progress[task.job.key].count = task.count
         running: dict[int, Task] = {}  # backend handle -> task
         outcomes: list[Outcome] = []
+        here = getattr(self.backend, "live_cuts", False)  # its workers run on this machine
         try:
             with sigterm_as_interrupt():
+                # Inside the try: the plan may sample the machine's load for a moment (Ctrl-C then stops cleanly).
+                pending = initial_tasks(jobs, self.parallel, here, self.always_split,
+                                        free_cores=self._free_cores if here else None)
+                for task in pending:
+                    if task.kind == CHUNK:
+                        progress[task.job.key].count = task.count
                 while pending or running:
                     self._start_tasks(pending, running, progress)
                     for handle, event in self.backend.wait(0.25):
@@ -80,6 +92,14 @@ class Runner:
             self.backend.close()
         return outcomes, False
 
+    def _free_cores(self) -> float | None:
+        """This machine's free cores, sampled now (before any task starts), for a plan that would split a clip or
+        measure one beside its lead."""
+        began = self._now()
+        cores = cpu_load.sample_free_cores()
+        self._traced("machine", "free_cores", began, self._now(), cores=None if cores is None else round(cores, 2))
+        return cores
+
     def _start_tasks(self, pending: list[Task], running: dict[int, Task], progress: dict) -> None:
         """Start pending tasks (cheapest last: `pending` is kept sorted by cost) while a backend slot is free."""
         while pending and len(running) < self.parallel:
@@ -88,7 +108,9 @@ class Runner:
             work = task.work_dir(self.work_root)
             shutil.rmtree(work, ignore_errors=True)
             work.mkdir(parents=True)
-            running[self.backend.start(task, work)] = task
+            handle = self.backend.start(task, work)
+            running[handle] = task
+            self._task_started[handle] = self._now()
             if task.kind == LEAD:
                 state.lead = work
             if state.started is None:
@@ -110,13 +132,16 @@ class Runner:
                 self.reporter.frames(task.job, sum(state.frames.values()))
             return False
         if isinstance(event, Cut):  # the lead stopped short: the other chunks start there
+            self._traced(task.name, "cut", self._now(), self._now(), frame=event.stop)
             if not state.done:
                 pending[:] = sorted(pending + self._after_cut(state, event.stop), key=lambda t: -t.cost)
             return False
         del running[handle]
+        began = self._task_started.pop(handle, 0.0)
+        self._traced(task.name, task.kind, began, self._now(), cpu=event.cpu, ok=event.result is not None)
         if state.done:
             return False  # a sibling chunk failed: this one's work is void
-        follow_up, outcome, interrupted = self._handle(event, state)
+        follow_up, outcome, interrupted = self._handle(event, state, self._now() - began)
         pending[:] = sorted(pending + follow_up, key=lambda t: -t.cost)
         if outcome is None:
             return False
@@ -132,8 +157,10 @@ class Runner:
             return True
         return False
 
-    def _handle(self, event: Finished, state: _Progress) -> tuple[list[Task], Outcome | None, bool]:
-        """New tasks this event makes, the job's outcome if it is now settled, and whether Ctrl-C came meanwhile."""
+    def _handle(self, event: Finished, state: _Progress, task_seconds: float = 0.0
+                ) -> tuple[list[Task], Outcome | None, bool]:
+        """New tasks this event makes, the job's outcome if it is now settled, and whether Ctrl-C came meanwhile.
+        `task_seconds`: how long the task ran."""
         task, job = event.task, event.task.job
         seconds = time.monotonic() - state.started
         if event.result is None:
@@ -141,7 +168,11 @@ class Runner:
             return [], self._outcome(job, FAILED, seconds, error=error, log=self._keep_log(job, event.log),
                                      bad_input=event.bad_input), False
         if task.kind == MEASURE:
-            return self._measured(state, ChunkResult.from_dict(event.result).timeline), None, False
+            # The measuring pass draws nothing and runs on one core: the share of a core it got says how many of
+            # the run's cores are really free (other programs' load), which is what chunks would get.
+            share = min(1.0, event.cpu / task_seconds) if event.cpu and task_seconds > 0 else 1.0
+            return self._measured(state, ChunkResult.from_dict(event.result).timeline, task_seconds,
+                                  max(1.0, self.parallel * share)), None, False
         if task.kind in (CHUNK, LEAD):
             chunk = state.chunks[task.index] = ChunkResult.from_dict(event.result)
             if state.count is None and chunk.ran_to_end:
@@ -149,8 +180,10 @@ class Runner:
             if state.count is None or len(state.chunks) < state.count:
                 return [], None, False
             try:
+                joining = self._now()
                 result = assemble([state.chunks[i] for i in range(state.count)], job.formats,
                                   self.work_root / job.name / "joined")
+                self._traced(f"{job.name}.join", "join", joining, self._now())
             except Exception as error:
                 return [], self._outcome(job, FAILED, seconds,
                                          error=f"joining the chunks failed: {type(error).__name__}: {error}"), False
@@ -158,8 +191,10 @@ class Runner:
             result = ClipResult.from_dict(event.result)
         interrupted: list[int] = []
         try:
+            installing = self._now()
             with deferred_interrupts() as interrupted:
                 outcome = self.install(job, result)
+            self._traced(f"{job.name}.install", "install", installing, self._now())
             outcome.seconds = seconds
             (self.logs_dir / f"{job.name}.log").unlink(missing_ok=True)
         except Exception as error:  # e.g. disk full while moving files in
@@ -167,21 +202,39 @@ class Runner:
                                     error=f"installing the clip failed: {type(error).__name__}: {error}")
         return [], outcome, bool(interrupted)
 
-    def _measured(self, state: _Progress, timeline) -> list[Task]:
-        """The clip's timeline is known: plan its chunks. With a lead rendering already, tell it where to stop; the
-        other chunks wait for its answer (_after_cut)."""
+    def _measured(self, state: _Progress, timeline, measured_seconds: float, cores: float) -> list[Task]:
+        """The clip's timeline is known: plan its chunks, only where the model predicts they pay (schedule.py).
+        With a lead rendering already, tell it where to stop, or nothing (it renders the whole clip); the other
+        chunks wait for its answer (_after_cut)."""
         job = state.job
         job.timeline, job.timeline_fps = timeline, job.quality.fps
-        pieces = sorted(schedule.plan({job.key: (job.cost(), job.animations(), job.quality.fps)}, self.parallel),
-                        key=lambda piece: piece.index)
+        animations = job.animations()
+        model = job.model().measured(measured_seconds)
+        models = None if self.always_split else {job.key: model}
+        if state.lead is None or self.always_split:
+            pieces = sorted(schedule.plan({job.key: (job.cost(), animations, job.quality.fps)}, self.parallel,
+                                          models=models), key=lambda piece: piece.index)
         if state.lead is None:
             state.count = len(pieces)
             if len(pieces) > 1:
                 self.reporter.chunks(job, len(pieces))
             return [piece_task(job, piece) for piece in pieces]
-        if len(pieces) > 1 and not state.chunks:  # (a lead already back rendered the whole clip)
-            state.planned = [piece.window for piece in pieces]
-            atomic.write_text(state.lead / CUT_FILE, str(pieces[1].window.start))
+        if state.chunks:  # a lead already back rendered the whole clip
+            return []
+        if self.always_split:
+            if len(pieces) > 1:
+                state.planned = [piece.window for piece in pieces]
+                atomic.write_text(state.lead / CUT_FILE, str(pieces[1].window.start))
+            return []
+        seconds = sum(a.frames for a in animations) / job.quality.fps
+        most = max(1, min(self.parallel, int(seconds // schedule.MIN_CHUNK_SECONDS)))
+        plan = schedule.lead_plan(animations, model, cores, most, state.frames.get(f"{job.name}.{LEAD}", 0),
+                                  time.monotonic() - state.started)
+        self._traced(f"{job.name}.plan", "plan", self._now(), self._now(), predicted_whole=round(plan.whole, 2),
+                     predicted_split=round(plan.split, 2), stop=plan.stop, cores=round(cores, 2))
+        if plan.stop is not None:
+            state.planned = [Window(0, plan.stop), *plan.windows]
+            atomic.write_text(state.lead / CUT_FILE, str(plan.stop))
         return []
 
     def _after_cut(self, state: _Progress, stop: int) -> list[Task]:
@@ -219,6 +272,12 @@ class Runner:
             if not state.done:
                 state.done = True
                 outcomes.append(self._outcome(state.job, NOT_STARTED if state.started is None else INTERRUPTED))
+
+    def _now(self) -> float:
+        return time.monotonic() - self._origin
+
+    def _traced(self, name: str, kind: str, start: float, end: float, **fields) -> None:
+        self.trace.append({"task": name, "kind": kind, "start": round(start, 3), "end": round(end, 3), **fields})
 
     @staticmethod
     def _outcome(job: Job, status: str, seconds: float = 0.0, **fields) -> Outcome:

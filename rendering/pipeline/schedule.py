@@ -115,9 +115,14 @@ def chunk_count(cost: float, share: float, workers: int, seconds: float) -> int:
 
 
 def plan(clips: dict[str, tuple[float, list[Animation] | None, float]], workers: int,
-         setup_cost: float = 0.0) -> list[Piece]:
+         setup_cost: float = 0.0, models: dict[str, RenderModel] | None = None,
+         cores: float | None = None, overhead: float = 0.0) -> list[Piece]:
     """Pieces for every clip, longest first. `clips` maps a job key to (cost, timeline or None, fps); a clip with
-    no timeline (never rendered, or narrated) is rendered whole. `setup_cost` is what each chunk pays again."""
+    no timeline (never rendered, or narrated) is rendered whole. `setup_cost` is what each chunk pays again. With
+    a clip's RenderModel in `models`, it is split only into as many chunks as the model predicts a real gain for
+    (chunks_worth) on `cores` free cores (default: one per worker; a busy machine has fewer, cpu_load.py), paying
+    `overhead` seconds more to split (the moment spent sampling the machine's load before it)."""
+    free = workers if cores is None else min(float(workers), cores)
     total = sum(cost for cost, _, _ in clips.values())
     share = total / max(1, workers)
     pieces: list[Piece] = []
@@ -126,6 +131,8 @@ def plan(clips: dict[str, tuple[float, list[Animation] | None, float]], workers:
         if animations:
             seconds = sum(a.frames for a in animations) / fps
             count = chunk_count(cost, share, workers, seconds)
+            if count > 1 and models and key in models:
+                count = chunks_worth(animations, models[key], cores=free, most=count, overhead=overhead)
         if count == 1:
             pieces.append(Piece(key, None, 0, 1, cost))
             continue
@@ -144,3 +151,137 @@ def makespan(costs: list[float], workers: int) -> float:
         slot = finish.index(min(finish))
         finish[slot] += cost
     return max(finish) if costs else 0.0
+
+
+# Predicting a split's gain. A worker's time is its start (process, imports, the scene's set-up), the storyboard
+# (every animation compiled, begun and finished: paid in full by every chunk that runs to the end, up to its edge
+# by the others, and by the measuring pass), and the drawing and encoding of its own frames, which at 1080p keeps
+# more than one core busy (the encoder's threads). Chunks of one clip run side by side: they finish when the
+# slowest does, or when the cores have done all their CPU seconds, whichever is later; then the chunks are joined.
+# Figures measured on this project's 2-core machine (teacher_forcing and qkv_scale, low and 1080p60, render.py
+# --trace; the benchmark prints them again): a worker's start and storyboard 3.4 s for 44 s of video and 5.3 s
+# for 97 s; drawing 0.010 to 0.016 CPU s per frame of cost at 480p15 and 0.027 at 1080p60, on 1.0 and 1.3 cores.
+START_SECONDS = 1.2  # a worker's start before the storyboard's first animation
+STORYBOARD_PER_VIDEO_SECOND = 0.045  # the storyboard without drawing, per second of video
+DRAW_PER_FRAME = 0.0096  # CPU s per frame of cost, at any size (paths, interpolation) ...
+DRAW_PER_1080P_FRAME = 0.0175  # ... plus this per 1920x1080 pixels (filling, encoding)
+DRAW_EXTRA_CORES = 0.3  # cores the encoder's threads add while drawing, at 1080p (in proportion to the pixels)
+JOIN_PER_FRAME = 3e-5  # joining the chunks' packets, per frame (0.02 s for 667 frames at 480p, 0.08 s for 2668
+                       # at 1080p)
+MIN_GAIN = 0.12  # a split must be predicted this much faster (a share of the whole render) to be worth it: the
+                 # predictions are within about 10% of what is measured
+
+
+@dataclass(frozen=True)
+class RenderModel:
+    """What rendering one clip costs at one quality, in wall seconds on one worker."""
+
+    start: float  # the worker's start
+    storyboard: float  # the whole storyboard without drawing (after the start)
+    draw_per_frame: float  # CPU seconds per frame of cost (clip_cost)
+    draw_cores: float  # cores a drawing worker keeps busy
+
+    @classmethod
+    def for_quality(cls, width: int, height: int, video_seconds: float) -> RenderModel:
+        pixels = width * height / (1920 * 1080)
+        return cls(START_SECONDS, STORYBOARD_PER_VIDEO_SECOND * video_seconds,
+                   DRAW_PER_FRAME + DRAW_PER_1080P_FRAME * pixels, 1 + DRAW_EXTRA_CORES * min(pixels, 1.0))
+
+    def measured(self, setup_seconds: float) -> RenderModel:
+        """With the start and storyboard as a measuring pass took them (its wall time)."""
+        return RenderModel(0.0, setup_seconds, self.draw_per_frame, self.draw_cores)
+
+
+def _frames(animations: list[Animation]) -> int:
+    return sum(a.frames for a in animations)
+
+
+def _side_by_side(pieces: list[tuple[float, float]], cores: float) -> float:
+    """When pieces (wall seconds alone, CPU seconds) started together on `cores` cores have all finished."""
+    return max(max(wall for wall, _ in pieces), sum(cpu for _, cpu in pieces) / max(1, cores))
+
+
+def _piece(animations: list[Animation], model: RenderModel, start: int, stop: int, to_end: bool,
+           from_position: int = 0) -> tuple[float, float]:
+    """(wall, CPU) of a worker drawing frames [start, stop); it runs the storyboard from `from_position` (0 for a
+    new worker, with its start; a lead's position for a lead already under way) to `stop`, or to the end."""
+    frames = _frames(animations) or 1
+    storyboard = model.storyboard * ((frames if to_end else stop) - from_position) / frames
+    setup = storyboard + (model.start if from_position == 0 else 0.0)
+    drawing = model.draw_per_frame * cost_between(animations, start, stop)
+    return setup + drawing / model.draw_cores, setup + drawing
+
+
+def predicted_whole(animations: list[Animation], model: RenderModel) -> float:
+    return _piece(animations, model, 0, _frames(animations), True)[0]
+
+
+def predicted_split(animations: list[Animation], windows: list[Window], model: RenderModel, cores: float
+                    ) -> float:
+    """The clip rendered as these windows side by side on `cores` cores, then joined."""
+    total = _frames(animations)
+    pieces = [_piece(animations, model, w.start, w.stop if w.stop is not None else total, w.stop is None)
+              for w in windows]
+    return _side_by_side(pieces, cores) + JOIN_PER_FRAME * total
+
+
+def chunks_worth(animations: list[Animation], model: RenderModel, cores: float, most: int,
+                 overhead: float = 0.0) -> int:
+    """How many chunks (1 = render it whole) of at most `most` give the shortest predicted time (with `overhead`
+    seconds that only a split pays), if that is at least MIN_GAIN shorter than rendering the clip whole."""
+    whole = predicted_whole(animations, model)
+    best, best_time = 1, whole * (1 - MIN_GAIN)
+    for count in range(2, most + 1):
+        windows = split(animations, count)
+        if len(windows) < 2:
+            continue
+        predicted = predicted_split(animations, windows, model, cores) + overhead
+        if predicted < best_time:
+            best, best_time = len(windows), predicted
+    return best
+
+
+@dataclass(frozen=True)
+class LeadPlan:
+    """Where a lead chunk already under way should stop, and the windows after it; or nothing (stop = None): it
+    renders the whole clip. `whole` and `split` are the predicted seconds from now."""
+
+    stop: int | None
+    windows: tuple[Window, ...]
+    whole: float
+    split: float
+
+
+def lead_plan(animations: list[Animation], model: RenderModel, cores: float, most: int, position: int,
+              elapsed: float) -> LeadPlan:
+    """The clip's timeline has just been measured (`model` carries the measuring pass's time) while a lead chunk,
+    started `elapsed` seconds ago, has reached frame `position`. Cut the lead, and start up to `most` - 1 chunks
+    after it, only if that is predicted to finish at least MIN_GAIN (of the whole clip's time) sooner than letting
+    the lead render the rest: each new chunk pays the whole storyboard again before it draws, so the lead keeps
+    the larger share."""
+    total = _frames(animations)
+    rest_alone = _piece(animations, model, position, total, True, from_position=position)[0]
+    margin = MIN_GAIN * (elapsed + rest_alone)
+    best = LeadPlan(None, (), rest_alone, rest_alone)
+    if position >= total:
+        return best
+    before_lead = cost_between(animations, 0, position)
+    rest = cost_between(animations, position, total)
+    candidates = sorted({a.first for a in animations if a.first > position}
+                        | {position + round((total - position) * k / 64) for k in range(1, 64)})
+    for count in range(2, most + 1):
+        for stop in candidates:
+            if stop <= position or stop >= total:
+                continue
+            after = cost_between(animations, stop, total)
+            edges = [stop] + sorted({_edge(animations, before_lead + (rest - after) + after * k / (count - 1))
+                                     for k in range(1, count - 1)})
+            edges = [e for i, e in enumerate(edges) if e < total and (i == 0 or e > edges[i - 1])]
+            windows = [Window(a, b) for a, b in zip(edges, [*edges[1:], None])]
+            pieces = [_piece(animations, model, position, stop, False, from_position=position)]
+            pieces += [_piece(animations, model, w.start, w.stop if w.stop is not None else total, w.stop is None)
+                       for w in windows]
+            predicted = _side_by_side(pieces, cores) + JOIN_PER_FRAME * total
+            if predicted < best.split and predicted <= rest_alone - margin:
+                best = LeadPlan(stop, tuple(windows), rest_alone, predicted)
+    return best

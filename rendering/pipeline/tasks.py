@@ -6,14 +6,19 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 from rendering.encode.frame_window import Window
-from rendering.pipeline import schedule
+from rendering.pipeline import cpu_load, schedule
 from rendering.pipeline.jobs import Job
 from rendering.records import WindowSpec, WorkerJob
 
 CLIP, CHUNK, LEAD, MEASURE = "clip", "chunk", "lead", "measure"
 CUT_FILE = "cut"  # in a lead chunk's work folder: the frame to stop at, written once, atomically
+# Free cores below which a clip with no timeline is not measured beside its lead. With one core or less, lead_plan
+# can never cut (the chunks would take turns on it); between one and two, the measuring pass takes part of the
+# lead's core for the seconds it runs. 1.5 is a judgment between the two, not a measured optimum.
+LEAD_MIN_FREE_CORES = 1.5
 
 
 @dataclass
@@ -62,6 +67,7 @@ class Finished:
     bad_input: bool = False
     log: Path | None = None  # the worker's output, kept in the logs folder when a task failed
     returncode: int = 0
+    cpu: float | None = None  # CPU seconds the task's process used (user + system), where the backend knows it
 
 
 @dataclass(frozen=True)
@@ -71,17 +77,41 @@ class Cut:
     stop: int
 
 
-def initial_tasks(jobs: list[Job], parallel: int, live_cuts: bool = True) -> list[Task]:
+def initial_tasks(jobs: list[Job], parallel: int, live_cuts: bool = True, always_split: bool = False,
+                  free_cores: Callable[[], float | None] | None = None) -> list[Task]:
     """Whole clips, and chunks of the long ones, longest first. A clip with no timeline, where a worker would
     otherwise be idle, is measured; with `live_cuts` (local processes, which can watch a cut file) it also starts
-    rendering at once, as a lead chunk."""
+    rendering at once, as a lead chunk. `free_cores` (cpu_load.sample_free_cores) is asked only when the plan on
+    idle cores splits a clip even with the time the asking takes (cpu_load.SAMPLE_SECONDS) added to the split: the
+    plan is then made again on the cores really free, or on idle cores if it says None. It is asked too before a
+    clip with no timeline is measured beside its lead: with fewer than LEAD_MIN_FREE_CORES free, the measuring pass
+    would only slow the lead down (teacher_forcing at low on a loaded machine: 16.3 s for the lead beside it against
+    7.9 s for the whole clip alone), so the clip is rendered whole."""
+    sampled: list[float | None] = []
+
+    def cores_free() -> float | None:  # sampled once per run, only when asked
+        if not sampled:
+            sampled.append(free_cores())
+        return sampled[0]
+
     clips = {job.key: (job.cost(), job.animations() if job.splittable else None, job.quality.fps) for job in jobs}
     by_key = {job.key: job for job in jobs}
-    tasks = [piece_task(by_key[piece.job_key], piece) for piece in schedule.plan(clips, parallel)]
+    models = None if always_split else {job.key: job.model() for job in jobs}
+    asking = models is not None and free_cores is not None
+    pieces = schedule.plan(clips, parallel, models=models, overhead=cpu_load.SAMPLE_SECONDS if asking else 0.0)
+    if asking and any(piece.count > 1 for piece in pieces):
+        cores = cores_free()
+        if cores is not None and cores < parallel:
+            pieces = schedule.plan(clips, parallel, models=models, cores=cores)
+    tasks = [piece_task(by_key[piece.job_key], piece) for piece in pieces]
     if len(jobs) >= parallel:
         return tasks
     unknown = {job.key for job in jobs if job.splittable and job.animations() is None
                and (job.expected_seconds or math.inf) >= 2 * schedule.MIN_CHUNK_SECONDS}
+    if unknown and asking:
+        cores = cores_free()
+        if cores is not None and cores < LEAD_MIN_FREE_CORES:
+            unknown = set()
     measured = []
     for task in tasks:
         if task.job.key not in unknown:
