@@ -33,11 +33,12 @@ class SummaryLayout:
     """The scene's own sizes: what the kit's named gaps do not cover."""
 
     card_pad: float = 0.1  # inside a card, between its frame and its text
-    card_gap: float = 0.2  # between neighbouring cards: room for the arrow, and four cards wide enough for their
-    #                        longest word at the floor ("7 CausalSelfAttention") inside the padding
+    card_gap: float = 0.2  # between neighbouring cards: room for the arrow
     card_corner: float = 0.12
     min_card_width: float = 3.2  # a card narrower than this cannot hold its gain in three lines at the floor:
     #                              the frame takes as many columns of cards as leave each this wide (16:9: four)
+    #                              on an equal share; a column whose words need more (a name is one word: "7
+    #                              CausalSelfAttention") takes its floor, and the others share what is left
     min_card_height: float = 3.4  # and as many rows as leave each this tall (two); the cards that do not fit
     #                               at once come page after page (a portrait frame: two cards a page, one above
     #                               the other; a square one: two by two)
