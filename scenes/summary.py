@@ -33,11 +33,12 @@ class SummaryLayout:
     """The scene's own sizes: what the kit's named gaps do not cover."""
 
     card_pad: float = 0.1  # inside a card, between its frame and its text
-    card_gap: float = 0.2  # between neighbouring cards: room for the arrow, and four cards wide enough for their
-    #                        longest word at the floor ("7 CausalSelfAttention") inside the padding
+    card_gap: float = 0.2  # between neighbouring cards: room for the arrow
     card_corner: float = 0.12
     min_card_width: float = 3.2  # a card narrower than this cannot hold its gain in three lines at the floor:
     #                              the frame takes as many columns of cards as leave each this wide (16:9: four)
+    #                              on an equal share; a column whose words need more (a name is one word: "7
+    #                              CausalSelfAttention") takes its floor, and the others share what is left
     min_card_height: float = 3.4  # and as many rows as leave each this tall (two); the cards that do not fit
     #                               at once come page after page (a portrait frame: two cards a page, one above
     #                               the other; a square one: two by two)
@@ -236,8 +237,9 @@ class SummaryScene(AttentionScene):
         """Two rows of cards sharing the frame; every card's gain text starts at one height, so the motifs above
         them get equal room; small arrows join neighbours in a row."""
         across, down = self._grid()
+        widths = self._column_widths(across)
         rows = layout.frame().split_rows(*([1] * down), gap=layout.GAP)
-        page = [cell for row in rows for cell in row.split_columns(*([1] * across), gap=L.card_gap)]
+        page = [cell for row in rows for cell in row.split_columns(*widths, gap=L.card_gap)]
         regions = [page[i % len(page)] for i in range(len(self.numbered))]
         inner = [layout.inset(region, L.card_pad) for region in regions]
         gains = [self._wrapped(self._gain(stage), box.width) for (_number, stage), box in zip(self.numbered, inner)]
@@ -253,7 +255,7 @@ class SummaryScene(AttentionScene):
             head = VGroup(num, name).arrange(RIGHT, buff=layout.TIGHT, aligned_edge=UP)
             align_baselines([num, name[0]])
             head.move_to(_corner(box, UL), aligned_edge=UL)
-            subtitle = self._subtitle(stage.subtitle)
+            subtitle = self._subtitles()[number - 1]
             subtitle.next_to(head, DOWN, buff=layout.TIGHT).align_to(head, LEFT)
             gain.move_to(_corner(box, DL) + UP * band, aligned_edge=UL)
             room = Region(box.left, box.right, box.bottom + band + layout.NEAR,
@@ -269,19 +271,64 @@ class SummaryScene(AttentionScene):
             cards.append(Card(frame, head, subtitle, motif, gain, link, page=index // len(page)))
         return cards
 
-    @staticmethod
-    def _grid() -> tuple[int, int]:
-        """Columns and rows of cards on one page: as many as leave each card its minimum size (at least one)."""
+    def _grid(self) -> tuple[int, int]:
+        """Columns and rows of cards on one page: as many as leave each card its minimum size (at least one), and
+        each column at least the width its cards' words need (`_column_floors`)."""
         whole = layout.frame()
 
         def fits(count: int, length: float, gap: float, minimum: float) -> bool:
             return (length - gap * (count - 1)) / count >= minimum
 
-        across = max([n for n in range(1, len(STAGES) + 1) if fits(n, whole.width, L.card_gap, L.min_card_width)],
-                     default=1)
+        def words_fit(count: int) -> bool:
+            return sum(self._column_floors(count)) + L.card_gap * (count - 1) <= whole.width
+
+        across = max([n for n in range(1, len(STAGES) + 1)
+                      if fits(n, whole.width, L.card_gap, L.min_card_width) and words_fit(n)], default=1)
         down = max([n for n in range(1, len(STAGES) + 1) if fits(n, whole.height, layout.GAP, L.min_card_height)],
                    default=1)
         return across, down
+
+    def _card_floor(self, number: int, stage: Stage) -> float:
+        """The narrowest card that holds this stage's words at the floor, its padding included: the number and the
+        name's longest word in bold side by side, the subtitle (one line), the gain line's longest word. A word
+        cannot wrap: a card narrower than this lets it run past its frame."""
+        size = typography.MIN_FONT_SIZE
+        num = label(str(number), font_size=size, bold=True)
+        name = max(label(word, font_size=size, bold=True).width for word in _(stage.name).split(" "))
+        gain = max(label(word, font_size=size).width for word in self._gain(stage).split(" "))
+        subtitle = self._subtitles()[number - 1].width
+        return max(num.width + layout.TIGHT + name, subtitle, gain) + 2 * L.card_pad
+
+    def _subtitles(self) -> list[VGroup]:
+        """Every stage's subtitle, built once a run: the one measured for its card's floor is the one drawn (a
+        formula built twice comes the second time from manim's SVG cache, drawn a few pixels differently)."""
+        if not hasattr(self, "_built_subtitles"):
+            self._built_subtitles = [self._subtitle(stage.subtitle) for _number, stage in self.numbered]
+        return self._built_subtitles
+
+    def _column_floors(self, across: int) -> list[float]:
+        """Each of `across` columns' narrowest width: its widest card's floor (the cards fill a page's rows left to
+        right, page after page, so card i is in column i mod across)."""
+        if not hasattr(self, "_card_floors"):  # measured once a run: words in labels take a Typst compile each
+            self._card_floors = [self._card_floor(number, stage) for number, stage in self.numbered]
+        floors = [0.0] * across
+        for index, floor in enumerate(self._card_floors):
+            floors[index % across] = max(floors[index % across], floor)
+        return floors
+
+    def _column_widths(self, across: int) -> list[float]:
+        """The columns' widths as weights for `split_columns`: equal, except that a column whose floor is more than
+        an equal share gets its floor and the others share what is left equally (1 each where all are equal)."""
+        floors = self._column_floors(across)
+        usable = layout.frame().width - L.card_gap * (across - 1)
+        fixed: set[int] = set()
+        while True:
+            share = (usable - sum(floors[i] for i in fixed)) / (across - len(fixed))
+            wider = {i for i in range(across) if i not in fixed and floors[i] > share}
+            if not wider:
+                break
+            fixed |= wider
+        return [floors[i] / share if i in fixed else 1.0 for i in range(across)]
 
     def _turn_page(self) -> None:
         """Before a card of a new page, or the closing overview: the cards shown so far leave."""

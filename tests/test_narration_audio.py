@@ -319,3 +319,64 @@ def test_add_audio_removes_a_partial_file(clip, tmp_path, monkeypatch):
 
 def test_probe_audio_of_a_silent_clip_is_none(clip):
     assert probe_audio(clip["mp4"]) is None and probe_audio(clip["webm"]) is None
+
+
+# --- true peak ------------------------------------------------------------------------------------------------------
+
+
+def test_the_true_peak_is_the_peak_between_samples():
+    """A sine at a quarter of the rate, 45° off its samples: every sample at ±0.5·√2/2, the wave itself reaching
+    0.5 between them; the sample peak reads 3.01 dB low, the true peak reads the wave's."""
+    from rendering.narration.audio import interval_true_peaks, peak_dbfs, true_peak_dbtp
+
+    n = np.arange(OUTPUT_RATE)
+    wave = 0.5 * np.sin(2 * np.pi * n / 4 + np.pi / 4)
+    assert peak_dbfs(wave) == pytest.approx(20 * math.log10(0.5) - 3.0103, abs=1e-3)
+    steady = interval_true_peaks(wave)[100:-100]  # (the cut-off ends ring, as any band-limited edge does)
+    assert 20 * np.log10(steady) == pytest.approx(np.full(len(steady), 20 * math.log10(0.5)), abs=0.05)
+    assert true_peak_dbtp(wave) >= 20 * math.log10(0.5) - 0.05
+    assert len(interval_true_peaks(wave[:100])) == 7  # one per limiter interval, the last one part silence
+    assert true_peak_dbtp(np.zeros(10)) == -math.inf
+
+
+def test_a_lowered_ceiling_holds_where_it_is_lowered_at_the_same_loudness():
+    from rendering.narration.limiter import GRID_SAMPLES
+
+    loud = spiky_syllables()
+    intervals = -(-len(loud) // GRID_SAMPLES)
+    lowered = np.zeros(intervals)
+    lowered[intervals // 4:intervals // 2] = 3.0  # the second quarter: a ceiling 3 dB lower
+    out, levels = normalise(loud, OUTPUT_RATE, lowered)
+    there = slice(intervals // 4 * GRID_SAMPLES, intervals // 2 * GRID_SAMPLES)
+    assert np.max(np.abs(out[there])) <= 10 ** ((PEAK_CEILING_DBFS - 3.0) / 20)
+    assert np.max(np.abs(out)) <= CEILING and levels.peak_dbfs == pytest.approx(PEAK_CEILING_DBFS, abs=1e-3)
+    assert levels.loudness_lufs == pytest.approx(TARGET_LUFS, abs=0.5)
+    unlowered, _ = normalise(loud, OUTPUT_RATE)
+    assert np.max(np.abs(unlowered[there])) > 10 ** ((PEAK_CEILING_DBFS - 1.0) / 20)  # it was needed there
+    with pytest.raises(ValueError, match="one reduction ≥ 0 dB per 16-sample interval"):
+        normalise(loud, OUTPUT_RATE, lowered[:-1])
+
+
+def test_real_speech_decodes_under_the_true_peak_ceiling_in_every_file(tmp_path):
+    """The summary's first sentence in the real voice, at the start of a 2 s clip (where FFmpeg's AAC decoded the
+    summary's track at +2.2 dBTP): normalised to −1 dBFS sample peaks it decoded at −0.79 dBTP (AAC) and −0.75
+    (Opus). The soundtrack encodes it again under a lowered ceiling until each file, decoded and measured 4×
+    oversampled, is at most −1 dBTP, and the track stays at the loudness target."""
+    from types import SimpleNamespace
+
+    from scipy.signal import resample_poly
+
+    from rendering.narration.audio import TRUE_PEAK_CEILING_DBTP
+    from rendering.narration.soundtrack import add_soundtrack, make_narrator
+
+    narrator = make_narrator({"voice": None, "cache_dir": str(tmp_path / "speech"), "language": "en"})
+    spoken = [SimpleNamespace(start=0.0, speech=narrator.speak("Putting the pieces together"))]
+    silent = make_clip(tmp_path, "silent", 30, 15)
+    narrated = {fmt: tmp_path / f"narrated.{fmt}" for fmt in silent}
+    facts = add_soundtrack(spoken, silent, narrated, frames=30, fps=15)
+    assert TRUE_PEAK_CEILING_DBTP == -1.0
+    for fmt, path in narrated.items():
+        decoded = decoded_audio(path).astype(np.float64)
+        true_peak = 20 * math.log10(np.max(np.abs(resample_poly(decoded, 4, 1))))
+        assert true_peak <= -1.0, f"{fmt} decodes at {true_peak:.2f} dBTP"
+    assert facts["loudness_lufs"] == pytest.approx(TARGET_LUFS, abs=0.1) and facts["peak_dbfs"] <= -1.0

@@ -68,6 +68,30 @@ def test_bad_input_is_named(rate, ceiling, message):
         limiter_gain(np.ones(100), rate, ceiling)
 
 
+def test_a_ceiling_lowered_in_places_holds_there_and_leaves_the_rest():
+    """One ceiling per interval: the same 2.0 spike is taken to 0.25 where the ceiling is lowered to it, to 0.5
+    elsewhere; nothing before the first look-ahead is touched."""
+    from rendering.narration.limiter import grid_reduction, interval_peaks, per_sample_gain
+
+    samples = spike_in_quiet(at=RATE // 2)
+    samples[3 * RATE // 2] = 2.0
+    peaks = interval_peaks(samples)
+    ceilings = np.full(len(peaks), CEILING)
+    ceilings[(RATE // 2) // GRID_SAMPLES] = CEILING / 2
+    gain = per_sample_gain(grid_reduction(peaks, RATE, ceilings), len(samples))
+    assert 2.0 * gain[RATE // 2] == pytest.approx(CEILING / 2, rel=1e-9)
+    assert 2.0 * gain[3 * RATE // 2] == pytest.approx(CEILING, rel=1e-9)
+    assert (np.abs(samples * gain) <= np.repeat(ceilings, GRID_SAMPLES)[:len(samples)] * (1 + 1e-12)).all()
+    assert (gain[:RATE // 2 - round(LOOKAHEAD_SECONDS * RATE) - GRID_SAMPLES] == 1.0).all()  # before: untouched
+
+
+def test_one_ceiling_per_interval_or_one_for_all():
+    from rendering.narration.limiter import grid_reduction
+
+    with pytest.raises(ValueError, match="one ceiling per interval"):
+        grid_reduction(np.ones(10), RATE, np.full(9, CEILING))
+
+
 def test_stereo_is_refused():
     with pytest.raises(ValueError, match="must be mono"):
         limiter_gain(np.ones((2, 100)), RATE, CEILING)

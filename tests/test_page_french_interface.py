@@ -222,7 +222,7 @@ def test_no_english_word_is_left_in_the_french_decks_interface(tmp_path):
     assert _compare(english.texts, french.texts, []) == []
     assert "Diapositive 1 sur 2\u00a0: fr-légende-1" in french.texts and "Plein écran" in french.texts
     assert french.messages["end_of_slide"] == "Fin de la diapositive {n} sur {total}."
-    used = set(re.findall(r'say\("(\w+)"', (ROOT / "rendering/site/deck_assets/player.js").read_text()))
+    used = set(re.findall(r'pageText\("(\w+)"', (ROOT / "rendering/site/deck_assets/player.js").read_text()))
     assert used == set(english.messages) and set(french.messages) == set(english.messages)
     assert re.search(r'<html lang="fr">', decks["fr"])
 

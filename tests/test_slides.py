@@ -456,4 +456,5 @@ def test_the_deck_html_escapes_captions_and_links_only_inside_its_folder(tmp_pat
     assert "<script>alert" not in text and "&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt; &amp; more" in text
     assert "Say &lt;b&gt;this&lt;/b&gt;." in text
     assert re.findall(r'(?:src|poster|href)="([^"]+)"', text) == [
-        "data:,", "deck/player.css", "deck/c/01-b.png", "deck/c/01-b.webm", "deck/c/01-b.mp4", "deck/player.js"]
+        "data:,", "deck/player.css", "deck/c/01-b.png", "deck/c/01-b.webm", "deck/c/01-b.mp4", "deck/messages.js",
+        "deck/player.js"]

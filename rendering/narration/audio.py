@@ -28,6 +28,12 @@ TARGET_LUFS = -18.0
 # Sample-peak ceiling. The codecs' reconstruction overshoots the source's peaks a little; 1 dB of headroom keeps
 # the decoded AAC/Opus from clipping.
 PEAK_CEILING_DBFS = -1.0
+# True-peak ceiling of the decoded tracks (EBU R128 s1's −1 dBTP): the peak between samples, measured 4× oversampled
+# (ITU-R BS.1770-4 Annex 2). The codecs overshoot the source: FFmpeg's AAC decoded a syllable 60 ms into the summary's
+# track (sample peak −1.0 dBFS) at +2.2 dBTP, Opus elsewhere at −0.4 dBTP; so the soundtrack measures what each file decodes to and lowers the ceiling where it passes
+# (soundtrack.py).
+TRUE_PEAK_CEILING_DBTP = -1.0
+TRUE_PEAK_OVERSAMPLING = 4
 
 # BS.1770-4, K-weighting: a high shelf (head's acoustic effect) then an RLB high-pass. The standard tabulates the
 # 48 kHz coefficients only; these are the analogue prototype's parameters (as used by libebur128), from which the
@@ -170,8 +176,10 @@ def peak_dbfs(samples: np.ndarray) -> float:
     return 20 * math.log10(peak) if peak > 0 else -math.inf
 
 
-def normalise(samples: np.ndarray, rate: int) -> tuple[np.ndarray, AudioLevels]:
-    """Scale the track to TARGET_LUFS, with a look-ahead peak limiter holding every sample under PEAK_CEILING_DBFS.
+def normalise(samples: np.ndarray, rate: int, lowered_db: np.ndarray | None = None) -> tuple[np.ndarray, AudioLevels]:
+    """Scale the track to TARGET_LUFS, with a look-ahead peak limiter holding every sample under PEAK_CEILING_DBFS,
+    and, where `lowered_db` says (dB ≥ 0, one per limiter interval of GRID_SAMPLES samples), under a ceiling
+    lowered by that much.
 
     A track whose peaks fit under the ceiling at the target gain gets that one constant gain and nothing else.
     Otherwise the limiter takes the peaks down, which lowers the loudness a little, so the gain is raised and the
@@ -187,6 +195,11 @@ def normalise(samples: np.ndarray, rate: int) -> tuple[np.ndarray, AudioLevels]:
     samples = _as_mono(samples).astype(np.float64)
     rate = _check_rate(rate)
     ceiling = 10 ** (PEAK_CEILING_DBFS / 20) * _LIMIT_MARGIN
+    if lowered_db is not None:
+        lowered_db = np.asarray(lowered_db, dtype=np.float64)
+        if lowered_db.shape != (-(-len(samples) // GRID_SAMPLES),) or not (lowered_db >= 0).all():
+            raise ValueError(f"lowered_db: one reduction ≥ 0 dB per {GRID_SAMPLES}-sample interval of the track")
+        ceiling = ceiling * 10 ** (-lowered_db / 20)
     weighted = _k_weighted(samples, rate)
     loudness = _gated_loudness(weighted, rate)
     gain_db = TARGET_LUFS - loudness if math.isfinite(loudness) else 0.0
@@ -216,6 +229,27 @@ def normalise(samples: np.ndarray, rate: int) -> tuple[np.ndarray, AudioLevels]:
         raise AssertionError(f"normalised track peaks at {peak!r}, over the ceiling {PEAK_CEILING_DBFS} dBFS")
     limited_db = 0.0 if reduction is None else float(reduction.max())
     return out, AudioLevels(integrated_loudness(out, rate), peak_dbfs(out), gain_db, limited_db)
+
+
+def interval_true_peaks(samples: np.ndarray) -> np.ndarray:
+    """The true peak (linear) in each limiter interval of GRID_SAMPLES samples: the largest magnitude of the track
+    oversampled TRUE_PEAK_OVERSAMPLING times (scipy's polyphase low-pass, delay compensated: oversampled point
+    4n is sample n), so a peak between two samples counts where it is."""
+    samples = _as_mono(samples).astype(np.float64)
+    intervals = -(-len(samples) // GRID_SAMPLES)
+    per_interval = GRID_SAMPLES * TRUE_PEAK_OVERSAMPLING
+    magnitude = np.zeros(intervals * per_interval)
+    if len(samples):
+        oversampled = np.abs(resample_poly(samples, TRUE_PEAK_OVERSAMPLING, 1))
+        magnitude[:len(oversampled)] = oversampled[:len(magnitude)]
+    return magnitude.reshape(intervals, per_interval).max(axis=1)
+
+
+def true_peak_dbtp(samples: np.ndarray) -> float:
+    """The track's true peak in dBTP (dB relative to full scale, between samples included); −inf for silence."""
+    peaks = interval_true_peaks(samples)
+    peak = float(peaks.max()) if len(peaks) else 0.0
+    return 20 * math.log10(peak) if peak > 0 else -math.inf
 
 
 def _interval_sums(values: np.ndarray) -> np.ndarray:

@@ -47,18 +47,22 @@ def interval_peaks(samples: np.ndarray) -> np.ndarray:
     return magnitude.reshape(intervals, GRID_SAMPLES).max(axis=1)
 
 
-def grid_reduction(peaks: np.ndarray, rate: int, ceiling: float) -> np.ndarray | None:
+def grid_reduction(peaks: np.ndarray, rate: int, ceiling: float | np.ndarray) -> np.ndarray | None:
     """The reduction in dB at the grid points (one more than intervals: point k opens interval k) that keeps
-    every interval's peak under `ceiling`; None when no peak exceeds it."""
+    every interval's peak under `ceiling` (one value, or one per interval: a ceiling lowered in places); None when
+    no peak exceeds it."""
     if isinstance(rate, bool) or int(rate) != rate or rate <= 0:
         raise ValueError(f"sample rate must be a positive whole number of Hz; got {rate!r}")
-    if not ceiling > 0:
+    if np.ndim(ceiling) and np.shape(ceiling) != np.shape(peaks):
+        raise ValueError(f"one ceiling per interval: {np.shape(peaks)[0]} intervals, {np.shape(ceiling)[0]} ceilings")
+    if not np.all(np.asarray(ceiling) > 0):
         raise ValueError(f"the ceiling must be a positive sample value; got {ceiling!r}")
+    ceiling = np.broadcast_to(np.asarray(ceiling, dtype=np.float64), np.shape(peaks))
     over = peaks > ceiling
     if not over.any():
         return None
     interval_need = np.zeros(len(peaks))
-    interval_need[over] = 20 * np.log10(peaks[over] / ceiling)
+    interval_need[over] = 20 * np.log10(peaks[over] / ceiling[over])
     # Point k bounds intervals k-1 and k: it must reduce as much as either needs.
     need = np.zeros(len(peaks) + 1)
     need[:-1] = interval_need

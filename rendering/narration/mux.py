@@ -172,6 +172,14 @@ def interleave(target, video_packets, audio_packets) -> None:
             audio_packet = next(audio_packets, None)
 
 
+def decoded_samples(path: Path) -> np.ndarray:
+    """The first audio stream as FFmpeg decodes it (priming dropped, as a player drops it): mono float64 samples,
+    sample i playing with the track's sample i."""
+    with av.open(str(path)) as container:
+        frames = [frame.to_ndarray().reshape(-1) for frame in container.decode(container.streams.audio[0])]
+    return np.concatenate(frames).astype(np.float64) if frames else np.zeros(0)
+
+
 def probe_audio(path: Path) -> AudioFacts | None:
     """The first audio stream's codec, rate, channels and decoded duration (what FFmpeg's decoder outputs: priming
     dropped; Opus' end padding dropped, AAC's last frame whole); None when the file has no audio."""

@@ -2,7 +2,8 @@
 
 The scene (scenes/kit/base.py) asks the narrator for each sentence while it renders and waits where the speech is
 longer than the picture; what it leaves in `scene.spoken` is where every sentence starts. Here those sentences
-become a track exactly as long as the video, normalised to the loudness target, muxed into every video file.
+become a track exactly as long as the video, normalised to the loudness target, muxed into every video file; and
+what each file decodes to is held under the true-peak ceiling (encode_within_true_peak).
 """
 
 from __future__ import annotations
@@ -10,8 +11,14 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from .audio import OUTPUT_RATE, TARGET_LUFS, mix, normalise
-from .mux import add_audio, probe_audio
+import numpy as np
+from scipy.ndimage import maximum_filter1d
+
+from .audio import (
+    OUTPUT_RATE, TARGET_LUFS, TRUE_PEAK_CEILING_DBTP, AudioLevels, interval_true_peaks, mix, normalise,
+)
+from .limiter import GRID_SAMPLES
+from .mux import add_audio, decoded_samples, probe_audio
 from .pronounce import sentences
 from .speech import Narrator
 from .voices import resolve_language_voice
@@ -44,10 +51,9 @@ def add_soundtrack(spoken, silent: dict[str, Path], narrated: dict[str, Path], *
     Returns the audio facts the manifest lists."""
     duration = frames / fps
     track = mix([(sentence.start, sentence.speech.samples, sentence.speech.rate) for sentence in spoken], duration)
-    track, levels = normalise(track, OUTPUT_RATE)
+    levels = encode_within_true_peak(track, silent, narrated)
     codecs = {}
     for fmt, source in silent.items():
-        add_audio(source, track, OUTPUT_RATE, narrated[fmt])
         source.unlink()
         facts = probe_audio(narrated[fmt])
         if facts is None:
@@ -59,6 +65,49 @@ def add_soundtrack(spoken, silent: dict[str, Path], narrated: dict[str, Path], *
     return {"codecs": codecs, "sample_rate": sample_rate, "channels": channels,
             "duration": round(audio_duration, 6), "loudness_lufs": _finite(levels.loudness_lufs),
             "peak_dbfs": _finite(levels.peak_dbfs), "target_lufs": TARGET_LUFS}
+
+
+#: Encodes of one track (into every file) at most: the first, and one after each lowering of the ceiling where a
+#: decoded file passed the true-peak ceiling. The summary's English track (AAC +2.2 dBTP) and qkv_scale's French one
+#: (AAC −0.26 dBTP) held on the third.
+MAX_ENCODES = 4
+#: How far around a decoded overshoot the ceiling is lowered, each side: one AAC frame (Opus' are shorter). The
+#: codec spreads its error over its frame, so the overshoot may sit beside the peak that causes it.
+OVERSHOOT_SPREAD_SAMPLES = 1024
+#: A correction aims this far under the true-peak ceiling, everywhere a decoded file comes that close: a track
+#: changed anywhere encodes a little differently everywhere (the codecs' bit allocation moves), so peaks that
+#: decoded just under the ceiling pass it on the next encode. Lowering only what passed, by its overshoot plus
+#: 0.1 dB, still passed it by 0.05 dB after 5 encodes of the summary's track (new overshoots of 0.05–0.2 dB
+#: elsewhere each time); aiming 0.5 dB under it, it held on the third.
+AIM_UNDER_DB = 0.5
+
+
+def encode_within_true_peak(track: np.ndarray, silent: dict[str, Path], narrated: dict[str, Path]) -> AudioLevels:
+    """Normalise `track` (audio.normalise) and mux it into every `silent` video as `narrated`; then decode each
+    file, and wherever one passes TRUE_PEAK_CEILING_DBTP, lower the limiter's ceiling there (around the overshoot,
+    by it and a margin) and encode them all again, until every file holds (at most MAX_ENCODES encodes: more is a
+    RuntimeError naming the figure). One track for every file, so the mp4 and the webm say the same. Returns the
+    levels of the track encoded."""
+    ceiling = 10 ** (TRUE_PEAK_CEILING_DBTP / 20)
+    lowered = None
+    for _encode in range(MAX_ENCODES):
+        normalised, levels = normalise(track, OUTPUT_RATE, lowered)
+        overshoot = np.full(-(-len(normalised) // GRID_SAMPLES), -np.inf)  # dB over the ceiling, per interval
+        for fmt, source in silent.items():
+            add_audio(source, normalised, OUTPUT_RATE, narrated[fmt])
+            decoded = np.zeros(len(normalised))
+            played = decoded_samples(narrated[fmt])[:len(normalised)]
+            decoded[:len(played)] = played
+            with np.errstate(divide="ignore"):
+                overshoot = np.maximum(overshoot, 20 * np.log10(interval_true_peaks(decoded) / ceiling))
+        worst = float(overshoot.max(initial=-np.inf))
+        if not worst > 0:
+            return levels
+        need = maximum_filter1d(np.maximum(overshoot + AIM_UNDER_DB, 0.0),
+                                2 * (OVERSHOOT_SPREAD_SAMPLES // GRID_SAMPLES) + 1)
+        lowered = need if lowered is None else lowered + need
+    raise RuntimeError(f"the decoded narration still peaks {worst:.2f} dB over {TRUE_PEAK_CEILING_DBTP} dBTP after "
+                       f"{MAX_ENCODES} encodes")
 
 
 def _finite(level: float) -> float | None:

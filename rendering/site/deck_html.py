@@ -18,7 +18,10 @@ from rendering.languages import N_
 from rendering.site.interface import template_functions, text
 
 ASSETS = Path(__file__).resolve().parent / "deck_assets"
-PLAYER_FILES = ("player.js", "player.css")
+#: The player's files, copied into the deck's folder under these names: the page's messages.js (pageText, which
+#: fills the placeholders of the messages block, as on the page) before the player's script that uses it.
+PLAYER_FILES = {"messages.js": ASSETS.parent / "page_assets" / "messages.js", "player.js": ASSETS / "player.js",
+                "player.css": ASSETS / "player.css"}
 VIDEO_TYPES = (("webm", "video/webm"), ("mp4", "video/mp4"))  # <source> order: the browser takes the first
 
 
@@ -58,8 +61,8 @@ def write_deck_html(slides: list[dict], out_dir: Path, folder: Path, work: Path,
     html.write_text(render_deck_html(slides, out_dir, folder, quality=quality, narrated=narrated, language=language),
                     encoding="utf-8")
     made[folder / "deck.html"] = html
-    for name in PLAYER_FILES:
+    for name, source in PLAYER_FILES.items():
         copy = work / name
-        shutil.copyfile(ASSETS / name, copy)
+        shutil.copyfile(source, copy)
         made[folder / "deck" / name] = copy
     return made

@@ -4,7 +4,7 @@ Layout of OUT/slides/<quality>/[<aspect>/][<language>/][narrated/] (an aspect fo
 then a language folder for a deck in another language than English, as outdir.py nests clips):
   deck.html                     the offline player (no network, works from file://)
   deck.pptx                     one slide per beat: the beat's video, its poster, the caption as title, notes
-  deck/player.js, deck/player.css
+  deck/player.js, deck/player.css, deck/messages.js (the page's: pageText)
   deck/<clip>/<nn>-<beat>.mp4|.webm|.png   each beat's segment and poster
 
 Segments are cut from the clips in the manifest (rendering/encode/segments.py), in a work folder, then moved into place
@@ -28,7 +28,8 @@ from rendering.outdir import relative
 
 SEGMENT_MODULES = ("encode/segments.py", "encode/beats.py")  # below rendering/
 DECK_MODULES = tuple(f"site/{name}" for name in ("slides.py", "deck_html.py", "deck_pptx.py", "deck_assets/deck.html.j2",
-                                                  "deck_assets/player.js", "deck_assets/player.css", "interface.py"))
+                                                  "deck_assets/player.js", "deck_assets/player.css",
+                                                  "page_assets/messages.js", "interface.py"))
 DECK_NAME = "deck"
 SLIDES = "slides"
 VIDEO_FORMATS = ("mp4", "webm")

@@ -11,15 +11,8 @@
   var current = -1;
   var notesShown = false;
   var asked = false;  // nothing plays until the presenter asks: no sound on its own (WCAG 1.4.2)
-  // What the player announces, in the deck's language: deck.html's JSON block, its {placeholders} filled here.
-  var messages = JSON.parse(document.getElementById("deck-messages").textContent);
-  var language = document.documentElement.lang || undefined;
-  function say(name, values) {
-    return messages[name].replace(/\{(\w+)\}/g, function (whole, key) {
-      if (!values || !(key in values)) { return whole; }
-      return typeof values[key] === "number" ? values[key].toLocaleString(language) : String(values[key]);
-    });
-  }
+  // What the player announces, in the deck's language: deck.html's JSON block, read and filled by the page's
+  // pageText (messages.js, loaded before this script).
 
   function video(n) { return slides[n].querySelector("video"); }
 
@@ -29,7 +22,7 @@
     v.currentTime = 0;
     var started = v.play();
     if (started && started.catch) {
-      started.catch(function () { status.textContent = say("press_to_play_slide"); });
+      started.catch(function () { status.textContent = pageText("press_to_play_slide"); });
     }
   }
 
@@ -46,10 +39,10 @@
     slides[n].hidden = false;
     counter.textContent = (n + 1) + " / " + slides.length;
     var caption = slides[n].querySelector(".caption").textContent;
-    status.textContent = say("slide", {n: n + 1, total: slides.length, caption: caption});
+    status.textContent = pageText("slide", {n: n + 1, total: slides.length, caption: caption});
     if (n + 1 < slides.length) { video(n + 1).preload = "auto"; }  // the next beat is ready when asked for
     if (window.location.hash !== "#" + (n + 1)) { history.replaceState(null, "", "#" + (n + 1)); }
-    if (waiting) { status.textContent += " " + say("press_to_play_it"); } else { play(n); }
+    if (waiting) { status.textContent += " " + pageText("press_to_play_it"); } else { play(n); }
   }
 
   function setNotes(shown) {
@@ -83,7 +76,7 @@
   document.querySelector(".fullscreen").addEventListener("click", fullscreen);
   slides.forEach(function (slide, n) {
     video(n).addEventListener("ended", function () {
-      if (n === current) { status.textContent = say("end_of_slide", {n: n + 1, total: slides.length}); }
+      if (n === current) { status.textContent = pageText("end_of_slide", {n: n + 1, total: slides.length}); }
     });
   });
 
