@@ -762,8 +762,9 @@ class QKVScaleScene(AttentionScene):
         best = top_index(weights)
         self.say(attends_caption(self.tokens, self.qi, weights, self.rain.get("alpha").tolist()),
                  subject=bars.values if best is None else VGroup(bars.bars[best], bars.values[best]))
-        if best is not None:
-            self.play(bars.bars[best].animate.set_fill(palette.PEAK), run_time=0.5)
+        if best is not None:  # under the camera, the top weight framed
+            staging.end_on(self, plan, VGroup(bars.bars[best], bars.values[best]),
+                           bars.bars[best].animate.set_fill(palette.PEAK), run_time=0.5)
         self.wait(2.6)
         return picture
 
