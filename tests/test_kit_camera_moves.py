@@ -78,3 +78,16 @@ def test_a_view_that_shows_nothing_of_the_stage_is_a_problem():
     assert any("nothing in the camera's view" in p for p in problems), problems
     assert not any("nothing in the camera's view" in p
                    for p in inspect_scene_class(camera_scenes.FramingScene, "framing").layout_problems)
+
+
+def test_a_shot_moves_in_to_read_not_to_fill_the_frame():
+    """Three numbers at 30 points framed alone: the camera stops where they read at the heading's size (40/30), not
+    where they would fill the body (the old 3x); 12-point ones still go to MAX_ZOOM."""
+    from manim import VGroup
+    from scenes.kit import typography
+    from scenes.kit.numbers import Source
+
+    row = VGroup(*(Source("coffee").number("scores", i, font_size=30) for i in range(3))).arrange()
+    shot = camera_moves.shot_on(row)
+    assert shot.zoom == pytest.approx(typography.HEADING_SIZE / 30, rel=1e-3)
+    assert camera_moves.reading_zoom(row.copy().scale(12 / 30)) == camera_moves.MAX_ZOOM

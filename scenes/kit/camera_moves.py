@@ -42,14 +42,23 @@ def rest_shot() -> Shot:
     return Shot(np.zeros(3), config.frame_width)
 
 
-def shot_on(mob: Mobject, region: layout.Region | None = None, *, max_zoom: float = MAX_ZOOM) -> Shot:
+def reading_zoom(mob: Mobject) -> float:
+    """The closest a shot on `mob` comes: its smallest text at the heading's size (the camera moves in to read, not
+    to fill the frame with three numbers), never closer than MAX_ZOOM nor farther than the frame at rest."""
+    from .shot_content import smallest_font
+    from .typography import HEADING_SIZE
+
+    return float(np.clip(HEADING_SIZE / smallest_font(mob), 1.0, MAX_ZOOM))
+
+
+def shot_on(mob: Mobject, region: layout.Region | None = None, *, max_zoom: float | None = None) -> Shot:
     """The shot that shows `mob` as large as fits `region` of the screen (default: the body, under the top band),
-    centred there; never zoomed out past the frame at rest, nor in past `max_zoom`."""
+    centred there; never zoomed out past the frame at rest, nor in past `max_zoom` (default: `reading_zoom`)."""
     region = region or layout.body()
     width = region.width - 2 * FRAMING_MARGIN
     height = region.height - 2 * FRAMING_MARGIN
     zoom = min(width / max(mob.width, 1e-6), height / max(mob.height, 1e-6))
-    zoom = float(np.clip(zoom, 1.0, max_zoom))
+    zoom = float(np.clip(zoom, 1.0, reading_zoom(mob) if max_zoom is None else max_zoom))
     # the region's centre, in the frame at rest, must land on the mobject's centre
     center = mob.get_center() - region.center / zoom
     return Shot(np.array([center[0], center[1], 0.0]), config.frame_width / zoom)
