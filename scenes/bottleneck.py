@@ -182,7 +182,7 @@ def through_s_caption(first: str) -> tuple[str, str]:
 
 
 #: The shortest arrow from s that reads as one (its tip and a shaft), with its gaps at both ends.
-MIN_LINK = 0.5
+MIN_LINK = layout.APART
 
 
 def links_from_s(frame, boxes: list, steps_in_lines: VGroup | None = None) -> VGroup:
