@@ -15,7 +15,7 @@ from manim import (
 )
 
 from scenes.kit import AttentionScene, Source, TokenRow, beat, flow_arrow, frame_box, label, layout, palette, typography
-from scenes.kit import staging
+from scenes.kit import shot_content, staging
 from scenes.kit.compose import Form, Plan, compose, single
 from scenes.kit.layout import Region
 from scenes.kit.languages import source_language, target_language
@@ -63,7 +63,6 @@ class TeacherForcingLayout:
     panel_zoom: float = 1.2  #: the last beat's two step inputs, a notch larger than the table's (before fitting)
     panel_gap: float = 2.0  #: between the last beat's two panels, so they read as two modes
     short_arrow_length: float = 0.5  #: the step row's arrow in a narrow frame, each step's tag over its row
-    floor_margin: float = 1.04  #: a wrapped table is built so its smallest text reads this much above the floor
 
 
 L = TeacherForcingLayout()
@@ -388,7 +387,7 @@ class TeacherForcingScene(AttentionScene):
     @staticmethod
     def _wrap_scale() -> float:
         """The scale a wrapped table is built at: its smallest text (the step tags) just above the floor."""
-        return typography.MIN_FONT_SIZE * L.floor_margin / typography.SMALL_SIZE
+        return typography.MIN_FONT_SIZE * shot_content.BUILD_MARGIN / typography.SMALL_SIZE
 
     def _wrap_width(self, encoder: Encoder) -> float:
         """How wide (before the wrap scale) a wrapped row may be, so it spans the stage once built."""

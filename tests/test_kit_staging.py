@@ -153,7 +153,7 @@ def test_a_table_keeps_its_head_in_view_only_where_every_row_fits_under_it():
     head = Square(1.0).move_to([0, 1.5, 0])
     plan = compose.Plan(VGroup(), "wrapped", compose.CAMERA, layout.Region(-3, 3, -4, 2))
     short = _table(4, 1.0, 0.8)
-    room, kept = staging._scroll_room(_AtRest(), plan, short, head)
+    room, kept = staging._scroll_room(plan, short, head)
     assert kept == (head,) and abs(room.top - (short[0].get_top()[1] + staging.camera_moves.FRAMING_MARGIN)) < 1e-9
     tall = [*short, Square(4.6).move_to([0, -8, 0])]  # taller than the room under the head
-    assert staging._scroll_room(_AtRest(), plan, tall, head) == (plan.region, ())
+    assert staging._scroll_room(plan, tall, head) == (plan.region, ())

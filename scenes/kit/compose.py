@@ -158,13 +158,9 @@ def _preferred(built: list[tuple[Form, Any, str]], region: layout.Region) -> tup
         whole = entry[0].whole(entry[1])
         return fill_factor(whole, entry[0].region or region) * shot_content.smallest_font(whole)
 
-    def floor_scale(whole: Mobject) -> float:
-        """How much `whole` is scaled to bring its smallest text to the floor (as the camera's rung builds it)."""
-        return typography.MIN_FONT_SIZE * shot_content.BUILD_MARGIN / shot_content.smallest_font(whole)
-
     def width_at_floor(entry: tuple[Form, Any, str]) -> float:
         whole = entry[0].whole(entry[1])
-        return whole.width * floor_scale(whole)
+        return whole.width * shot_content.floor_scale(whole)
 
     def one_way(entry: tuple[Form, Any, str]) -> bool:
         """At the floor it is no wider than its region: the camera only pans down it."""
@@ -173,7 +169,7 @@ def _preferred(built: list[tuple[Form, Any, str]], region: layout.Region) -> tup
     def panned_across(entry: tuple[Form, Any, str]) -> float:
         """How much of its parts, at the floor, lies beyond its region's width: what the camera pans across."""
         whole = entry[0].whole(entry[1])
-        scale, room = floor_scale(whole), (entry[0].region or region).width
+        scale, room = shot_content.floor_scale(whole), (entry[0].region or region).width
         return sum(max(0.0, part.width * scale - room) for part in (whole.submobjects or [whole]))
 
     pool = [entry for entry in built if one_way(entry)]

@@ -103,11 +103,10 @@ def line_forms(text: str, width: float, *, after: Callable[[], Mobject] | None =
             Form("wrapped", lambda: build(True), grow=False, last_resort=True, camera=False)]
 
 
-def floor_scale(mob: Mobject) -> float:
-    """The factor that sets `mob`'s smallest text at the floor, with the margin a composition built for the camera
-    keeps above it (shot_content.BUILD_MARGIN): a form laid out at the floor's size (a row broken into lines as wide as
-    the region holds at that size) scales its content by it."""
-    return typography.MIN_FONT_SIZE * shot_content.BUILD_MARGIN / shot_content.smallest_font(mob)
+#: The factor that sets a mobject's smallest text at the floor (shot_content.floor_scale, what the camera's rung
+#: builds at): a form laid out at the floor's size (a row broken into lines as wide as the region holds at that size)
+#: scales its content by it.
+floor_scale = shot_content.floor_scale
 
 
 __all__ = ["flow_forms", "lines_forms", "ROW_NAMES", "row_height_forms", "flow_forms_by_row_height",

@@ -92,6 +92,16 @@ def smallest_font(mob: Mobject) -> float:
     return min(sizes) if sizes else typography.MIN_FONT_SIZE
 
 
+def floor_scale(mob: Mobject) -> float:
+    """The factor that sets `mob`'s smallest text at the floor, with the margin a composition built for the camera
+    keeps above it (BUILD_MARGIN): what `build_legible` scales a picture too large for its region by."""
+    return _to_floor(smallest_font(mob))
+
+
+def _to_floor(smallest: float) -> float:
+    return typography.MIN_FONT_SIZE * BUILD_MARGIN / smallest
+
+
 def build_legible(mob: Mobject, region: layout.Region | None = None) -> bool:
     """Fit `mob` into `region` (default: the body) when its smallest text stays legible there, and say False;
     otherwise scale it only as far as keeps that text at the floor (BUILD_MARGIN above it), centre it on the
@@ -101,7 +111,7 @@ def build_legible(mob: Mobject, region: layout.Region | None = None) -> bool:
     if layout.fits_legibly(mob, region, smallest):
         layout.fit_into(mob, region)
         return False
-    mob.scale(typography.MIN_FONT_SIZE * BUILD_MARGIN / smallest)
+    mob.scale(_to_floor(smallest))
     mob.move_to(region.center)
     return True
 

@@ -163,8 +163,14 @@ def back_to_rest(scene: Scene, plan: Plan, *animations: Animation, run_time: flo
         if animations:
             scene.play(*animations, run_time=run_time)
         return
-    camera_work.move_to_shot(scene, camera_moves.rest_shot(), VGroup(), plan.pinned, *animations, run_time=run_time,
-                        region=plan.region)
+    _to_rest(scene, plan, VGroup(), *animations, run_time=run_time)
+
+
+def _to_rest(scene: Scene, plan: Plan, within: Mobject, *animations: Animation, run_time: float) -> None:
+    """The camera back at rest under the camera plan, `within` taking the state the frame at rest shows, `animations`
+    playing with the move; the band's cover goes."""
+    camera_work.move_to_shot(scene, camera_moves.rest_shot(), within, plan.pinned, *animations, run_time=run_time,
+                             region=plan.region)
     scene.remove(camera_work.cover_top_band(scene, plan.region))
 
 
@@ -232,9 +238,9 @@ def scroll_to(scene: Scene, plan: Plan, part: Mobject, *animations: Animation, r
     comes to the top, so none is cut), `head` (its header) staying in view over them where every row fits the room
     under it, else scrolling away with them. `animations` play with the move; what leaves the room hides. Where
     `part` shows already, or at rest, only `animations` play (nothing when there are none)."""
-    room, kept = _scroll_room(scene, plan, rows, head)
-    y = _scrolled_to(scene, part, rows, room)
-    if not plan.camera or y is None:
+    room, kept = _scroll_room(plan, rows, head) if plan.camera else (plan.region, ())
+    y = _scrolled_to(scene, part, rows, room) if plan.camera else None
+    if y is None:
         if animations:
             scene.play(*animations, run_time=run_time)
         return
@@ -245,16 +251,15 @@ def scroll_to(scene: Scene, plan: Plan, part: Mobject, *animations: Animation, r
                              region=room)
 
 
-def _scroll_room(scene: Scene, plan: Plan, rows: Sequence[Mobject],
+def _scroll_room(plan: Plan, rows: Sequence[Mobject],
                  head: Mobject | None) -> tuple[layout.Region, tuple[Mobject, ...]]:
     """Where on screen a table's rows scroll, and what stays in view over them: the room under `head` where every
     row fits it, else the plan's whole region."""
     if head is None or not rows:
         return plan.region, ()
-    # the first row's place at rest (the camera moves, the rows never do): where a row brought up sits, under the head
-    top = rows[0].get_top()[1] + camera_moves.FRAMING_MARGIN
-    room = layout.Region(plan.region.left, plan.region.right, plan.region.bottom, top)
     margin = camera_moves.FRAMING_MARGIN
+    # the first row's place at rest (the camera moves, the rows never do): where a row brought up sits, under the head
+    room = layout.Region(plan.region.left, plan.region.right, plan.region.bottom, rows[0].get_top()[1] + margin)
     if all(row.height <= room.height - 2 * margin for row in rows):
         return room, (head,)
     return plan.region, ()
@@ -286,9 +291,7 @@ def scroll_back(scene: Scene, plan: Plan, *animations: Animation, run_time: floa
         if animations:
             scene.play(*animations, run_time=run_time)
         return
-    camera_work.move_to_shot(scene, camera_moves.rest_shot(), plan.whole, plan.pinned, *animations,
-                             run_time=run_time, region=plan.region)
-    scene.remove(camera_work.cover_top_band(scene, plan.region))
+    _to_rest(scene, plan, plan.whole, *animations, run_time=run_time)
 
 
 def draw_on(scene: Scene, plan: Plan, *marks: Mobject, lag_ratio: float = 0.1, run_time: float = 1.0) -> None:
