@@ -146,8 +146,7 @@ class ScoreRows(VGroup):
         bars = VGroup()
         bars.bars, bars.values, bars.labels = VGroup(), VGroup(), VGroup()
         lines = 2 if words_over else 1  # text lines per row
-        apart = layout.NEAR if words_over else 0.0  # a word over its row sits nearer its own row than the one above
-        row_y = [-((lines * i + lines - 1) * pitch + i * apart) for i in range(n)]
+        row_y = [-(lines * i + lines - 1) * pitch for i in range(n)]
         for i, y in enumerate(row_y):
             length = max(source.value(weights, i) * max_length, 0.02)
             bar = Rectangle(width=length, height=bar_thickness, stroke_width=0, fill_color=bar_color,
