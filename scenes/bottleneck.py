@@ -272,16 +272,17 @@ class BottleneckScene(AttentionScene):
         """The encoder's one hidden state, after the first word, and what it is made of."""
         tokens = self.tokens
         size = self.src.get("hidden_size")
+        words, in_lines = self._word_row()
+        arrows = self._word_arrows(words, in_lines)
+        picture, plan = compose(self._reading_forms(words, in_lines))
         self.say(n_("The encoder reads the {source} left to right, keeping one hidden state: {size} number.",
                     "The encoder reads the {source} left to right, keeping one hidden state: {size} numbers.",
                     size).format(source=source_language(), size=size),
                  narration=n_("The encoder reads the {source} from left to right. All it keeps is one hidden state, "
                               "a vector of {size} number.",
                               "The encoder reads the {source} from left to right. All it keeps is one hidden state, "
-                              "a vector of {size} numbers.", size).format(source=source_language(), size=size))
-        words, in_lines = self._word_row()
-        arrows = self._word_arrows(words, in_lines)
-        picture, plan = compose(self._reading_forms(words, in_lines))
+                              "a vector of {size} numbers.", size).format(source=source_language(), size=size),
+                 subject=VGroup(words[0], picture.state))
         staging.hang_from_top(plan)  # running below the frame: from under the words down, the camera looks down
         state, state_title, shares, steps = picture.state, picture.title, picture.shares, picture.steps
         self.play(FadeIn(words[0]), run_time=0.5)
@@ -294,7 +295,7 @@ class BottleneckScene(AttentionScene):
         self.say(_("After {word}, the state is all {word}: its share is {share}.").format(
                      word=quoted(tokens[0]), share=first_share),
                  narration=_("After the first word, {word}, the state holds nothing else: the share of {word} is "
-                             "{share}.").format(word=quoted(tokens[0]), share=first_share))
+                             "{share}.").format(word=quoted(tokens[0]), share=first_share), subject=bars.numbers[0])
         staging.look_at(self, plan, picture.below(), fading_in=[shares.title, shares.labels], run_time=0.5)
         self.play(GrowFromEdge(bars.bars, LEFT), FadeIn(bars.numbers), run_time=0.8)
         self._show_trail_step(steps, 0)
@@ -310,18 +311,19 @@ class BottleneckScene(AttentionScene):
         share = [format_value(v, 2) for v in values]
         fades = all(later <= earlier for earlier, later in zip(values, values[1:]))
         caption, narration = overwrite_caption(tokens[0], share, fades)
-        self.say(caption, narration=narration)
+        # the words read, and the share trail (where the form has none, the caption itself says the shares)
+        self.say(caption, narration=narration, subject=VGroup(reading.words, reading.trail))
         for t in range(1, len(tokens)):
             staging.look_back(self, reading.plan, fading_out=self._shares_shown(reading))
-            arrow = self._read_arrow(reading.words, t, reading.state_title)
+            state = self._state_vector(t).scale(reading.zoom).move_to(reading.state)
+            title = self._state_title(t, reading.state_region, state, reading.zoom, crowded=reading.in_lines,
+                                      stacked=reading.stacked)
+            arrow = self._read_arrow(reading.words, t, title)  # to the title it reads into (it may wrap taller)
             reader = self._reader(reading.words, t)
             link = reading.word_arrows[t - 1]  # an arrow, or (at a line's end) the path on to the next line
             self.play(GrowArrow(link) if isinstance(link, Arrow) else Create(link), FadeIn(reading.words[t]),
                       ReplacementTransform(reading.reader, reader),
                       ReplacementTransform(reading.read_arrow, arrow), run_time=0.7)
-            state = self._state_vector(t).scale(reading.zoom).move_to(reading.state)
-            title = self._state_title(t, reading.state_region, state, reading.zoom, crowded=reading.in_lines,
-                                      stacked=reading.stacked)
             bars = self._share_bars(t, reading.shares)
             rewrite = [ReplacementTransform(reading.state, state), ReplacementTransform(reading.state_title, title)]
             # the state where the words are, then (running below the frame) down to its shares
@@ -396,16 +398,16 @@ class BottleneckScene(AttentionScene):
     @beat
     def attention_keeps_every_h(self, reading: Reading, summary: Summary, chain: VGroup, from_s: VGroup) -> None:
         """The contrast: keep h_1 … h_T, and let every decoder step reach each of them."""
-        tokens = self.tokens
-        steps = self._decoder_words()
+        tokens, steps = self.tokens, self._decoder_words()
         last = f"h_{len(tokens)}"
-        self.say(_("Soft attention keeps every encoder state h_1 … {last} instead of just s.").format(last=last),
-                 narration=_("Soft attention does something different: it keeps every encoder state, h_1 to {last}, "
-                             "one per {source} word, instead of just s.").format(last=last, source=source_language()))
-        self.play(FadeOut(from_s), FadeOut(summary.group), FadeOut(summary.frame), FadeOut(reading.word_arrows),
-                  run_time=0.6)
         kept, plan = compose(self._kept_forms(chain), self._left_of_chain(chain), pinned=[chain])
         rows = kept.rows
+        self.say(_("Soft attention keeps every encoder state h_1 … {last} instead of just s.").format(last=last),
+                 narration=_("Soft attention does something different: it keeps every encoder state, h_1 to {last}, "
+                             "one per {source} word, instead of just s.").format(last=last, source=source_language()),
+                 subject=[row.name for row in rows])
+        self.play(FadeOut(from_s), FadeOut(summary.group), FadeOut(summary.frame), FadeOut(reading.word_arrows),
+                  run_time=0.6)
         if kept.room < 1:  # long words: the decoder's column gave up width so the kept rows stay legible
             self.play(chain.animate.scale(kept.room, about_edge=RIGHT), run_time=0.6)
         # where the states as shades are larger than their room: the camera out over them, the words fading
@@ -416,7 +418,8 @@ class BottleneckScene(AttentionScene):
         self.play(*(FadeIn(VGroup(row.name, row.state)) for row in rows), FadeIn(title, shift=DOWN * layout.NUDGE),
                   run_time=0.8)
         self.wait(0.6)
-        self.say(_("Each decoder step can reach all of them, not one squeezed summary."))
+        self.say(_("Each decoder step can reach all of them, not one squeezed summary."),
+                 subject=[chain, *(row.name for row in rows)])
         links = self._reach_every_state(chain, rows)
         self.wait(1.0)
         share = self._final_share_note()

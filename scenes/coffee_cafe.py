@@ -18,7 +18,7 @@ from manim import (
 
 from scenes.kit import (
     AttentionScene, DotProducts, Source, TokenRow, WeightedRows, add_rows, beat, dot_every_row, flow_arrow,
-    format_value, frame_box, label, math, matrix, palette, scale_every_row, token_box, typography, vector,
+    format_value, frame_pieces, label, math, matrix, palette, scale_every_row, token_box, typography, vector,
 )
 from scenes.kit import layout, motion, staging
 from scenes.kit.claims import leader_of, value_list
@@ -372,7 +372,7 @@ class CoffeeCafeScene(AttentionScene):
                 word=self.said[best], name=f"e_{best + 1}", value=format_value(src.value("scores", best), 2)),
                 subject=top)
             staging.end_on(self, plan, top)
-            self.play(FadeOut(shown[-1].box), Create(frame_box(top, color=palette.QUERY)),
+            self.play(FadeOut(shown[-1].box), Create(frame_pieces(*top, color=palette.QUERY)),
                       comp.result.cell(best).animate.set_color(palette.QUERY), run_time=0.8)
         self.wait(1.5)
 
@@ -389,7 +389,7 @@ class CoffeeCafeScene(AttentionScene):
         layout.fit_into(panel, layout.body())
         bars = panel.bars
 
-        self.say(_("Softmax turns the scores into weights α_i: all positive, summing to one."))
+        self.say(_("Softmax turns the scores into weights α_i: all positive, summing to one."), subject=bars)
         self.clear_stage()
         self.play(FadeIn(panel.scores_group, lag_ratio=0.2), Write(formula), run_time=1.5)
         self.play(FadeIn(panel.arrow), run_time=0.7)
@@ -406,9 +406,9 @@ class CoffeeCafeScene(AttentionScene):
             self.say(_("These scores give α ≈ {values}: {verdict}").format(values=value_list(src, "weights"),
                                                                           verdict=verdict),
                      narration=_("The weights come out at {values}: {verdict}").format(
-                         values=_per_word(src, "weights", self.said), verdict=verdict))
+                         values=_per_word(src, "weights", self.said), verdict=verdict), subject=bars)
         else:
-            self.say(verdict)
+            self.say(verdict, subject=bars)
         self.play(*(Indicate(bars.bars[i], color=palette.WEIGHT)
                     for i in ([best] if best is not None else tied_at_top(src.get("weights").tolist()))),
                   run_time=1.0)
@@ -500,7 +500,7 @@ class CoffeeCafeScene(AttentionScene):
         staging.enter(self, plan, FadeIn(computed), run_time=1.2, then_on=computed)
         self.wait(1.5)
         self.say(_("This example gives no illustrative trained weights to set beside them: what training would make "
-                   "of these scores is not shown here. {closing}").format(closing=closing))
+                   "of these scores is not shown here. {closing}").format(closing=closing), subject=computed)
         self.wait(2.5)
 
 

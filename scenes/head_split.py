@@ -29,7 +29,7 @@ from scenes.kit.compose import Form, Plan, compose
 from scenes.kit.forms import flow_forms_by_row_height, lines_forms, map_style_forms, row_height_forms
 from scenes.kit.named_matrix import shape_text
 from scenes.kit.products import CELL_PADDING, NUMBER, into_product_by_row, settle, shared_cell_width
-from scenes.kit.text import baseline_y, wrapped
+from scenes.kit.text import baseline_y, product_sign, wrapped
 from scenes.kit.widgets import TensorGrid
 from scenes.kit.translation import _, capitalized, quoted
 
@@ -700,8 +700,8 @@ def modules_out(ex: Example, stacked: bool, cell: float, narrow: bool = False) -
     width = cell_width(ex, ("stacked_concat", "W_o"), narrow)
     concat = named_grid(ex, "stacked_concat", 'op("concat")', palette.CONTEXT, cell, width, words=not narrow)
     w_o = named_grid(ex, "W_o", "W_O", palette.TEXT, cell, width)
-    dot = math("dot", font_size=typography.BODY_SIZE)
-    if narrow:  # concat · W_O read downwards, the dot between them
+    dot = product_sign(downwards=narrow, font_size=typography.BODY_SIZE)
+    if narrow:  # concat × W_O read downwards, the sign between them
         w_o.name.next_to(w_o.grid, LEFT, buff=layout.NEAR)
         product = VGroup(concat, dot, w_o).arrange(DOWN, buff=layout.NEAR)
         VGroup(concat, dot).match_x(w_o.body)  # column over column

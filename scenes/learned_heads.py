@@ -354,7 +354,7 @@ class LearnedHeadsScene(AttentionScene):
 
         self.say(_("The model: one causal attention layer with {heads} heads, trained for {steps} steps. Nobody tells "
                    "a head what to do.").format(heads=format_value(src.value("n_heads"), 0),
-                                                steps=format_value(src.value("train_steps"), 0)))
+                                                steps=format_value(src.value("train_steps"), 0)), subject=block)
         self.clear_stage()
         self.play(FadeIn(line1), run_time=0.8)
         self.play(FadeIn(line2), run_time=0.8)
@@ -388,7 +388,9 @@ class LearnedHeadsScene(AttentionScene):
         for m, line in zip(maps, cut):  # each map from its top-left corner down to the line
             staging.end_across(self, plan, [VGroup(m.column_labels[0], m.row_labels[:k + 1], m.cell(k, 0))])
             staging.draw_on(self, plan, line, run_time=0.8)
-        self.wait(4.0)
+        self.wait(2.5)
+        staging.pull_back(self, plan)
+        self.wait(1.5)
 
     def _masses(self, narrow: bool) -> VGroup:
         """(title, where, (grid, row names, column names), accuracy): the offset-mass table under its title, its

@@ -34,7 +34,7 @@ from scenes.kit.products import (CELL_PADDING, NUMBER, TALL_CELL_PADDING, into_p
 from scenes.kit.score_bars import SoftmaxPicture, softmax_forms
 from scenes.kit.spotlight import TermLight
 from scenes.kit.spread_claims import held_most, scaled_weights_stay_spread
-from scenes.kit.text import wrapped
+from scenes.kit.text import product_sign, wrapped
 from scenes.kit.translation import N_, _, quoted
 
 
@@ -180,11 +180,11 @@ def projections_side_by_side(src: Source, tokens: list[str]) -> Projections:
 
 
 def projections_one_at_a_time(src: Source, tokens: list[str], cell: float, stacked: bool) -> Projections:
-    """X · W = Q on one line, or `stacked`: X over "·" over W over "=" over Q, each name on its grid's right
+    """X · W = Q on one line, or `stacked`: X over "×" over W over "=" over Q, each name on its grid's right
     (X's words are on its left); K and V take the same places in turn. `cell`: the rows' height."""
     X = _grid(src, "X", cell=cell, tall=stacked)
     X.add_row_labels(tokens, color=palette.ENGLISH, font_size=typography.LABEL_SIZE)
-    dot, equals = math("dot", color=palette.MUTED), math("=", color=palette.MUTED)
+    dot, equals = product_sign(downwards=stacked, color=palette.MUTED), math("=", color=palette.MUTED)
     weights = VGroup(*(_grid(src, path, color, cell, tall=stacked) for _, color, path, _ in ROLES))
     outs = VGroup(*(_grid(src, path, color, cell, tall=stacked) for _, color, _, path in ROLES))
     VGroup(X, dot, weights[0], equals, outs[0]).arrange(DOWN if stacked else RIGHT, buff=layout.NEAR)
@@ -832,14 +832,14 @@ class QKVScaleScene(AttentionScene):
     @beat
     def saturation_setup(self) -> Charts:
         """Random unit-variance queries and keys of growing width: unscaled vs scaled softmax, side by side."""
-        self.say(_("Why the √d_k? Take one random query and {n} random keys with unit-variance entries.").format(
-            n=self.sat.get("n_keys")))
-        self.clear_stage()
         head = wrapped(_("Why divide by √dₖ?"), layout.frame().width, font_size=typography.HEADING_SIZE, bold=True)
         head.to_edge(UP, buff=layout.MARGIN)
         below_head = layout.Region(layout.frame().left, layout.frame().right, layout.body().bottom,
                                    head.get_bottom()[1] - layout.APART)
         charts, plan = compose(chart_forms(self.sat), below_head)
+        self.say(_("Why the √d_k? Take one random query and {n} random keys with unit-variance entries.").format(
+            n=self.sat.get("n_keys")), subject=VGroup(head, charts.row_names))
+        self.clear_stage()
         one = charts.one_at_a_time
         self.play(FadeIn(head), FadeIn(charts.row_names), FadeIn(charts.headers[:1] if one else charts.headers),
                   run_time=1.0)

@@ -113,9 +113,10 @@ def _formula(stacked: bool):
 
 
 def _fit_formula():
-    """The formula across the frame on one line where it reads there, else its terms stacked (only shrunk to fit:
-    grown to the frame's width, its three lines would take half the frame's height from the picture)."""
-    eq, _ = compose([Form("one line", lambda: _formula(False)),
+    """The formula across the frame on one line where it reads at the worked size there (a square's width takes
+    it below), else its terms stacked (only shrunk to fit: grown to the frame's width, its three lines would take
+    half the frame's height from the picture)."""
+    eq, _ = compose([Form("one line", lambda: _formula(False), all_worked=True),
                      Form("stacked", lambda: _formula(True), grow=False)], layout.frame())
     return eq
 
@@ -232,7 +233,8 @@ class SoftFormulaScene(AttentionScene):
         """The formula written, its three terms named by their braces, and what t and i are (one line or stacked)."""
         next_word = self.src.get("next_word")
         self.say(_("Given encoder states h_1 … h_T and a decoder query q_t, soft attention is one formula.") if stacked
-                 else _("Given encoder states h_1 … h_T and a decoder query q_t, soft attention is one line."))
+                 else _("Given encoder states h_1 … h_T and a decoder query q_t, soft attention is one line."),
+                 subject=formula)
         self.play(Write(formula), run_time=2.0)
         self.wait(0.8)
         self.say(_("Three parts: score every {source} position, normalise the scores, take a weighted sum.").format(
@@ -354,11 +356,11 @@ class SoftFormulaScene(AttentionScene):
     @beat
     def dot_vs_additive(self) -> None:
         """The two common score functions on the same q and h_i, with their scores and weights."""
+        shown, plan = compose(_score_function_forms(self.src, self.tokens, self.said), layout.frame())
         self.say(_("The score function is a choice. Two common ones: a dot product, or a small MLP over [q; h_i]."),
                  narration=_("The score function is a choice. Two common ones: a dot product, or a small MLP applied "
-                             "to q and h_i joined together."))
+                             "to q and h_i joined together."), subject=shown[0].formula)  # the dot product's first
         self.clear_stage()
-        shown, plan = compose(_score_function_forms(self.src, self.tokens, self.said), layout.frame())
         if plan.form.startswith("one at a time"):
             self._one_panel_at_a_time(*shown)
             return
@@ -417,11 +419,11 @@ class SoftFormulaScene(AttentionScene):
     @beat
     def same_pattern_as_self_attention(self) -> None:
         """The closing point: score → normalise → weighted sum is what self-attention reuses."""
+        pattern, _plan = compose(_pattern_forms(), layout.frame())
         self.say(_("score → normalise → weighted sum: the same pattern self-attention reuses inside Transformers."),
                  narration=_("Score, normalise, weighted sum: the same pattern that self-attention reuses inside "
-                             "Transformers."))
+                             "Transformers."), subject=pattern.steps)
         self.clear_stage()
-        pattern, _plan = compose(_pattern_forms(), layout.frame())
         self.play(FadeIn(pattern.eq), run_time=0.8)
         self.play(FadeIn(pattern.steps, lag_ratio=0.4), Create(pattern.links(), lag_ratio=0.4), run_time=1.5)
         self.play(Create(pattern.arrows(), lag_ratio=0.5), run_time=0.8)

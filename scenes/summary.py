@@ -142,12 +142,15 @@ class SummaryScene(AttentionScene):
         half = len(cards) // 2
         self._show_row(self.numbered[half:], cards[half:], page_before=cards[half - 1].page)
         count = len(STAGES)
-        self.say(n_("{count} stage, one mechanism: score, normalize, weighted sum.",
-                    "{count} stages, one mechanism: score, normalize, weighted sum.", count).format(
-            count=count_word(count).capitalize()))
-        if cards[-1].page > 0:  # shown page after page: all the stages once more, as one pipeline of names
+        caption = n_("{count} stage, one mechanism: score, normalize, weighted sum.",
+                     "{count} stages, one mechanism: score, normalize, weighted sum.", count).format(
+            count=count_word(count).capitalize())
+        if cards[-1].page == 0:
+            self.say(caption, subject=[card.head for card in cards[half:]])
+        else:  # shown page after page: all the stages once more, as one pipeline of names
             self._turn_page()
             overview = self._overview()
+            self.say(caption, subject=overview)
             self.play(LaggedStart(*(FadeIn(m, shift=DOWN * layout.NUDGE) for m in overview), lag_ratio=0.15),
                       run_time=1.5)
         self.wait(2.0)
@@ -155,9 +158,9 @@ class SummaryScene(AttentionScene):
     @beat
     def checklist(self):
         """The post's closing checklist, one line at a time."""
-        self.say(_("Checklist."), narration=_("The checklist."))
-        self.clear_stage()
         head = heading(_("Checklist"))
+        self.say(_("Checklist."), narration=_("The checklist."), subject=head)
+        self.clear_stage()
         region = layout.page()
         lines = VGroup(*(self._check_line(_(text), tail, region.width) for text, tail in CHECKLIST))
         pages = self._check_pages(head, lines, region)

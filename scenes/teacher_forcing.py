@@ -211,8 +211,8 @@ class TeacherForcingScene(AttentionScene):
         """Generating, step 1: the model's first word is wrong."""
         step = self.src.get("generating")[0]
         caption, narration = generating_caption(step)
-        self.say(caption, narration=narration)
         generating = self._on_stage(self._generating_forms(encoder), encoder)
+        self.say(caption, narration=narration, subject=generating.rows[0].group)
         self.play(FadeIn(generating.header, shift=DOWN * layout.NUDGE), run_time=0.6)
         self._show_row(encoder, generating, generating.rows[0])
         self.wait(1.5)
@@ -228,7 +228,8 @@ class TeacherForcingScene(AttentionScene):
                    "beyond.").format(wrong=quoted(wrong), step=steps[1].step),
                  narration=_("There is no teacher to correct it, so {wrong} is fed back in: it stays in the input "
                              "history of step {step} and of every step after it.").format(wrong=quoted(wrong),
-                                                                                       step=steps[1].step))
+                                                                                       step=steps[1].step),
+                 subject=[row.given_tokens[0] for row in rows[1:]])
         for prev, row in zip(rows[:-1], rows[1:]):
             self._show_row(encoder, generating, row, fed_from=prev.pred, prev_row=prev)
         trail = VGroup(*(row.given_tokens[0] for row in rows[1:]))
@@ -241,12 +242,13 @@ class TeacherForcingScene(AttentionScene):
         """Training, step 1: the same wrong word, now scored against the reference."""
         step = self.src.get("training")[0]
         reference = self.src.get("reference")
+        training = self._on_stage(self._training_forms(encoder), encoder)
         self.say(_("Training: the reference is {reference}. Step {step} still predicts {predicted}; the loss scores "
                    "it against {target}.").format(reference=" ".join(reference[:-1]), step=step.step,
-                                                  predicted=quoted(step.predicted), target=quoted(step.target)))
+                                                  predicted=quoted(step.predicted), target=quoted(step.target)),
+                 subject=[training.reference, training.rows[0].pred])
         staging.back_to_rest(self, generating.plan, FadeOut(generating.header),
                              *(FadeOut(r.group) for r in generating.rows), run_time=0.6)
-        training = self._on_stage(self._training_forms(encoder), encoder)
         self.play(FadeIn(training.header, shift=DOWN * layout.NUDGE), FadeIn(training.ref_tag),
                   FadeIn(training.reference), run_time=0.8)
         first = training.rows[0]
@@ -275,7 +277,8 @@ class TeacherForcingScene(AttentionScene):
         self.say(_("Teacher forcing: {predicted} is scored but not fed forward; the reference {fed} is.").format(
                      predicted=predicted, fed=fed),
                  narration=_("That is teacher forcing: {predicted} is scored, but not fed forward. The reference "
-                             "word, {fed}, goes into the next step instead.").format(predicted=predicted, fed=fed))
+                             "word, {fed}, goes into the next step instead.").format(predicted=predicted, fed=fed),
+                 subject=[rows[0].pred, rows[1].given_tokens[0]])
         first = rows[0]
         blocked = Line(first.pred.get_corner(DOWN + LEFT), first.pred.get_corner(UP + RIGHT),
                        color=palette.WRONG, stroke_width=4)
@@ -283,12 +286,13 @@ class TeacherForcingScene(AttentionScene):
         self.wait(0.8)
         self._show_row(encoder, training, rows[1], fed_from=training.reference[reference.index(steps[0].fed_forward)])
         self.wait(0.6)
+        histories = [row.given for row in rows[1:]]
         if len(rows) > 2:
             self.say(_("Every later step gets the reference history: {words}.").format(
-                words=", ".join(reference[:-1])))
+                words=", ".join(reference[:-1])), subject=histories)
         else:
             self.say(_("Every step after the first gets the reference history: {words}.").format(
-                words=", ".join(reference[:-1])))
+                words=", ".join(reference[:-1])), subject=histories)
         for prev, prev_row, row in zip(steps[1:-1], rows[1:-1], rows[2:]):
             self._show_row(encoder, training, row, fed_from=training.reference[reference.index(prev.fed_forward)],
                            prev_row=prev_row)
@@ -300,14 +304,15 @@ class TeacherForcingScene(AttentionScene):
         k = self.src.get("divergence_step")
         gen = self.src.get("generating")[k - 1]
         train = self.src.get("training")[k - 1]
+        staging.clear_to(self, training.plan, [encoder.strip])  # back at rest: the stage is measured there
+        compared, plan = compose(self._comparison_forms(gen, train, encoder), self._stage(encoder),
+                                 pinned=(encoder.strip,))
         self.say(_("Look at step {step}: generating is given {generating}, training is given {training}.").format(
                      step=k, generating=quoted(gen.given[0]), training=quoted(train.given[0])),
                  narration=_("Now compare step {step} in the two modes. Generating is given {generating}; training "
                              "is given {training}.").format(step=k, generating=quoted(gen.given[0]),
-                                                           training=quoted(train.given[0])))
-        staging.clear_to(self, training.plan, [encoder.strip])
-        compared, plan = compose(self._comparison_forms(gen, train, encoder), self._stage(encoder),
-                                 pinned=(encoder.strip,))
+                                                           training=quoted(train.given[0])),
+                 subject=list(compared.givens))
         staging.hang_from_top(plan)
         staging.enter_below(self, plan, plan.whole, *(FadeIn(h) for h in compared.heads), run_time=0.6)
         self.play(*(TransformFromCopy(encoder.summary, g.s_box) for g in compared.givens),
@@ -317,7 +322,7 @@ class TeacherForcingScene(AttentionScene):
         self.play(*(Create(box) for _same, box, _history in compared.notes),
                   *(FadeIn(history) for _same, _box, history in compared.notes), run_time=0.8)
         self.wait(1.5)
-        self.say(divergence_moral())
+        self.say(divergence_moral(), subject=compared.moral)
         staging.scroll_to(self, plan, compared.moral)
         self.play(Write(compared.moral), run_time=1.4)
         self.wait(2.5)

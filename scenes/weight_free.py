@@ -718,9 +718,6 @@ class WeightFreeScene(AttentionScene):
     def all_scores_at_once(self, light: TermLight) -> AllScores:
         """Repeating A–C for every query is one matrix product: the scores of all pairs are X Xᵀ."""
         n, qi = len(self.tokens), self.qi
-        self.say(_("Repeat Steps A–C with every word as the query and you get all positions at once."))
-        self.clear_stage()
-        light.forget()
         eq = math(group("A", "a") + " = " + group('op("softmax")', "sm") + "(" + group("X X^top", "xx")
                   + "), quad " + group("Z", "z") + " = " + group("A X", "ax"), font_size=typography.HEADING_SIZE)
         layout.fit_into(eq, layout.top_band())
@@ -728,6 +725,9 @@ class WeightFreeScene(AttentionScene):
                                                 whole=lambda made: made[1]))
         picture, plan = compose(scores_forms(self.src, self.tokens, style), pinned=[eq])
         scores, X, tag = picture.scores, picture.X, picture.tag
+        self.say(_("Repeat Steps A–C with every word as the query and you get all positions at once."), subject=eq)
+        self.clear_stage()
+        light.forget()
         arrow = flow_arrow(X, scores.row_labels) if isinstance(X, TensorGrid) else VGroup()
         if isinstance(X, TensorGrid):
             tag.next_to(arrow, UP, buff=layout.TIGHT)
@@ -797,7 +797,7 @@ class WeightFreeScene(AttentionScene):
         row, plan = compose(outputs_forms(self.src, self.tokens, w.style), pinned=[eq])
         A, X, Z = row.A, row.X, row.Z
         self.say(_("Multiply the weights by X: Z = A X holds every context vector, one row per word."),
-                 subject=[g for g in (A, X) if isinstance(g, TensorGrid)])
+                 subject=VGroup(A, X))
         staging.come_to_rest(self, pinned_with(plan, light).pinned, FadeOut(w.leaving), staying=[w.A],
                              region=plan.region)
         a_enter = ReplacementTransform(w.A, A) if isinstance(A, AttentionMap) else FadeTransform(w.A, A)

@@ -419,3 +419,23 @@ def test_the_camera_takes_the_narrowest_form_at_the_floor_before_the_one_with_le
         assert (plan.rung, plan.form) == (compose.CAMERA, "one wide part")
         _, plan = compose.compose(forms[:2])
         assert plan.form == "two wide parts"
+
+
+@pytest.mark.parametrize("aspect, form", [("landscape", "one line"), ("square", "stacked"), ("portrait", "stacked")])
+def test_a_formula_on_one_line_is_taken_only_where_it_reads_at_the_worked_size(aspect, form):
+    """soft_formula's three-part formula: across a square's width its one line still clears the floor, but its
+    terms read smaller than the worked size while the frame below stays empty; held to the worked size
+    (`all_worked`), the stacked terms win there, as on a phone."""
+    from scenes.soft_formula import _formula
+
+    def forms(all_worked):
+        return [compose.Form("one line", lambda: _formula(False), all_worked=all_worked),
+                compose.Form("stacked", lambda: _formula(True), grow=False)]
+
+    with in_frame(aspect):
+        _, plan = compose.compose(forms(True), layout.frame())
+        text = shot_content.smallest_font(plan.whole)
+        _, unheld = compose.compose(forms(False), layout.frame())
+    assert plan.form == form and text >= typography.WORKED_NUMBER_SIZE * (1 - 1e-3)
+    if aspect == "square":  # what the hold changes: unheld, the one line at the floor would be kept
+        assert unheld.form == "one line"

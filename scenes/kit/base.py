@@ -41,6 +41,7 @@ class BeatRecord:
     captions: list[str] = field(default_factory=list)
     narration: list[str] = field(default_factory=list)  # what is read aloud, one entry per `say`
     descriptions: list[str] = field(default_factory=list)  # a described clip's audio descriptions, as said
+    unnamed: list[str] = field(default_factory=list)  # captions said without a subject: the story gate holds none
 
 
 def _pieces(subject: Mobject | Sequence[Mobject] | None) -> tuple[Mobject, ...]:
@@ -130,6 +131,8 @@ class AttentionScene(MovingCameraScene):
             self._texts_before_cue = {id(unit) for unit in description.drawn_texts(self.mobjects)}
         record.captions.append(text)
         record.narration.append(spoken)
+        if not self.cue_subject:
+            record.unnamed.append(text)
         if self.narrator is not None and spoken.strip():
             self._speak(record.name, spoken)
 
@@ -234,7 +237,7 @@ class AttentionScene(MovingCameraScene):
                           font_size=typography.BODY_SIZE, color=palette.MUTED)
         card = VGroup(heading, section).arrange(DOWN, buff=layout.GAP)
         layout.fit_into(card, layout.frame(), grow=False)
-        self.say(title)
+        self.say(title, subject=card)
         self.play(Write(heading), FadeIn(section, shift=UP * 0.2), run_time=1.5)
         self.wait(1.0)
         self.play(FadeOut(card), run_time=0.6)

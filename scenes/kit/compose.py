@@ -5,7 +5,7 @@ the kit's pieces: a product side by side or stacked, words beside their rows or 
 region it belongs to. One preference order, the same for every scene, frame and example:
 
 1. **worked**: the first form whose numbers read at typography.WORKED_NUMBER_SIZE or more once fitted, every
-   other text at the floor or more;
+   other text at the floor or more (a form `all_worked`, a formula, holds every text to the worked size);
 2. **floor**: the first form whose smallest text (numbers included) stays at the floor once fitted;
    (a form marked `last_resort`, packed closer than the kit likes, only where no other form reaches 1 or 2);
 3. **camera**: the first form made for close-ups (`Form.close_up`), else the one whose text comes out largest
@@ -51,6 +51,9 @@ class Form:
     #: packed closer than the kit likes (numbers a hairline apart): taken only where no other form reads at the
     #: floor (such a form is also made with camera=False: never filmed)
     last_resort: bool = False
+    #: a form whose every text is what the beat works on (a formula on one line): it counts as worked only where
+    #: its smallest text reads at the worked size, as numbers do; else a later form that does is taken
+    all_worked: bool = False
 
 
 @dataclass(frozen=True)
@@ -92,14 +95,16 @@ def shows_shades(mob: Mobject) -> bool:
                for m in mob.get_family())
 
 
-def rung_of(mob: Mobject, region: layout.Region, *, grow: bool = True, marks: bool = False) -> str:
+def rung_of(mob: Mobject, region: layout.Region, *, grow: bool = True, marks: bool = False,
+            all_worked: bool = False) -> str:
     """The best rung `mob` reaches in `region` (fitted larger only if `grow`): WORKED, FLOOR or CAMERA (a form
-    that shows numbers as shades is on the camera's rung, whatever its size, unless its cells hold `marks`)."""
+    that shows numbers as shades is on the camera's rung, whatever its size, unless its cells hold `marks`;
+    `all_worked`: its every text is held to the worked size, as numbers are)."""
     if shows_shades(mob) and not marks:
         return CAMERA
     factor = fill_factor(mob, region, grow=grow)
     text = shot_content.smallest_font(mob) * factor
-    numbers = smallest_number(mob)
+    numbers = shot_content.smallest_font(mob) if all_worked else smallest_number(mob)
     tolerance = 1 - shot_content.ROUNDING
     if text < typography.MIN_FONT_SIZE * tolerance:
         return CAMERA
@@ -120,7 +125,8 @@ def compose(forms: Sequence[Form], region: layout.Region | None = None, *,
         if form.close_up and any(entry[2] != CAMERA for entry in built):
             continue  # a close-up form is for the camera only, and an earlier form needs none
         made = form.build()
-        rung = rung_of(form.whole(made), form.region or region, grow=form.grow, marks=form.marks)
+        rung = rung_of(form.whole(made), form.region or region, grow=form.grow, marks=form.marks,
+                       all_worked=form.all_worked)
         built.append((form, made, rung))
         if rung == WORKED and not form.last_resort:
             break

@@ -307,6 +307,14 @@ def draw_on(scene: Scene, plan: Plan, *marks: Mobject, lag_ratio: float = 0.1, r
 REST_TIME = 0.8
 
 
+def pull_back(scene: Scene, plan: Plan) -> None:
+    """Under the camera plan, the camera pulls back over the whole, as it came in: the parts read in close-up now
+    shades, the pattern they make in view, so a beat does not end on a picture cut at the frame's edge. At rest,
+    nothing."""
+    if plan.camera:
+        camera_work.show_whole(scene, plan.whole, plan.pinned, region=plan.region)
+
+
 def rest_as(scene: Scene, plan: Plan, overviews: Sequence[Form], *animations: Animation,
             run_time: float = REST_TIME) -> Mobject:
     """Under the camera plan, the camera back at rest while the worked whole turns into its overview (the same

@@ -59,6 +59,12 @@ def math(expression: str, *, font_size: float = typography.BODY_SIZE + 6, color=
     return MathTypst(expression, font_size=font_size, color=color)
 
 
+def product_sign(*, downwards: bool, font_size: float = typography.BODY_SIZE + 6, color=palette.TEXT) -> MathTypst:
+    """The sign between two factors: "·" in a line, "×" where the factors are read downwards, one over the other
+    (alone between two grids, a dot reads as a speck)."""
+    return math("times" if downwards else "dot", font_size=font_size, color=color)
+
+
 def baseline_y(word) -> float:
     """The y of a line of text's baseline: the median bottom of its glyphs (descenders such as y, g, p are
     the minority, so the median ignores them)."""

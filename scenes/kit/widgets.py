@@ -242,6 +242,16 @@ def frame_box(mob: VMobject, color=palette.ACCENT, buff: float = 0.08) -> Surrou
     return SurroundingRectangle(mob, color=color, buff=buff, stroke_width=3, corner_radius=0.05)
 
 
+def frame_pieces(*pieces: VMobject, color=palette.ACCENT, buff: float = 0.08) -> VGroup:
+    """Highlight pieces that belong together (a word and its score): one box round them where they share a line,
+    one box each where the form set them apart (stacked in a tall frame), so no box takes in what lies between."""
+    bottoms, tops = [p.get_bottom()[1] for p in pieces], [p.get_top()[1] for p in pieces]
+    one_line = max(bottoms) < min(tops)
+    if one_line:
+        return VGroup(frame_box(VGroup(*pieces), color=color, buff=buff))
+    return VGroup(*(frame_box(piece, color=color, buff=buff) for piece in pieces))
+
+
 def align_rows(grid: TensorGrid, reference: TensorGrid) -> None:
     """Move `grid` vertically so its cell rows line up with `reference`'s rows."""
     grid.shift(UP * (reference.body.get_top()[1] - grid.body.get_top()[1]))
