@@ -242,13 +242,13 @@ class TeacherForcingScene(AttentionScene):
         """Training, step 1: the same wrong word, now scored against the reference."""
         step = self.src.get("training")[0]
         reference = self.src.get("reference")
-        training = self._on_stage(self._training_forms(encoder), encoder)
+        staging.back_to_rest(self, generating.plan, FadeOut(generating.header),
+                             *(FadeOut(r.group) for r in generating.rows), run_time=0.6)
+        training = self._on_stage(self._training_forms(encoder), encoder)  # at rest: the stage is measured there
         self.say(_("Training: the reference is {reference}. Step {step} still predicts {predicted}; the loss scores "
                    "it against {target}.").format(reference=" ".join(reference[:-1]), step=step.step,
                                                   predicted=quoted(step.predicted), target=quoted(step.target)),
                  subject=[training.reference, training.rows[0].pred])
-        staging.back_to_rest(self, generating.plan, FadeOut(generating.header),
-                             *(FadeOut(r.group) for r in generating.rows), run_time=0.6)
         self.play(FadeIn(training.header, shift=DOWN * layout.NUDGE), FadeIn(training.ref_tag),
                   FadeIn(training.reference), run_time=0.8)
         first = training.rows[0]
