@@ -92,12 +92,25 @@ def pytest_collection_modifyitems(config, items):
 
     - The tests of a module that share a module-scoped fixture (a rendered deck, a trained model, a fresh cache) run
       in one worker, so the fixture is made once, not once per worker.
+    - A test parametrized by a registered scene's id (`scene_id`) that names no group joins its scene's group, as
+      `per_scene` puts it: its headless run of the post's scene (`inspect_scene`, cached per process) is then the
+      one the scene's other tests made in that worker, not made again in the other (test_story_gate's post cases
+      in every frame ran apart from their scenes' runs).
     - The slow tests start first (longest first packs the two workers best: the short tests fill in at the end).
     """
+    from scenes.registry import scene_ids
+
+    registered = set(scene_ids())
     for item in items:
         if _quick(item):
             item.add_marker(pytest.mark.quick)
-        if not item.get_closest_marker("xdist_group") and _uses_a_module_fixture(item):
+        if item.get_closest_marker("xdist_group"):
+            continue
+        params = getattr(item, "callspec", None)
+        scene = params.params.get("scene_id") if params is not None else None
+        if isinstance(scene, str) and scene in registered:
+            item.add_marker(pytest.mark.xdist_group(f"scene-{scene}"))
+        elif _uses_a_module_fixture(item):
             item.add_marker(pytest.mark.xdist_group(f"module-{item.module.__name__}"))
     items.sort(key=lambda item: (not item.get_closest_marker("slow"), item.path.name not in LONGEST_MODULES))
 

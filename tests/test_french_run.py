@@ -14,7 +14,7 @@ from conftest import per_scene
 from scenes import frame
 from scenes.kit.translation import LANGUAGE_ENV_VAR, catalog_path
 from scenes.quality.headless import run_headless
-from scenes.quality.inspection import example_spec, example_words, inspect_scene
+from scenes.quality.inspection import example_spec, example_words, inspect_scene, inspect_scene_class
 from scenes.quality.language_gate import english_words
 
 #: The scenes whose every user-facing sentence is a message (in the order issue 43's work follows).
@@ -59,22 +59,44 @@ def post_math_words() -> set[str]:
 
 
 def french_run(scene_id: str) -> tuple[list[tuple[str, str]], set[str], set[str]]:
-    """The scene run headless (ATTENTION_LANGUAGE already fr): every (beat, caption or narration), the plain
-    text of every label (not math) on screen after any animation, and the text strings inside its math."""
-    shown: set[str] = set()
-    in_math: set[str] = set()
+    """The scene run headless in landscape (ATTENTION_LANGUAGE already fr): every (beat, caption or narration), the
+    plain text of every label (not math) on the stage after any animation, and the text strings inside its math.
+    The run is the inspection's (`inspect_scene`, cached per process): the landscape case of
+    test_a_french_run_passes_the_layout_and_story_gates, in the same worker (`per_scene`), reads the same run, so the
+    French run is made once for both; the inspection gathers every Typst code on the stage after every animation in
+    a run in another language than English (SceneReport.stage_texts, stage_math)."""
+    report = inspect_scene(scene_id, frame.LANDSCAPE)
+    assert report.stage_texts is not None and report.stage_math is not None, "a French run gathers the stage's texts"
+    said = [(record.name, text) for record in report.beat_log for text in record.captions + record.narration]
+    shown = {_plain(code) for code in report.stage_texts}
+    in_math = {text for code in report.stage_math for text in math_strings(code)}
+    return said, shown, in_math
+
+
+def test_the_inspection_gathers_the_texts_and_formulas_on_the_stage_of_a_french_run(monkeypatch):
+    """What french_run reads: in a French run the inspection gathers the same Typst codes as a walk of the stage's
+    families after every animation of a run of its own (texts apart from formulas); in English it gathers none."""
+    from tests.fixtures.quality.flawed_scenes import TornFormulaScene
+
+    monkeypatch.setenv(LANGUAGE_ENV_VAR, "fr")
+    texts: set[str] = set()
+    formulas: set[str] = set()
 
     def look(scene) -> None:
         for top in scene.mobjects:
             for mob in top.get_family():
                 if isinstance(mob, MathTypst):
-                    in_math.update(math_strings(mob.typst_code))
+                    formulas.add(mob.typst_code)
                 elif isinstance(mob, Typst):
-                    shown.add(_plain(mob.typst_code))
+                    texts.add(mob.typst_code)
 
-    scene = run_headless(scene_id, after_animation=look)
-    said = [(record.name, text) for record in scene.beat_log for text in record.captions + record.narration]
-    return said, shown, in_math
+    run_headless(TornFormulaScene, after_animation=look)
+    report = inspect_scene_class(TornFormulaScene, "torn")
+    assert len(texts) >= 2 and formulas  # "over it", "a word" (and the caption's texts, if any), the formula
+    assert (report.stage_texts, report.stage_math) == (texts, formulas)
+    monkeypatch.setenv(LANGUAGE_ENV_VAR, "en")
+    english = inspect_scene_class(TornFormulaScene, "torn")
+    assert (english.stage_texts, english.stage_math) == (None, None)
 
 
 #: English words the word list leaves out, as French prose borrows them where it defines them (teacher_forcing says

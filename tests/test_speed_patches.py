@@ -123,3 +123,36 @@ def test_install_replaces_the_name_the_typst_mobject_calls():
 
     typst_speed.install()
     assert typst_mobject.typst_to_svg_file is typst_file_writing.typst_to_svg_file is typst_speed.typst_to_svg_file
+
+
+def test_a_text_built_from_a_kept_parse_is_the_text_a_fresh_parse_builds(typst_folder, monkeypatch):
+    """The parsed-SVG cache (typst_speed.generate_mobject): a formula with a fraction bar (a tracked stroke) and a
+    named part, and a plain text, each made twice with manim's in-memory SVG cache emptied between (as every headless
+    run starts), the second time parsed by no one: both are manim's own build, attribute for attribute, the glyphs'
+    tracked strokes and the labels included."""
+    from manim import Typst
+    from manim.mobject.svg import svg_mobject
+    from manim.mobject.svg.svg_mobject import SVGMobject
+
+    makers = (lambda: MathTypst("{{ e^(s_i) : num }} / (sum_j e^(s_j))", font_size=30),
+              lambda: Typst("*coffee* scores 0.53", font_size=22))
+
+    def build(generate) -> list:
+        monkeypatch.setattr(SVGMobject, "generate_mobject", generate)
+        graphs = []
+        for make in makers:
+            svg_mobject.SVG_HASH_TO_MOB_MAP.clear()
+            text = make()
+            graphs.append((_graph(text), text._label_aliases,
+                           [text.get_family().index(m) for m in text._stroke_width_tracked_submobjects]))
+        return graphs
+
+    stock = build(typst_speed._stock_generate_mobject)
+    assert stock[0][1] and stock[0][2], "the formula has a named part and a tracked stroke (its fraction bar)"
+    typst_speed._PARSED.clear()
+    parses = []
+    real_parse = typst_speed.svgelements.SVG.parse
+    monkeypatch.setattr(typst_speed.svgelements.SVG, "parse",
+                        staticmethod(lambda *args, **kwargs: parses.append(args) or real_parse(*args, **kwargs)))
+    assert build(typst_speed.generate_mobject) == stock and len(parses) == 2  # parsed, kept
+    assert build(typst_speed.generate_mobject) == stock and len(parses) == 2  # built from the kept parses

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from manim import DecimalNumber, Mobject, Text, Typst, VGroup, Wait, config
+from manim import DecimalNumber, MathTypst, Mobject, Text, Typst, VGroup, Wait, config
 from manim.mobject.svg.svg_mobject import VMobjectFromSVGPath
 
 from attention_math import example_spec, examples
@@ -86,6 +86,11 @@ class SceneReport:
     metrics: list["BeatMetrics"] = field(default_factory=list)  # one per beat, in order
     duration: float = 0.0  # the clip's length: the headless clock is the storyboard's (plays and waits)
     subcaptions: list[str] = field(default_factory=list)  # every subcaption the clip's caption track would carry
+    #: In a run in another language than English only (None in English): the Typst code of every text (`Typst`)
+    #: and of every formula (`MathTypst`) on the stage after any animation, seen or not (tests/test_french_run.py
+    #: holds them to no English word; gathered from this run, so the French run is not made twice).
+    stage_texts: set[str] | None = None
+    stage_math: set[str] | None = None
 
     def problems(self) -> list[str]:
         """Every gate's problems: layout, numbers on screen, narrated numbers, typed claims, contrast on screen, a
@@ -175,10 +180,10 @@ def _only_glyphs_memo():
         if known is not None:
             return known
         memo[id(mob)] = (False, True)  # a mobject inside itself adds nothing (get_family skips it too)
-        drawn = mob.get_num_points() > 0
-        glyphs = not drawn or _is_glyph(mob)
+        drawn = len(mob.points) > 0  # Mobject.get_num_points, no subclass overrides it
+        glyphs = not drawn or type(mob) is VMobjectFromSVGPath  # _is_glyph
         for sub in mob.submobjects:
-            sub_drawn, sub_glyphs = tally(sub)
+            sub_drawn, sub_glyphs = memo.get(id(sub)) or tally(sub)
             drawn, glyphs = drawn or sub_drawn, glyphs and sub_glyphs
         memo[id(mob)] = (drawn, glyphs)
         return drawn, glyphs
@@ -214,7 +219,7 @@ def text_units(scene: AttentionScene) -> list[Mobject]:
             return
         if glyph_root is None and only_glyphs(mob):
             glyph_root = mob
-        if _is_glyph(mob) and mob.has_points() and is_visible(mob):
+        if type(mob) is VMobjectFromSVGPath and len(mob.points) > 0 and is_visible(mob):  # a glyph with points
             known = owners.get(id(mob))
             owner = known[1] if known is not None and known[0] is mob else None
             entry = loose.setdefault(id(owner) if owner is not None else id(glyph_root), (owner, [], []))
@@ -251,14 +256,13 @@ def _hidden_under_the_band_cover(scene: AttentionScene):
 
 
 def is_visible(mob: Mobject) -> bool:
-    """Some member with points is filled above 0.05: the family's members with points, in order, asked until the
-    first that is (without first counting the points of every member, as family_members_with_points would)."""
-    for part in mob.get_family():
-        if part.get_num_points() > 0:
-            opacity = part.get_fill_opacity() if hasattr(part, "get_fill_opacity") else 1.0
-            if opacity > 0.05:
-                return True
-    return False
+    """Some member with points is filled above 0.05: the family's members with points asked until the first that
+    is, walked as they are stored, without first listing the whole family (the answer does not depend on the order)."""
+    return shade_gate.any_member(mob, _filled)
+
+
+def _filled(part: Mobject) -> bool:
+    return (part.get_fill_opacity() if hasattr(part, "get_fill_opacity") else 1.0) > 0.05
 
 
 def describe(mob: Mobject) -> str:
@@ -295,16 +299,24 @@ def _inside(box, frame) -> str:
     return "in"
 
 
-def visible_text(scene: AttentionScene, units: list[Mobject] | None = None
+def visible_text(scene: AttentionScene, units: list[Mobject] | None = None,
+                 boxes: dict[int, tuple[float, float, float, float]] | None = None
                  ) -> list[tuple[Mobject, tuple[float, float, float, float]]]:
     """Text units in the camera's view, with their boxes in the coordinates of the frame at rest; units wholly
     outside the view (the camera framed something else) are off screen and not listed. `units`: the scene's
-    text_units, when the caller has them already."""
+    text_units, when the caller has them already; `boxes`: their screen boxes by id (`screen_boxes`), likewise."""
     view = current_view(scene)
     half_w, half_h = config.frame_width / 2, config.frame_height / 2
     frame = (-half_w, half_w, -half_h, half_h)
-    return [(unit, box) for unit in (text_units(scene) if units is None else units)
-            if _inside(box := screen_box(unit, view), frame) != "out"]
+    units = text_units(scene) if units is None else units
+    boxes = screen_boxes(units, view) if boxes is None else boxes
+    return [(unit, box) for unit in units if _inside(box := boxes[id(unit)], frame) != "out"]
+
+
+def screen_boxes(units: list[Mobject], view: View) -> dict[int, tuple[float, float, float, float]]:
+    """Each unit's box in the coordinates of the frame at rest, by the unit's id: measured once an animation and
+    read by the layout gate and the story gate alike."""
+    return {id(unit): screen_box(unit, view) for unit in units}
 
 
 def layout_problems(scene: AttentionScene,
@@ -612,11 +624,22 @@ def inspect_scene_class(scene: str | type[AttentionScene], scene_id: str,
             metrics.camera_moves += 1
         last_view[:] = [key]
 
+    def gather_stage_texts(scene: AttentionScene) -> None:
+        for top in scene.mobjects:
+            for mob in top.get_family():
+                if isinstance(mob, MathTypst):
+                    report.stage_math.add(mob.typst_code)
+                elif isinstance(mob, Typst):
+                    report.stage_texts.add(mob.typst_code)
+
     def after_animation(scene: AttentionScene) -> None:
         report.animations_checked += 1
-        units = text_units(scene)  # once per animation: every check below reads the same texts
-        shown = visible_text(scene, units)
+        if report.stage_texts is not None:
+            gather_stage_texts(scene)
+        units = text_units(scene)  # once per animation: every check below reads the same texts and boxes
         view = current_view(scene)
+        boxes = screen_boxes(units, view)
+        shown = visible_text(scene, units, boxes)
         drawn = _drawn_boxes(scene, view)  # once: the fill and the layout gate read the same boxes
         measure(scene, shown, drawn)
         where = f"{scene_id} / beat {scene.current_beat or '(between beats)'} / animation {report.animations_checked}"
@@ -628,7 +651,7 @@ def inspect_scene_class(scene: str | type[AttentionScene], scene_id: str,
         problems, checked = number_problems(scene, fresh_records, units)
         report.numbers_checked += checked
         report.number_problems.extend(f"{where}: {p}" for p in problems)
-        story.observe(scene, units)
+        story.observe(scene, units, boxes)
         shaded = shade_gate.shaded_grids(scene.mobjects, view)
         if shaded and (metrics := beat_metrics(scene)) is not None:
             metrics.shaded_values = max(metrics.shaded_values, sum(grid.count for grid in shaded))
@@ -656,6 +679,8 @@ def inspect_scene_class(scene: str | type[AttentionScene], scene_id: str,
                                                                   current_view(scene)))
         report.metrics.append(open_beat.pop() if open_beat else BeatMetrics(record.name))
 
+    if active_language() != "en":
+        report.stage_texts, report.stage_math = set(), set()
     story = StoryGate(scene_id)
     finished = run_headless(scene, on_beat_end=on_beat_end, after_animation=after_animation, aspect=aspect)
     story.finish()

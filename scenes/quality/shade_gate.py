@@ -57,7 +57,33 @@ class ShadedGrid:
 
 
 def _drawn(mob: Mobject) -> bool:
-    return max((part.get_fill_opacity() for part in mob.family_members_with_points()), default=0.0) >= UNDRAWN
+    """Some member with points is filled at UNDRAWN or above (the family's largest fill opacity reaches it): asked
+    member by member until one is, without first listing the members with points (a drawn number answers at its
+    first glyph). The answer does not depend on the order of the walk, so it walks the family as it is stored."""
+    return any_member(mob, lambda part: part.get_fill_opacity() >= UNDRAWN)
+
+
+#: More members than any scene's family has: a walk that gets here has met a mobject inside itself.
+_MEMBERS_GUARD = 200_000
+
+
+def any_member(mob: Mobject, drawn) -> bool:
+    """Whether `drawn` holds for some member of `mob`'s family with points: the same answer as
+    `any(drawn(p) for p in mob.family_members_with_points())`, found by a walk that stops at the first such member.
+    A walk longer than any real family has met a mobject inside itself, and asks manim's family instead."""
+    pending = [mob]
+    take, push = pending.pop, pending.extend
+    walked = 0
+    while pending:
+        member = take()
+        if len(member.points) > 0 and drawn(member):
+            return True
+        if member.submobjects:
+            push(member.submobjects)
+            walked += len(member.submobjects)
+            if walked > _MEMBERS_GUARD:
+                return any(drawn(part) for part in mob.family_members_with_points())
+    return False
 
 
 def _in_view(box: tuple[float, float, float, float]) -> bool:

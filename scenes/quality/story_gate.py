@@ -84,8 +84,10 @@ class StoryGate:
         self._cue: _Cue | None = None
         self._key: tuple[str, int] | None = None
 
-    def observe(self, scene, units: list[Mobject]) -> None:
-        """Look at the settled frame: `units` are the scene's visible text units (inspection.text_units)."""
+    def observe(self, scene, units: list[Mobject], boxes: dict[int, tuple[float, float, float, float]] | None = None
+                ) -> None:
+        """Look at the settled frame: `units` are the scene's visible text units (inspection.text_units), `boxes`
+        their screen boxes by id in the current view (inspection.screen_boxes), when the caller has them already."""
         if scene.current_beat is None:
             self._close()
             return
@@ -98,7 +100,8 @@ class StoryGate:
         cue = self._cue
         cue.animations += 1
         view = current_view(scene)
-        boxes = {id(unit): screen_box(unit, view) for unit in units}
+        if boxes is None:
+            boxes = {id(unit): screen_box(unit, view) for unit in units}
         cover = _cover_box(scene)
         for unit in units:
             if isinstance(unit, TracedNumber) and _inside(boxes[id(unit)]) != "out":
