@@ -97,3 +97,34 @@ def test_every_clips_captions_read_at_most_20_characters_a_second(case, monkeypa
     assert len(cues) == sum(len(record.captions) for record in report.beat_log)
     too_fast = [f"{rate(*cue):.1f} cps: {shown(cue[2])!r}" for cue in cues if rate(*cue) > MAX_CPS]
     assert not too_fast, "\n".join(too_fast)
+
+
+def spoken(text: str, seconds: float, start: float = 10.0):
+    from types import SimpleNamespace
+
+    from scenes.kit.narration import SpokenSentence
+
+    return SpokenSentence("beat", start, text, SimpleNamespace(duration=seconds))
+
+
+#: A sentence of 108 characters (two cues of at most 84), and the quiet after one before anything else is said.
+SENTENCE = ("The encoder reads the English sentence from left to right, and the decoder writes French one word at a "
+            "time.")
+QUIET_AFTER = 0.2  # narration.SENTENCE_GAP: the next sentence starts this much later (the next caption 0.4 s)
+
+
+def test_a_narrated_sentence_spoken_a_little_fast_keeps_its_cues_until_they_can_be_read():
+    """French speech reached 20.5 characters a second in a cue (bottleneck); its cues now stay into the quiet after
+    it, never past it, and start with the speech."""
+    from scenes.kit.narration import sentence_cues
+
+    assert len(SENTENCE) == 108
+    cues = sentence_cues(spoken(SENTENCE, 108 / 20.5))  # 20.5 characters a second
+    assert len(cues) >= 2 and cues[0][0] == 10.0
+    assert all(rate(*cue) <= MAX_CPS for cue in cues), [round(rate(*cue), 2) for cue in cues]
+    shown_chars = sum(len(text) for _start, _end, text in cues)  # (the space between two cues is not shown)
+    assert 10.0 + shown_chars / MAX_CPS <= cues[-1][1] <= 10.0 + 108 / 20.5 + QUIET_AFTER
+    slow = sentence_cues(spoken(SENTENCE, 8.0))  # 13.8 a second: the cues follow the speech exactly
+    assert slow[-1][1] == pytest.approx(18.0)
+    fast = sentence_cues(spoken(SENTENCE, 108 / 30))  # far too fast to catch up in the quiet: it takes all of it
+    assert fast[-1][1] == pytest.approx(10.0 + 108 / 30 + QUIET_AFTER)

@@ -110,12 +110,19 @@ def cue_chunks(text: str, max_chars: int = CUE_LINE_CHARS * CUE_MAX_LINES) -> li
 
 
 def sentence_cues(sentence: SpokenSentence) -> list[tuple[float, float, str]]:
-    """(start, end, text) cues that follow the speech: a long sentence's time is shared by its chunks' lengths."""
+    """(start, end, text) cues that follow the speech: a long sentence's time is shared by its chunks' lengths. A
+    sentence spoken faster than READING_CPS keeps its cues on screen a little longer, up to SENTENCE_GAP into the
+    quiet after it (no speech and no cue is there: the next sentence starts SENTENCE_GAP later, the next caption
+    PAUSE_AFTER_SPEECH later), so that each reads within READING_CPS where that is enough."""
     chunks = cue_chunks(sentence.text)
     total = sum(len(chunk) for chunk in chunks)
+    if not chunks:
+        return []
+    readable = total / READING_CPS + CUE_ROUNDING * total / min(len(chunk) for chunk in chunks)
+    span = min(max(sentence.speech.duration, readable), sentence.speech.duration + SENTENCE_GAP)
     cues, at = [], sentence.start
     for chunk in chunks:
-        length = sentence.speech.duration * len(chunk) / total
+        length = span * len(chunk) / total
         cues.append((at, at + length, chunk))
         at += length
     return cues
