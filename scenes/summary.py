@@ -426,13 +426,20 @@ class SummaryScene(AttentionScene):
         return self._mini_map(Source("rain"), "weights", room)
 
     def _motif_qkv(self, room: Region) -> VGroup:
-        """Q, K and V of the example's sentence as coloured blocks, shade ∝ |value|."""
+        """Q, K and V of the example's sentence as coloured blocks, shade ∝ |value|, each named above its block or,
+        where that leaves larger cells, beside it (a short room: in French, card 3's name takes two lines and the
+        gains four, which left the blocks 4 px cells under their names)."""
         src = Source("qkv")
-        name_height = math("Q", font_size=typography.SMALL_SIZE).height + layout.TIGHT
         rows, cols = src.shape("Q")
         roles = ("Q", "K", "V")
-        cell = min(L.max_cell, (room.width - (len(roles) - 1) * layout.GAP) / (len(roles) * cols),
-                   (room.height - name_height) / rows)
+        names = [math(role, font_size=typography.SMALL_SIZE) for role in roles]
+        across = room.width - (len(roles) - 1) * layout.GAP
+        named_above = min(L.max_cell, across / (len(roles) * cols),
+                          (room.height - max(n.height for n in names) - layout.NEAR) / rows)
+        named_beside = min(L.max_cell, (across - sum(n.width + layout.TIGHT for n in names)) / (len(roles) * cols),
+                           room.height / rows)
+        beside = named_beside > named_above
+        cell = max(named_above, named_beside)
         blocks = VGroup()
         for role in roles:
             grid = heatmap(src, role, show_values=False, cell_size=cell, cell_width=cell)
@@ -443,7 +450,10 @@ class SummaryScene(AttentionScene):
                 for c in range(cols):
                     grid.cell(r, c)[0].set_fill(interpolate_color(palette.ZERO, color,
                                                                   abs(float(values[r, c])) / scale))
-            blocks.add(NamedMatrix(grid, role, shape=False, color=color, font_size=typography.SMALL_SIZE))
+            block = NamedMatrix(grid, role, shape=False, color=color, font_size=typography.SMALL_SIZE)
+            if beside:
+                block.name.next_to(grid.body, LEFT, buff=layout.TIGHT)
+            blocks.add(block)
         return blocks.arrange(RIGHT, buff=layout.GAP, aligned_edge=UP)
 
     def _motif_self_attention_module(self, room: Region) -> VGroup:

@@ -24,9 +24,12 @@ pytestmark = pytest.mark.slow
 
 FPS = 15
 SOFFICE = Path("/usr/bin/soffice")
-# The fixture scenes' beats, from their run times at 15 fps (np.arange(0, t, 1/15) frames per play):
-# narrated.draw_a_square: Create 1 s (15) + FadeOut 0.5 s (8); say_more_than_is_shown: Create 0.5 s (8).
-SILENT_NARRATED_SPANS = [(0, 23), (23, 8)]
+# The fixture scenes' beats, from their run times at 15 fps (np.arange(0, t, 1/15) frames per play), and, silent, the
+# picture held until each caption can be read at 20 characters a second, to the next 0.2 s of the clock:
+# narrated.draw_a_square: Create 1 s (15) + FadeOut 0.5 s (8) + "And it goes." held (12 characters, 0.6 s from 1 s:
+# to 1.8 s, 4); say_more_than_is_shown: Create 0.5 s (8) + its caption held (130 characters, 6.5 s from 1.8 s: to
+# 8.4 s, 91).
+SILENT_NARRATED_SPANS = [(0, 27), (27, 99)]
 SQUARE_FRAMES = 15 + 8  # Create 1 s, Rotate 0.5 s; a plain Scene without beats: one slide
 NARRATION = ["Here is a square. It has four sides. And it goes.",
              "A circle appears while this caption, which is much longer than two subtitle lines would hold, is read "
@@ -437,11 +440,13 @@ def test_a_cut_where_no_key_frame_is_refused_and_leaves_nothing(deck, tmp_path):
     from rendering.encode.segments import Span, cut_segments
 
     clip = deck.out / entry(deck, "narrated", False)["files"]["mp4"]["path"]
+    (_first, _), (second, last) = SILENT_NARRATED_SPANS  # key frames at 0 and `second`
+    frames = second + last
     outputs = [tmp_path / "a.mp4", tmp_path / "b.mp4"]
     with pytest.raises(ValueError, match="does not start on a key frame"):
-        cut_segments(clip, [Span(0, 10), Span(10, 21)], outputs)
-    with pytest.raises(ValueError, match="holds 23 frames, its beat 20"):
-        cut_segments(clip, [Span(0, 20), Span(23, 8)], outputs)
+        cut_segments(clip, [Span(0, 10), Span(10, frames - 10)], outputs)
+    with pytest.raises(ValueError, match=f"holds {second} frames, its beat 20"):
+        cut_segments(clip, [Span(0, 20), Span(second, frames - second)], outputs)
     assert not any(path.exists() for path in outputs)
 
 

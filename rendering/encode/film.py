@@ -9,6 +9,7 @@ encoder's priming and ends in a padded packet), so butting two clips' packets to
 sound by up to a codec frame and garbles each seam. The clips' tracks are therefore decoded, each cut or padded to
 exactly its clip's length, and the film's one track encoded again (cheap: joining 3 min of 64x48 clips took
 2.5 s as mp4 and 1.4 s as webm, nearly all of it the sound; one more AAC/Opus generation at the clips' bitrates).
+That generation is decoded and held under the clips' true-peak ceiling (rendering/narration/true_peak.py).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from rendering.encode.captions import Cue, parse_webvtt, to_webvtt
 from rendering.narration.audio import OUTPUT_RATE
 from rendering.narration.mux import (add_audio_stream, copied_packets, count_video_frames, encoded_packets, encoding_for,
                             interleave, samples_to_encode)
+from rendering.narration.true_peak import encode_under_true_peak
 
 
 @dataclass(frozen=True)
@@ -136,19 +138,24 @@ def join_videos(parts: list[Path], out: Path, chapters: list[Chapter]) -> None:
     read = _read_parts(parts)
     if out.suffix.lower() != parts[0].suffix.lower():
         raise ValueError(f"the film {out.name} must be in the clips' container ({parts[0].suffix})")
-    try:
+    def write(track: np.ndarray | None) -> list[Path]:
         with av.open(str(parts[0])) as first, av.open(str(out), mode="w", format=out.suffix.lower().lstrip("."),
                                                        container_options=dict(encoding.container_options)) as target:
             target_video = target.add_stream_from_template(first.streams.video[0])
-            if read[0].has_audio:
-                film_samples = round(sum(part.duration for part in read) * OUTPUT_RATE)
-                keep = samples_to_encode(film_samples, encoding, float(OUTPUT_RATE / read[0].fps))
-                audio_packets = encoded_packets(add_audio_stream(target, encoding, OUTPUT_RATE),
-                                                _film_track(read, keep), OUTPUT_RATE)
-            else:
-                audio_packets = iter(())
+            audio_packets = iter(()) if track is None else encoded_packets(
+                add_audio_stream(target, encoding, OUTPUT_RATE), [track], OUTPUT_RATE)
             target.set_chapters(_av_chapters(chapters))
             interleave(target, _film_video_packets(read, target_video), audio_packets)
+        return [out]
+
+    try:
+        if read[0].has_audio:
+            film_samples = round(sum(part.duration for part in read) * OUTPUT_RATE)
+            keep = samples_to_encode(film_samples, encoding, float(OUTPUT_RATE / read[0].fps))
+            # the film's sound is held to the clips' true-peak ceiling as it decodes (one more generation)
+            encode_under_true_peak(np.concatenate(list(_film_track(read, keep))), write)
+        else:
+            write(None)
         joined = count_video_frames(out)
         expected = sum(part.frames for part in read)
         if joined != expected:

@@ -6,7 +6,8 @@ their timestamps moved back to zero, decode to exactly the beat's frames. The se
 
 The sound cannot be copied that way (AAC and Opus packets overlap their neighbours and start with the encoder's
 priming, see film.py), so a narrated clip's track is decoded once, cut at each beat's first frame to the sample
-(frame * 48000 / fps) and every piece encoded again on its own.
+(frame * 48000 / fps) and every piece encoded again on its own, then decoded and held under the clips' true-peak
+ceiling (rendering/narration/true_peak.py).
 """
 
 from __future__ import annotations
@@ -22,8 +23,8 @@ import numpy as np
 from rendering.encode.framesink import ENCODINGS, is_blank
 from rendering.encode.media import save_poster
 from rendering.narration.audio import OUTPUT_RATE
-from rendering.narration.mux import (add_audio_stream, copied_packets, encoded_packets, encoding_for, interleave,
-                            samples_to_encode)
+from rendering.narration.mux import add_audio, copied_packets, encoding_for
+from rendering.narration.true_peak import encode_under_true_peak
 
 
 @dataclass(frozen=True)
@@ -116,23 +117,34 @@ def cut_segments(clip: Path, spans: list[Span], outputs: list[Path]) -> None:
 
 def _write_segment(template, span: Span, packets: list, out: Path, origin: int, fps: Fraction,
                    track: np.ndarray | None) -> None:
+    """The span's packets into `out`, with its piece of the clip's sound (if any) encoded again and held under the
+    true-peak ceiling as it decodes (a beat cut where the sound is not silent is a step the codec rings on): the
+    picture is cut once, into a silent file beside `out`, and each encode of the sound copies it from there."""
     out = Path(out)
+    if track is None:
+        _write_picture(template, packets, out, origin, _container_options(out, False))
+        return
+    start = round(span.first * OUTPUT_RATE / fps)
+    stop = round((span.first + span.frames) * OUTPUT_RATE / fps)
+    picture = out.with_name(f"{out.stem}.picture{out.suffix}")
+
+    def encode(piece: np.ndarray) -> list[Path]:
+        add_audio(picture, piece, OUTPUT_RATE, out)  # (the AAC end cut to whole frames there: samples_to_encode)
+        return [out]
+
+    try:
+        _write_picture(template, packets, picture, origin, _container_options(out, False))
+        encode_under_true_peak(track[start:stop], encode)
+    finally:
+        picture.unlink(missing_ok=True)
+
+
+def _write_picture(template, packets: list, out: Path, origin: int, options: dict) -> None:
     first_pts = min(packet.pts for packet in packets)
-    with av.open(str(out), mode="w", format=out.suffix.lower().lstrip("."),
-                 container_options=_container_options(out, track is not None)) as target:
+    with av.open(str(out), mode="w", format=out.suffix.lower().lstrip("."), container_options=options) as target:
         video = target.add_stream_from_template(template)
-        video_packets = copied_packets(iter(packets), video, origin - first_pts)
-        if track is None:
-            for packet in video_packets:
-                target.mux(packet)
-            return
-        encoding = encoding_for(out)
-        start = round(span.first * OUTPUT_RATE / fps)
-        stop = round((span.first + span.frames) * OUTPUT_RATE / fps)
-        piece = track[start:stop]
-        piece = piece[:samples_to_encode(len(piece), encoding, float(OUTPUT_RATE / fps))]
-        audio = add_audio_stream(target, encoding, OUTPUT_RATE)
-        interleave(target, video_packets, encoded_packets(audio, [piece], OUTPUT_RATE))
+        for packet in copied_packets(iter(packets), video, origin - first_pts):
+            target.mux(packet)
 
 
 TAIL_FRAMES = 64  # a beat that ends in a fade-out and a wait has a few blank frames at its end, not more

@@ -21,6 +21,7 @@ from .limiter import GRID_SAMPLES
 from .mux import add_audio, decoded_samples, probe_audio
 from .pronounce import sentences
 from .speech import Narrator
+from .true_peak import AIM_UNDER_DB, MAX_ENCODES, OVERSHOOT_SPREAD_SAMPLES
 from .voices import resolve_language_voice
 
 
@@ -67,19 +68,8 @@ def add_soundtrack(spoken, silent: dict[str, Path], narrated: dict[str, Path], *
             "peak_dbfs": _finite(levels.peak_dbfs), "target_lufs": TARGET_LUFS}
 
 
-#: Encodes of one track (into every file) at most: the first, and one after each lowering of the ceiling where a
-#: decoded file passed the true-peak ceiling. The summary's English track (AAC +2.2 dBTP) and qkv_scale's French one
-#: (AAC −0.26 dBTP) held on the third.
-MAX_ENCODES = 4
-#: How far around a decoded overshoot the ceiling is lowered, each side: one AAC frame (Opus' are shorter). The
-#: codec spreads its error over its frame, so the overshoot may sit beside the peak that causes it.
-OVERSHOOT_SPREAD_SAMPLES = 1024
-#: A correction aims this far under the true-peak ceiling, everywhere a decoded file comes that close: a track
-#: changed anywhere encodes a little differently everywhere (the codecs' bit allocation moves), so peaks that
-#: decoded just under the ceiling pass it on the next encode. Lowering only what passed, by its overshoot plus
-#: 0.1 dB, still passed it by 0.05 dB after 5 encodes of the summary's track (new overshoots of 0.05–0.2 dB
-#: elsewhere each time); aiming 0.5 dB under it, it held on the third.
-AIM_UNDER_DB = 0.5
+# MAX_ENCODES, OVERSHOOT_SPREAD_SAMPLES, AIM_UNDER_DB: how far and how often a ceiling is lowered (true_peak.py,
+# which holds the film's and the decks' sound, encoded again, the same way).
 
 
 def encode_within_true_peak(track: np.ndarray, silent: dict[str, Path], narrated: dict[str, Path]) -> AudioLevels:

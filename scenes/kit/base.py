@@ -19,7 +19,8 @@ from scenes import registry
 
 from . import camera_moves, description, layout, palette, typography
 from .narration import (
-    DESCRIPTION, SENTENCE_GAP, Narrator, SpokenSentence, place_sentences, segment_length, sentence_cues,
+    DESCRIPTION, SENTENCE_GAP, Narrator, SpokenSentence, place_sentences, reading_end, segment_length,
+    sentence_cues,
 )
 from .text import wrapped
 from .translation import _, quoted
@@ -42,6 +43,7 @@ class BeatRecord:
     narration: list[str] = field(default_factory=list)  # what is read aloud, one entry per `say`
     descriptions: list[str] = field(default_factory=list)  # a described clip's audio descriptions, as said
     unnamed: list[str] = field(default_factory=list)  # captions said without a subject: the story gate holds none
+    cues: list[tuple[float, float, str]] = field(default_factory=list)  # (start, end, text): the caption track's cues
 
 
 def _pieces(subject: Mobject | Sequence[Mobject] | None) -> tuple[Mobject, ...]:
@@ -112,7 +114,9 @@ class AttentionScene(MovingCameraScene):
 
     def say(self, text: str, narration: str | None = None, subject: Mobject | Sequence[Mobject] | None = None
             ) -> None:
-        """Set the subcaption from now until the next `say` or the end of the beat.
+        """Set the subcaption from now until the next `say` or the end of the beat; in a silent clip, the picture
+        then waits, where the caption's animations were too short, until it has been on screen long enough to read
+        at READING_CPS (a narrated clip's cues follow the speech instead).
 
         `narration` is what a narrated clip reads aloud for this caption (default: the caption itself); it may be
         fuller than the caption. Numbers in it must come from the same traced values as the picture.
@@ -144,6 +148,7 @@ class AttentionScene(MovingCameraScene):
         for sentence in placed:
             for start, end, cue in sentence_cues(sentence):
                 self.add_subcaption(cue, duration=end - start, offset=start - self.time)
+                self.beat_log[-1].cues.append((start, end, cue))
 
     def _flush_caption(self) -> None:
         if self._caption is None:
@@ -154,9 +159,12 @@ class AttentionScene(MovingCameraScene):
                 self._describe(start)
             self._hold_for_speech(start)
         else:
+            if self.time > start:  # a caption with no animation of its own is not shown (nor held)
+                self._hold_until(reading_end(start, text))
             duration = self.time - start
             if duration > 0:
                 self.add_subcaption(text, duration=duration, offset=-duration)
+                self.beat_log[-1].cues.append((start, self.time, text))
         self._caption = None
 
     def _look_at_subject(self) -> None:
@@ -189,11 +197,14 @@ class AttentionScene(MovingCameraScene):
         caption, so never into the next beat."""
         if self._speech_end is None:
             return
-        until = start + segment_length(self._speech_end - start)
+        self._hold_until(start + segment_length(self._speech_end - start))
+        self._speech_end = None
+
+    def _hold_until(self, until: float) -> None:
+        """The picture waits (whole frames) until the clip's clock reaches `until`."""
         frame = 1 / self.camera.frame_rate
         while self.time < until - 1e-6:
             self.wait(max(until - self.time, frame))
-        self._speech_end = None
 
     # --- hooks -----------------------------------------------------------------------------------
     def play(self, *args, **kwargs):

@@ -19,6 +19,15 @@ SENTENCE_GAP = 0.2  # seconds between two sentences of one caption
 SEGMENT_GRID = 0.25
 CUE_LINE_CHARS = 42  # the usual subtitle line length
 CUE_MAX_LINES = 2
+#: The fastest a caption may ask to be read: at most this many characters a second (the usual subtitle ceiling).
+READING_CPS = 20.0
+#: A cue's start and end are each written to the millisecond (WebVTT): a hold this much longer still reads within
+#: READING_CPS once both are rounded.
+CUE_ROUNDING = 0.001
+#: A silent caption held for reading ends on this grid of the clip's clock: a whole number of frames at every frame
+#: rate a clip is made at (5 fps in the tests, 15, 30, 60), so a render, whose clock moves in whole frames, ends the
+#: hold where the storyboard's clock (a headless run) does, and a clip lasts as long at every quality.
+READING_GRID = 0.2
 #: The kinds of speech: the narration, and (in a described clip) the audio description of what is shown.
 NARRATION, DESCRIPTION = "narration", "description"
 
@@ -60,6 +69,18 @@ def place_sentences(narrator: Narrator, beat: str, text: str, start: float, *,
     return placed
 
 
+def reading_end(start: float, text: str) -> float:
+    """Where a silent caption shown from `start` may end: once read at READING_CPS (and the milliseconds rounded), on
+    the READING_GRID."""
+    return math.ceil((start + reading_seconds(text) + CUE_ROUNDING) / READING_GRID - 1e-9) * READING_GRID
+
+
+def reading_seconds(text: str) -> float:
+    """How long a caption must stay on screen to be read at READING_CPS: its characters as shown, where a run of
+    spaces or a line break is one."""
+    return len(" ".join(text.split())) / READING_CPS
+
+
 #: Where a caption may break: ordinary spaces, never a no-break one.
 BREAKABLE_SPACE = re.compile(r"[ \t\r\n]+")
 
@@ -89,12 +110,19 @@ def cue_chunks(text: str, max_chars: int = CUE_LINE_CHARS * CUE_MAX_LINES) -> li
 
 
 def sentence_cues(sentence: SpokenSentence) -> list[tuple[float, float, str]]:
-    """(start, end, text) cues that follow the speech: a long sentence's time is shared by its chunks' lengths."""
+    """(start, end, text) cues that follow the speech: a long sentence's time is shared by its chunks' lengths. A
+    sentence spoken faster than READING_CPS keeps its cues on screen a little longer, up to SENTENCE_GAP into the
+    quiet after it (no speech and no cue is there: the next sentence starts SENTENCE_GAP later, the next caption
+    PAUSE_AFTER_SPEECH later), so that each reads within READING_CPS where that is enough."""
     chunks = cue_chunks(sentence.text)
     total = sum(len(chunk) for chunk in chunks)
+    if not chunks:
+        return []
+    readable = total / READING_CPS + CUE_ROUNDING * total / min(len(chunk) for chunk in chunks)
+    span = min(max(sentence.speech.duration, readable), sentence.speech.duration + SENTENCE_GAP)
     cues, at = [], sentence.start
     for chunk in chunks:
-        length = sentence.speech.duration * len(chunk) / total
+        length = span * len(chunk) / total
         cues.append((at, at + length, chunk))
         at += length
     return cues
