@@ -99,11 +99,6 @@ def test_the_inspection_gathers_the_texts_and_formulas_on_the_stage_of_a_french_
     assert (english.stage_texts, english.stage_math) == (None, None)
 
 
-#: English words the word list leaves out, as French prose borrows them where it defines them (teacher_forcing says
-#: « le teacher forcing », as the French post does), kept off the French screens of the scenes listed.
-WORDS_OFF_SCREEN = {"learned_alignment": frozenset({"teacher", "forcing"})}
-
-
 @pytest.mark.parametrize("scene_id", per_scene(FRENCH_SCENES))
 def test_a_french_run_says_and_shows_no_english(scene_id, monkeypatch):
     monkeypatch.setenv(LANGUAGE_ENV_VAR, "fr")
@@ -116,8 +111,6 @@ def test_a_french_run_says_and_shows_no_english(scene_id, monkeypatch):
     post_math = post_math_words()
     problems += [f"in math: {words} in {text!r}" for text in sorted(in_math)
                  if (words := [w for w in english_words(text, own) if w.lower() not in post_math])]
-    problems += [f"on screen: {sorted(words)} in {text!r}" for text in sorted(shown)
-                 if (words := WORDS_OFF_SCREEN.get(scene_id, frozenset()) & set(re.findall(r"\w+", text.lower())))]
     assert not problems, "\n".join(problems)
     assert not [text for _beat, text in said if text != text.replace(" :", "")], "a colon without its no-break space"
 

@@ -97,7 +97,7 @@ ENGLISH_ONLY = frozenset("""
     generating generate goes go comes come get gets got do does done don doesn isn aren let lets make makes made
     keep keeps kept drop dropped dropping rescaled sees see seen read reads writes write written nobody task solved
     layer softer sharper ties tie tied scale regularization summary bottleneck trainable learnable
-    soft several separate sequence fresh random digit digits asserted measured
+    soft several separate sequence fresh random digit digits asserted measured teacher forcing
 """.split())
 _QUOTED = re.compile(r"«[^»]*»|“[^”]*”")
 _WORD = re.compile(r"\w+(?:-\w+)*")
