@@ -402,10 +402,6 @@ class BottleneckScene(AttentionScene):
         last = f"h_{len(tokens)}"
         kept, plan = compose(self._kept_forms(chain), self._left_of_chain(chain), pinned=[chain])
         rows = kept.rows
-        self.say(_("Soft attention keeps every encoder state h_1 … {last} instead of just s.").format(last=last),
-                 narration=_("Soft attention does something different: it keeps every encoder state, h_1 to {last}, "
-                             "one per {source} word, instead of just s.").format(last=last, source=source_language()),
-                 subject=[row.name for row in rows])
         self.play(FadeOut(from_s), FadeOut(summary.group), FadeOut(summary.frame), FadeOut(reading.word_arrows),
                   run_time=0.6)
         if kept.room < 1:  # long words: the decoder's column gave up width so the kept rows stay legible
@@ -415,11 +411,15 @@ class BottleneckScene(AttentionScene):
                          instead=[FadeOut(reading.words)])
         title = staging.in_view(self, layout.fit_into(heading(_("With soft attention"), color=palette.WEIGHT),
                                                       layout.top_band()))
+        self.say(_("Soft attention keeps every encoder state h_1 … {last} instead of just s.").format(last=last),
+                 narration=_("Soft attention does something different: it keeps every encoder state, h_1 to {last}, "
+                             "one per {source} word, instead of just s.").format(last=last, source=source_language()),
+                 subject=title)  # the states come in under it (as shades, where the camera is out over them)
         self.play(*(FadeIn(VGroup(row.name, row.state)) for row in rows), FadeIn(title, shift=DOWN * layout.NUDGE),
                   run_time=0.8)
         self.wait(0.6)
         self.say(_("Each decoder step can reach all of them, not one squeezed summary."),
-                 subject=[chain, *(row.name for row in rows)])
+                 subject=chain)  # the decoder's steps (the links from each come with the cue)
         links = self._reach_every_state(chain, rows)
         self.wait(1.0)
         share = self._final_share_note()

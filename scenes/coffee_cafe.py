@@ -500,7 +500,8 @@ class CoffeeCafeScene(AttentionScene):
         staging.enter(self, plan, FadeIn(computed), run_time=1.2, then_on=computed)
         self.wait(1.5)
         self.say(_("This example gives no illustrative trained weights to set beside them: what training would make "
-                   "of these scores is not shown here. {closing}").format(closing=closing), subject=computed)
+                   "of these scores is not shown here. {closing}").format(closing=closing),
+                 subject=computed.context)  # c, which the closing names (where the camera's sweep ends)
         self.wait(2.5)
 
 
@@ -563,7 +564,7 @@ def _weights_panel(src: Source, tokens: list[str], path: str, heading: str, note
             panel = VGroup(title, VGroup(bars, c).arrange(DOWN, buff=layout.GAP)).arrange(RIGHT, buff=layout.APART)
         else:
             panel = VGroup(title, bars, c).arrange(DOWN, buff=layout.GAP)
-    panel.bars = bars.bars
+    panel.bars, panel.context = bars.bars, c
     return panel
 
 

@@ -797,7 +797,7 @@ class WeightFreeScene(AttentionScene):
         row, plan = compose(outputs_forms(self.src, self.tokens, w.style), pinned=[eq])
         A, X, Z = row.A, row.X, row.Z
         self.say(_("Multiply the weights by X: Z = A X holds every context vector, one row per word."),
-                 subject=VGroup(A, X))
+                 subject=X)  # its grid, or (the grid left out) its symbol
         staging.come_to_rest(self, pinned_with(plan, light).pinned, FadeOut(w.leaving), staying=[w.A],
                              region=plan.region)
         a_enter = ReplacementTransform(w.A, A) if isinstance(A, AttentionMap) else FadeTransform(w.A, A)
