@@ -286,13 +286,9 @@ class TeacherForcingScene(AttentionScene):
         self.wait(0.8)
         self._show_row(encoder, training, rows[1], fed_from=training.reference[reference.index(steps[0].fed_forward)])
         self.wait(0.6)
-        histories = [row.given for row in rows[1:]]
-        if len(rows) > 2:
-            self.say(_("Every later step gets the reference history: {words}.").format(
-                words=", ".join(reference[:-1])), subject=histories)
-        else:
-            self.say(_("Every step after the first gets the reference history: {words}.").format(
-                words=", ".join(reference[:-1])), subject=histories)
+        later = (_("Every later step gets the reference history: {words}.") if len(rows) > 2 else
+                 _("Every step after the first gets the reference history: {words}."))
+        self.say(later.format(words=", ".join(reference[:-1])), subject=[row.given for row in rows[1:]])
         for prev, prev_row, row in zip(steps[1:-1], rows[1:-1], rows[2:]):
             self._show_row(encoder, training, row, fed_from=training.reference[reference.index(prev.fed_forward)],
                            prev_row=prev_row)

@@ -103,8 +103,9 @@ def rung_of(mob: Mobject, region: layout.Region, *, grow: bool = True, marks: bo
     if shows_shades(mob) and not marks:
         return CAMERA
     factor = fill_factor(mob, region, grow=grow)
-    text = shot_content.smallest_font(mob) * factor
-    numbers = shot_content.smallest_font(mob) if all_worked else smallest_number(mob)
+    smallest = shot_content.smallest_font(mob)
+    text = smallest * factor
+    numbers = smallest if all_worked else smallest_number(mob)
     tolerance = 1 - shot_content.ROUNDING
     if text < typography.MIN_FONT_SIZE * tolerance:
         return CAMERA
