@@ -12,7 +12,8 @@ from manim import DOWN, RIGHT, Rectangle, VGroup
 from scenes.kit import layout
 from scenes.kit.claims import tied_at_top, words_list
 from scenes.kit.numbers import Source
-from scenes.kit.legible_fit import fits_at_floor
+from scenes.kit.legible_fit import fill_factor, fits_at_floor, smallest_text
+from scenes.kit.shot_content import floor_scale
 from scenes.kit.score_bars import ScoreBars, ScoreRows, bars_or_rows
 
 TOKENS = ["internationalization", "is", "hard"]
@@ -95,3 +96,16 @@ def test_bars_or_rows_keeps_the_columns_where_they_fit_and_turns_them_into_rows_
     narrow = layout.Region(-1.6, 1.6, -3, 3)  # three words side by side cannot stay above the floor here
     chosen = bars_or_rows(tiny_source(), "weights", TOKENS, narrow, scores="scores")
     assert type(chosen) is ScoreRows and fits_at_floor(chosen, narrow)
+
+
+def test_bars_or_rows_films_a_form_the_camera_only_pans_down_before_one_whose_text_reads_larger():
+    # nothing fits this short, narrow region at the floor; the rows form reads larger but is wider than the region
+    # at the floor (the camera would pan across too), the words over their rows are not
+    region = layout.Region(-1.4, 1.4, -0.6, 0.6)
+    wider = ScoreRows(tiny_source(), "weights", TOKENS, scores="scores")
+    chosen = bars_or_rows(tiny_source(), "weights", TOKENS, region, scores="scores")
+    assert not fits_at_floor(chosen, region)
+    assert wider.width * floor_scale(wider) > region.width
+    assert fill_factor(wider, region) * smallest_text(wider) > fill_factor(chosen, region) * smallest_text(chosen)
+    assert chosen.width * floor_scale(chosen) <= region.width
+    assert all(word.get_bottom()[1] > bar.get_top()[1] for word, bar in zip(chosen.bars.labels, chosen.bars.bars))

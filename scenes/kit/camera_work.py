@@ -237,9 +237,93 @@ def frame_part(scene: Scene, part: Mobject, whole: Mobject, pinned: Sequence[Mob
                run_time: float = 1.0, region: layout.Region | None = None) -> camera_moves.Shot:
     """End on `part` (the top score and its word, the context vector): the camera moves in until it fills the
     body, its numbers legible again, the rest of `whole` shaded or out of the shot."""
-    shot = camera_moves.shot_on(part, region)
+    shot = shot_without_slivers(part, whole, region)
     move_to_shot(scene, shot, whole, pinned, *animations, run_time=run_time, region=region)
     return shot
+
+
+def shot_without_slivers(part: Mobject, whole: Mobject, region: layout.Region | None = None) -> camera_moves.Shot:
+    """The shot on `part`, widened to take in whole each grid of `whole` it would cut at the edge of `region`, as
+    long as every text of what it then frames still reads, else moved off such a grid where `part` stays whole in
+    view: a close-up shows pieces, not slivers of them (a bracket's corner in a colour that means Q, a strip of
+    shades), wherever it can."""
+    taken, shot = [part], camera_moves.shot_on(part, region)
+    inside = {id(mob) for mob in part.get_family()}
+    grids = [grid for grid in _outer_grids(whole) if id(grid) not in inside]
+    while True:
+        cut = [grid for grid in grids if _cuts(shot, grid, region) and grid not in taken]
+        if not cut:
+            return shot
+        framed = VGroup(*taken, *cut)
+        wider = camera_moves.shot_on(framed, region)
+        if not shows_legibly(wider, framed, region) or any(_cuts(wider, grid, region) for grid in cut):
+            break
+        taken, shot = [*taken, *cut], wider
+    for grid in cut:
+        shot = _moved_off(shot, VGroup(*taken), grid, region) or shot
+    return shot
+
+
+def _moved_off(shot: camera_moves.Shot, part: Mobject, grid: Mobject,
+               region: layout.Region | None = None) -> camera_moves.Shot | None:
+    """`shot` moved the least way that leaves `grid` out of `region` with `part` still whole in it (None: none
+    does, the grid beside the part on no side)."""
+    body, margin = region or layout.body(), camera_moves.FRAMING_MARGIN / 2
+    screen = _screen()  # out of view: past the frame's edge (past the region's top, under the top band)
+    view = _view(shot)
+    p, g = screen_box(part, view), screen_box(grid, view)
+    moves = []  # (dx, dy) on screen: what every piece moves by
+    if g[1] <= p[0]:
+        moves.append((screen.left - margin - g[1], 0.0))
+    if g[0] >= p[1]:
+        moves.append((screen.right + margin - g[0], 0.0))
+    if g[3] <= p[2]:
+        moves.append((0.0, screen.bottom - margin - g[3]))
+    if g[2] >= p[3]:
+        moves.append((0.0, body.top + margin - g[2]))
+    fits = [(dx, dy) for dx, dy in moves if p[0] + dx >= body.left and p[1] + dx <= body.right
+            and p[2] + dy >= body.bottom and p[3] + dy <= body.top]
+    if not fits:
+        return None
+    dx, dy = min(fits, key=lambda move: abs(move[0]) + abs(move[1]))
+    return camera_moves.Shot(shot.center - [dx / view.zoom, dy / view.zoom, 0.0], shot.width)
+
+
+def _screen() -> layout.Region:
+    """The frame to its very edges (layout.frame() keeps a margin): what is past it is out of view."""
+    half_w, half_h = config.frame_width / 2, config.frame_height / 2
+    return layout.Region(-half_w, half_w, -half_h, half_h)
+
+
+def _view(shot: camera_moves.Shot) -> View:
+    return View(shot.center[0], shot.center[1], shot.width, shot.width * config.frame_height / config.frame_width)
+
+
+def _outer_grids(whole: Mobject) -> list[Mobject]:
+    """The grids of `whole`, a grid inside another counting as its outer one."""
+    from .widgets import TensorGrid
+
+    found: list[Mobject] = []
+
+    def visit(mob: Mobject) -> None:
+        if isinstance(mob, TensorGrid):
+            found.append(mob)
+            return
+        for sub in mob.submobjects:
+            visit(sub)
+
+    visit(whole)
+    return found
+
+
+def _cuts(shot: camera_moves.Shot, piece: Mobject, region: layout.Region | None = None) -> bool:
+    """Whether `shot` shows part of `piece` on screen (in the frame, under `region`'s top, default the body's), but
+    not all of it in `region`."""
+    body, screen = region or layout.body(), _screen()
+    left, right, bottom, top = screen_box(piece, _view(shot))
+    seen = left < screen.right and right > screen.left and bottom < body.top and top > screen.bottom
+    whole = left >= body.left and right <= body.right and bottom >= body.bottom and top <= body.top
+    return seen and not whole
 
 
 def frame_along(scene: Scene, name: Mobject, grid, whole: Mobject, pinned: Sequence[Mobject], *,
@@ -267,17 +351,6 @@ def frame_along(scene: Scene, name: Mobject, grid, whole: Mobject, pinned: Seque
 
 
 
-def shown_by(piece: Mobject, shot: camera_moves.Shot, top: float | None = None) -> tuple[bool, bool]:
-    """(part, all): whether `shot` shows part of `piece`, and all of it: in the frame, below `top` (where the top
-    band's cover begins; default the frame's top edge). A piece the camera would show as a strip fades instead."""
-    view = View(shot.center[0], shot.center[1], shot.width, shot.width * config.frame_height / config.frame_width)
-    left, right, bottom, high = screen_box(piece, view)
-    half_w, half_h = config.frame_width / 2, config.frame_height / 2
-    top = half_h if top is None else top
-    part = left < half_w and right > -half_w and bottom < top and high > -half_h
-    return part, left >= -half_w and right <= half_w and bottom >= -half_h and high <= top
-
-
 def fade_out_all(scene: Scene, piece: Mobject) -> list[Animation]:
     """FadeOuts that take `piece` off the screen whole: every mobject on the scene's list that is `piece`, a part of
     it or a group of its parts (a row of cells added on its own, a box later joined to it), each removed."""
@@ -291,5 +364,5 @@ def fade_out_all(scene: Scene, piece: Mobject) -> list[Animation]:
 
 
 __all__ = ["CLOSE_ROWS", "RowWork", "every_row", "BandCover", "band_cover", "frame_along", "cover_top_band", "keep_in_front", "pinned_on_screen", "move_to_shot",
-           "show_whole", "dot_every_row", "scale_every_row", "frame_part", "shown_by", "fade_out_all",
+           "show_whole", "dot_every_row", "scale_every_row", "frame_part", "shot_without_slivers", "fade_out_all",
            "reads_in_one_shot", "sweep"]

@@ -160,34 +160,36 @@ def _preferred(built: list[tuple[Form, Any, str]], region: layout.Region) -> tup
     made_for_camera = [entry for entry in built if entry[0].close_up]
     if made_for_camera:
         return made_for_camera[0]
+    chosen = to_film([entry[0].whole(entry[1]) for entry in built], [entry[0].region or region for entry in built])
+    return built[chosen]
 
-    def legibility(entry: tuple[Form, Any, str]) -> float:
-        whole = entry[0].whole(entry[1])
-        return fill_factor(whole, entry[0].region or region) * shot_content.smallest_font(whole)
 
-    def width_at_floor(entry: tuple[Form, Any, str]) -> float:
-        whole = entry[0].whole(entry[1])
-        return whole.width * shot_content.floor_scale(whole)
+def to_film(wholes: Sequence[Mobject], regions: Sequence[layout.Region]) -> int:
+    """Which of pictures larger than their regions at the floor the camera shows (its index): the one whose text
+    comes out largest of those no wider than their region at the floor (the camera then only pans down), else the
+    narrowest, with the least to pan across. The one camera rule, for compose and for a panel that picks its own
+    arrangement (`score_bars.bars_or_rows`)."""
+    def legibility(i: int) -> float:
+        return fill_factor(wholes[i], regions[i]) * shot_content.smallest_font(wholes[i])
 
-    def one_way(entry: tuple[Form, Any, str]) -> bool:
-        """At the floor it is no wider than its region: the camera only pans down it."""
-        return width_at_floor(entry) <= (entry[0].region or region).width
+    def width_at_floor(i: int) -> float:
+        return wholes[i].width * shot_content.floor_scale(wholes[i])
 
-    def panned_across(entry: tuple[Form, Any, str]) -> float:
+    def panned_across(i: int) -> float:
         """How much of its parts, at the floor, lies beyond its region's width: what the camera pans across."""
-        whole = entry[0].whole(entry[1])
-        scale, room = shot_content.floor_scale(whole), (entry[0].region or region).width
-        return sum(max(0.0, part.width * scale - room) for part in (whole.submobjects or [whole]))
+        scale, room = shot_content.floor_scale(wholes[i]), regions[i].width
+        return sum(max(0.0, part.width * scale - room) for part in (wholes[i].submobjects or [wholes[i]]))
 
-    pool = [entry for entry in built if one_way(entry)]
-    if not pool:  # every form needs the camera to pan across too: the narrowest at the floor, the least panning
-        narrowest = min(width_at_floor(entry) for entry in built)
+    indices = range(len(wholes))
+    one_way = [i for i in indices if width_at_floor(i) <= regions[i].width]  # the camera only pans down it
+    if not one_way:  # every form needs the camera to pan across too: the narrowest at the floor, the least panning
+        narrowest = min(width_at_floor(i) for i in indices)
         # forms as narrow (their widest part the same, a matrix under a vector laid as a row or as a column) differ
         # only by a rounding: the one with less to pan across (the vector's row wider than the frame is one more)
-        tied = [entry for entry in built if width_at_floor(entry) <= narrowest * (1 + TIED)]
+        tied = [i for i in indices if width_at_floor(i) <= narrowest * (1 + TIED)]
         return min(tied, key=panned_across)  # the first of equals
-    best = max(legibility(entry) for entry in pool)
-    return next(entry for entry in pool if legibility(entry) >= best - 1e-9)  # the first of equals
+    best = max(legibility(i) for i in one_way)
+    return next(i for i in one_way if legibility(i) >= best - 1e-9)  # the first of equals
 
 
 def single(name: str, build: Callable[[], Any], whole: Callable[[Any], Mobject] = lambda built: built) -> list[Form]:
@@ -196,4 +198,4 @@ def single(name: str, build: Callable[[], Any], whole: Callable[[Any], Mobject] 
 
 
 __all__ = ["WORKED", "FLOOR", "CAMERA", "Form", "Plan", "compose", "rung_of", "fill_factor", "smallest_number",
-           "single"]
+           "single", "to_film"]

@@ -15,9 +15,9 @@ from . import layout, palette, typography
 from .numbers import Source
 from .text import label, math, wrapped
 from .attention_map import upright_label
-from .legible_fit import fill_factor, fits_at_floor, smallest_text
+from .legible_fit import fits_at_floor, smallest_text
 from .widgets import SoftmaxBars, flow_arrow, heatmap
-from .compose import Form
+from .compose import Form, to_film
 
 #: Bar width when the words under the bars are short.
 BAR_WIDTH = 0.8
@@ -218,17 +218,15 @@ def bar_forms(source: Source, weights: str, tokens: Sequence[str], *, max_height
 
 def bars_or_rows(source: Source, weights: str, tokens: Sequence[str], region: layout.Region, *,
                  max_height: float = 2.4, max_length: float = 1.2, **kwargs) -> ScoreBars | ScoreRows:
-    """The first of `bar_forms` that fits `region` with its text at or above the floor, else whichever reads
-    largest there: for a panel that is itself one of a composition's forms (compose then fits it, or films it).
-    Not fitted."""
-    shown = lambda mob: fill_factor(mob, region) * smallest_text(mob)  # noqa: E731
-    best = None
+    """The first of `bar_forms` that fits `region` with its text at or above the floor, else the one the camera
+    films best there (compose's camera rule: one it only pans down, its text largest): for a panel that is itself one
+    of a composition's forms (compose then fits it, or films it). Not fitted."""
+    made = []
     for form in bar_forms(source, weights, tokens, max_height=max_height, max_length=max_length, **kwargs):
-        made = form.build()
-        if fits_at_floor(made, region):
-            return made
-        best = made if best is None or shown(made) > shown(best) else best
-    return best
+        made.append(form.build())
+        if fits_at_floor(made[-1], region):
+            return made[-1]
+    return made[to_film(made, [region] * len(made))]
 
 
 #: A lying bar's length at the largest weight shown (a narrow frame's bars lie along their rows).
@@ -337,7 +335,7 @@ def softmax_forms(source: Source, weights: str, tokens: Sequence[str], scores: C
     the camera: eleven words in portrait) the lying bars close to the scores, the arrow on the names' line.
     `scores(cell, orientation)` builds the scores' grid ("column" or "row", rows `cell` tall), `name()` its name.
     Each form builds a SoftmaxPicture."""
-    from .compose import Form
+    from .compose import Form, to_film
     from .forms import row_height_forms
 
     body = layout.body()
