@@ -19,7 +19,7 @@ from scenes.kit import layout, legible_fit, motion, staging
 from scenes.kit import (
     AttentionMap, AttentionScene, Source, beat, format_value, frame_box, heatmap, label, math, palette, typography,
 )
-from scenes.kit.compose import Form, compose
+from scenes.kit.compose import Form, compose, part_name
 from scenes.kit.forms import flow_forms, lines_forms
 from scenes.kit.text import wrapped
 from scenes.kit.translation import N_, _
@@ -154,7 +154,7 @@ def head_map(src: Source, h: int, digits: list[str], style: dict) -> VGroup:
     head's name over it: (map, name)."""
     amap = AttentionMap(src, f"weights.{h}", digits, causal=True, font_size=typography.SMALL_SIZE,
                         query_label=None, key_label=None, query_color=palette.QUERY, key_color=palette.KEY, **style)
-    name = label(_head_name(h), bold=True, color=HEAD_TINTS[h % len(HEAD_TINTS)])
+    name = part_name(label(_head_name(h), bold=True, color=HEAD_TINTS[h % len(HEAD_TINTS)]))
     return VGroup(amap, name.next_to(amap.column_labels, UP, buff=layout.NEAR).match_x(amap.body))
 
 

@@ -439,3 +439,34 @@ def test_a_formula_on_one_line_is_taken_only_where_it_reads_at_the_worked_size(a
     assert plan.form == form and text >= typography.WORKED_NUMBER_SIZE * (1 - 1e-3)
     if aspect == "square":  # what the hold changes: unheld, the one line at the floor would be kept
         assert unheld.form == "one line"
+
+
+def test_a_filmed_pictures_part_names_read_in_the_overview_and_an_unmarked_label_does_not():
+    """Two 12 x 12 grids, each with a name over it, too large for a phone at the floor: compose films them; the names
+    marked `part_name` are grown to read at the floor in the shot that shows the whole, the unmarked one is not."""
+    from manim import DOWN, UP
+    import torch
+    from scenes.kit import camera_moves
+    from scenes.kit.text import label
+    from scenes.kit.widgets import TensorGrid
+
+    source = Source.__new__(Source)
+    source.name, source.data = "tiny", {"m": torch.arange(144, dtype=torch.float32).reshape(12, 12) / 10}
+
+    def picture():
+        parts = []
+        for name in ("head 1", "head 2"):
+            grid = TensorGrid(source, "m")
+            parts.append(VGroup(grid, label(name).next_to(grid, UP)))
+        marked = [compose.part_name(part[1]) for part in parts[:1]]
+        assert len(marked) == 1
+        return VGroup(*parts).arrange(DOWN)
+
+    with in_frame("portrait"):
+        made, plan = compose.compose(compose.single("maps", picture))
+        assert plan.rung == compose.CAMERA
+        zoom = camera_moves.shot_on_all(plan.whole, plan.region).zoom
+        marked, unmarked = made[0][1], made[1][1]
+        assert shot_content.font_size(marked) * zoom >= typography.MIN_FONT_SIZE
+        assert shot_content.font_size(unmarked) * zoom < typography.MIN_FONT_SIZE
+        assert marked.get_bottom()[1] > made[0][0].get_top()[1], "the grown name still sits over its grid"

@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from manim import Mobject
+from manim import DOWN, Mobject
 
 from . import shot_content, layout, typography
 from .numbers import TracedNumber
@@ -135,10 +135,36 @@ def compose(forms: Sequence[Form], region: layout.Region | None = None, *,
     whole, region = form.whole(made), form.region or region
     if rung == CAMERA:
         shot_content.build_legible(whole, region)
+        names_read_from_afar(whole, region)
         mark_filmed(whole)
     else:
         layout.fit_into(whole, region, grow=form.grow)
     return made, Plan(whole, form.name, rung, region, tuple(pinned))
+
+
+def part_name(name: Mobject) -> Mobject:
+    """Mark `name` as the name of a part of its picture ("head 2" over its map): where the picture is filmed, the
+    name reads in the overview from afar too (`names_read_from_afar`), so the pulled-back maps keep their names."""
+    name.part_name = True
+    return name
+
+
+def names_read_from_afar(whole: Mobject, region: layout.Region) -> None:
+    """Grow each `part_name` of a filmed picture (about its lower edge, towards its part) until it reads at the
+    floor in the shot that shows the whole (`camera_moves.shot_on_all`): the camera's overview, where the numbers
+    are shades, still says which part is which. Close-ups then show the name larger than the rest."""
+    from .camera_moves import shot_on_all
+
+    names = [mob for mob in whole.get_family() if mob.__dict__.get("part_name")]
+    wanted = typography.MIN_FONT_SIZE * shot_content.BUILD_MARGIN
+    for _ in range(4):  # the names grow the whole a little, which zooms the overview out a little more
+        zoom = min(1.0, shot_on_all(whole, region).zoom)
+        small = [(name, wanted / (shot_content.font_size(name) * zoom)) for name in names]
+        small = [(name, factor) for name, factor in small if factor > 1 + 1e-3]
+        if not small:
+            return
+        for name, factor in small:
+            name.scale(factor, about_edge=DOWN)
 
 
 def mark_filmed(whole: Mobject) -> None:
@@ -198,4 +224,4 @@ def single(name: str, build: Callable[[], Any], whole: Callable[[Any], Mobject] 
 
 
 __all__ = ["WORKED", "FLOOR", "CAMERA", "Form", "Plan", "compose", "rung_of", "fill_factor", "smallest_number",
-           "single", "to_film"]
+           "single", "to_film", "part_name"]
