@@ -20,6 +20,7 @@ from manim import Animation, FadeOut, Mobject, Rectangle, Scene, VGroup, config
 from . import camera_moves, shot_content, layout, palette
 from .on_screen import View, screen_box
 from .products import DotProducts, ShownProduct, WeightedRows, row_times_vector, settle
+from .widgets import TensorGrid
 
 #: How many rows are worked in close-up before the camera pulls back to the whole.
 CLOSE_ROWS = 1
@@ -249,7 +250,7 @@ def shot_without_slivers(part: Mobject, whole: Mobject, region: layout.Region | 
     shades), wherever it can."""
     taken, shot = [part], camera_moves.shot_on(part, region)
     inside = {id(mob) for mob in part.get_family()}
-    grids = [grid for grid in _outer_grids(whole) if id(grid) not in inside]
+    grids = [grid for grid in shot_content.outermost(whole, TensorGrid) if id(grid) not in inside]
     while True:
         cut = [grid for grid in grids if _cuts(shot, grid, region) and grid not in taken]
         if not cut:
@@ -297,23 +298,6 @@ def _screen() -> layout.Region:
 
 def _view(shot: camera_moves.Shot) -> View:
     return View(shot.center[0], shot.center[1], shot.width, shot.width * config.frame_height / config.frame_width)
-
-
-def _outer_grids(whole: Mobject) -> list[Mobject]:
-    """The grids of `whole`, a grid inside another counting as its outer one."""
-    from .widgets import TensorGrid
-
-    found: list[Mobject] = []
-
-    def visit(mob: Mobject) -> None:
-        if isinstance(mob, TensorGrid):
-            found.append(mob)
-            return
-        for sub in mob.submobjects:
-            visit(sub)
-
-    visit(whole)
-    return found
 
 
 def _cuts(shot: camera_moves.Shot, piece: Mobject, region: layout.Region | None = None) -> bool:

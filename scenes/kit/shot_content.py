@@ -51,17 +51,22 @@ TEXT_TYPES = (TracedNumber, Typst, Text, DecimalNumber)
 
 def text_units(mob: Mobject) -> list[Mobject]:
     """The outermost texts of `mob` (TEXT_TYPES), as the quality gates see them."""
-    units: list[Mobject] = []
+    return outermost(mob, TEXT_TYPES)
+
+
+def outermost(mob: Mobject, types: type | tuple[type, ...]) -> list[Mobject]:
+    """The members of `mob` of `types` that lie in no other such member (a grid's cells count as their grid)."""
+    found: list[Mobject] = []
 
     def visit(m: Mobject) -> None:
-        if isinstance(m, TEXT_TYPES):
-            units.append(m)
+        if isinstance(m, types):
+            found.append(m)
             return
         for sub in m.submobjects:
             visit(sub)
 
     visit(mob)
-    return units
+    return found
 
 
 #: manim's Typst.font_size, read from the height it measures (see `typst_font_size`).
