@@ -16,7 +16,7 @@ from manim import (
 
 from scenes.kit import (
     AttentionScene, DotProducts, SoftmaxBars, Source, TensorGrid, WeightedRows, add_rows, align_rows, beat,
-    flow_arrow, format_value, frame_box, group, heatmap, label, layout, math, matrix, motion, palette, staging,
+    flow_arrow, format_value, group, heatmap, label, layout, math, matrix, motion, palette, row_box, staging,
     subscript, typography, vector,
 )
 from scenes.kit import shot_content
@@ -629,7 +629,7 @@ class WeightFreeScene(AttentionScene):
         staging.enter(self, plan, FadeOut(X_name), ReplacementTransform(X, comp.matrix), FadeIn(steps.line[0]),
                       run_time=1.0, carried=X_named)
         staging.end_across(self, plan, [comp.matrix.row_labels[self.qi], *comp.matrix.row(self.qi)])
-        q_box = frame_box(comp.matrix.row(self.qi), color=palette.QUERY, buff=0)
+        q_box = row_box(comp.matrix.row(self.qi), color=palette.QUERY)
         self.play(Create(q_box), TransformFromCopy(comp.matrix.row(self.qi), comp.vector.body),
                   FadeIn(comp.vector.brackets), FadeIn(q_name), steps.line[1:].animate.set_opacity(steps.dim),
                   *light.on(steps.a, ["q"], palette.QUERY), run_time=1.2)
@@ -742,14 +742,14 @@ class WeightFreeScene(AttentionScene):
         settle(self, [scores], [*(scores.row(i) for i in range(n)), scores.axes])
         staging.end_across(self, pinned_with(plan, light), map_parts(scores))  # at rest: on screen already
         self.wait(1.0)
-        row_box = frame_box(scores.row(qi), color=palette.QUERY, buff=0)
+        query_row = row_box(scores.row(qi), color=palette.QUERY)
         self.say(_("Row {row} is exactly the ω of Step A: {word} against every word.").format(
                      row=self.qn, word=quoted(self.tokens[qi])),
                  subject=scores.row(qi))
         word_last = [*reversed(scores.row(qi)), scores.row_labels[qi]]  # the shots end on the word the caption names
-        staging.end_across(self, pinned_with(plan, light), word_last, Create(row_box))
+        staging.end_across(self, pinned_with(plan, light), word_last, Create(query_row))
         self.wait(1.6)
-        return AllScores(eq, scores, VGroup(X, arrow, tag, row_box), style)
+        return AllScores(eq, scores, VGroup(X, arrow, tag, query_row), style)
 
     @beat
     def all_weights_at_once(self, s: AllScores, light: TermLight) -> Weights:
@@ -775,19 +775,19 @@ class WeightFreeScene(AttentionScene):
         settle(self, [A], [*(A.row(i) for i in range(n)), A.axes, *([] if beside else [scores])])
         staging.end_across(self, pinned_with(plan, light), map_parts(A))  # at rest: on screen already
         self.wait(0.6)
-        row_box = frame_box(A.row(qi), color=palette.QUERY, buff=0)
+        query_row = row_box(A.row(qi), color=palette.QUERY)
         alpha, alpha_name = w.check
-        alpha_box = frame_box(alpha, color=palette.QUERY, buff=0)
+        alpha_box = row_box(alpha, color=palette.QUERY)
         self.say(_("Row {row} ({word}) matches the α we computed in Step B, weight for weight.").format(
                      row=self.qn, word=quoted(self.tokens[qi])),
                  subject=VGroup(A.row(qi), alpha))
-        self.play(Create(row_box), run_time=0.6)
+        self.play(Create(query_row), run_time=0.6)
         self.play(TransformFromCopy(A.row(qi), alpha.body), FadeIn(alpha_name), Create(alpha_box), run_time=1.2)
         staging.end_across(self, pinned_with(plan, light), [*(VGroup(A.cell(qi, j), alpha.cell(0, j))  # back from
                                                               for j in reversed(range(A.cols))),  # where it is,
                                                             VGroup(A.row_labels[qi], alpha_name)])  # to the names
         self.wait(1.8)
-        return Weights(A, VGroup(w.moved, arrow, w.tag, w.a_name, row_box, w.check, alpha_box), s.style)
+        return Weights(A, VGroup(w.moved, arrow, w.tag, w.a_name, query_row, w.check, alpha_box), s.style)
 
     @beat
     def all_outputs_at_once(self, w: Weights, eq: VGroup, light: TermLight) -> None:
@@ -811,9 +811,9 @@ class WeightFreeScene(AttentionScene):
         settle(self, [Z], [cell for cells in Z.cells for cell in cells])
         self.say(_("Row {row} of Z is {name} from Step C: the same numbers, now for {all} in one product.").format(
             row=self.qn, name=f"z{subscript(self.qn)}", all=all_of(Z.rows, _("positions"))), subject=Z.row(qi))
-        boxes = [frame_box(Z.row(qi), color=palette.QUERY, buff=0)]
+        boxes = [row_box(Z.row(qi), color=palette.QUERY)]
         if isinstance(A, AttentionMap):
-            boxes.append(frame_box(A.row(qi), color=palette.QUERY, buff=0))
+            boxes.append(row_box(A.row(qi), color=palette.QUERY))
         staging.end_across(self, pinned_with(plan, light), [row.names[-1], *Z.row(qi)], *map(Create, boxes))
         self.wait(2.4)
 

@@ -12,14 +12,14 @@ from .numbers import NumberTrace, Source, TracedNumber, format_value
 from .text import align_baselines, baseline_y, escape_markup, group, heading, label, math, subscript, title
 from .widgets import (
     SoftmaxBars, TensorGrid, TokenRow, align_rows, caption_brace, flow_arrow, frame_box, frame_pieces, heatmap, matrix,
-    token_box, vector,
+    row_box, token_box, vector,
 )
 
 __all__ = [
     "palette", "typography", "AttentionScene", "BeatRecord", "BeatWithoutCaption", "beat", "NumberTrace",
     "Source", "TracedNumber", "format_value", "align_baselines", "baseline_y", "escape_markup", "group",
     "heading", "label", "math", "subscript", "title", "SoftmaxBars", "TensorGrid", "TokenRow", "align_rows",
-    "caption_brace", "flow_arrow", "frame_box", "frame_pieces", "heatmap", "matrix", "token_box", "vector",
+    "caption_brace", "flow_arrow", "frame_box", "frame_pieces", "heatmap", "matrix", "row_box", "token_box", "vector",
     "agreeing_top",
     "top_token",
     "NamedMatrix",

@@ -242,6 +242,20 @@ def frame_box(mob: VMobject, color=palette.ACCENT, buff: float = 0.08) -> Surrou
     return SurroundingRectangle(mob, color=color, buff=buff, stroke_width=3, corner_radius=0.05)
 
 
+#: The least room between a row box's side and the numbers in the row (a packed map's numbers fill their cells).
+ROW_BOX_SIDE = 0.05
+
+
+def row_box(row: VMobject, color=palette.ACCENT) -> SurroundingRectangle:
+    """A box round a grid's row: on the row's own top and bottom edges (the rows above and below touch them), its
+    sides as wide of the row's ends as keeps ROW_BOX_SIDE between them and the row's numbers, so they never run
+    through a number that fills its cell (a phone's packed map); on the ends where the cells leave that room."""
+    numbers = [mob for mob in row.get_family() if isinstance(mob, TracedNumber)]
+    room = min((min(n.get_left()[0] - row.get_left()[0], row.get_right()[0] - n.get_right()[0]) for n in numbers),
+               default=ROW_BOX_SIDE)
+    return frame_box(row, color=color, buff=(max(0.0, ROW_BOX_SIDE - room), 0.0))
+
+
 def frame_pieces(*pieces: VMobject, color=palette.ACCENT, buff: float = 0.08) -> VGroup:
     """Highlight pieces that belong together (a word and its score): one box round them where they share a line,
     one box each where the form set them apart (stacked in a tall frame), so no box takes in what lies between."""
