@@ -12,16 +12,12 @@ import math
 from pathlib import Path
 
 import numpy as np
-from scipy.ndimage import maximum_filter1d
 
-from .audio import (
-    OUTPUT_RATE, TARGET_LUFS, TRUE_PEAK_CEILING_DBTP, AudioLevels, interval_true_peaks, mix, normalise,
-)
-from .limiter import GRID_SAMPLES
-from .mux import add_audio, decoded_samples, probe_audio
+from .audio import OUTPUT_RATE, TARGET_LUFS, AudioLevels, mix, normalise
+from .mux import add_audio, probe_audio
 from .pronounce import sentences
 from .speech import Narrator
-from .true_peak import AIM_UNDER_DB, MAX_ENCODES, OVERSHOOT_SPREAD_SAMPLES
+from .true_peak import encode_until_under
 from .voices import resolve_language_voice
 
 
@@ -68,36 +64,22 @@ def add_soundtrack(spoken, silent: dict[str, Path], narrated: dict[str, Path], *
             "peak_dbfs": _finite(levels.peak_dbfs), "target_lufs": TARGET_LUFS}
 
 
-# MAX_ENCODES, OVERSHOOT_SPREAD_SAMPLES, AIM_UNDER_DB: how far and how often a ceiling is lowered (true_peak.py,
-# which holds the film's and the decks' sound, encoded again, the same way).
-
-
 def encode_within_true_peak(track: np.ndarray, silent: dict[str, Path], narrated: dict[str, Path]) -> AudioLevels:
-    """Normalise `track` (audio.normalise) and mux it into every `silent` video as `narrated`; then decode each
-    file, and wherever one passes TRUE_PEAK_CEILING_DBTP, lower the limiter's ceiling there (around the overshoot,
-    by it and a margin) and encode them all again, until every file holds (at most MAX_ENCODES encodes: more is a
-    RuntimeError naming the figure). One track for every file, so the mp4 and the webm say the same. Returns the
-    levels of the track encoded."""
-    ceiling = 10 ** (TRUE_PEAK_CEILING_DBTP / 20)
-    lowered = None
-    for _encode in range(MAX_ENCODES):
+    """Normalise `track` (audio.normalise) and mux it into every `silent` video as `narrated`, each file decoded
+    under TRUE_PEAK_CEILING_DBTP: where one passes it, the limiter's ceiling is lowered there and all are encoded
+    again (true_peak.encode_until_under, the loop the film and the decks share). One track for every file, so the
+    mp4 and the webm say the same. Returns the levels of the track encoded."""
+    encoded: list[AudioLevels] = []
+
+    def encode(lowered: np.ndarray | None) -> tuple[list[Path], int]:
         normalised, levels = normalise(track, OUTPUT_RATE, lowered)
-        overshoot = np.full(-(-len(normalised) // GRID_SAMPLES), -np.inf)  # dB over the ceiling, per interval
+        encoded.append(levels)
         for fmt, source in silent.items():
             add_audio(source, normalised, OUTPUT_RATE, narrated[fmt])
-            decoded = np.zeros(len(normalised))
-            played = decoded_samples(narrated[fmt])[:len(normalised)]
-            decoded[:len(played)] = played
-            with np.errstate(divide="ignore"):
-                overshoot = np.maximum(overshoot, 20 * np.log10(interval_true_peaks(decoded) / ceiling))
-        worst = float(overshoot.max(initial=-np.inf))
-        if not worst > 0:
-            return levels
-        need = maximum_filter1d(np.maximum(overshoot + AIM_UNDER_DB, 0.0),
-                                2 * (OVERSHOOT_SPREAD_SAMPLES // GRID_SAMPLES) + 1)
-        lowered = need if lowered is None else lowered + need
-    raise RuntimeError(f"the decoded narration still peaks {worst:.2f} dB over {TRUE_PEAK_CEILING_DBTP} dBTP after "
-                       f"{MAX_ENCODES} encodes")
+        return [narrated[fmt] for fmt in silent], len(normalised)
+
+    encode_until_under(encode, "narration")
+    return encoded[-1]
 
 
 def _finite(level: float) -> float | None:

@@ -97,20 +97,28 @@ def lowered_by(track: np.ndarray, lowered_db: np.ndarray) -> np.ndarray:
 
 def encode_under_true_peak(track: np.ndarray, encode: Callable[[np.ndarray], list[Path]]) -> float:
     """Encode `track` (mono float samples at 48 kHz) with `encode`, which writes every file of it and returns their
-    paths; decode each and measure it 4× oversampled; wherever one passes TRUE_PEAK_CEILING_DBTP, lower the track's
-    gain there (by the overshoot and AIM_UNDER_DB, OVERSHOOT_SPREAD_SAMPLES around it) and encode again, until every
-    file holds (at most MAX_ENCODES encodes: more is a RuntimeError naming the figure). Returns the files' decoded
-    true peak in dBTP (−inf for silence)."""
+    paths, held under the ceiling (`encode_until_under`) by lowering the track's gain where a file passed it.
+    Returns the files' decoded true peak in dBTP (−inf for silence)."""
     track = np.asarray(track, dtype=np.float32)
-    lowered, samples = None, track
+    return encode_until_under(
+        lambda lowered: (encode(track if lowered is None else lowered_by(track, lowered)), len(track)), "sound")
+
+
+def encode_until_under(encode: Callable[[np.ndarray | None], tuple[list[Path], int]], what: str) -> float:
+    """The one loop that holds encoded sound under TRUE_PEAK_CEILING_DBTP: `encode(lowered)` writes every file of
+    the track lowered by `lowered` (None at first; then dB ≥ 0 per limiter interval, applied its own way: a gain, a
+    limiter's ceiling) and returns (their paths, the track's length); each file is decoded and measured 4×
+    oversampled, and wherever one passes the ceiling, `lowered` grows there (by the overshoot and AIM_UNDER_DB,
+    OVERSHOOT_SPREAD_SAMPLES around it) and all are encoded again, until every file holds (at most MAX_ENCODES
+    encodes: more is a RuntimeError naming `what` and the figure). Returns the files' decoded true peak in dBTP."""
+    lowered = None
     for _encode in range(MAX_ENCODES):
-        overshoot = decoded_overshoot(encode(samples), len(track))
+        overshoot = decoded_overshoot(*encode(lowered))
         worst = float(overshoot.max(initial=-np.inf))
         if not worst > 0:
             return worst + TRUE_PEAK_CEILING_DBTP
         need = maximum_filter1d(np.maximum(overshoot + AIM_UNDER_DB, 0.0),
                                 2 * (OVERSHOOT_SPREAD_SAMPLES // GRID_SAMPLES) + 1)
         lowered = need if lowered is None else lowered + need
-        samples = lowered_by(track, lowered)
-    raise RuntimeError(f"the decoded sound still peaks {worst:.2f} dB over {TRUE_PEAK_CEILING_DBTP} dBTP after "
+    raise RuntimeError(f"the decoded {what} still peaks {worst:.2f} dB over {TRUE_PEAK_CEILING_DBTP} dBTP after "
                        f"{MAX_ENCODES} encodes")
