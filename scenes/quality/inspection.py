@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import functools
-import hashlib
 import json
 import statistics
 import os
@@ -84,9 +83,6 @@ class SceneReport:
     shown_numbers: dict[str, set[str]] = field(default_factory=dict)  # beat → every TracedNumber.shown_text seen
     numbers_checked: int = 0
     animations_checked: int = 0
-    #: animations after which the stage was the one judged after the animation before (same fingerprint), so the
-    #: gates' findings were taken over instead of judged again (a wait, a caption change, a play of nothing visible)
-    stages_reused: int = 0
     metrics: list["BeatMetrics"] = field(default_factory=list)  # one per beat, in order
     duration: float = 0.0  # the clip's length: the headless clock is the storyboard's (plays and waits)
     subcaptions: list[str] = field(default_factory=list)  # every subcaption the clip's caption track would carry
@@ -579,74 +575,6 @@ def _leaf_animations(animations: list) -> list:
     return leaves
 
 
-#: Whether an animation that leaves the stage as the animation before left it takes over that judgement (see
-#: `stage_fingerprint`); False judges every animation afresh (tests compare the two).
-REUSE_UNCHANGED_STAGES = True
-
-#: A member's own attributes (outside its points and colours) that a gate reads: a grid cell's shape, path and
-#: whether it is filmed (shade_gate), a text's code, a number's value and trace (number gate, story gate).
-_FLAGS = ("grid_shape", "grid_path", "filmed", "typst_code", "text", "value", "shown_text", "trace", "number",
-          "torn_font_size", "font_size")
-_ARRAYS = ("points", "fill_rgbas", "stroke_rgbas", "background_stroke_rgbas", "stroke_width",
-           "background_stroke_width", "rgbas")
-
-
-def stage_fingerprint(scene: AttentionScene) -> tuple[bytes, list[Mobject]]:
-    """A digest of everything the gates after an animation read, and the members walked (kept alive with the
-    judgement, so no id in the digest can be a new mobject's): the stage's and foreground's mobjects in drawing
-    order, and of every member of their families its type, id, place in the tree, points, fill and stroke colours
-    and widths, z-index and the flags in `_FLAGS`; and the camera frame's points. A member without points,
-    submobjects or flags is left out (no gate sees it: each Wait adds an empty Mobject). Equal digests: the same
-    stage."""
-    digest = hashlib.blake2b(digest_size=20)
-    update = digest.update
-    members: list[Mobject] = []
-    tops = list(scene.mobjects) + list(scene.foreground_mobjects)
-    frame_mob = camera_frame(scene)
-    if frame_mob is not None:
-        tops.append(frame_mob)
-    pending = [(mob, 0) for mob in reversed(tops)]
-    while pending:
-        mob, depth = pending.pop()
-        members.append(mob)
-        own = mob.__dict__
-        if not mob.submobjects and not len(mob.points) and not any(name in own for name in _FLAGS):
-            continue  # draws nothing and carries nothing a gate reads (a Wait leaves such a Mobject on the stage)
-        update(f"|{depth}:{id(mob)}:{type(mob).__qualname__}:{len(mob.submobjects)}:{own.get('z_index')}".encode())
-        for name in _ARRAYS:
-            value = own.get(name)
-            if value is None:
-                continue
-            if isinstance(value, np.ndarray):
-                update(name.encode())
-                update(np.ascontiguousarray(value).tobytes())
-            else:
-                update(f"{name}={value!r}".encode())
-        for name in _FLAGS:
-            if name in own:
-                update(f"{name}={own[name]!r}".encode())
-        if len(members) > 1_000_000:  # a mobject inside itself: no digest, judge afresh
-            return os.urandom(20), members
-        pending.extend((sub, depth + 1) for sub in reversed(mob.submobjects))
-    return digest.digest(), members
-
-
-@dataclass
-class _Judgement:
-    """What the gates found on one stage (see inspect_scene_class.judge)."""
-
-    units: list[Mobject]
-    boxes: dict[int, tuple[float, float, float, float]]
-    sizes: list[tuple[int, float, bool]]  # (unit id, on-screen font size, is a number) of every visible text
-    fill: float
-    layout: list[str]
-    numbers: list[str]
-    checked: int
-    shaded: list
-    shown_numbers: set[str]
-    alive: list[Mobject]
-
-
 def inspect_scene(scene_id: str, aspect: str = frame.DEFAULT_ASPECT) -> SceneReport:
     """Run a registered scene once headless at 480p in `aspect`'s frame for the active example and language
     (cached per process, example, aspect and language, so each gate reuses one run)."""
@@ -678,6 +606,24 @@ def inspect_scene_class(scene: str | type[AttentionScene], scene_id: str,
             open_beat.append(BeatMetrics(scene.current_beat))
         return open_beat[0]
 
+    def measure(scene: AttentionScene, shown: list[tuple[Mobject, tuple[float, float, float, float]]],
+                drawn: list[tuple[float, float, float, float]]) -> None:
+        metrics = beat_metrics(scene)
+        if metrics is None:
+            return
+        view = current_view(scene)
+        for unit, _ in shown:
+            size = on_screen_font_size(unit, view)
+            if size is not None:
+                metrics.see_text(size, isinstance(unit, TracedNumber), id(unit))
+        fill = composition_fill(scene, drawn)
+        if fill > 0:
+            metrics.fill = fill
+        key = _view_key(scene)
+        if key != last_view[0]:
+            metrics.camera_moves += 1
+        last_view[:] = [key]
+
     def gather_stage_texts(scene: AttentionScene) -> None:
         for top in scene.mobjects:
             for mob in top.get_family():
@@ -686,53 +632,27 @@ def inspect_scene_class(scene: str | type[AttentionScene], scene_id: str,
                 elif isinstance(mob, Typst):
                     report.stage_texts.add(mob.typst_code)
 
-    judged: list[tuple[bytes, _Judgement]] = []  # the last stage judged: its fingerprint and what the gates found
-
-    def judge(scene: AttentionScene) -> _Judgement:
-        """What the gates see on the stage now: judged afresh, or the last judgement when the stage's fingerprint
-        (every drawn member's points, colours and flags, the texts' codes and values, the camera) is the same."""
-        key, alive = stage_fingerprint(scene)
-        if REUSE_UNCHANGED_STAGES and judged and judged[0][0] == key:
-            report.stages_reused += 1
-            return judged[0][1]
-        units = text_units(scene)  # once per stage: every check below reads the same texts and boxes
-        view = current_view(scene)
-        boxes = screen_boxes(units, view)
-        shown = visible_text(scene, units, boxes)
-        drawn = _drawn_boxes(scene, view)  # once: the fill and the layout gate read the same boxes
-        sizes = [(id(unit), size, isinstance(unit, TracedNumber)) for unit, _ in shown
-                 if (size := on_screen_font_size(unit, view)) is not None]
-        numbers, checked = number_problems(scene, fresh_records, units)
-        judgement = _Judgement(units, boxes, sizes, composition_fill(scene, drawn), layout_problems(scene, shown, drawn),
-                               numbers, checked, shade_gate.shaded_grids(scene.mobjects, view),
-                               shown_numbers(scene, units), alive)
-        judged[:] = [(key, judgement)]
-        return judgement
-
     def after_animation(scene: AttentionScene) -> None:
         report.animations_checked += 1
         if report.stage_texts is not None:
             gather_stage_texts(scene)
-        seen = judge(scene)
-        if (metrics := beat_metrics(scene)) is not None:
-            for unit_id, size, is_number in seen.sizes:
-                metrics.see_text(size, is_number, unit_id)
-            if seen.fill > 0:
-                metrics.fill = seen.fill
-            key = _view_key(scene)
-            if key != last_view[0]:
-                metrics.camera_moves += 1
-            last_view[:] = [key]
+        units = text_units(scene)  # once per animation: every check below reads the same texts and boxes
+        view = current_view(scene)
+        boxes = screen_boxes(units, view)
+        shown = visible_text(scene, units, boxes)
+        drawn = _drawn_boxes(scene, view)  # once: the fill and the layout gate read the same boxes
+        measure(scene, shown, drawn)
         where = f"{scene_id} / beat {scene.current_beat or '(between beats)'} / animation {report.animations_checked}"
-        for problem in seen.layout + animated_twice(scene.animations or []):
+        for problem in layout_problems(scene, shown, drawn) + animated_twice(scene.animations or []):
             key = problem
             if key not in seen_layout:
                 seen_layout.add(key)
                 report.layout_problems.append(f"{where}: {problem}")
-        report.numbers_checked += seen.checked
-        report.number_problems.extend(f"{where}: {p}" for p in seen.numbers)
-        story.observe(scene, seen.units, seen.boxes)
-        shaded = seen.shaded
+        problems, checked = number_problems(scene, fresh_records, units)
+        report.numbers_checked += checked
+        report.number_problems.extend(f"{where}: {p}" for p in problems)
+        story.observe(scene, units, boxes)
+        shaded = shade_gate.shaded_grids(scene.mobjects, view)
         if shaded and (metrics := beat_metrics(scene)) is not None:
             metrics.shaded_values = max(metrics.shaded_values, sum(grid.count for grid in shaded))
         for grid in (g for g in shaded if g.small):
@@ -742,7 +662,7 @@ def inspect_scene_class(scene: str | type[AttentionScene], scene_id: str,
                 found.append(f"{where}: {grid.describe()} (a grid of at most {shade_gate.SHADE_FREE_SIDE} a side "
                              f"reads whole{'' if grid.judged else '; filmed by the camera, allowed'})")
         if scene.current_beat is not None:
-            report.shown_numbers.setdefault(scene.current_beat, set()).update(seen.shown_numbers)
+            report.shown_numbers.setdefault(scene.current_beat, set()).update(shown_numbers(scene, units))
 
     def on_beat_end(scene: AttentionScene, record: BeatRecord, frame: np.ndarray) -> None:
         report.beat_frames.append((record.name, frame[..., :3].copy()))
