@@ -12,7 +12,7 @@ from attention_math import examples
 from scenes import frame
 from scenes.quality.inspection import inspect_scene, inspect_scene_class, metrics_json
 from scenes.kit.numbers import Source, format_value
-from conftest import ROOT, STORY_GATED
+from conftest import ROOT, STORY_GATED, per_scene
 from tests.fixtures.quality import story_scenes
 
 
@@ -65,9 +65,14 @@ def test_the_inspection_json_gives_the_subject_figures():
         <= beat.items()
 
 
-@pytest.mark.parametrize("aspect", frame.ASPECTS)
-@pytest.mark.parametrize("scene_id", STORY_GATED)
-def test_the_ported_scenes_pass_the_story_gate_for_the_post(scene_id, aspect, monkeypatch):
+#: Grouped by scene (`per_scene`): the post's run of a scene in a frame is the one the layout, shade, label and
+#: portrait tests of that scene read in the same worker, not a second run in another worker.
+POST_CASES = [(scene_id, aspect) for scene_id in STORY_GATED for aspect in frame.ASPECTS]
+
+
+@pytest.mark.parametrize("case", per_scene(POST_CASES, scene_id=lambda case: case[0], name="-".join))
+def test_the_ported_scenes_pass_the_story_gate_for_the_post(case, monkeypatch):
+    scene_id, aspect = case
     monkeypatch.delenv("ATTENTION_EXAMPLE", raising=False)
     assert examples.active_spec().name == "post"
     report = inspect_scene(scene_id, aspect)
