@@ -72,14 +72,13 @@ def test_every_clip_passes_the_quality_gates_for_the_edge_example(case, monkeypa
     not kept in their scene's worker (`conftest.per_scene`): under pytest-xdist they spread over the workers one by
     one, costliest first, and the two workers end together. Every frame: a phone's portrait and square clips are
     laid out for the example too (in portrait the gates hold texts and numbers to the phone's CSS-px floors). A
-    scene on the layout engine (STORY_GATED) is held to the story gate too. (The shade gate is not held here: a
-    small grid of an eight-word example still shades while the camera comes back from a filmed picture, e.g. wide's
-    X in weight_free's step A; each beat's `shaded_values` is in the figures' JSON.)"""
+    scene on the layout engine (STORY_GATED) is held to the story gate too, and every scene to the shade gate: a
+    small grid shows its values as numbers, shades only in a picture the engine films."""
     scene_id, name, aspect = case
     monkeypatch.setenv(example_spec.EXAMPLE_ENV_VAR, str(ROOT / "examples" / f"{name}.toml"))
     assert examples.active_spec().name == name
     report = inspect_scene(scene_id, aspect)
-    problems = report.problems() + (report.story_problems if scene_id in STORY_GATED else [])
+    problems = report.problems() + report.shade_problems + (report.story_problems if scene_id in STORY_GATED else [])
     figures = figures_path(name, scene_id, aspect)
     figures.parent.mkdir(parents=True, exist_ok=True)
     figures.write_text(json.dumps(metrics_json(report, name, problems, aspect)), encoding="utf-8")

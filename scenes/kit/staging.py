@@ -54,7 +54,7 @@ from manim import (
 )
 
 from . import camera_moves, shot_content, camera_work, layout, on_screen, palette, products, typography
-from .compose import Form, Plan
+from .compose import Form, Plan, mark_filmed
 from .camera_work import fade_out_all  # taking a piece off the stage whole, wherever its parts were added
 from .products import DotProducts, ShownProduct, WeightedRows
 from .widgets import TensorGrid
@@ -72,9 +72,10 @@ def enter(scene: Scene, plan: Plan, *introductions: Animation, scaffold: Sequenc
     frames that part legibly (`end_on`). Under the camera plan, `with_the_move`: the introductions play during
     the pull-back, so what they bring from the picture before (numbers travelling into the whole) takes the
     whole's shot state as it lands, never shown below the floor; `carried`: what the last picture leaves on
-    screen to turn into this one (a matrix the product takes over) takes that state while the camera pulls back.
-    `from_anywhere`: the camera may still be where a step before left it; at rest it comes back with the
-    introductions (under the camera plan it moves from there anyway)."""
+    screen to turn into this one (a matrix the product takes over) takes that state while the camera pulls back,
+    filmed with the whole it turns into (its shades are the overview's). `from_anywhere`: the camera may still be
+    where a step before left it; at rest it comes back with the introductions (under the camera plan it moves from
+    there anyway)."""
     if plan.camera:
         shot = camera_moves.shot_on_all(plan.whole, plan.region)
         if with_the_move:
@@ -85,6 +86,7 @@ def enter(scene: Scene, plan: Plan, *introductions: Animation, scaffold: Sequenc
                 scene.play(*scaffold, run_time=SCAFFOLD_TIME)
         else:
             with_move = shot_content.shot_state(scene, shot, VGroup(*carried), plan.region) if carried else []
+            mark_filmed(VGroup(*carried))  # turning into the filmed whole, it is filmed with it (its shades allowed)
             camera_work.show_whole(scene, plan.whole, plan.pinned, *introductions, *scaffold, run_time=run_time,
                               region=plan.region, with_move=with_move)
         if then_on is not None:
