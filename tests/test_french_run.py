@@ -148,10 +148,10 @@ FRENCH_EDGE_CASES = [pytest.param((scene_id, name, aspect), id=f"{scene_id}-{nam
 
 @pytest.mark.slow
 @pytest.mark.parametrize("case", FRENCH_EDGE_CASES)
-def test_a_french_run_of_an_edge_example_passes_the_layout_and_story_gates(case, monkeypatch):
-    """French for the edge examples with the longest words and rows: every layout gate and the story gate. (Shades
-    are not held here: an edge example may still shade a small grid under the camera, as in English; see
-    tests/test_quality_gates_examples.py.) Each case is its own headless run, shared with no other test."""
+def test_a_french_run_of_an_edge_example_passes_the_layout_story_and_shade_gates(case, monkeypatch):
+    """French for the edge examples with the longest words and rows: every layout gate, the story gate and the shade
+    gate, as in English (tests/test_quality_gates_examples.py). Each case is its own headless run, shared with no
+    other test."""
     from attention_math import example_spec, examples
     from conftest import ROOT
 
@@ -160,7 +160,7 @@ def test_a_french_run_of_an_edge_example_passes_the_layout_and_story_gates(case,
     monkeypatch.setenv(example_spec.EXAMPLE_ENV_VAR, str(ROOT / "examples" / f"{name}.toml"))
     assert examples.active_spec().name == name
     report = inspect_scene(scene_id, aspect)
-    problems = report.problems() + report.story_problems
+    problems = report.problems() + report.arithmetic_problems()
     assert not problems, "\n".join(problems)
 
 
