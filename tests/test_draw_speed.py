@@ -14,10 +14,12 @@ from manim.utils import family as family_module
 from scenes.speed import draw_speed
 
 PATCHED = [(Mobject, "get_family"), (Mobject, "family_members_with_points"), (Camera, "set_cairo_context_path"),
+           (Camera, "get_cairo_context"),
            (family_module, "remove_list_redundancies"), (mobject_module, "remove_list_redundancies")]
 STOCK = {(Mobject, "get_family"): draw_speed._get_family,
          (Mobject, "family_members_with_points"): draw_speed._family_members_with_points,
          (Camera, "set_cairo_context_path"): draw_speed._set_cairo_context_path,
+         (Camera, "get_cairo_context"): draw_speed._get_cairo_context,
          (family_module, "remove_list_redundancies"): draw_speed._remove_list_redundancies,
          (mobject_module, "remove_list_redundancies"): draw_speed._remove_list_redundancies}
 
@@ -80,6 +82,31 @@ def test_frames_are_pixel_for_pixel_stock_manims_across_frames_that_move_points(
 
     stock, fast = stock_then_fast(frames)
     assert not np.array_equal(stock[1], stock[2])  # the last frame really differs
+    for expected, got in zip(stock, fast):
+        assert np.array_equal(expected, got)
+
+
+def test_frames_of_a_moving_camera_are_pixel_for_pixel_stock_manims(stock_then_fast):
+    """The view is found once per frame's context: a camera that moves, zooms, or holds still between frames draws
+    each frame as stock manim does (a kept path is replayed only in the view it was made in)."""
+    from manim.camera.moving_camera import MovingCamera
+
+    def frames():
+        camera = MovingCamera(pixel_width=320, pixel_height=180)
+        picture = _picture()
+        shots = []
+        for step in range(4):  # at rest, the same again (kept paths), moved, then zoomed in as well
+            if step >= 2:
+                camera.frame.shift(RIGHT * 0.37)
+            if step == 3:
+                camera.frame.set(width=camera.frame.width * 0.6)
+            camera.reset()
+            camera.capture_mobjects([picture])
+            shots.append(camera.pixel_array.copy())
+        return shots
+
+    stock, fast = stock_then_fast(frames)
+    assert not np.array_equal(stock[1], stock[2]) and not np.array_equal(stock[2], stock[3])
     for expected, got in zip(stock, fast):
         assert np.array_equal(expected, got)
 

@@ -89,11 +89,24 @@ def _view(camera: Camera) -> tuple:
             *np.asarray(camera.frame_center, dtype=float).tolist())
 
 
+_get_cairo_context = Camera.get_cairo_context
+
+
+def get_cairo_context(self: Camera, pixel_array):
+    """manim's, remembering the view the context was got for: a frame's every path is drawn in one context, so the
+    view (a moving camera's frame centre, width and height: a bounding box each) is found once per frame, not once
+    per path."""
+    ctx = _get_cairo_context(self, pixel_array)
+    self._view_of_context = (ctx, _view(self))
+    return ctx
+
+
 def set_cairo_context_path(self: Camera, ctx, vmobject):
     points = vmobject.points
     if len(points) == 0:
         return _set_cairo_context_path(self, ctx, vmobject)
-    view = _view(self)
+    held = getattr(self, "_view_of_context", None)
+    view = held[1] if held is not None and held[0] is ctx else _view(self)
     kept = _paths.get(vmobject)
     if kept is not None and kept[0] == view and kept[1].shape == points.shape and np.array_equal(kept[1], points):
         ctx.new_path()
@@ -129,3 +142,4 @@ def install() -> None:
     family_module.remove_list_redundancies = _without_repeats
     mobject_module.remove_list_redundancies = _without_repeats
     Camera.set_cairo_context_path = set_cairo_context_path
+    Camera.get_cairo_context = get_cairo_context
