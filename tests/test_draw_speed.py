@@ -14,12 +14,13 @@ from manim.utils import family as family_module
 from scenes.speed import draw_speed
 
 PATCHED = [(Mobject, "get_family"), (Mobject, "family_members_with_points"), (Camera, "set_cairo_context_path"),
-           (Camera, "get_cairo_context"),
+           (Camera, "get_cairo_context"), (Camera, "get_mobjects_to_display"),
            (family_module, "remove_list_redundancies"), (mobject_module, "remove_list_redundancies")]
 STOCK = {(Mobject, "get_family"): draw_speed._get_family,
          (Mobject, "family_members_with_points"): draw_speed._family_members_with_points,
          (Camera, "set_cairo_context_path"): draw_speed._set_cairo_context_path,
          (Camera, "get_cairo_context"): draw_speed._get_cairo_context,
+         (Camera, "get_mobjects_to_display"): draw_speed._get_mobjects_to_display,
          (family_module, "remove_list_redundancies"): draw_speed._remove_list_redundancies,
          (mobject_module, "remove_list_redundancies"): draw_speed._remove_list_redundancies}
 
@@ -58,9 +59,15 @@ def test_families_are_manims_own_with_shared_and_nested_members(stock_then_fast)
 
     def families():
         extract = family_module.extract_mobject_family_members
+        flat = extract(scene_like)  # a play's moving mobjects: families already flattened, then drawn per frame
+        camera = Camera(pixel_width=32, pixel_height=18)
+        shown = []
+        for z in (False, True):
+            camera.use_z_index = z
+            shown += [[id(m) for m in camera.get_mobjects_to_display(given)] for given in (scene_like, flat)]
         return ([id(m) for m in tree.get_family()], [id(m) for m in tree.family_members_with_points()],
                 [[id(m) for m in extract(scene_like, use_z_index=z, only_those_with_points=p)]
-                 for z in (False, True) for p in (False, True)])
+                 for z in (False, True) for p in (False, True)], shown)
 
     stock, fast = stock_then_fast(families)
     assert fast == stock

@@ -101,20 +101,81 @@ def get_cairo_context(self: Camera, pixel_array):
     return ctx
 
 
+_stock_transform_points_pre_display = Camera.transform_points_pre_display
+
+
+def _calls(camera: Camera, vmobject, points: np.ndarray) -> list:
+    """The Cairo calls manim's set_cairo_context_path makes for these points, as data: per subpath its first point,
+    its curves' six coordinates each, and whether it is closed (the same doubles, in the same order)."""
+    points = camera.transform_points_pre_display(vmobject, points)
+    nppcc = vmobject.n_points_per_cubic_curve
+    split = vmobject.get_subpath_split_indices_from_points(points, n_dims=2)
+    xy = points[:, :2].ravel().tolist()
+    subpaths = []
+    for start, end in split.tolist():
+        if end - start < nppcc:
+            continue
+        curves = [tuple(xy[b:b + 6]) for b in range(2 * start + 2, 2 * (end - nppcc) + 3, 2 * nppcc)]
+        closed = bool(vmobject.consider_points_equals_2d(points[start], points[end - 1]))
+        subpaths.append((xy[2 * start], xy[2 * start + 1], curves, closed))
+    return subpaths
+
+
+def _make_path(ctx, calls: list) -> None:
+    ctx.new_path()
+    new_sub_path, move_to, curve_to, close_path = ctx.new_sub_path, ctx.move_to, ctx.curve_to, ctx.close_path
+    for x, y, curves, closed in calls:
+        new_sub_path()
+        move_to(x, y)
+        for curve in curves:
+            curve_to(*curve)
+        if closed:
+            close_path()
+
+
 def set_cairo_context_path(self: Camera, ctx, vmobject):
     points = vmobject.points
-    if len(points) == 0:
+    if len(points) == 0 or type(self).transform_points_pre_display is not _stock_transform_points_pre_display:
         return _set_cairo_context_path(self, ctx, vmobject)
     held = getattr(self, "_view_of_context", None)
     view = held[1] if held is not None and held[0] is ctx else _view(self)
     kept = _paths.get(vmobject)
-    if kept is not None and kept[0] == view and kept[1].shape == points.shape and np.array_equal(kept[1], points):
-        ctx.new_path()
-        ctx.append_path(kept[2])
-        return self
-    _set_cairo_context_path(self, ctx, vmobject)
-    _paths[vmobject] = (view, points.copy(), ctx.copy_path())
+    tolerance = vmobject.tolerance_for_point_equality
+    if (kept is not None and kept[4] == tolerance and kept[1].shape == points.shape
+            and np.array_equal(kept[1], points)):
+        if kept[0] == view:  # the same points in the same view: Cairo's own copy of the path
+            ctx.new_path()
+            ctx.append_path(kept[2])
+            return self
+        calls = kept[3]  # the same points in another view (the camera moved): the same calls, no numpy
+    else:
+        calls = _calls(self, vmobject, points)
+    _make_path(ctx, calls)
+    _paths[vmobject] = (view, points.copy(), ctx.copy_path(), calls, tolerance)
     return self
+
+
+_get_mobjects_to_display = Camera.get_mobjects_to_display
+
+
+def get_mobjects_to_display(self: Camera, mobjects, include_submobjects: bool = True, excluded_mobjects=None):
+    """manim's (every family member with points, each at its last place, sorted by z_index), with a mobject that has
+    no submobjects taken as itself, not through a family walk: a play's moving mobjects arrive as a flat list of
+    families, mostly glyphs, once per frame."""
+    if not include_submobjects or excluded_mobjects:
+        return _get_mobjects_to_display(self, mobjects, include_submobjects, excluded_mobjects)
+    members = []
+    keep, extend = members.append, members.extend
+    with_points = Mobject.family_members_with_points  # what manim's extract_mobject_family_members calls
+    for mobject in mobjects:
+        if mobject.submobjects:
+            extend(with_points(mobject))
+        elif mobject.get_num_points() > 0:
+            keep(mobject)
+    members = _without_repeats(members)
+    if self.use_z_index:
+        members.sort(key=lambda m: m.z_index)
+    return members
 
 
 _add_mobjects_from_animations = Scene.add_mobjects_from_animations
@@ -143,3 +204,4 @@ def install() -> None:
     mobject_module.remove_list_redundancies = _without_repeats
     Camera.set_cairo_context_path = set_cairo_context_path
     Camera.get_cairo_context = get_cairo_context
+    Camera.get_mobjects_to_display = get_mobjects_to_display
