@@ -148,3 +148,49 @@ def test_a_play_adds_the_animated_mobjects_manims_way():
     stock = scene_after(draw_speed._add_mobjects_from_animations)
     assert stock == ["on_stage", "later", "twice", "group"]
     assert scene_after(draw_speed.add_mobjects_from_animations) == stock
+
+
+def test_subpaths_of_a_glyph_are_found_as_manim_finds_them():
+    """The Python loop that splits a small path into subpaths gives manim's (vectorized) answer: on the glyphs of a
+    Typst formula and a Pango text, moved and scaled, and on edge cases: anchors exactly at the tolerance and one
+    step of a double past it, NaN and infinite coordinates, a point count that is no multiple of four, fewer than
+    four points, a single curve."""
+    from manim import VMobject
+
+    def stock(vmobject, points):
+        return [tuple(pair) for pair in
+                VMobject.get_subpath_split_indices_from_points(vmobject, points, n_dims=2).tolist()]
+
+    picture = _picture()
+    glyphs = [m for m in picture.family_members_with_points() if len(m.points) <= draw_speed._FEW_POINTS]
+    assert len(glyphs) > 20
+    rng = np.random.default_rng(7)
+    cases = []
+    for glyph in glyphs:
+        cases.append((glyph, glyph.points))
+        cases.append((glyph, glyph.points * rng.uniform(0.1, 30) + rng.uniform(-50, 50, 3)))
+    square = Square()
+    atol = square.tolerance_for_point_equality
+    for offset in (atol, np.nextafter(atol, 1), atol * (1 + 1e-5) + 1e-5 * 3.0, 0.0, 1e-3):
+        points = square.points.copy() + 3.0
+        points[4, 0] = points[3, 0] + offset  # the second curve starts `offset` away from the first's end
+        cases.append((square, points))
+        bent = square.points.copy() + 3.0
+        bent[4, 1] = bent[3, 1] - offset  # the same along y only
+        cases.append((square, bent))
+    for axis in (0, 1):  # a start at 0: the tolerance is atol alone, and an end exactly atol away is still close
+        for end in (atol, np.nextafter(atol, 1)):
+            points = square.points.copy()
+            points[3, axis], points[4, axis] = end, 0.0
+            cases.append((square, points))
+    for bad in (np.nan, np.inf, -np.inf):
+        points = square.points.copy()
+        points[4, 0] = bad
+        cases.append((square, points))
+        both = points.copy()
+        both[3, 0] = bad
+        cases.append((square, both))
+    cases += [(square, square.points[:7]), (square, square.points[:3]), (square, square.points[:4]),
+              (square, square.points[:9])]
+    for vmobject, points in cases:
+        assert draw_speed._split_2d(vmobject, points) == stock(vmobject, points)

@@ -20,6 +20,7 @@ qkv_scale's 1080p60 mp4 came out byte for byte the same).
 
 from __future__ import annotations
 
+import math
 import weakref
 
 import numpy as np
@@ -104,15 +105,45 @@ def get_cairo_context(self: Camera, pixel_array):
 _stock_transform_points_pre_display = Camera.transform_points_pre_display
 
 
+#: Up to this many points (a glyph has tens) a path's subpaths are found in a Python loop, not numpy's vectorized
+#: one, whose fixed cost per call (a dozen small arrays) is most of the time it takes on a glyph.
+_FEW_POINTS = 400
+
+
+def _split_2d(vmobject, points: np.ndarray) -> list[tuple[int, int]]:
+    """manim's VMobject.get_subpath_split_indices_from_points(points, n_dims=2), as a list of (start, end): the same
+    float64 operations per coordinate (|end - start| <= atol + rtol |start|; a non-finite difference is close only
+    where the two are equal), one curve boundary at a time."""
+    nppcc = vmobject.n_points_per_cubic_curve
+    count = len(points)
+    if count < nppcc:
+        return []
+    atol, rtol = vmobject.tolerance_for_point_equality, 1.0e-5
+    xy = points[:, :2].tolist()
+    cuts = [0]
+    for boundary in range(nppcc, count, nppcc):
+        for end, start in zip(xy[boundary - 1], xy[boundary]):
+            difference = abs(end - start)
+            close = difference <= atol + rtol * abs(start) if math.isfinite(difference) else end == start
+            if not close:
+                cuts.append(boundary)
+                break
+    cuts.append(count)
+    return list(zip(cuts[:-1], cuts[1:]))
+
+
 def _calls(camera: Camera, vmobject, points: np.ndarray) -> list:
     """The Cairo calls manim's set_cairo_context_path makes for these points, as data: per subpath its first point,
     its curves' six coordinates each, and whether it is closed (the same doubles, in the same order)."""
     points = camera.transform_points_pre_display(vmobject, points)
     nppcc = vmobject.n_points_per_cubic_curve
-    split = vmobject.get_subpath_split_indices_from_points(points, n_dims=2)
+    if points.dtype == np.float64 and len(points) <= _FEW_POINTS:
+        split = _split_2d(vmobject, points)
+    else:
+        split = vmobject.get_subpath_split_indices_from_points(points, n_dims=2).tolist()
     xy = points[:, :2].ravel().tolist()
     subpaths = []
-    for start, end in split.tolist():
+    for start, end in split:
         if end - start < nppcc:
             continue
         curves = [tuple(xy[b:b + 6]) for b in range(2 * start + 2, 2 * (end - nppcc) + 3, 2 * nppcc)]
