@@ -16,6 +16,18 @@ of manim's Cairo camera, both repeated for every mobject on every frame:
   its path replayed from a copy Cairo kept (`copy_path`/`append_path`, in C), checked by comparing the points.
 Both give manim's exact results: the same family lists, and the same path given to Cairo (tests/test_draw_speed.py;
 qkv_scale's 1080p60 mp4 came out byte for byte the same).
+
+A profile of an untuned example (twelve tokens, weight_free at 480p15, issue 42) found three more, all per drawn
+path, and all worst where a moving camera redraws every glyph:
+- the view a kept path is checked against (a moving camera's frame centre, width and height: three bounding boxes
+  of the frame) was found once per path; now once per frame, when the frame's Cairo context is made (a quarter of
+  that render);
+- a glyph whose points are unchanged but whose view moved (every glyph, through a camera move) rebuilt its path
+  from the points, numpy subpath split and all; now its Cairo calls are kept as data with the path and replayed;
+- the subpath split of a small path (a glyph) is a Python loop with manim's float64 comparisons, not numpy's fixed
+  cost per call; and a frame's display list takes a mobject with no submobjects as itself, not through a walk.
+The same test holds them to stock manim, a moving camera included; fresh12d's weight_free mp4 came out byte for
+byte the same.
 """
 
 from __future__ import annotations
