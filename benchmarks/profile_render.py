@@ -33,8 +33,9 @@ PARTS = [
     ("animation set-up (begin: copies, point alignment)", "manim/scene/scene.py", "begin_animations"),
     ("interpolation (update_to_time per frame)", "manim/scene/scene.py", "update_to_time"),
     ("drawing (camera.capture_mobjects)", "manim/camera/camera.py", "capture_mobjects"),
-    ("  finding what to draw (families)", "manim/camera/camera.py", "get_mobjects_to_display"),
-    ("  building cairo paths", "manim/camera/camera.py", "set_cairo_context_path"),
+    # draw_speed's own (the worker installs it), not manim's camera.py, draws the paths and lists what to draw
+    ("  finding what to draw (families)", "scenes/speed/draw_speed.py", "get_mobjects_to_display"),
+    ("  building cairo paths", "scenes/speed/draw_speed.py", "set_cairo_context_path"),
     ("  filling and stroking (cairo)", "manim/camera/camera.py", "apply_fill"),
     ("waiting for the encoder thread", "~", "<method 'acquire' of '_thread.lock' objects>"),
 ]
