@@ -145,7 +145,7 @@ def test_a_product_grid_arrives_entry_by_entry_from_its_factors():
 
 def _played(skip: bool, source, result):
     """Play `travel(source, result)` in a real scene (animations drawn unless `skip`) and watch it frame by frame:
-    what the scene holds at the first frame, midway, and after."""
+    what the scene draws at each frame (its mobjects with points, in drawing order), and holds after."""
     from manim import Scene, tempconfig
 
     seen = {}
@@ -166,34 +166,77 @@ def _played(skip: bool, source, result):
 def _spy(interpolate, scene, seen):
     def watched(alpha):
         interpolate(alpha)
-        seen.setdefault("frames", []).append((alpha, list(scene.mobjects), result_state(scene)))
+        seen.setdefault("frames", []).append((alpha, _drawn(scene), result_state(scene)))
     return watched
 
 
 def result_state(scene):
+    """The points of the flying copy drawn now (the scene's last mobject holds it while it flies)."""
     return [m.points.copy() for m in scene.mobjects[-1].family_members_with_points()]
+
+
+def _drawn(scene) -> list:
+    return [m for top in scene.mobjects for m in top.family_members_with_points()]
 
 
 def test_a_copy_of_the_source_flies_while_the_result_arrives_then_is_gone():
     source, result = Square(side_length=0.5).move_to(LEFT * 3), Square(side_length=1.0).move_to(RIGHT * 3)
     points_before = result.points.copy()
     seen = _played(False, source, result)
-    alpha0, on_stage, _ = seen["frames"][0]
-    flying = [m for m in on_stage if m is not source and m is not result]
-    assert len(flying) == 1, "one copy of the source flies"
-    assert on_stage[-1] is flying[0]
-    first_state = seen["frames"][0][2]
-    assert len(first_state) == 1 and np.allclose(first_state[0], source.points), "it starts as the source itself"
-    late = [state for alpha, _, state in seen["frames"] if 0.8 < alpha < 1][-1][0]
+    alpha0, _, first_state = seen["frames"][0]
+    assert alpha0 == 0 and first_state == [], "before it leaves, no copy is drawn over the source"
+    flying_frames = [(alpha, drawn, state) for alpha, drawn, state in seen["frames"] if 0 < alpha < 1]
+    for _, drawn, state in flying_frames:
+        copies = [m for m in drawn if m is not source and m is not result]
+        assert len(copies) == 1 and len(state) == 1, "one copy of the source flies"
+        assert drawn[-1] is copies[0], "drawn last, over the others"
+    early = flying_frames[0][2][0]
+    assert np.linalg.norm(early.mean(axis=0) - source.get_center()) < 1.0, "it leaves from the source"
+    late = [state for alpha, _, state in flying_frames if 0.8 < alpha][-1][0]
     late_width = late[:, 0].max() - late[:, 0].min()
     assert abs(late_width - result.width) < abs(late_width - source.width), "it grows to the result's size"
-    middle = [frame for frame in seen["frames"] if 0.3 < frame[0] < 0.7]
+    middle = [frame for frame in flying_frames if 0.3 < frame[0] < 0.7]
     assert middle, "the animation was drawn frame by frame"
     copy_now = middle[0][1][-1]
     assert LEFT[0] * 3 < copy_now.get_center()[0] < RIGHT[0] * 3, "midway, the copy is between source and result"
+    landed = [state for alpha, _, state in seen["frames"] if alpha >= 1]
+    assert landed and all(state == [] for state in landed), "once landed, the copy is no longer drawn"
     assert copy_now not in seen["after"], "the copy is gone when the result has arrived"
+    assert all(m in (source, result) for m in seen["after"]), "nothing of the copy is left in the scene"
     assert result in seen["after"] and np.array_equal(result.points, points_before), "the result ends as it was"
     assert np.allclose(source.get_center(), LEFT * 3)
+
+
+def test_of_lagged_copies_only_those_in_flight_are_drawn():
+    """A copy waiting for its start is not drawn over its source, nor a landed one over its result: in a lagged
+    group of travels one after another, one copy at a time is on screen."""
+    from manim import Scene, tempconfig
+
+    sources = [Square(side_length=0.5).move_to(LEFT * 3 + UP * y) for y in (-1, 1)]
+    results = [Square(side_length=0.5).move_to(RIGHT * 3 + UP * y) for y in (-1, 1)]
+    seen = []
+
+    class Watch(Scene):
+        def construct(self):
+            self.add(*sources)
+            group = motion.lagged([motion.travel(s, r) for s, r in zip(sources, results)], lag=1.0)
+            original = group.interpolate
+
+            def watched(alpha):
+                original(alpha)
+                seen.append((alpha, [m for m in _drawn(self) if m not in sources and m not in results]))
+
+            group.interpolate = watched
+            self.play(group, run_time=2.0)
+
+    with tempconfig({"dry_run": True, "disable_caching": True, "verbosity": "ERROR", "progress_bar": "none",
+                     "frame_rate": 10, "pixel_width": 160, "pixel_height": 90}):
+        Watch().render()
+    in_first = [copies for alpha, copies in seen if 0.05 < alpha < 0.45]
+    in_second = [copies for alpha, copies in seen if 0.55 < alpha < 0.95]
+    assert in_first and in_second
+    assert all(len(copies) == 1 and copies[0].get_center()[1] < 0 for copies in in_first), "the first copy alone"
+    assert all(len(copies) == 1 and copies[0].get_center()[1] > 0 for copies in in_second), "the second alone"
 
 
 def test_with_animations_skipped_no_copy_is_made():

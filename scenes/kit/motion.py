@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from manim import Animation, LaggedStart, Mobject, Scene, VGroup, VMobject
+from manim import Animation, Group, LaggedStart, Mobject, Scene, VGroup, VMobject
 
 #: Of a lagged group of travelling copies, how much each starts after the one before (0: all at once).
 LAG = 0.15
@@ -74,20 +74,34 @@ class Travel(Animation):
     """`result` arrives from `source`: a copy of the source flies to the result, shrinking or growing to fit its box,
     and turns into it; the result flies in with it from the source's place (the source stays where it is). Shapes
     scale evenly, never stretched: a row of products shrinks into its sum. At the end the result is exactly as it
-    was, and the copy is gone."""
+    was, and the copy is gone.
+
+    The copy is on screen only while it flies (0 < t < 1): it is held in an empty group added at the play's start,
+    in the place the copy itself would take among the scene's mobjects. Before its start in a lagged group it is not
+    drawn over its source (a dozen waiting copies of one entry drew it a dozen times, its edges bolder until its
+    copies had left), nor after landing at the result's place (it had turned into it, nearly transparent), and a
+    play of many copies draws only those in flight each frame."""
 
     def __init__(self, source: Mobject, result: Mobject, **kwargs) -> None:
         super().__init__(result, **kwargs)
         self.source = source
         self.flying: Mobject | None = None  # the source's copy, while it flies (none when animations are skipped)
         self.flight: _Snapshot | None = None
+        self.holder: Group | None = None  # what holds the copy in the scene: the copy while it flies, else nothing
 
     def _setup_scene(self, scene: Scene) -> None:
         super()._setup_scene(scene)
         if scene is not None and not scene.renderer.skip_animations:
             self.flying = self.source.copy()
-            scene.add(self.flying)
+            self.holder = Group()
+            scene.add(self.holder)
             self.flight = _Snapshot(self.flying)
+
+    def _show_flight(self, shown: bool) -> None:
+        if shown and not self.holder.submobjects:
+            self.holder.add(self.flying)
+        elif not shown and self.holder.submobjects:
+            self.holder.remove(self.flying)
 
     def begin(self) -> None:
         if self.suspend_mobject_updating:
@@ -98,6 +112,8 @@ class Travel(Animation):
 
     def interpolate_mobject(self, alpha: float) -> None:
         t = self.rate_func(alpha)
+        if self.flight is not None:
+            self._show_flight(0 < t < 1)
         if t >= 1:
             self.arrival.restore()
         else:
@@ -105,15 +121,15 @@ class Travel(Animation):
             center = self.start.center + (self.arrival.center - self.start.center) * t
             from_source = _fit(self.arrival.size, self.start.size)
             self.arrival.place(center, from_source + (1 - from_source) * t, turned)
-            if self.flight is not None:
+            if self.flight is not None and t > 0:
                 to_result = _fit(self.start.size, self.arrival.size)
                 self.flight.place(center, 1 + (to_result - 1) * t, 1 - turned)
 
     def clean_up_from_scene(self, scene: Scene) -> None:
         super().clean_up_from_scene(scene)
-        if self.flying is not None:
-            scene.remove(self.flying)
-            self.flying = self.flight = None
+        if self.holder is not None:
+            scene.remove(self.holder)
+            self.flying = self.flight = self.holder = None
 
 
 def _parts(mob: Mobject) -> list[Mobject]:
