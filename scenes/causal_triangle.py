@@ -15,7 +15,7 @@ from manim import (
 )
 
 from scenes.kit import (
-    AttentionMap, AttentionScene, Source, baseline_y, beat, format_value, frame_box, label, layout, math, motion,
+    AttentionMap, AttentionScene, Source, baseline_y, beat, format_value, term_box, label, layout, math, motion,
     palette, staging, typography,
 )
 from scenes.kit.attention_map import share_columns
@@ -368,7 +368,7 @@ class CausalTriangleScene(AttentionScene):
         cases = layout.fit_into(masking_cases(), layout.top_band())
         plan = replace(plan, pinned=(cases,))
         self.play(ReplacementTransform(eq, cases), run_time=1.0)
-        future_box = frame_box(VGroup(cases.select("inf"), cases.select("future")), color=palette.WRONG)
+        future_box = term_box(cases, ["inf", "future"], palette.WRONG)
         self.play(Create(future_box), run_time=0.6)
         # the −∞ of the formula travels into each future cell, a row at a time; the score it replaces fades
         staging.work_rows(self, replace(plan, pinned=(cases, future_box)), [[[
@@ -381,7 +381,7 @@ class CausalTriangleScene(AttentionScene):
         self.wait(1.0)
         past = [scores.cell(i, j) for i in range(self.n) for j in range(i + 1)]
         self.say(_("The past and the diagonal keep their scores: that is the first case of ω̃."), subject=VGroup(*past))
-        keep_box = frame_box(VGroup(cases.select("keep"), cases.select("past")), color=palette.RIGHT)
+        keep_box = term_box(cases, ["keep", "past"], palette.RIGHT)
         staging.end_over(self, plan, past_rows(scores), ReplacementTransform(future_box, keep_box))
         self.play(*(Indicate(c, color=palette.RIGHT, scale_factor=1.08) for c in past), run_time=1.5)
         self.wait(2.5)
@@ -399,7 +399,7 @@ class CausalTriangleScene(AttentionScene):
         staging.come_to_rest(self, [screen.cases], staying=[stage.whole], region=plan.region)
         self.play(screen.cases.animate.match_width(line[0]).move_to(line[0]), run_time=0.6)
         self.play(Write(arrow_eq), run_time=1.0)
-        soft_box = frame_box(arrow_eq.select("soft"), color=palette.WEIGHT)
+        soft_box = term_box(arrow_eq, ["soft"], palette.WEIGHT)
         self.play(Create(soft_box), FadeIn(header), run_time=0.5)
         plan = replace(plan, pinned=(screen.cases, arrow_eq, soft_box))
         staging.work_rows(self, plan, [[  # each score of the row becomes its weight, then the row's weights add up

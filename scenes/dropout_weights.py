@@ -14,7 +14,7 @@ from manim import (
 )
 
 from scenes.kit import (
-    AttentionMap, AttentionScene, Source, beat, format_value, frame_box, label, layout, math, matrix, motion,
+    AttentionMap, AttentionScene, Source, beat, format_value, term_box, label, layout, math, matrix, motion,
     palette, staging, typography,
 )
 from scenes.kit.attention_map import share_columns
@@ -532,7 +532,7 @@ class DropoutWeightsScene(AttentionScene):
         self.say(caption, narration=narration, subject=VGroup(*(after.cell(i, j) for i, j in self.dropped_at)))
         staging.come_to_rest(self, [pipe], staying=[stage.whole], region=plan.region)
         self.play(FadeOut(pipe), Write(formula), run_time=1.2)
-        m_box = frame_box(formula.select("m"), color=palette.WRONG)
+        m_box = term_box(formula, ["m"], palette.WRONG)
         self.play(Create(m_box), run_time=0.5)
         staging.work_rows(self, replace(plan, pinned=(formula, m_box)), cell_rows(self.dropped_at, lambda i, j: (
             after.cell(i, j), [motion.travel(VGroup(alpha.cell(i, j), formula.select("m")), after.cell(i, j)),
@@ -542,7 +542,7 @@ class DropoutWeightsScene(AttentionScene):
         caption, narration = rescale_caption(self.src.value("p"), self.src.value("rescale"))
         self.say(caption, narration=narration, subject=VGroup(factor, *(after.cell(i, j) for i, j in kept)))
         staging.come_to_rest(self, [formula, m_box], staying=[stage.whole], region=plan.region)
-        r_box = frame_box(formula.select("r"), color=palette.WEIGHT)
+        r_box = term_box(formula, ["r"], palette.WEIGHT)
         self.play(ReplacementTransform(m_box, r_box), FadeIn(factor, shift=LEFT * layout.NUDGE), run_time=0.8)
         staging.work_rows(self, replace(plan, pinned=(formula, factor, r_box)), cell_rows(kept, lambda i, j: (
             after.cell(i, j), [motion.travel(VGroup(alpha.cell(i, j), factor[1]), after.cell(i, j)),

@@ -17,7 +17,7 @@ from manim import (
 
 from scenes.kit import (
     AttentionScene, DotProducts, Source, WeightedRows, add_rows, beat, caption_brace, dot_every_row, flow_arrow,
-    format_value, frame_box, label, math, palette, scale_every_row, typography,
+    format_value, term_box, label, math, palette, scale_every_row, typography,
 )
 from scenes.kit import layout, motion, staging
 from scenes.kit.claims import count_word, leader_of, spoken_values, value_list
@@ -265,7 +265,7 @@ class SoftFormulaScene(AttentionScene):
     def score_term(self, eq: VGroup) -> tuple[Lit, Scoring]:
         """e_{t,i}: one number per English word, each a dot product: products of q and h_i, then their sum."""
         src = self.src
-        box = frame_box(eq.select("score"), color=palette.QUERY)
+        box = term_box(eq, ["score"], palette.QUERY)
         scoring, plan = compose(encoder_scoring_forms(src, self.tokens, q_name="q_t", e_name="e_(t,i)"),
                                 _under_at_rest(), pinned=[eq, box])
         comp, words, names = scoring.comp, scoring.words, scoring.names
@@ -308,7 +308,7 @@ class SoftFormulaScene(AttentionScene):
         staging.back_to_rest(self, scoring.plan, FadeOut(leftovers), FadeOut(comp.result.brackets),
                              ReplacementTransform(comp.result.body, panel.scores.body), FadeIn(panel.score_name),
                              run_time=1.2)  # the scores travel into the panel (the camera comes back to rest)
-        box = frame_box(lit.eq.select("softmax"), color=palette.WEIGHT)  # the formula where it rests on screen
+        box = term_box(lit.eq, ["softmax"], palette.WEIGHT)  # the formula where it rests on screen
         plan = replace(plan, pinned=(*plan.pinned, box))  # the box stays on the formula while the camera scrolls
         self.play(ReplacementTransform(lit.box, box), run_time=0.6)
         self.play(FadeIn(panel.arrow), Create(bars.baseline), FadeIn(bars.labels), run_time=0.8)
@@ -328,7 +328,7 @@ class SoftFormulaScene(AttentionScene):
     def weighted_sum_term(self, lit: Lit, panel: ScoreBars) -> None:
         """c_t: each encoder vector scaled by its weight, then added."""
         src, tokens, bars = self.src, self.tokens, panel.bars
-        box = frame_box(lit.eq.select("context"), color=palette.CONTEXT)
+        box = term_box(lit.eq, ["context"], palette.CONTEXT)
         under = _under_at_rest()
         (comp, names), plan = compose(flow_forms_by_row_height(
             lambda stacked, cell: _weighted_sum(src, tokens, stacked, cell)), under, pinned=[lit.eq, box])

@@ -8,6 +8,7 @@ from .attention_map import AttentionMap
 from .products import (
     DotProducts, ShownProduct, WeightedRows, add_rows, dot_every_row, row_times_vector, scale_every_row,
 )
+from .spotlight import TermLight, term_box
 from .numbers import NumberTrace, Source, TracedNumber, format_value
 from .text import align_baselines, baseline_y, escape_markup, group, heading, label, math, subscript, title
 from .widgets import (
@@ -25,5 +26,5 @@ __all__ = [
     "NamedMatrix",
     "AttentionMap",
     "DotProducts", "WeightedRows", "ShownProduct", "row_times_vector", "dot_every_row", "scale_every_row",
-    "add_rows",
+    "add_rows", "TermLight", "term_box",
 ]

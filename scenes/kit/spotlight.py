@@ -8,10 +8,61 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from manim import Animation, Create, FadeOut, Mobject, ReplacementTransform, VGroup
+import numpy as np
+from manim import Animation, Create, FadeOut, Mobject, ReplacementTransform, RoundedRectangle, VGroup
 
 from . import palette
-from .widgets import frame_box
+
+#: How far the box stands off its terms where the equation leaves room (a bracket, a neighbouring letter nearer
+#: than twice this pulls that side in to halfway).
+BOX_BUFF = 0.08
+
+
+def term_box(eq: Mobject, keys: Sequence[str], color=palette.ACCENT) -> RoundedRectangle:
+    """A box round the named terms of `eq` whose sides run through no other glyph of the equation. Typst packs
+    math tightly (the "(" before XXᵀ is 0.04 off it, K touches Q), so a box BOX_BUFF wide of a term cut through
+    its brackets and neighbours: each side now stands BOX_BUFF off, or halfway to the nearest glyph beyond it.
+    A glyph centred inside the terms' span (a fraction bar between lit terms) is framed with them, and so is the
+    partner of a bracket framed that way ("softmax(" brings its ")")."""
+    inside = {id(part) for key in keys for part in eq.select(key).family_members_with_points()}
+    glyphs = [_box_of(part) for part in eq.family_members_with_points() if id(part) not in inside]
+    span = terms = _union([_box_of(eq.select(key)) for key in keys])
+    beyond, brackets = glyphs, []
+    while framed := [g for g in beyond if _centred_in(g, span) or any(_partner(g, b) for b in brackets)]:
+        brackets += [g for g in framed if g[3] - g[2] > terms[3] - terms[2]]  # taller than the terms: a bracket
+        span = _union([span, *framed])  # framing one may bring another's centre inside
+        beyond = [g for g in beyond if g not in framed and not _centred_in(g, span)]
+    left, right, bottom, top = span
+    across_rows = [g for g in beyond if g[2] < top and g[3] > bottom]  # beside the terms, left or right
+    across_columns = [g for g in beyond if g[0] < right and g[1] > left]  # above or below them
+    left -= _side(left - g[1] for g in across_rows if g[1] <= left + 1e-6)
+    right += _side(g[0] - right for g in across_rows if g[0] >= right - 1e-6)
+    bottom -= _side(bottom - g[3] for g in across_columns if g[3] <= bottom + 1e-6)
+    top += _side(g[2] - top for g in across_columns if g[2] >= top - 1e-6)
+    box = RoundedRectangle(corner_radius=0.05, width=right - left, height=top - bottom, color=color, stroke_width=3)
+    return box.move_to(np.array([(left + right) / 2, (bottom + top) / 2, 0.0]))
+
+
+def _side(gaps) -> float:
+    """BOX_BUFF, or half the nearest gap where a glyph stands nearer than twice that."""
+    return min([BOX_BUFF, *(max(gap, 0.0) / 2 for gap in gaps)])
+
+
+def _centred_in(glyph, span) -> bool:
+    return span[0] <= (glyph[0] + glyph[1]) / 2 <= span[1] and span[2] <= (glyph[2] + glyph[3]) / 2 <= span[3]
+
+
+def _partner(glyph, bracket) -> bool:
+    """The same height on the same line: the other half of a pair of brackets."""
+    return abs(glyph[2] - bracket[2]) < 0.02 and abs(glyph[3] - bracket[3]) < 0.02 and glyph != bracket
+
+
+def _box_of(mob: Mobject) -> tuple[float, float, float, float]:
+    return (float(mob.get_left()[0]), float(mob.get_right()[0]), float(mob.get_bottom()[1]), float(mob.get_top()[1]))
+
+
+def _union(boxes) -> tuple[float, float, float, float]:
+    return (min(b[0] for b in boxes), max(b[1] for b in boxes), min(b[2] for b in boxes), max(b[3] for b in boxes))
 
 
 class TermLight:
@@ -24,7 +75,7 @@ class TermLight:
     def on(self, eq: Mobject, keys: Sequence[str], color=palette.ACCENT, paint: Sequence[str] | None = None
            ) -> list[Animation]:
         """The terms named in `paint` (default: all of `keys`) take `color`; the box takes it too."""
-        box = frame_box(VGroup(*(eq.select(k) for k in keys)), color=color)
+        box = term_box(eq, keys, color)
         painted = VGroup(*(eq.select(k) for k in (keys if paint is None else paint)))
         anims: list[Animation] = [painted.animate.set_color(color)] if len(painted) else []
         anims.append(ReplacementTransform(self.box, box) if self.box is not None else Create(box))
