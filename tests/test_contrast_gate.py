@@ -76,3 +76,17 @@ def test_a_faint_arrow_fails_the_graphics_minimum():
 def test_a_block_of_masked_cells_is_one_shape_against_the_background_and_a_faded_arrow_is_not_read():
     problems, _ = contrast_of(contrast_scenes.MaskBlockScene)
     assert problems == []
+
+
+def test_a_masked_cell_ringed_by_grid_lines_is_held_against_the_background_not_the_lines():
+    """A masked cell at a map's edge: most of the ring just outside it is the map's grid line, 8 levels lighter
+    than the background (#181B20 on #101318); the rest is the background. Against the line the mask's grey is
+    2.99:1, against the background it is the palette's 3.2:1: the gate holds it against the background."""
+    frame = np.zeros((40, 40, 4), dtype=np.uint8)
+    frame[..., :3] = (0x10, 0x13, 0x18)
+    frame[5:35, 5:35, :3] = (0x18, 0x1B, 0x20)  # the grid's lines round the cell
+    frame[10:30, 10:30, :3] = (0x5F, 0x66, 0x75)  # the masked cell
+    frame[10:30, 30:35, :3] = (0x10, 0x13, 0x18)  # where the cell meets the background (its right side)
+    assert contrast_gate.colour_around(frame, (10, 30, 10, 30)) == "#181B20"  # the lines are most of the ring
+    assert contrast_gate.colour_around(frame, (10, 30, 10, 30), against="#101318") == "#101318"
+    assert wcag("#5F6675", "#181B20") < 3.0 <= wcag("#5F6675", "#101318")

@@ -26,6 +26,11 @@ from scenes.kit.widgets import SoftmaxBars
 #: into the background's bin.
 QUANTUM = 8
 
+#: How far (levels of 255, per channel) a pixel may be from the colour a graphic is held against and still be it.
+#: Frames are rendered, not compressed, so the background is exact; a map's grid line 8 levels lighter is not the
+#: background (a masked cell inside a map, ringed by such lines, read as 2.99:1 against them).
+AGAINST_TOLERANCE = QUANTUM // 2
+
 #: Texts fainter than this are on their way in or out (a fade), or hidden on purpose; they are not read.
 READ_OPACITY = 0.5
 
@@ -133,23 +138,33 @@ def graphic_contrast(frame: np.ndarray, view: View, graphics: Iterable[tuple[Mob
         r0, r1, c0, c1 = _pixel_box(screen_box(mob, view), frame.shape)
         if r1 <= r0 or c1 <= c0:
             continue  # out of view
-        outer = np.zeros(frame.shape[:2], dtype=bool)
-        outer[max(r0 - margin, 0):r1 + margin, max(c0 - margin, 0):c1 + margin] = True
-        outer[r0:r1, c0:c1] = False
-        around = frame[..., :3][outer].astype(int)
-        if against is not None:  # only where it meets that colour
-            near = np.array([int(against[i:i + 2], 16) for i in (1, 3, 5)])
-            around = around[np.abs(around - near).max(axis=1) <= QUANTUM]
-        if len(around) == 0:
+        under = colour_around(frame, (r0, r1, c0, c1), against, margin)
+        if under is None:
             continue
-        bins = Counter(map(tuple, (around // QUANTUM).tolist()))
-        (mode, _), = bins.most_common(1)
-        members = around[np.all(around // QUANTUM == np.array(mode), axis=1)]
-        r, g, b = (int(v) for v in members.mean(axis=0).round())
-        under = f"#{r:02X}{g:02X}{b:02X}"
         seen = contrast.blend(colour, min(opacity, 1.0), under).to_hex()
         measured.append((mob, contrast.ratio(seen, under), seen, under))
     return measured
+
+
+def colour_around(frame: np.ndarray, pixels: tuple[int, int, int, int], against: str | None = None,
+                  margin: int = 3) -> str | None:
+    """The commonest colour in a ring `margin` pixels wide just outside the pixel box (rows r0:r1, columns c0:c1);
+    where `against` is given, only where the ring is that colour (None when it meets it nowhere)."""
+    r0, r1, c0, c1 = pixels
+    outer = np.zeros(frame.shape[:2], dtype=bool)
+    outer[max(r0 - margin, 0):r1 + margin, max(c0 - margin, 0):c1 + margin] = True
+    outer[r0:r1, c0:c1] = False
+    around = frame[..., :3][outer].astype(int)
+    if against is not None:  # only where it meets that colour: a grid line or an edge's anti-aliasing a few
+        near = np.array([int(against[i:i + 2], 16) for i in (1, 3, 5)])  # levels lighter is not it
+        around = around[np.abs(around - near).max(axis=1) <= AGAINST_TOLERANCE]
+    if len(around) == 0:
+        return None
+    bins = Counter(map(tuple, (around // QUANTUM).tolist()))
+    (mode, _), = bins.most_common(1)
+    members = around[np.all(around // QUANTUM == np.array(mode), axis=1)]
+    r, g, b = (int(v) for v in members.mean(axis=0).round())
+    return f"#{r:02X}{g:02X}{b:02X}"
 
 
 def graphic_problems(measured: Sequence[tuple[Mobject, float, str, str]]) -> list[str]:
@@ -164,5 +179,5 @@ def _inside(shape: tuple[int, ...], r0: int, r1: int, c0: int, c1: int) -> np.nd
     return mask
 
 
-__all__ = ["QUANTUM", "READ_OPACITY", "ink", "behind", "text_contrast", "text_problems", "meaningful_graphics",
+__all__ = ["QUANTUM", "READ_OPACITY", "ink", "behind", "colour_around", "text_contrast", "text_problems", "meaningful_graphics",
            "graphic_contrast", "graphic_problems"]
