@@ -128,6 +128,22 @@ def test_a_french_run_passes_the_layout_and_story_gates(case, monkeypatch):
     assert not problems, "\n".join(problems)
 
 
+@pytest.mark.parametrize("case", per_scene(FRENCH_CASES, scene_id=lambda case: case[0], name="-".join))
+def test_a_french_clip_lasts_30_to_120_seconds_in_every_frame(case, monkeypatch):
+    """A silent French clip is held to the English clips' 30–120 s (tests/test_scenes_render.py). A silent caption
+    stays on screen until read at 20 characters a second (scenes.kit.narration.READING_CPS), so French, 15–30 %
+    longer, lengthens every clip whose captions outlast their animations (qkv_scale ran 127 s before its longest
+    French captions were tightened). Measured on the headless storyboard (the clock a render keeps), in each frame:
+    a frame's shots, and so its animations, differ (teacher_forcing: 50.7 s landscape, 52.3 s portrait). The run is
+    the one the layout and story gates above read (same case, same worker)."""
+    from tests.test_scenes_render import MAX_SECONDS, MIN_SECONDS
+
+    monkeypatch.setenv(LANGUAGE_ENV_VAR, "fr")
+    report = inspect_scene(*case)
+    assert report.stage_texts is not None, "the run is a French one"
+    assert MIN_SECONDS <= report.duration <= MAX_SECONDS, f"{'/'.join(case)} lasts {report.duration:.1f} s in French"
+
+
 #: Two kept edge examples in French (issue 43): the longest words and rows, where French, 15–30 % longer, overflows
 #: first. learned_heads is left out (a fixed trained model, the same for every example: its French run is above).
 FRENCH_EDGE_EXAMPLES = ("wide", "long-word")
