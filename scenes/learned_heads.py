@@ -412,11 +412,10 @@ class LearnedHeadsScene(AttentionScene):
         title = wrapped(_("mean attention weight on each offset"), width, font_size=typography.BODY_SIZE)
         muted = dict(font_size=typography.SMALL_SIZE, color=palette.MUTED)
         n_eval = src.number("n_eval_sequences", decimals=0, **muted)
-        where = _flowed([_("over"), n_eval, _("fresh random sequences, positions t ≥ k")], width, gap=layout.TIGHT,
-                        **muted)
+        where = _flowed([_("over"), n_eval, _("fresh random sequences, positions t ≥ k")], width, **muted)
         accuracy = _flowed([_("fraction of output digits right:"),
                             src.number("accuracy", decimals=2, font_size=typography.SMALL_SIZE, color=palette.RIGHT)],
-                           width, gap=layout.TIGHT, **muted)
+                           width, **muted)
         whole = VGroup(title, where, VGroup(grid, row_names, col_names), accuracy).arrange(DOWN, buff=layout.GAP)
         return whole
 
