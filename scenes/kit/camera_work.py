@@ -13,6 +13,7 @@ Every move carries only the `pinned` mobjects (the step's formula) along, so the
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass
 
 from manim import Animation, FadeOut, Mobject, Rectangle, Scene, VGroup, config
@@ -102,6 +103,19 @@ def move_to_shot(scene: Scene, shot: camera_moves.Shot, within: Mobject, pinned:
     else:
         scene.play(*moves, *state, *animations, run_time=run_time)
     keep_in_front(scene, pinned)
+
+
+def move_through(scene: Scene, shots: Iterable[camera_moves.Shot], within: Mobject, pinned: Sequence[Mobject],
+                 *animations: Animation, run_time: float = 1.0, region: layout.Region | None = None) -> None:
+    """`move_to_shot` to each of `shots` in turn (taken one at a time: a generator finds each shot after the moves
+    before it), `animations` playing with the first move. From the first move that plays nothing of its own on,
+    only the camera moves: the picture is held still (shot_content.held_still)."""
+    with ExitStack() as still:
+        for i, shot in enumerate(shots):
+            if i == (1 if animations else 0):
+                still.enter_context(shot_content.held_still(scene, _pinned(scene, pinned)))
+            move_to_shot(scene, shot, within, pinned, *(animations if i == 0 else ()), run_time=run_time,
+                         region=region)
 
 
 def _state_ends_at_once(scene: Scene, moves: Sequence[Animation], state: Sequence[Animation]) -> bool:
@@ -365,8 +379,9 @@ def frame_along(scene: Scene, name: Mobject, grid, whole: Mobject, pinned: Seque
     if VGroup(name, grid).width <= room:
         pieces = [VGroup(name, grid)]
     shot = None
-    for part in pieces:
-        shot = frame_part(scene, part, whole, pinned, run_time=run_time, region=region)
+    with shot_content.held_still(scene, _pinned(scene, pinned)):  # only the camera moves from piece to piece
+        for part in pieces:
+            shot = frame_part(scene, part, whole, pinned, run_time=run_time, region=region)
     return shot
 
 
@@ -384,6 +399,6 @@ def fade_out_all(scene: Scene, piece: Mobject) -> list[Animation]:
     return [FadeOut(mob) for mob in scene.mobjects if part(mob)]
 
 
-__all__ = ["CLOSE_ROWS", "RowWork", "every_row", "BandCover", "band_cover", "frame_along", "cover_top_band", "keep_in_front", "pinned_on_screen", "move_to_shot",
+__all__ = ["CLOSE_ROWS", "RowWork", "every_row", "BandCover", "band_cover", "frame_along", "cover_top_band", "keep_in_front", "pinned_on_screen", "move_to_shot", "move_through",
            "show_whole", "dot_every_row", "scale_every_row", "frame_part", "shot_without_slivers", "fade_out_all",
            "reads_in_one_shot", "sweep"]
