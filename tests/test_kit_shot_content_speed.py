@@ -101,3 +101,71 @@ def test_an_opacity_to_sets_the_alphas_manims_set_fill_and_set_stroke_set(alpha,
             other.begin()
             other.interpolate(alpha)
         assert colours(fast) == colours(stock)
+
+
+class _SweptScene:
+    """A picture too wide for the body at the floor (twelve maps side by side), entered under the camera and swept
+    piece by piece with `end_on`: every shot a camera move over a still picture (`shot_content.held_still`)."""
+
+    @staticmethod
+    def make():
+        from manim import FadeIn, RIGHT, UP
+
+        from scenes.kit import AttentionScene, beat, layout, math, palette, staging
+        from scenes.kit.compose import Form, compose
+        from scenes.kit.widgets import TensorGrid
+
+        class SweptScene(AttentionScene):
+            scene_id = "coffee_cafe"
+
+            def construct(self):
+                self.sweep_the_maps()
+
+            @beat
+            def sweep_the_maps(self):
+                src = Source("coffee")
+                formula = math("alpha = op(\"softmax\")(e)").to_edge(UP, buff=layout.MARGIN)
+
+                def build():
+                    return VGroup(*(TensorGrid(src, "weights", shading=("none", "weights")[i % 2])
+                                    for i in range(12))).arrange(RIGHT, buff=layout.APART)
+
+                maps, plan = compose([Form("side by side", build)], pinned=[formula])
+                self.say("swept", subject=maps)
+                self.add(formula)
+                staging.enter(self, plan, FadeIn(maps), then_on=maps)
+
+        return SweptScene
+
+
+def test_a_sweep_over_a_still_picture_shows_what_measuring_every_shot_afresh_shows(monkeypatch):
+    """The texts measured once for every shot of a sweep (held_still), and the shot states ended at once beside the
+    skipped camera moves (end_at_once), give the same run, frame for frame and figure for figure, as every text
+    measured afresh and every shot state played; and the sweep did read its measures back."""
+    import contextlib
+
+    from scenes.kit import camera_work, light_animations
+    from scenes.quality.inspection import inspect_scene_class
+
+    scene = _SweptScene.make()
+    reads = []
+    measures = shot_content._measures
+    monkeypatch.setattr(shot_content, "measure_texts", measures)  # the gates' own measuring: not counted
+    monkeypatch.setattr(shot_content, "_measures", lambda units: reads.append(len(units)) or measures(units))
+    ended = []
+    monkeypatch.setattr(camera_work, "end_at_once",
+                        lambda scene, state: ended.append(len(state)) or light_animations.end_at_once(scene, state))
+    held = inspect_scene_class(scene, "swept", "portrait")
+    assert sum(ended) > 0
+    held_reads = sum(reads)
+    reads.clear()
+    with monkeypatch.context() as patched:
+        patched.setattr(shot_content, "held_still", lambda scene, moving: contextlib.nullcontext())
+        fresh = inspect_scene_class(scene, "swept", "portrait")
+    assert fresh.animations_checked == held.animations_checked > 6  # the sweep's shots
+    assert held_reads < sum(reads) / 2
+    assert [(name, frame.tobytes()) for name, frame in held.beat_frames] == \
+        [(name, frame.tobytes()) for name, frame in fresh.beat_frames]
+    assert [m.as_json() for m in held.metrics] == [m.as_json() for m in fresh.metrics]
+    assert held.problems() + held.arithmetic_problems() == fresh.problems() + fresh.arithmetic_problems()
+    assert held.shown_numbers == fresh.shown_numbers

@@ -13,12 +13,14 @@ Every move carries only the `pinned` mobjects (the step's formula) along, so the
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass
 
 from manim import Animation, FadeOut, Mobject, Rectangle, Scene, VGroup, config
 
 from . import camera_moves, shot_content, layout, palette
 from .on_screen import View, screen_box
+from .light_animations import end_at_once
 from .products import DotProducts, ShownProduct, WeightedRows, row_times_vector, settle
 from .widgets import TensorGrid
 
@@ -66,8 +68,24 @@ def pinned_on_screen(scene: Scene, pinned: Sequence[Mobject]) -> list[Mobject]:
 
 
 def keep_in_front(scene: Scene, pinned: Sequence[Mobject]) -> None:
-    """The cover and the formula over whatever entered since (a product row arriving under the top band)."""
-    scene.bring_to_front(*_pinned(scene, pinned))
+    """The cover and the formula over whatever entered since (a product row arriving under the top band). While a
+    sweep holds the picture still (no group on the stage gains or loses a part), a stage whose list of mobjects is
+    the very one the last bringing to front left is left as it is: bringing the same mobjects to the front of it
+    again changes nothing."""
+    front = _pinned(scene, pinned)
+    notes = shot_content.still_notes()
+    if notes is not None and notes.get("front") == _stage_lists(scene, front):
+        return
+    scene.bring_to_front(*front)
+    if notes is not None:
+        notes["front"] = _stage_lists(scene, front)
+
+
+def _stage_lists(scene: Scene, front: Sequence[Mobject]) -> tuple:
+    """What bringing `front` to the front reads and writes: the mobjects it brings, the stage's lists (Scene.add
+    restructures the moving mobjects too), by identity."""
+    return tuple(tuple(map(id, mobs)) for mobs in (front, scene.mobjects, scene.foreground_mobjects,
+                                                    scene.moving_mobjects))
 
 
 def move_to_shot(scene: Scene, shot: camera_moves.Shot, within: Mobject, pinned: Sequence[Mobject], *animations,
@@ -77,10 +95,40 @@ def move_to_shot(scene: Scene, shot: camera_moves.Shot, within: Mobject, pinned:
     default the body; traced numbers only at `number_floor` or above, default the floor), `pinned` (and the top
     band's cover) still on screen."""
     keep_in_front(scene, pinned)
-    scene.play(*camera_moves.move_camera(scene, shot, pinned=_pinned(scene, pinned)),
-               *shot_content.shot_state(scene, shot, within, region, number_floor=number_floor), *animations,
-               run_time=run_time)
+    moves = camera_moves.move_camera(scene, shot, pinned=_pinned(scene, pinned))
+    state = shot_content.shot_state(scene, shot, within, region, number_floor=number_floor)
+    if not animations and _state_ends_at_once(scene, moves, state):
+        end_at_once(scene, state)
+        scene.play(*moves, run_time=run_time)
+    else:
+        scene.play(*moves, *state, *animations, run_time=run_time)
     keep_in_front(scene, pinned)
+
+
+def move_through(scene: Scene, shots: Iterable[camera_moves.Shot], within: Mobject, pinned: Sequence[Mobject],
+                 *animations: Animation, run_time: float = 1.0, region: layout.Region | None = None) -> None:
+    """`move_to_shot` to each of `shots` in turn (taken one at a time: a generator finds each shot after the moves
+    before it), `animations` playing with the first move. From the first move that plays nothing of its own on,
+    only the camera moves: the picture is held still (shot_content.held_still)."""
+    with ExitStack() as still:
+        for i, shot in enumerate(shots):
+            if i == (1 if animations else 0):
+                still.enter_context(shot_content.held_still(scene, _pinned(scene, pinned)))
+            move_to_shot(scene, shot, within, pinned, *(animations if i == 0 else ()), run_time=run_time,
+                         region=region)
+
+
+def _state_ends_at_once(scene: Scene, moves: Sequence[Animation], state: Sequence[Animation]) -> bool:
+    """Whether the shot state's opacity and fill animations may end at once beside a skipped play of the camera's
+    moves (`light_animations.end_at_once`): every play of the scene is skipped to its end (a headless run: the
+    renderer made to skip, which no play undoes; a render decides play by play, and never comes here), the picture is held
+    still (a sweep: no updater anywhere, see shot_content.held_still), and no member of what they animate is one the
+    moves animate, so neither's end depends on the other (nor does the gate on two animations of one mobject)."""
+    if not state or not getattr(scene.renderer, "_original_skipping_status", False) \
+            or not shot_content.holding_still():
+        return False
+    moving = {id(member) for move in moves for member in move.mobject.get_family()}
+    return not any(id(member) in moving for animation in state for member in animation.mobject.get_family())
 
 
 def _row_shot(candidates: Sequence[Mobject], region: layout.Region | None = None) -> camera_moves.Shot:
@@ -108,14 +156,17 @@ def sweep(scene: Scene, pieces: Sequence[Mobject], whole: Mobject, pinned: Seque
     """Frame `pieces` in order, as many together as one shot shows legibly: every number of a part too wide (or
     too tall) for one legible shot is seen legible once (a six-entry row across a phone's width)."""
     group: list[Mobject] = []
-    for piece in pieces:
-        if group and not reads_in_one_shot(VGroup(*group, piece), region):
+    # only the camera moves (and what it carries): every text of the picture measured once for all the shots
+    with shot_content.held_still(scene, _pinned(scene, pinned)):
+        for piece in pieces:
+            if group and not reads_in_one_shot(VGroup(*group, piece), region):
+                move_to_shot(scene, camera_moves.shot_on(VGroup(*group), region), whole, pinned, run_time=run_time,
+                             region=region)
+                group = []
+            group.append(piece)
+        if group:
             move_to_shot(scene, camera_moves.shot_on(VGroup(*group), region), whole, pinned, run_time=run_time,
                          region=region)
-            group = []
-        group.append(piece)
-    if group:
-        move_to_shot(scene, camera_moves.shot_on(VGroup(*group), region), whole, pinned, run_time=run_time, region=region)
 
 
 def _dot_row_pieces(comp: DotProducts, i: int, extra: Sequence[Mobject]) -> list[Mobject]:
@@ -328,8 +379,9 @@ def frame_along(scene: Scene, name: Mobject, grid, whole: Mobject, pinned: Seque
     if VGroup(name, grid).width <= room:
         pieces = [VGroup(name, grid)]
     shot = None
-    for part in pieces:
-        shot = frame_part(scene, part, whole, pinned, run_time=run_time, region=region)
+    with shot_content.held_still(scene, _pinned(scene, pinned)):  # only the camera moves from piece to piece
+        for part in pieces:
+            shot = frame_part(scene, part, whole, pinned, run_time=run_time, region=region)
     return shot
 
 
@@ -347,6 +399,6 @@ def fade_out_all(scene: Scene, piece: Mobject) -> list[Animation]:
     return [FadeOut(mob) for mob in scene.mobjects if part(mob)]
 
 
-__all__ = ["CLOSE_ROWS", "RowWork", "every_row", "BandCover", "band_cover", "frame_along", "cover_top_band", "keep_in_front", "pinned_on_screen", "move_to_shot",
+__all__ = ["CLOSE_ROWS", "RowWork", "every_row", "BandCover", "band_cover", "frame_along", "cover_top_band", "keep_in_front", "pinned_on_screen", "move_to_shot", "move_through",
            "show_whole", "dot_every_row", "scale_every_row", "frame_part", "shot_without_slivers", "fade_out_all",
            "reads_in_one_shot", "sweep"]

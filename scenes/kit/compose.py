@@ -103,9 +103,12 @@ def rung_of(mob: Mobject, region: layout.Region, *, grow: bool = True, marks: bo
     if shows_shades(mob) and not marks:
         return CAMERA
     factor = fill_factor(mob, region, grow=grow)
-    smallest = shot_content.smallest_font(mob)
+    # shot_content.smallest_font and smallest_number, from one measure of each text
+    sized = [(unit, shot_content.font_size(unit)) for unit in shot_content.text_units(mob)]
+    smallest = min((size for _, size in sized if size is not None), default=typography.MIN_FONT_SIZE)
     text = smallest * factor
-    numbers = smallest if all_worked else smallest_number(mob)
+    numbers = smallest if all_worked else min(
+        (size for unit, size in sized if isinstance(unit, TracedNumber) and size is not None), default=None)
     tolerance = 1 - shot_content.ROUNDING
     if text < typography.MIN_FONT_SIZE * tolerance:
         return CAMERA
@@ -195,15 +198,25 @@ def to_film(wholes: Sequence[Mobject], regions: Sequence[layout.Region]) -> int:
     comes out largest of those no wider than their region at the floor (the camera then only pans down), else the
     narrowest, with the least to pan across. The one camera rule, for compose and for a panel that picks its own
     arrangement (`score_bars.bars_or_rows`)."""
+    smallest: dict[int, float] = {}  # each picture's smallest text, measured once (nothing moves meanwhile)
+
+    def smallest_font(i: int) -> float:
+        if i not in smallest:
+            smallest[i] = shot_content.smallest_font(wholes[i])
+        return smallest[i]
+
+    def floor_scale(i: int) -> float:  # shot_content.floor_scale, from the measured smallest text
+        return shot_content._to_floor(smallest_font(i))
+
     def legibility(i: int) -> float:
-        return fill_factor(wholes[i], regions[i]) * shot_content.smallest_font(wholes[i])
+        return fill_factor(wholes[i], regions[i]) * smallest_font(i)
 
     def width_at_floor(i: int) -> float:
-        return wholes[i].width * shot_content.floor_scale(wholes[i])
+        return wholes[i].width * floor_scale(i)
 
     def panned_across(i: int) -> float:
         """How much of its parts, at the floor, lies beyond its region's width: what the camera pans across."""
-        scale, room = shot_content.floor_scale(wholes[i]), regions[i].width
+        scale, room = floor_scale(i), regions[i].width
         return sum(max(0.0, part.width * scale - room) for part in (wholes[i].submobjects or [wholes[i]]))
 
     indices = range(len(wholes))

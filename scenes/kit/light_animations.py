@@ -98,4 +98,17 @@ class FillTo(Animation):
             self.mobject.set_fill(interpolate_color(color, self.color, t), opacity=opacity * (1 - t) + self.opacity * t)
 
 
-__all__ = ["OpacityTo", "FillTo", "plain", "ALPHAS", "STOCK"]
+def end_at_once(scene, animations: list[Animation]) -> None:
+    """Each of `animations` (OpacityTo, FillTo) taken to its end at once, as a skipped play ends it: begun without
+    drawing its start (`_begin`), then finished (interpolated at 1). For a play skipped to its end whose other
+    animations touch none of these mobjects and where nothing has an updater: the end state is the one the play
+    leaves (each ends where its own numbers say, read at its begin), without manim's per-animation bookkeeping."""
+    for animation in animations:
+        animation.skipped_to_its_end = True
+        animation._setup_scene(scene)
+        animation.begin()
+        animation.finish()
+        animation.clean_up_from_scene(scene)
+
+
+__all__ = ["OpacityTo", "FillTo", "plain", "end_at_once", "ALPHAS", "STOCK"]

@@ -17,7 +17,8 @@ as in a heat map), so the pulled-back whole still shows the shape of the data.
 from __future__ import annotations
 
 import weakref
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 
 import numpy as np
 from manim import Animation, DecimalNumber, Mobject, Rectangle, Text, Typst, VMobject
@@ -150,7 +151,79 @@ def _legible(size: float | None, box: tuple[float, float, float, float], shot: c
             and top <= body.top)
 
 
+#: While a camera sweeps over a still picture (`held_still`): each text's measure by id (the text kept alive with
+#: it, so no id is reused), the texts that move (carried along with the camera) left out; None otherwise.
+_STILL: dict[int, tuple[Mobject, tuple]] | None = None
+#: While held still: the texts and the numbered cells of each `within` a shot state was asked of, by id.
+_STILL_PARTS: dict[int, tuple[Mobject, list[Mobject], list]] = {}
+#: While held still: the ids of every member of what moves with the camera (its frame, the pinned formula, the
+#: band's cover): a text with such a member is measured afresh every time.
+_MOVING: set[int] = set()
+_STILL_NOTES: dict = {}
+
+
+@contextmanager
+def held_still(scene, moving: Sequence[Mobject]) -> Iterator[None]:
+    """While the camera only moves over the picture (a sweep: camera moves whose plays change texts' and cells'
+    opacity and fill, never their points), each text's measure (`text_measures`) is taken once and read back, and
+    so are the texts and numbered cells of the `within` a shot state is asked of. `moving`: what the moves carry
+    along (the pinned formula, the band's cover); their texts are measured afresh each time. Nothing is held when
+    some mobject on the stage has an updater (it could move a text between two moves) or the scene has one."""
+    global _STILL
+    if _STILL is not None or scene.updaters or any(m.updaters for m in scene.get_mobject_family_members()):
+        yield
+        return
+    frame = getattr(scene.camera, "frame", None)
+    _MOVING.clear()
+    _MOVING.update(id(m) for mob in [*moving, *([frame] if frame is not None else [])] for m in mob.get_family())
+    _STILL = {}
+    try:
+        yield
+    finally:
+        _STILL = None
+        _STILL_PARTS.clear()
+        _STILL_NOTES.clear()
+        _MOVING.clear()
+
+
+def holding_still() -> bool:
+    """Whether a sweep holds the picture still now (`held_still`)."""
+    return _STILL is not None
+
+
+def still_notes() -> dict | None:
+    """A note book that lasts while the picture is held still (`held_still`), else None: what a sweep's helpers
+    found once and may read back until the sweep ends."""
+    return _STILL_NOTES if _STILL is not None else None
+
+
 def text_measures(units: Sequence[Mobject]) -> list[tuple[float | None, tuple[float, float, float, float]]]:
+    """`_measures` of `units`, each text measured once while the picture is `held_still` (the same floats: a text's
+    measure does not depend on the texts measured with it)."""
+    still = _STILL
+    if still is None:
+        return _measures(units)
+    missing = [unit for unit in units if id(unit) not in still]
+    if missing:
+        for unit, measure in zip(missing, _measures(missing)):
+            if not any(id(member) in _MOVING for member in unit.get_family()):
+                still[id(unit)] = (unit, measure)
+            else:
+                still[id(unit)] = (unit, None)
+    found = [still[id(unit)][1] for unit in units]
+    if any(measure is None for measure in found):
+        fresh = iter(_measures([unit for unit, measure in zip(units, found) if measure is None]))
+        found = [measure if measure is not None else next(fresh) for measure in found]
+    return found
+
+
+def measure_texts(units: Sequence[Mobject]) -> list[tuple[float | None, tuple[float, float, float, float]]]:
+    """(`font_size(unit)`, `boundary_box(unit)`) of every unit, measured now from one gathering of their points
+    (never read back from a sweep's held measures: the quality gates measure what is on screen afresh)."""
+    return _measures(units)
+
+
+def _measures(units: Sequence[Mobject]) -> list[tuple[float | None, tuple[float, float, float, float]]]:
     """(`font_size(unit)`, `boundary_box(unit)`) of every unit, the same floats, from one gathering of their points.
 
     A close-up asks both of every text of a composition on every camera move (hundreds of texts, a few points arrays
@@ -292,7 +365,7 @@ def _targets(shot: camera_moves.Shot, within: Mobject, region: layout.Region | N
     number must reach on screen to be shown (default the floor, like every text): a worked computation's numbers
     may be held to typography.WORKED_NUMBER_SIZE, shaded below it."""
     changes = []
-    units = text_units(within)
+    units, cells = _parts(within)
     floors = [number_floor if isinstance(unit, TracedNumber) else None for unit in units]
     for unit, legible in zip(units, legible_all(units, shot, region, floors=floors)):
         if not legible and unit not in _HIDDEN and _opacity(unit) > 0.05:
@@ -301,9 +374,23 @@ def _targets(shot: camera_moves.Shot, within: Mobject, region: layout.Region | N
             changes.append((unit, 1.0))
     hidden_after = {id(u) for u, o in changes if o == 0.0} | {id(u) for u in _HIDDEN} - \
         {id(u) for u, o in changes if o == 1.0}
-    fills = [(square, palette.value_color(number.value, scale), 1.0 if id(number) in hidden_after else 0.0)
-             for square, number, scale in _cells(within) if square.plain_cell]
+    fills = [(square, color, 1.0 if id(number) in hidden_after else 0.0)
+             for square, number, color in cells if square.plain_cell]
     return changes, fills
+
+
+def _parts(within: Mobject) -> tuple[list[Mobject], list]:
+    """`within`'s texts and its numbered cells (square, number, the shade of its value), found once while the
+    picture is held still (`held_still`: no play then adds or removes a part, or changes a value)."""
+    if _STILL is not None:
+        known = _STILL_PARTS.get(id(within))
+        if known is not None and known[0] is within:
+            return known[1], known[2]
+    parts = text_units(within), [(square, number, palette.value_color(number.value, scale) if square.plain_cell
+                                  else None) for square, number, scale in _cells(within)]
+    if _STILL is not None:
+        _STILL_PARTS[id(within)] = (within, *parts)
+    return parts
 
 
 def set_opacity(unit: Mobject, opacity: float) -> None:
@@ -354,7 +441,7 @@ def shot_state(scene, shot: camera_moves.Shot, within: Mobject, region: layout.R
                number_floor: float | None = None) -> list[Animation]:
     """The animations that bring `within` into the state `shot` shows, for the parts on screen (the others are set
     at once, so they enter in that state); play them with the camera move. `number_floor` as in `_targets`."""
-    on_screen = set(map(id, scene.get_mobject_family_members()))
+    on_screen = _on_screen(scene)
     changes, fills = _targets(shot, within, region, number_floor)
     anims: list[Animation] = []
     for unit, opacity in changes:
@@ -371,6 +458,19 @@ def shot_state(scene, shot: camera_moves.Shot, within: Mobject, region: layout.R
             square.set_fill(color, opacity=opacity)
     _record(changes)
     return anims
+
+
+def _on_screen(scene) -> set[int]:
+    """The ids of every member of every mobject on the stage. While the picture is held still (no group gains or
+    loses a part), the same stage list (the same mobjects, in the same order) has the same members: found once."""
+    notes = still_notes()
+    if notes is None:
+        return set(map(id, scene.get_mobject_family_members()))
+    stage = (tuple(map(id, scene.mobjects)), tuple(map(id, scene.foreground_mobjects)))
+    known = notes.get("on_screen")
+    if known is None or known[0] != stage:
+        known = notes["on_screen"] = (stage, set(map(id, scene.get_mobject_family_members())))
+    return known[1]
 
 
 def whole_shot(mob: Mobject, region: layout.Region | None = None) -> camera_moves.Shot:

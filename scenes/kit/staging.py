@@ -355,9 +355,8 @@ def end_across(scene: Scene, plan: Plan, parts: Sequence[Mobject], *animations: 
             pieces.append([])
         pieces[-1].append(part)
     shots = [shot for piece in pieces for shot in _down(VGroup(*piece), plan.region)]
-    for i, shot in enumerate(shots):  # built at the floor: the camera pans, it never zooms in on a small piece
-        camera_work.move_to_shot(scene, shot, plan.whole, plan.pinned, *(animations if i == 0 else ()),
-                            run_time=run_time, region=plan.region)
+    # built at the floor: the camera pans, it never zooms in on a small piece
+    camera_work.move_through(scene, shots, plan.whole, plan.pinned, *animations, run_time=run_time, region=plan.region)
 
 
 def _down(piece: Mobject, region: layout.Region) -> list[camera_moves.Shot]:
@@ -446,9 +445,8 @@ def end_over(scene: Scene, plan: Plan, rows: Sequence[Sequence[Mobject]], *anima
                 shots[-1] = VGroup(shots[-1], pieces[0])
             else:
                 shots.extend(pieces)
-    for i, piece in enumerate(shots):
-        camera_work.move_to_shot(scene, camera_moves.shot_on(piece, plan.region, max_zoom=1.0), plan.whole, plan.pinned,
-                            *(animations if i == 0 else ()), run_time=run_time, region=plan.region)
+    camera_work.move_through(scene, (camera_moves.shot_on(piece, plan.region, max_zoom=1.0) for piece in shots),
+                             plan.whole, plan.pinned, *animations, run_time=run_time, region=plan.region)
 
 
 def _shot_groups(parts: Sequence[Mobject], region: layout.Region) -> list[list[int]]:

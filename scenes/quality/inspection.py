@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from manim import DecimalNumber, MathTypst, Mobject, Text, Typst, VGroup, Wait, config
+from manim import DecimalNumber, MathTypst, Mobject, Text, Typst, VGroup, VMobject, Wait, config
 from manim.mobject.svg.svg_mobject import VMobjectFromSVGPath
 
 from attention_math import example_spec, examples
@@ -196,7 +196,15 @@ def _only_glyphs_memo():
 
 
 def text_units(scene: AttentionScene) -> list[Mobject]:
-    """The outermost text-like mobjects on screen: traced numbers, Typst/MathTypst, Pango Text, bare decimals, and
+    """The outermost text-like mobjects on screen (see `measured_text_units`)."""
+    return measured_text_units(scene)[0]
+
+
+def measured_text_units(scene: AttentionScene
+                        ) -> tuple[list[Mobject], dict[int, tuple[float | None, tuple[float, float, float, float]]]]:
+    """The outermost text-like mobjects on screen, and each one's (effective_font_size, boundary_box) by id, measured
+    together (shot_content's one gathering of their points: the same floats as measuring them one by one, a unit's
+    box asked once an animation, not once for the band's cover and again for the screen): traced numbers, Typst/MathTypst, Pango Text, bare decimals, and
     loose glyphs as TornText: a torn formula's glyphs gathered by the text they came from (every Typst seen whole
     is remembered), and each outermost group of glyph copies as one unit. A text wholly under the band's cover is
     hidden, not on screen."""
@@ -212,30 +220,40 @@ def text_units(scene: AttentionScene) -> list[Mobject]:
             for part in text.family_members_with_points():
                 owners[id(part)] = (part, text)
 
-    def visit(mob: Mobject, glyph_root: Mobject | None, layer: int) -> None:
+    def glyph_root(path: list[Mobject]) -> Mobject:
+        """The outermost of `path` (a loose glyph's ancestors, top first, and the glyph) whose family has points,
+        all of them glyphs: asked only where a loose glyph is met, not of every group on the way down (a grid's
+        every number's every glyph walked after every animation)."""
+        return next(mob for mob in path if only_glyphs(mob))
+
+    def visit(mob: Mobject, path: list[Mobject], layer: int) -> None:
         if isinstance(mob, _TEXT_TYPES):
             found.append((mob, layer))
             remember(mob)
             return
-        if glyph_root is None and only_glyphs(mob):
-            glyph_root = mob
+        path.append(mob)
         if type(mob) is VMobjectFromSVGPath and len(mob.points) > 0 and is_visible(mob):  # a glyph with points
             known = owners.get(id(mob))
             owner = known[1] if known is not None and known[0] is mob else None
-            entry = loose.setdefault(id(owner) if owner is not None else id(glyph_root), (owner, [], []))
+            entry = loose.setdefault(id(owner) if owner is not None else id(glyph_root(path)), (owner, [], []))
             entry[1].append(mob)
             entry[2].append(layer)
         for sub in mob.submobjects:
-            visit(sub, glyph_root, layer)
+            visit(sub, path, layer)
+        path.pop()
 
     for layer, mob in enumerate(scene.mobjects + scene.foreground_mobjects):
-        visit(mob, None, layer)
+        visit(mob, [], layer)
     found.extend((TornText(glyphs, owner), max(layers)) for owner, glyphs, layers in loose.values())
-    hidden = _hidden_under_the_band_cover(scene)
-    return [unit for unit, layer in found if is_visible(unit) and not hidden(unit, layer)]
+    found = [(unit, layer) for unit, layer in found if is_visible(unit)]
+    measures = {id(unit): (unit.torn_font_size if isinstance(unit, TornText) else size, box)
+                for (unit, _), (size, box) in zip(found, shot_content.measure_texts([u for u, _ in found]))}
+    hidden = _hidden_under_the_band_cover(scene, measures)
+    units = [unit for unit, layer in found if not hidden(unit, layer)]
+    return units, {id(unit): measures[id(unit)] for unit in units}
 
 
-def _hidden_under_the_band_cover(scene: AttentionScene):
+def _hidden_under_the_band_cover(scene: AttentionScene, measures: dict | None = None):
     """A test of (unit, layer): the unit lies wholly under the opaque strip over the top band
     (camera_work.cover_top_band), drawn before it. A composition passing under the formula band is hidden there, not
     overlapping it. The cover's place and box are read once per call of text_units, not once per unit."""
@@ -248,7 +266,7 @@ def _hidden_under_the_band_cover(scene: AttentionScene):
     def hidden(unit: Mobject, layer: int) -> bool:
         if layer >= cover_layer:
             return False
-        left, right, bottom, top = boundary_box(unit)
+        left, right, bottom, top = boundary_box(unit) if measures is None else measures[id(unit)][1]
         return (left >= c_left - EDGE_TOLERANCE and right <= c_right + EDGE_TOLERANCE and
                 bottom >= c_bottom - EDGE_TOLERANCE and top <= c_top + EDGE_TOLERANCE)
 
@@ -281,9 +299,10 @@ def effective_font_size(mob: Mobject) -> float | None:
     return min(sizes) if sizes else None
 
 
-def on_screen_font_size(unit: Mobject, view: View) -> float | None:
-    """The unit's font size as the viewer sees it: its own size times the camera's zoom."""
-    size = effective_font_size(unit)
+def on_screen_font_size(unit: Mobject, view: View, measures: dict | None = None) -> float | None:
+    """The unit's font size as the viewer sees it: its own size times the camera's zoom (`measures`: the units'
+    measured_text_units figures, when the caller has them)."""
+    size = effective_font_size(unit) if measures is None else measures[id(unit)][0]
     return None if size is None else size * view.zoom
 
 
@@ -313,16 +332,27 @@ def visible_text(scene: AttentionScene, units: list[Mobject] | None = None,
     return [(unit, box) for unit in units if _inside(box := boxes[id(unit)], frame) != "out"]
 
 
-def screen_boxes(units: list[Mobject], view: View) -> dict[int, tuple[float, float, float, float]]:
+def screen_boxes(units: list[Mobject], view: View, measures: dict | None = None
+                 ) -> dict[int, tuple[float, float, float, float]]:
     """Each unit's box in the coordinates of the frame at rest, by the unit's id: measured once an animation and
-    read by the layout gate and the story gate alike."""
-    return {id(unit): screen_box(unit, view) for unit in units}
+    read by the layout gate and the story gate alike (`measures`: the units' measured_text_units figures, when
+    the caller has them: screen_box's arithmetic on the same box)."""
+    if measures is None:
+        return {id(unit): screen_box(unit, view) for unit in units}
+    boxes = {}
+    for unit in units:
+        left, right, bottom, top = measures[id(unit)][1]
+        (left, bottom), (right, top) = view.to_screen(left, bottom), view.to_screen(right, top)
+        boxes[id(unit)] = (left, right, bottom, top)
+    return boxes
 
 
 def layout_problems(scene: AttentionScene,
                     shown: list[tuple[Mobject, tuple[float, float, float, float]]] | None = None,
-                    drawn: list[tuple[float, float, float, float]] | None = None) -> list[str]:
-    """`shown`: the scene's visible_text, `drawn`: its _drawn_boxes, when the caller has them already."""
+                    drawn: list[tuple[float, float, float, float]] | None = None,
+                    measures: dict | None = None) -> list[str]:
+    """`shown`: the scene's visible_text, `drawn`: its _drawn_boxes, `measures`: the units' measured_text_units
+    figures, when the caller has them already."""
     problems: list[str] = []
     view = current_view(scene)
     half_w, half_h = config.frame_width / 2, config.frame_height / 2
@@ -331,7 +361,7 @@ def layout_problems(scene: AttentionScene,
     for unit, box in shown:
         if _inside(box, frame) == "cut":
             problems.append(f"outside the frame: {describe(unit)}")
-        size = on_screen_font_size(unit, view)
+        size = on_screen_font_size(unit, view, measures)
         if size is not None and size < typography.MIN_FONT_SIZE * FONT_SIZE_TOLERANCE:
             problems.append(f"below the legibility floor (font size {size:.1f} < {typography.MIN_FONT_SIZE}): "
                             f"{describe(unit)}")
@@ -371,9 +401,9 @@ def _drawn_boxes(scene: AttentionScene, view: View) -> list[tuple[float, float, 
     for mob in scene.mobjects:
         if mob is frame_mob:
             continue
-        parts = [p for p in mob.family_members_with_points() if _drawn(p)]
+        parts = _drawn_points(mob)
         if parts:
-            left, right, bottom, top = points_box(np.concatenate([p.points for p in parts]))
+            left, right, bottom, top = points_box(np.concatenate(parts))
             (left, bottom), (right, top) = view.to_screen(left, bottom), view.to_screen(right, top)
             boxes.append((left, right, bottom, top))
     return boxes
@@ -400,6 +430,52 @@ def composition_fill(scene: AttentionScene, drawn: list[tuple[float, float, floa
     width = max(b[1] for b in boxes) - min(b[0] for b in boxes)
     height = max(b[3] for b in boxes) - min(b[2] for b in boxes)
     return min(1.0, max(width / body.width, height / body.height))
+
+
+#: More members than any scene's family has: a walk that gets here has met a mobject inside itself.
+_MEMBERS_GUARD = 200_000
+#: Per class: whether its opacity and stroke width are VMobject's own methods (read from the arrays directly).
+_STOCK_COLOURS: dict[type, bool] = {}
+
+
+def _stock_colours(kind: type) -> bool:
+    known = _STOCK_COLOURS.get(kind)
+    if known is None:
+        known = _STOCK_COLOURS[kind] = issubclass(kind, VMobject) and all(
+            getattr(kind, name) is getattr(VMobject, name)
+            for name in ("get_fill_opacity", "get_fill_opacities", "get_fill_rgbas", "get_stroke_opacity",
+                         "get_stroke_opacities", "get_stroke_rgbas", "get_stroke_width"))
+    return known
+
+
+def _drawn_points(mob: Mobject) -> list[np.ndarray]:
+    """The points of every member of `mob`'s family that has points and is `_drawn`: the same arrays as asking
+    `family_members_with_points()` (a member met twice gives its points twice, which no box minds), by a walk
+    without listing the family first, and with a stock VMobject's opacities read from its colour arrays as its
+    methods read them."""
+    found: list[np.ndarray] = []
+    pending = [mob]
+    take, push, walked = pending.pop, pending.extend, 0
+    while pending:
+        member = take()
+        points = member.points
+        if len(points) > 0:
+            state = member.__dict__
+            if _stock_colours(type(member)) and "fill_rgbas" in state and "stroke_rgbas" in state \
+                    and "stroke_width" in state:
+                width = state["stroke_width"]
+                stroke_on = max(0.0, int(width) if isinstance(width, str) else width) > 0
+                drawn = max(state["fill_rgbas"][:, 3][0], state["stroke_rgbas"][:, 3][0] * stroke_on) > 0.05
+            else:
+                drawn = _drawn(member)
+            if drawn:
+                found.append(points)
+        if member.submobjects:
+            push(member.submobjects)
+            walked += len(member.submobjects)
+            if walked > _MEMBERS_GUARD:  # a mobject inside itself: manim's family, which skips it
+                return [p.points for p in mob.family_members_with_points() if _drawn(p)]
+    return found
 
 
 def _drawn(mob: Mobject) -> bool:
@@ -607,13 +683,13 @@ def inspect_scene_class(scene: str | type[AttentionScene], scene_id: str,
         return open_beat[0]
 
     def measure(scene: AttentionScene, shown: list[tuple[Mobject, tuple[float, float, float, float]]],
-                drawn: list[tuple[float, float, float, float]]) -> None:
+                drawn: list[tuple[float, float, float, float]], measures: dict) -> None:
         metrics = beat_metrics(scene)
         if metrics is None:
             return
         view = current_view(scene)
         for unit, _ in shown:
-            size = on_screen_font_size(unit, view)
+            size = on_screen_font_size(unit, view, measures)
             if size is not None:
                 metrics.see_text(size, isinstance(unit, TracedNumber), id(unit))
         fill = composition_fill(scene, drawn)
@@ -636,14 +712,15 @@ def inspect_scene_class(scene: str | type[AttentionScene], scene_id: str,
         report.animations_checked += 1
         if report.stage_texts is not None:
             gather_stage_texts(scene)
-        units = text_units(scene)  # once per animation: every check below reads the same texts and boxes
+        # once per animation: every check below reads the same texts, sizes and boxes
+        units, measures = measured_text_units(scene)
         view = current_view(scene)
-        boxes = screen_boxes(units, view)
+        boxes = screen_boxes(units, view, measures)
         shown = visible_text(scene, units, boxes)
         drawn = _drawn_boxes(scene, view)  # once: the fill and the layout gate read the same boxes
-        measure(scene, shown, drawn)
+        measure(scene, shown, drawn, measures)
         where = f"{scene_id} / beat {scene.current_beat or '(between beats)'} / animation {report.animations_checked}"
-        for problem in layout_problems(scene, shown, drawn) + animated_twice(scene.animations or []):
+        for problem in layout_problems(scene, shown, drawn, measures) + animated_twice(scene.animations or []):
             key = problem
             if key not in seen_layout:
                 seen_layout.add(key)
