@@ -640,8 +640,9 @@ class BottleneckScene(AttentionScene):
 
     @staticmethod
     def _read_arrow(words: TokenRow, t: int, title: VGroup) -> Arrow:
-        """From the word being read (in lines, the lines below it are not shown yet) to the state's title."""
-        return Arrow(words[t].get_bottom(), title.get_top(), buff=layout.NEAR, color=palette.ENGLISH,
+        """From the word being read (in lines, the lines below it are not shown yet) to the state's title: its tip
+        stops above the title (aimed at the title's top, a slanting arrow's tip came down onto its letters)."""
+        return Arrow(words[t].get_bottom(), title.get_top() + UP * layout.TIGHT, buff=layout.NEAR, color=palette.ENGLISH,
                      stroke_width=3, max_tip_length_to_length_ratio=0.12)
 
     def _shares_in(self, region: Region, columns: int, *, over: bool = False, stacked: bool) -> Shares:
@@ -766,7 +767,7 @@ class BottleneckScene(AttentionScene):
         links = [Line(a.get_bottom(), b.get_top(), buff=layout.HAIRLINE, color=palette.MUTED, stroke_width=2)
                  for a, b in zip(boxes[:-1], boxes[1:])]
         head = label(_("decoder"), font_size=typography.SMALL_SIZE, color=palette.MUTED)
-        head.next_to(column, LEFT, buff=layout.GAP).align_to(column, UP)
+        head.next_to(column, LEFT, buff=layout.GAP).align_to(column, DOWN)  # at the top it met the English words
         chain = VGroup(head, *[m for pair in zip(boxes, links + [VGroup()]) for m in pair])
         layout.fit_into(chain, body)
         chain.to_edge(RIGHT, buff=layout.MARGIN)
