@@ -32,7 +32,7 @@ from scenes.kit.forms import flow_forms_by_row_height, lines_forms, map_style_fo
 from scenes.kit.products import (CELL_PADDING, NUMBER, TALL_CELL_PADDING, into_product_by_row, product_row, settle,
                                  shared_cell_width)
 from scenes.kit.score_bars import SoftmaxPicture, softmax_forms
-from scenes.kit.spotlight import TermLight
+from scenes.kit.spotlight import TermLight, lit_band
 from scenes.kit.spread_claims import held_most, scaled_weights_stay_spread
 from scenes.kit.text import product_sign, wrapped
 from scenes.kit.translation import N_, _, quoted
@@ -224,7 +224,7 @@ def projections_equation() -> MathTypst:
     terms = [group(r, r.lower()) + " = X " + group(f"W_{r}", "w" + r.lower()) for r, *_ in ROLES]
     lines = [", quad ".join(terms), ", quad ".join(terms[:-1]) + ", \\ " + terms[-1], ", \\ ".join(terms)]
     eq, _ = compose(lines_forms(lambda n: math(lines[n - 1], font_size=typography.HEADING_SIZE), len(lines)),
-                    layout.top_band())
+                    lit_band())
     return eq
 
 
@@ -232,7 +232,7 @@ def attention_equation() -> MathTypst:
     """softmax(QKᵀ/√dₖ)V, each part a named group so it can light up as the picture computes it."""
     eq = math(group('op("softmax")', "sm") + " lr(( (" + group("Q", "q") + " " + group("K^top", "k")
               + ") / " + group("sqrt(d_k)", "scale") + " )) " + group("V", "v"), font_size=typography.HEADING_SIZE)
-    return layout.fit_into(eq, layout.top_band())
+    return layout.fit_into(eq, lit_band())
 
 
 @dataclass(frozen=True)

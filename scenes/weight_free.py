@@ -26,7 +26,7 @@ from scenes.kit.compose import Form, Plan, compose
 from scenes.kit.forms import flow_forms_by_row_height, lines_forms, map_style_forms, row_height_forms
 from scenes.kit.products import NUMBER, into_product_by_row, product_row, settle, shared_cell_width
 from scenes.kit.score_bars import LYING_LENGTH, lie_beside, lying_bars, names_arrow, stand_labels_upright, upright_words
-from scenes.kit.spotlight import TermLight
+from scenes.kit.spotlight import TermLight, lit_band
 from scenes.kit.spread_claims import blend_phrase
 from scenes.kit.text import wrapped
 from scenes.kit.translation import N_, _, quoted
@@ -157,7 +157,7 @@ def steps_forms(qn: int) -> list[Form]:
                 step.move_to(line[0])
         return Steps(line, a, b, c, L.dimmed if one_line else 0)
 
-    return [Form(name, lambda one=one, over=over: build(one, over), lambda steps: steps.line, layout.top_band())
+    return [Form(name, lambda one=one, over=over: build(one, over), lambda steps: steps.line, lit_band())
             for name, one, over in (("one line", True, False), ("one at a time", False, False),
                                     ("one at a time, named over", False, True))]
 
@@ -585,7 +585,7 @@ class WeightFreeScene(AttentionScene):
         self.show_title()
         light = TermLight()
         X = self.embedding_vectors()
-        steps, _ = compose(steps_forms(self.qn), layout.top_band())
+        steps, _ = compose(steps_forms(self.qn), lit_band())
         a = self.step_a_scores(X, steps, light)
         b = self.step_b_softmax(a, steps, light)
         self.step_c_weighted_sum(b, steps, light)
@@ -720,7 +720,7 @@ class WeightFreeScene(AttentionScene):
         n, qi = len(self.tokens), self.qi
         eq = math(group("A", "a") + " = " + group('op("softmax")', "sm") + "(" + group("X X^top", "xx")
                   + "), quad " + group("Z", "z") + " = " + group("A X", "ax"), font_size=typography.HEADING_SIZE)
-        layout.fit_into(eq, layout.top_band())
+        layout.fit_into(eq, lit_band())
         (style, _probe), _plan = compose(map_style_forms(lambda style: (style, map_probe(self.src, self.tokens, style)),
                                                 whole=lambda made: made[1]))
         picture, plan = compose(scores_forms(self.src, self.tokens, style), pinned=[eq])

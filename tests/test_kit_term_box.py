@@ -68,3 +68,17 @@ def test_a_term_with_room_around_it_keeps_the_full_margin():
     box, term = term_box(eq, ["ax"]), eq.select("ax")
     assert box.get_top()[1] == pytest.approx(term.get_top()[1] + 0.08)  # nothing above or below "A X"
     assert box.get_bottom()[1] == pytest.approx(term.get_bottom()[1] - 0.08)
+
+
+def test_a_formula_fitted_into_the_lit_band_keeps_its_box_in_the_top_band():
+    """softmax(QKᵀ/√dₖ)V fills the top band's height: fitted into the whole band, its box reached 0.08 under it, onto
+    the picture's first label (α₃ⱼ); fitted into lit_band, the box stays in the band."""
+    from scenes.kit import layout
+    from scenes.kit.spotlight import lit_band
+
+    keys = ["sm", "q", "k", "scale", "v"]
+    band = layout.top_band()
+    in_band = layout.fit_into(attention_eq(), band)
+    assert term_box(in_band, keys).get_bottom()[1] < band.bottom - 0.05
+    lit = layout.fit_into(attention_eq(), lit_band())
+    assert term_box(lit, keys).get_bottom()[1] - 0.015 >= band.bottom  # its stroke too

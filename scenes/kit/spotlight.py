@@ -11,11 +11,19 @@ from collections.abc import Sequence
 import numpy as np
 from manim import Animation, Create, FadeOut, Mobject, ReplacementTransform, RoundedRectangle, VGroup
 
-from . import palette
+from . import layout, palette
 
 #: How far the box stands off its terms where the equation leaves room (a bracket, a neighbouring letter nearer
 #: than twice this pulls that side in to halfway).
 BOX_BUFF = 0.08
+
+
+def lit_band() -> layout.Region:
+    """The top band less room under it for a lit term's box: a formula whose terms light up is fitted here, so its
+    box stays in the band (a formula filling the band's height put the box's lower side on the picture's first
+    label, α₃ⱼ under softmax(QKᵀ/√dₖ)V). Above, the frame's margin holds the box."""
+    band = layout.top_band()
+    return layout.Region(band.left, band.right, band.bottom + BOX_BUFF + 0.03, band.top)
 
 
 def term_box(eq: Mobject, keys: Sequence[str], color=palette.ACCENT) -> RoundedRectangle:
