@@ -19,6 +19,7 @@ It returns the fitted composition and a `Plan`, both settled for the rest of the
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -26,7 +27,6 @@ from typing import Any
 from manim import DOWN, Mobject
 
 from . import shot_content, layout, typography
-from .numbers import TracedNumber
 
 #: The rungs of the preference order, best first (a Plan says which one won).
 WORKED, FLOOR, CAMERA = "worked", "floor", "camera"
@@ -75,9 +75,7 @@ class Plan:
 
 def smallest_number(mob: Mobject) -> float | None:
     """The smallest font size of a traced number in `mob`, as built (None when it shows no number)."""
-    sizes = [shot_content.font_size(unit) for unit in shot_content.text_units(mob) if isinstance(unit, TracedNumber)]
-    sizes = [s for s in sizes if s is not None]
-    return min(sizes) if sizes else None
+    return shot_content.smallest_sizes(mob)[1]
 
 
 #: Two forms this close in width at the floor (relatively) are equally narrow: what tells them apart is a rounding.
@@ -103,12 +101,9 @@ def rung_of(mob: Mobject, region: layout.Region, *, grow: bool = True, marks: bo
     if shows_shades(mob) and not marks:
         return CAMERA
     factor = fill_factor(mob, region, grow=grow)
-    # shot_content.smallest_font and smallest_number, from one measure of each text
-    sized = [(unit, shot_content.font_size(unit)) for unit in shot_content.text_units(mob)]
-    smallest = min((size for _, size in sized if size is not None), default=typography.MIN_FONT_SIZE)
+    smallest, smallest_number_size = shot_content.smallest_sizes(mob)
     text = smallest * factor
-    numbers = smallest if all_worked else min(
-        (size for unit, size in sized if isinstance(unit, TracedNumber) and size is not None), default=None)
+    numbers = smallest if all_worked else smallest_number_size
     tolerance = 1 - shot_content.ROUNDING
     if text < typography.MIN_FONT_SIZE * tolerance:
         return CAMERA
@@ -198,15 +193,12 @@ def to_film(wholes: Sequence[Mobject], regions: Sequence[layout.Region]) -> int:
     comes out largest of those no wider than their region at the floor (the camera then only pans down), else the
     narrowest, with the least to pan across. The one camera rule, for compose and for a panel that picks its own
     arrangement (`score_bars.bars_or_rows`)."""
-    smallest: dict[int, float] = {}  # each picture's smallest text, measured once (nothing moves meanwhile)
-
-    def smallest_font(i: int) -> float:
-        if i not in smallest:
-            smallest[i] = shot_content.smallest_font(wholes[i])
-        return smallest[i]
+    @functools.cache
+    def smallest_font(i: int) -> float:  # each picture's smallest text, measured once (nothing moves meanwhile)
+        return shot_content.smallest_font(wholes[i])
 
     def floor_scale(i: int) -> float:  # shot_content.floor_scale, from the measured smallest text
-        return shot_content._to_floor(smallest_font(i))
+        return shot_content.to_floor(smallest_font(i))
 
     def legibility(i: int) -> float:
         return fill_factor(wholes[i], regions[i]) * smallest_font(i)

@@ -94,17 +94,25 @@ def font_size(unit: Mobject) -> float | None:
 
 
 def smallest_font(mob: Mobject) -> float:
-    sizes = [s for s in (font_size(u) for u in text_units(mob)) if s is not None]
-    return min(sizes) if sizes else typography.MIN_FONT_SIZE
+    return smallest_sizes(mob)[0]
+
+
+def smallest_sizes(mob: Mobject) -> tuple[float, float | None]:
+    """`mob`'s smallest text (MIN_FONT_SIZE where it has none) and smallest traced number (None where it shows none),
+    from one measure of each text: compose asks both of every form it weighs."""
+    sized = [(unit, size) for unit in text_units(mob) if (size := font_size(unit)) is not None]
+    numbers = [size for unit, size in sized if isinstance(unit, TracedNumber)]
+    return min((size for _, size in sized), default=typography.MIN_FONT_SIZE), min(numbers, default=None)
 
 
 def floor_scale(mob: Mobject) -> float:
     """The factor that sets `mob`'s smallest text at the floor, with the margin a composition built for the camera
     keeps above it (BUILD_MARGIN): what `build_legible` scales a picture too large for its region by."""
-    return _to_floor(smallest_font(mob))
+    return to_floor(smallest_font(mob))
 
 
-def _to_floor(smallest: float) -> float:
+def to_floor(smallest: float) -> float:
+    """The factor that sets a smallest text of size `smallest` at the floor, BUILD_MARGIN above it."""
     return typography.MIN_FONT_SIZE * BUILD_MARGIN / smallest
 
 
@@ -117,7 +125,7 @@ def build_legible(mob: Mobject, region: layout.Region | None = None) -> bool:
     if layout.fits_legibly(mob, region, smallest):
         layout.fit_into(mob, region)
         return False
-    mob.scale(_to_floor(smallest))
+    mob.scale(to_floor(smallest))
     mob.move_to(region.center)
     return True
 

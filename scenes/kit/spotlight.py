@@ -12,6 +12,7 @@ import numpy as np
 from manim import Animation, Create, FadeOut, Mobject, ReplacementTransform, RoundedRectangle, VGroup
 
 from . import layout, palette
+from .on_screen import boundary_box
 
 #: How far the box stands off its terms where the equation leaves room (a bracket, a neighbouring letter nearer
 #: than twice this pulls that side in to halfway).
@@ -33,8 +34,8 @@ def term_box(eq: Mobject, keys: Sequence[str], color=palette.ACCENT) -> RoundedR
     A glyph centred inside the terms' span (a fraction bar between lit terms) is framed with them, and so is the
     partner of a bracket framed that way ("softmax(" brings its ")")."""
     inside = {id(part) for key in keys for part in eq.select(key).family_members_with_points()}
-    glyphs = [_box_of(part) for part in eq.family_members_with_points() if id(part) not in inside]
-    span = terms = _union([_box_of(eq.select(key)) for key in keys])
+    glyphs = [boundary_box(part) for part in eq.family_members_with_points() if id(part) not in inside]
+    span = terms = _union([boundary_box(eq.select(key)) for key in keys])
     beyond, brackets = glyphs, []
     while framed := [g for g in beyond if _centred_in(g, span) or any(_partner(g, b) for b in brackets)]:
         brackets += [g for g in framed if g[3] - g[2] > terms[3] - terms[2]]  # taller than the terms: a bracket
@@ -63,10 +64,6 @@ def _centred_in(glyph, span) -> bool:
 def _partner(glyph, bracket) -> bool:
     """The same height on the same line: the other half of a pair of brackets."""
     return abs(glyph[2] - bracket[2]) < 0.02 and abs(glyph[3] - bracket[3]) < 0.02 and glyph != bracket
-
-
-def _box_of(mob: Mobject) -> tuple[float, float, float, float]:
-    return (float(mob.get_left()[0]), float(mob.get_right()[0]), float(mob.get_bottom()[1]), float(mob.get_top()[1]))
 
 
 def _union(boxes) -> tuple[float, float, float, float]:

@@ -65,7 +65,7 @@ def behind(frame: np.ndarray, box: tuple[float, float, float, float], ink_colour
     patch = frame[r0:r1, c0:c1, :3].reshape(-1, 3).astype(int)
     if len(patch) == 0:
         return None
-    own = np.array([int(ink_colour[i:i + 2], 16) for i in (1, 3, 5)])
+    own = _rgb(ink_colour)
     other = patch[np.abs(patch - own).max(axis=1) > QUANTUM]
     if len(other) < 0.1 * len(patch):
         return ink_colour
@@ -161,9 +161,8 @@ def colour_around(frame: np.ndarray, pixels: tuple[int, int, int, int], against:
     outer[max(r0 - margin, 0):r1 + margin, max(c0 - margin, 0):c1 + margin] = True
     outer[r0:r1, c0:c1] = False
     around = frame[..., :3][outer].astype(int)
-    if against is not None:  # only where it meets that colour: a grid line or an edge's anti-aliasing a few
-        near = np.array([int(against[i:i + 2], 16) for i in (1, 3, 5)])  # levels lighter is not it
-        around = around[np.abs(around - near).max(axis=1) <= AGAINST_TOLERANCE]
+    if against is not None:  # only where it meets that colour (a grid line a few levels lighter is not it)
+        around = around[np.abs(around - _rgb(against)).max(axis=1) <= AGAINST_TOLERANCE]
     return commonest_colour(around) if len(around) else None
 
 
@@ -173,11 +172,10 @@ def graphic_problems(measured: Sequence[tuple[Mobject, float, str, str]]) -> lis
             for mob, value, seen, under in measured if value < contrast.GRAPHIC_MINIMUM - 1e-9]
 
 
-def _inside(shape: tuple[int, ...], r0: int, r1: int, c0: int, c1: int) -> np.ndarray:
-    mask = np.zeros(shape[:2], dtype=bool)
-    mask[r0:r1, c0:c1] = True
-    return mask
+def _rgb(hex_colour: str) -> np.ndarray:
+    """"#RRGGBB" as its three channels (0–255)."""
+    return np.array([int(hex_colour[i:i + 2], 16) for i in (1, 3, 5)])
 
 
-__all__ = ["QUANTUM", "READ_OPACITY", "ink", "behind", "colour_around", "text_contrast", "text_problems", "meaningful_graphics",
-           "graphic_contrast", "graphic_problems"]
+__all__ = ["QUANTUM", "AGAINST_TOLERANCE", "READ_OPACITY", "ink", "behind", "commonest_colour", "colour_around",
+           "text_contrast", "text_problems", "meaningful_graphics", "graphic_contrast", "graphic_problems"]
