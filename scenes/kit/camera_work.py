@@ -93,7 +93,8 @@ def move_to_shot(scene: Scene, shot: camera_moves.Shot, within: Mobject, pinned:
                  number_floor: float | None = None) -> None:
     """Move the camera to `shot`, `within` taking the state that shot shows (texts only in `region`'s height,
     default the body; traced numbers only at `number_floor` or above, default the floor), `pinned` (and the top
-    band's cover) still on screen."""
+    band's cover) still on screen. A close-up at the picture's edge slides to fill the body with it (filled_by)."""
+    shot = filled_by(shot, within, region)
     keep_in_front(scene, pinned)
     moves = camera_moves.move_camera(scene, shot, pinned=_pinned(scene, pinned))
     state = shot_content.shot_state(scene, shot, within, region, number_floor=number_floor)
@@ -160,12 +161,12 @@ def sweep(scene: Scene, pieces: Sequence[Mobject], whole: Mobject, pinned: Seque
     with shot_content.held_still(scene, _pinned(scene, pinned)):
         for piece in pieces:
             if group and not reads_in_one_shot(VGroup(*group, piece), region):
-                move_to_shot(scene, filled_by(camera_moves.shot_on(VGroup(*group), region), whole, region), whole,
+                move_to_shot(scene, camera_moves.shot_on(VGroup(*group), region), whole,
                              pinned, run_time=run_time, region=region)
                 group = []
             group.append(piece)
         if group:
-            move_to_shot(scene, filled_by(camera_moves.shot_on(VGroup(*group), region), whole, region), whole,
+            move_to_shot(scene, camera_moves.shot_on(VGroup(*group), region), whole,
                          pinned, run_time=run_time, region=region)
 
 
