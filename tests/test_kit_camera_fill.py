@@ -47,24 +47,25 @@ def test_a_picture_that_fits_the_region_is_not_slid_and_a_narrow_margin_is_left(
     assert list(camera_work.filled_by(near_top, whole, REGION).center) == list(near_top.center)
 
 
-def test_a_slide_that_would_bring_a_grid_in_cut_at_the_frames_edge_is_not_made():
-    """Below the name, out of the shot on it, a grid: sliding down to fill the region would show its top rows
-    only (a sliver of a bracket in a role's colour, no name near), so the shot stays where it was."""
-    import torch
+def _across_the_foot(shot, piece):
+    """`piece` centred on the region's foot in `shot` (scene coordinates)."""
+    return piece.move_to([shot.center[0], shot.center[1] + REGION.bottom / shot_zoom(shot), 0.0])
 
-    from scenes.kit.numbers import Source
-    from scenes.kit.widgets import TensorGrid
 
-    source = Source.__new__(Source)
-    source.name, source.data = "tiny", {"k": torch.arange(16, dtype=torch.float32).reshape(8, 2) / 10}
+def test_a_slide_that_would_cut_a_piece_the_region_holds_whole_is_not_made():
+    """Where the slid shot's foot falls, out of the shot on the name, a word's box: sliding down to fill the region
+    would show its top half only (a sliver under a pinned heading), so the shot stays where it was. A piece larger
+    than the region (a map) is cut by any close-up: bringing it in cut does not stop the slide."""
     name, grid, whole = _tall_picture()
     shot = camera_moves.shot_on(name, REGION)
-    below = _box(name, shot)[2] + config.frame_height / 2  # on screen, from the name down to the frame's foot
-    k = TensorGrid(source, "k").next_to(name, DOWN, buff=0.0)
-    k.shift(DOWN * (below / shot_zoom(shot) + 0.1))  # just out of view in the shot on the name
-    picture = VGroup(whole, k)
-    assert camera_work.filled_by(shot, whole, REGION).center[1] != shot.center[1]  # without the grid: it slides
-    assert list(camera_work.filled_by(shot, picture, REGION).center) == list(shot.center)
+    slid = camera_work.filled_by(shot, whole, REGION)
+    assert slid.center[1] != shot.center[1]  # alone: it slides
+    box = _across_the_foot(slid, Rectangle(width=1.0, height=1.0 / shot_zoom(shot)))
+    assert _box(box, shot)[3] < -config.frame_height / 2  # out of the first shot
+    assert list(camera_work.filled_by(shot, VGroup(whole, box), REGION).center) == list(shot.center)
+    big_map = Rectangle(width=1.0, height=3 * REGION.height / shot_zoom(shot))
+    big_map.move_to(box, aligned_edge=UP)  # out of the first shot, cut at the slid shot's foot
+    assert camera_work.filled_by(shot, VGroup(whole, big_map), REGION).center[1] == slid.center[1]
 
 
 def shot_zoom(shot) -> float:

@@ -175,7 +175,8 @@ def filled_by(shot: camera_moves.Shot, whole: Mobject, region: layout.Region | N
     `whole` reaches the region's edge on the side it fell short of: a close-up on a piece at a picture's edge shows
     the picture beside it, not empty background (a head's name above its map was framed alone, its map's column
     words cut at the frame's edge and hidden). The piece stays in view: it lies inside `whole`. A slide that would
-    bring a grid into view cut at the frame's edge (a sliver of K's bracket with no name near) is not made."""
+    cut at the region's edge a piece the region could hold whole (a sliver of K's bracket, a row of word boxes
+    under a pinned heading) is not made; a piece larger than the region is cut in any close-up."""
     body, margin = region or layout.body(), camera_moves.FRAMING_MARGIN / 2
     view = _view(shot)
     left, right, bottom, top = screen_box(whole, view)
@@ -184,9 +185,33 @@ def filled_by(shot: camera_moves.Shot, whole: Mobject, region: layout.Region | N
     if dx == 0.0 and dy == 0.0:
         return shot
     slid = camera_moves.Shot(shot.center - [dx / view.zoom, dy / view.zoom, 0.0], shot.width)
-    grids = shot_content.outermost(whole, TensorGrid)
-    newly_cut = [grid for grid in grids if _cuts(slid, grid, region) and not _cuts(shot, grid, region)]
-    return shot if newly_cut else slid
+    newly_cut = (piece for piece in _drawn_pieces(whole) if _fits(piece, view, body)
+                 and _cuts(slid, piece, region) and not _cuts(shot, piece, region))
+    return shot if any(newly_cut) else slid
+
+
+def _drawn_pieces(whole: Mobject) -> list[Mobject]:
+    """What a viewer takes as one thing: each grid or map whole, each text outside them, each drawn shape outside
+    both (a word's box, an arrow)."""
+    from .attention_map import AttentionMap
+
+    grids = shot_content.outermost(whole, (TensorGrid, AttentionMap))
+    inside = {id(m) for grid in grids for m in grid.get_family()}
+    texts = [unit for unit in shot_content.text_units(whole) if id(unit) not in inside]
+    inside.update(id(m) for text in texts for m in text.get_family())
+    shapes = [m for m in whole.family_members_with_points() if id(m) not in inside and _drawn(m)]
+    return grids + texts + shapes
+
+
+def _drawn(shape: Mobject) -> bool:
+    stroke = shape.get_stroke_width() > 0 and shape.get_stroke_opacity() > 0 if hasattr(shape, "get_stroke_width") \
+        else False
+    return stroke or (shape.get_fill_opacity() > 0 if hasattr(shape, "get_fill_opacity") else False)
+
+
+def _fits(piece: Mobject, view: View, region: layout.Region) -> bool:
+    left, right, bottom, top = screen_box(piece, view)
+    return right - left <= region.width and top - bottom <= region.height
 
 
 #: The share of the region a gap of empty background must exceed before a close-up slides to close it: a narrow one
