@@ -1,6 +1,6 @@
 """The colour-alone gate (WCAG 1.4.1): a shape in a colour that means Q, K, V, a head, right or wrong must be named
 by a word on screen; a grid in Q's colour with no word near it fails, named it passes; an arrow into a named box is
-named by it; what is out of view is not judged."""
+named by it; what is out of view, or hidden under the top band's cover, is not judged."""
 
 from __future__ import annotations
 
@@ -30,17 +30,21 @@ def test_a_named_grid_and_an_arrow_into_a_named_box_pass():
     assert problems_of(label_scenes.NamedScene) == {"named": []}
 
 
-def test_a_grid_told_by_its_colour_alone_fails_and_out_of_view_it_is_not_judged():
+def test_a_grid_told_by_its_colour_alone_fails_and_out_of_view_or_under_the_cover_it_is_not_judged():
     found = problems_of(label_scenes.UnnamedScene)
-    assert found["unnamed"] == ["1 piece(s) in the colour of Q with no word within 1.2 units"]
+    unnamed = ["1 piece(s) in the colour of Q with no word within 1.2 units"]
+    assert found["unnamed"] == unnamed
     assert found["out_of_view"] == []
+    assert found["under_the_cover"] == []
+    assert found["half_out_from_under_it"] == unnamed
 
 
 def test_the_inspection_reports_a_meaning_told_by_colour_alone():
     """The inspection's run gathers it at every beat end, beside layout, numbers and contrast."""
     report = inspect_scene_class(label_scenes.UnnamedScene, "unnamed")
     assert report.colour_only_problems == [
-        "unnamed / beat unnamed / end: 1 piece(s) in the colour of Q with no word within 1.2 units"]
+        f"unnamed / beat {beat} / end: 1 piece(s) in the colour of Q with no word within 1.2 units"
+        for beat in ("unnamed", "half_out_from_under_it")]
     assert inspect_scene_class(label_scenes.NamedScene, "named").colour_only_problems == []
     assert report.colour_only_problems[0] in report.problems()  # every scene gate (post and edge examples) fails it
 

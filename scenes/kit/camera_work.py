@@ -93,7 +93,8 @@ def move_to_shot(scene: Scene, shot: camera_moves.Shot, within: Mobject, pinned:
                  number_floor: float | None = None) -> None:
     """Move the camera to `shot`, `within` taking the state that shot shows (texts only in `region`'s height,
     default the body; traced numbers only at `number_floor` or above, default the floor), `pinned` (and the top
-    band's cover) still on screen."""
+    band's cover) still on screen. A close-up at the picture's edge slides to fill the body with it (filled_by)."""
+    shot = filled_by(shot, within, region)
     keep_in_front(scene, pinned)
     moves = camera_moves.move_camera(scene, shot, pinned=_pinned(scene, pinned))
     state = shot_content.shot_state(scene, shot, within, region, number_floor=number_floor)
@@ -160,13 +161,75 @@ def sweep(scene: Scene, pieces: Sequence[Mobject], whole: Mobject, pinned: Seque
     with shot_content.held_still(scene, _pinned(scene, pinned)):
         for piece in pieces:
             if group and not reads_in_one_shot(VGroup(*group, piece), region):
-                move_to_shot(scene, camera_moves.shot_on(VGroup(*group), region), whole, pinned, run_time=run_time,
-                             region=region)
+                move_to_shot(scene, camera_moves.shot_on(VGroup(*group), region), whole,
+                             pinned, run_time=run_time, region=region)
                 group = []
             group.append(piece)
         if group:
-            move_to_shot(scene, camera_moves.shot_on(VGroup(*group), region), whole, pinned, run_time=run_time,
-                         region=region)
+            move_to_shot(scene, camera_moves.shot_on(VGroup(*group), region), whole,
+                         pinned, run_time=run_time, region=region)
+
+
+def filled_by(shot: camera_moves.Shot, whole: Mobject, region: layout.Region | None = None) -> camera_moves.Shot:
+    """`shot` slid, along each axis where `whole` is larger than `region` (default: the body) in that shot, until
+    `whole` reaches the region's edge on the side it fell short of: a close-up on a piece at a picture's edge shows
+    the picture beside it, not empty background (a head's name above its map was framed alone, its map's column
+    words cut at the frame's edge and hidden). The piece stays in view: it lies inside `whole`. A slide that would
+    cut at the region's edge a piece the region could hold whole (a sliver of K's bracket, a row of word boxes
+    under a pinned heading) is not made; a piece larger than the region is cut in any close-up."""
+    body, margin = region or layout.body(), camera_moves.FRAMING_MARGIN / 2
+    view = _view(shot)
+    left, right, bottom, top = screen_box(whole, view)
+    dx = _closing_the_gap(left, right, body.left + margin, body.right - margin)
+    dy = _closing_the_gap(bottom, top, body.bottom + margin, body.top - margin)
+    if dx == 0.0 and dy == 0.0:
+        return shot
+    slid = camera_moves.Shot(shot.center - [dx / view.zoom, dy / view.zoom, 0.0], shot.width)
+    newly_cut = (piece for piece in _drawn_pieces(whole) if _fits(piece, view, body)
+                 and _cuts(slid, piece, region) and not _cuts(shot, piece, region))
+    return shot if any(newly_cut) else slid
+
+
+def _drawn_pieces(whole: Mobject) -> list[Mobject]:
+    """What a viewer takes as one thing: each grid or map whole, each text outside them, each drawn shape outside
+    both (a word's box, an arrow)."""
+    from .attention_map import AttentionMap
+
+    grids = shot_content.outermost(whole, (TensorGrid, AttentionMap))
+    inside = {id(m) for grid in grids for m in grid.get_family()}
+    texts = [unit for unit in shot_content.text_units(whole) if id(unit) not in inside]
+    inside.update(id(m) for text in texts for m in text.get_family())
+    shapes = [m for m in whole.family_members_with_points() if id(m) not in inside and _drawn(m)]
+    return grids + texts + shapes
+
+
+def _drawn(shape: Mobject) -> bool:
+    stroke = shape.get_stroke_width() > 0 and shape.get_stroke_opacity() > 0 if hasattr(shape, "get_stroke_width") \
+        else False
+    return stroke or (shape.get_fill_opacity() > 0 if hasattr(shape, "get_fill_opacity") else False)
+
+
+def _fits(piece: Mobject, view: View, region: layout.Region) -> bool:
+    left, right, bottom, top = screen_box(piece, view)
+    return right - left <= region.width and top - bottom <= region.height
+
+
+#: The share of the region a gap of empty background must exceed before a close-up slides to close it: a narrow one
+#: is the picture's margin; sliding for it brought a strip of the next part's column words in over the map.
+EMPTY_SHARE = 0.25
+
+
+def _closing_the_gap(low: float, high: float, edge_low: float, edge_high: float) -> float:
+    """How far (on screen) to move a span [low, high] larger than [edge_low, edge_high] so it leaves no gap there
+    wider than EMPTY_SHARE of the region."""
+    room = edge_high - edge_low
+    if high - low <= room:
+        return 0.0
+    if low - edge_low > EMPTY_SHARE * room:
+        return edge_low - low
+    if edge_high - high > EMPTY_SHARE * room:
+        return edge_high - high
+    return 0.0
 
 
 def _dot_row_pieces(comp: DotProducts, i: int, extra: Sequence[Mobject]) -> list[Mobject]:

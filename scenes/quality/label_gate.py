@@ -77,6 +77,25 @@ def _in_view(box: tuple[float, float, float, float]) -> bool:
     return box[1] > -half_w and box[0] < half_w and box[3] > -half_h and box[2] < half_h
 
 
+def _clipped(box: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
+    """The part of a screen box inside the frame."""
+    half_w, half_h = config.frame_width / 2, config.frame_height / 2
+    return max(box[0], -half_w), min(box[1], half_w), max(box[2], -half_h), min(box[3], half_h)
+
+
+def _under_the_band_cover(mobjects: Sequence[Mobject], view: View):
+    """A test of (layer, screen box): the shape is drawn before the top band's opaque cover
+    (camera_work.cover_top_band) and what of it shows in the frame lies under the cover: hidden, so neither seen
+    nor told (a grid passing under the formula band while the camera frames the one below it)."""
+    from scenes.kit.camera_work import BandCover
+
+    cover_layer = next((layer for layer, top in enumerate(mobjects) if isinstance(top, BandCover)), None)
+    if cover_layer is None:
+        return lambda layer, box: False
+    cover = screen_box(mobjects[cover_layer], view)
+    return lambda layer, box: layer < cover_layer and _inside(_clipped(box), cover, slack=0.01)
+
+
 def _grids(mobjects: Sequence[Mobject]) -> list[Mobject]:
     """The grids and maps on the stage: a mark drawn on one (a cell's box) is told by the grid's own label."""
     from scenes.kit.attention_map import AttentionMap
@@ -120,9 +139,11 @@ def colour_only(mobjects: Sequence[Mobject], units: Sequence[Mobject], view: Vie
     glyphs = {id(part) for unit in units for part in unit.get_family()}
     words = [screen_box(unit, view) for unit in units if _is_word(unit)]
     words = [box for box in words if _in_view(box)]
-    pieces = {id(piece): (meaning, piece, screen_box(piece, view))
-              for top in mobjects for meaning, piece in _coloured_pieces(top, glyphs)}
-    pieces = {key: entry for key, entry in pieces.items() if _in_view(entry[2])}
+    hidden = _under_the_band_cover(mobjects, view)
+    pieces = {id(piece): (meaning, piece, screen_box(piece, view), layer)
+              for layer, top in enumerate(mobjects) for meaning, piece in _coloured_pieces(top, glyphs)}
+    pieces = {key: (meaning, piece, box) for key, (meaning, piece, box, layer) in pieces.items()
+              if _in_view(box) and not hidden(layer, box)}
     named_grids = [box for box in (screen_box(grid, view) for grid in _grids(mobjects))
                    if _in_view(box) and any(_gap(box, word) <= LABEL_REACH for word in words)]
     labelled = {key for key, (_, _, box) in pieces.items()
