@@ -19,6 +19,8 @@ from __future__ import annotations
 import weakref
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
 
 import numpy as np
 from manim import Animation, DecimalNumber, Mobject, Rectangle, Text, Typst, VMobject
@@ -159,15 +161,23 @@ def _legible(size: float | None, box: tuple[float, float, float, float], shot: c
             and top <= body.top)
 
 
-#: While a camera sweeps over a still picture (`held_still`): each text's measure by id (the text kept alive with
-#: it, so no id is reused), the texts that move (carried along with the camera) left out; None otherwise.
-_STILL: dict[int, tuple[Mobject, tuple]] | None = None
-#: While held still: the texts and the numbered cells of each `within` a shot state was asked of, by id.
-_STILL_PARTS: dict[int, tuple[Mobject, list[Mobject], list]] = {}
-#: While held still: the ids of every member of what moves with the camera (its frame, the pinned formula, the
-#: band's cover): a text with such a member is measured afresh every time.
-_MOVING: set[int] = set()
-_STILL_NOTES: dict = {}
+@dataclass
+class _Held:
+    """What a sweep reads back while the picture is held still (`held_still`)."""
+
+    #: each text's measure by id (the text kept alive with it, so no id is reused); None for a text that moves
+    measures: dict[int, tuple[Mobject, tuple | None]] = field(default_factory=dict)
+    #: the texts and the numbered cells of each `within` a shot state was asked of, by id
+    parts: dict[int, tuple[Mobject, list[Mobject], list]] = field(default_factory=dict)
+    #: the ids of every member of what moves with the camera (its frame, the pinned formula, the band's cover): a
+    #: text with such a member is measured afresh every time
+    moving: frozenset[int] = frozenset()
+    #: what a sweep's helpers found once and may read back until the sweep ends (`still_notes`)
+    notes: dict = field(default_factory=dict)
+
+
+#: The sweep under way, if any: set by `held_still` for its duration, as a context variable (no module state).
+_HELD: ContextVar[_Held | None] = ContextVar("held_still", default=None)
 
 
 @contextmanager
@@ -177,47 +187,42 @@ def held_still(scene, moving: Sequence[Mobject]) -> Iterator[None]:
     so are the texts and numbered cells of the `within` a shot state is asked of. `moving`: what the moves carry
     along (the pinned formula, the band's cover); their texts are measured afresh each time. Nothing is held when
     some mobject on the stage has an updater (it could move a text between two moves) or the scene has one."""
-    global _STILL
-    if _STILL is not None or scene.updaters or any(m.updaters for m in scene.get_mobject_family_members()):
+    if _HELD.get() is not None or scene.updaters or any(m.updaters for m in scene.get_mobject_family_members()):
         yield
         return
     frame = getattr(scene.camera, "frame", None)
-    _MOVING.clear()
-    _MOVING.update(id(m) for mob in [*moving, *([frame] if frame is not None else [])] for m in mob.get_family())
-    _STILL = {}
+    token = _HELD.set(_Held(moving=frozenset(
+        id(m) for mob in [*moving, *([frame] if frame is not None else [])] for m in mob.get_family())))
     try:
         yield
     finally:
-        _STILL = None
-        _STILL_PARTS.clear()
-        _STILL_NOTES.clear()
-        _MOVING.clear()
+        _HELD.reset(token)
 
 
 def holding_still() -> bool:
     """Whether a sweep holds the picture still now (`held_still`)."""
-    return _STILL is not None
+    return _HELD.get() is not None
 
 
 def still_notes() -> dict | None:
     """A note book that lasts while the picture is held still (`held_still`), else None: what a sweep's helpers
     found once and may read back until the sweep ends."""
-    return _STILL_NOTES if _STILL is not None else None
+    held = _HELD.get()
+    return held.notes if held is not None else None
 
 
 def text_measures(units: Sequence[Mobject]) -> list[tuple[float | None, tuple[float, float, float, float]]]:
     """`_measures` of `units`, each text measured once while the picture is `held_still` (the same floats: a text's
     measure does not depend on the texts measured with it)."""
-    still = _STILL
-    if still is None:
+    held = _HELD.get()
+    if held is None:
         return _measures(units)
+    still = held.measures
     missing = [unit for unit in units if id(unit) not in still]
     if missing:
         for unit, measure in zip(missing, _measures(missing)):
-            if not any(id(member) in _MOVING for member in unit.get_family()):
-                still[id(unit)] = (unit, measure)
-            else:
-                still[id(unit)] = (unit, None)
+            still[id(unit)] = (unit, None if any(id(member) in held.moving for member in unit.get_family())
+                               else measure)
     found = [still[id(unit)][1] for unit in units]
     if any(measure is None for measure in found):
         fresh = iter(_measures([unit for unit, measure in zip(units, found) if measure is None]))
@@ -362,8 +367,15 @@ def _cells(within: Mobject):
                 yield square, number, scale
 
 
-#: The texts this module hid (only these are shown again: a transform's faded padding copies stay faded).
-_HIDDEN: "weakref.WeakSet[Mobject]" = weakref.WeakSet()
+#: The attribute a text hidden by a shot state carries: a weak reference to itself, so a copy made of it (a
+#: transform's faded padding copy; copying keeps the reference as it is) does not count as hidden by the camera,
+#: and stays faded.
+HIDDEN_BY_SHOT = "hidden_by_shot"
+
+
+def _hidden_by_shot(unit: Mobject) -> bool:
+    mark = getattr(unit, HIDDEN_BY_SHOT, None)
+    return mark is not None and mark() is unit
 
 
 def _targets(shot: camera_moves.Shot, within: Mobject, region: layout.Region | None = None,
@@ -376,13 +388,16 @@ def _targets(shot: camera_moves.Shot, within: Mobject, region: layout.Region | N
     units, cells = _parts(within)
     floors = [number_floor if isinstance(unit, TracedNumber) else None for unit in units]
     for unit, legible in zip(units, legible_all(units, shot, region, floors=floors)):
-        if not legible and unit not in _HIDDEN and _opacity(unit) > 0.05:
+        if not legible and not _hidden_by_shot(unit) and _opacity(unit) > 0.05:
             changes.append((unit, 0.0))
-        elif legible and unit in _HIDDEN:
+        elif legible and _hidden_by_shot(unit):
             changes.append((unit, 1.0))
-    hidden_after = {id(u) for u, o in changes if o == 0.0} | {id(u) for u in _HIDDEN} - \
-        {id(u) for u, o in changes if o == 1.0}
-    fills = [(square, color, 1.0 if id(number) in hidden_after else 0.0)
+    changed = {id(unit): opacity for unit, opacity in changes}
+
+    def hidden_after(number: Mobject) -> bool:
+        return changed.get(id(number), 0.0 if _hidden_by_shot(number) else 1.0) == 0.0
+
+    fills = [(square, color, 1.0 if hidden_after(number) else 0.0)
              for square, number, color in cells if square.plain_cell]
     return changes, fills
 
@@ -390,14 +405,15 @@ def _targets(shot: camera_moves.Shot, within: Mobject, region: layout.Region | N
 def _parts(within: Mobject) -> tuple[list[Mobject], list]:
     """`within`'s texts and its numbered cells (square, number, the shade of its value), found once while the
     picture is held still (`held_still`: no play then adds or removes a part, or changes a value)."""
-    if _STILL is not None:
-        known = _STILL_PARTS.get(id(within))
+    held = _HELD.get()
+    if held is not None:
+        known = held.parts.get(id(within))
         if known is not None and known[0] is within:
             return known[1], known[2]
     parts = text_units(within), [(square, number, palette.value_color(number.value, scale) if square.plain_cell
                                   else None) for square, number, scale in _cells(within)]
-    if _STILL is not None:
-        _STILL_PARTS[id(within)] = (within, *parts)
+    if held is not None:
+        held.parts[id(within)] = (within, *parts)
     return parts
 
 
@@ -427,10 +443,7 @@ def _opacity(unit: Mobject) -> float:
 
 def _record(changes) -> None:
     for unit, opacity in changes:
-        if opacity == 0.0:
-            _HIDDEN.add(unit)
-        else:
-            _HIDDEN.discard(unit)
+        setattr(unit, HIDDEN_BY_SHOT, weakref.ref(unit) if opacity == 0.0 else None)
 
 
 def apply_shot_state(shot: camera_moves.Shot, within: Mobject, region: layout.Region | None = None, *,
