@@ -161,13 +161,13 @@ def sweep(scene: Scene, pieces: Sequence[Mobject], whole: Mobject, pinned: Seque
     with shot_content.held_still(scene, _pinned(scene, pinned)):
         for piece in pieces:
             if group and not reads_in_one_shot(VGroup(*group, piece), region):
-                move_to_shot(scene, camera_moves.shot_on(VGroup(*group), region), whole,
-                             pinned, run_time=run_time, region=region)
+                move_to_shot(scene, camera_moves.shot_on(VGroup(*group), region), whole, pinned, run_time=run_time,
+                             region=region)
                 group = []
             group.append(piece)
         if group:
-            move_to_shot(scene, camera_moves.shot_on(VGroup(*group), region), whole,
-                         pinned, run_time=run_time, region=region)
+            move_to_shot(scene, camera_moves.shot_on(VGroup(*group), region), whole, pinned, run_time=run_time,
+                         region=region)
 
 
 def filled_by(shot: camera_moves.Shot, whole: Mobject, region: layout.Region | None = None) -> camera_moves.Shot:
