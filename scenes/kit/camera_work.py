@@ -110,12 +110,44 @@ def sweep(scene: Scene, pieces: Sequence[Mobject], whole: Mobject, pinned: Seque
     group: list[Mobject] = []
     for piece in pieces:
         if group and not reads_in_one_shot(VGroup(*group, piece), region):
-            move_to_shot(scene, camera_moves.shot_on(VGroup(*group), region), whole, pinned, run_time=run_time,
-                         region=region)
+            move_to_shot(scene, filled_by(camera_moves.shot_on(VGroup(*group), region), whole, region), whole, pinned,
+                         run_time=run_time, region=region)
             group = []
         group.append(piece)
     if group:
-        move_to_shot(scene, camera_moves.shot_on(VGroup(*group), region), whole, pinned, run_time=run_time, region=region)
+        move_to_shot(scene, filled_by(camera_moves.shot_on(VGroup(*group), region), whole, region), whole, pinned,
+                     run_time=run_time, region=region)
+
+
+def filled_by(shot: camera_moves.Shot, whole: Mobject, region: layout.Region | None = None) -> camera_moves.Shot:
+    """`shot` slid, along each axis where `whole` is larger than `region` (default: the body) in that shot, until
+    `whole` reaches the region's edge on the side it fell short of: a close-up on a piece at a picture's edge shows
+    the picture beside it, not empty background (a head's name above its map was framed alone, its map's column
+    words cut at the frame's edge and hidden). The piece stays in view: it lies inside `whole`."""
+    body, margin = region or layout.body(), camera_moves.FRAMING_MARGIN / 2
+    view = _view(shot)
+    left, right, bottom, top = screen_box(whole, view)
+    dx = _closing_the_gap(left, right, body.left + margin, body.right - margin)
+    dy = _closing_the_gap(bottom, top, body.bottom + margin, body.top - margin)
+    return camera_moves.Shot(shot.center - [dx / view.zoom, dy / view.zoom, 0.0], shot.width)
+
+
+#: The share of the region a gap of empty background must exceed before a close-up slides to close it: a narrow one
+#: is the picture's margin; sliding for it brought a strip of the next part's column words in over the map.
+EMPTY_SHARE = 0.25
+
+
+def _closing_the_gap(low: float, high: float, edge_low: float, edge_high: float) -> float:
+    """How far (on screen) to move a span [low, high] larger than [edge_low, edge_high] so it leaves no gap there
+    wider than EMPTY_SHARE of the region."""
+    room = edge_high - edge_low
+    if high - low <= room:
+        return 0.0
+    if low - edge_low > EMPTY_SHARE * room:
+        return edge_low - low
+    if edge_high - high > EMPTY_SHARE * room:
+        return edge_high - high
+    return 0.0
 
 
 def _dot_row_pieces(comp: DotProducts, i: int, extra: Sequence[Mobject]) -> list[Mobject]:
