@@ -69,9 +69,15 @@ def behind(frame: np.ndarray, box: tuple[float, float, float, float], ink_colour
     other = patch[np.abs(patch - own).max(axis=1) > QUANTUM]
     if len(other) < 0.1 * len(patch):
         return ink_colour
-    bins = Counter(map(tuple, (other // QUANTUM).tolist()))
+    return commonest_colour(other)
+
+
+def commonest_colour(pixels: np.ndarray) -> str:
+    """The mean (hex) of the pixels in the commonest bin a QUANTUM wide per channel: anti-aliasing and shade noise
+    fall into the bin of the colour they blur."""
+    bins = Counter(map(tuple, (pixels // QUANTUM).tolist()))
     (mode, _), = bins.most_common(1)
-    members = other[np.all(other // QUANTUM == np.array(mode), axis=1)]
+    members = pixels[np.all(pixels // QUANTUM == np.array(mode), axis=1)]
     r, g, b = (int(v) for v in members.mean(axis=0).round())
     return f"#{r:02X}{g:02X}{b:02X}"
 
@@ -158,13 +164,7 @@ def colour_around(frame: np.ndarray, pixels: tuple[int, int, int, int], against:
     if against is not None:  # only where it meets that colour: a grid line or an edge's anti-aliasing a few
         near = np.array([int(against[i:i + 2], 16) for i in (1, 3, 5)])  # levels lighter is not it
         around = around[np.abs(around - near).max(axis=1) <= AGAINST_TOLERANCE]
-    if len(around) == 0:
-        return None
-    bins = Counter(map(tuple, (around // QUANTUM).tolist()))
-    (mode, _), = bins.most_common(1)
-    members = around[np.all(around // QUANTUM == np.array(mode), axis=1)]
-    r, g, b = (int(v) for v in members.mean(axis=0).round())
-    return f"#{r:02X}{g:02X}{b:02X}"
+    return commonest_colour(around) if len(around) else None
 
 
 def graphic_problems(measured: Sequence[tuple[Mobject, float, str, str]]) -> list[str]:
