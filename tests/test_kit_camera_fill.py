@@ -45,3 +45,27 @@ def test_a_picture_that_fits_the_region_is_not_slid_and_a_narrow_margin_is_left(
     gap = REGION.top - _box(whole, near_top)[3]
     assert 0 < gap < 0.25 * REGION.height
     assert list(camera_work.filled_by(near_top, whole, REGION).center) == list(near_top.center)
+
+
+def test_a_slide_that_would_bring_a_grid_in_cut_at_the_frames_edge_is_not_made():
+    """Below the name, out of the shot on it, a grid: sliding down to fill the region would show its top rows
+    only (a sliver of a bracket in a role's colour, no name near), so the shot stays where it was."""
+    import torch
+
+    from scenes.kit.numbers import Source
+    from scenes.kit.widgets import TensorGrid
+
+    source = Source.__new__(Source)
+    source.name, source.data = "tiny", {"k": torch.arange(16, dtype=torch.float32).reshape(8, 2) / 10}
+    name, grid, whole = _tall_picture()
+    shot = camera_moves.shot_on(name, REGION)
+    below = _box(name, shot)[2] + config.frame_height / 2  # on screen, from the name down to the frame's foot
+    k = TensorGrid(source, "k").next_to(name, DOWN, buff=0.0)
+    k.shift(DOWN * (below / shot_zoom(shot) + 0.1))  # just out of view in the shot on the name
+    picture = VGroup(whole, k)
+    assert camera_work.filled_by(shot, whole, REGION).center[1] != shot.center[1]  # without the grid: it slides
+    assert list(camera_work.filled_by(shot, picture, REGION).center) == list(shot.center)
+
+
+def shot_zoom(shot) -> float:
+    return config.frame_width / shot.width

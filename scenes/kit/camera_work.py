@@ -123,13 +123,19 @@ def filled_by(shot: camera_moves.Shot, whole: Mobject, region: layout.Region | N
     """`shot` slid, along each axis where `whole` is larger than `region` (default: the body) in that shot, until
     `whole` reaches the region's edge on the side it fell short of: a close-up on a piece at a picture's edge shows
     the picture beside it, not empty background (a head's name above its map was framed alone, its map's column
-    words cut at the frame's edge and hidden). The piece stays in view: it lies inside `whole`."""
+    words cut at the frame's edge and hidden). The piece stays in view: it lies inside `whole`. A slide that would
+    bring a grid into view cut at the frame's edge (a sliver of K's bracket with no name near) is not made."""
     body, margin = region or layout.body(), camera_moves.FRAMING_MARGIN / 2
     view = _view(shot)
     left, right, bottom, top = screen_box(whole, view)
     dx = _closing_the_gap(left, right, body.left + margin, body.right - margin)
     dy = _closing_the_gap(bottom, top, body.bottom + margin, body.top - margin)
-    return camera_moves.Shot(shot.center - [dx / view.zoom, dy / view.zoom, 0.0], shot.width)
+    if dx == 0.0 and dy == 0.0:
+        return shot
+    slid = camera_moves.Shot(shot.center - [dx / view.zoom, dy / view.zoom, 0.0], shot.width)
+    grids = shot_content.outermost(whole, TensorGrid)
+    newly_cut = [grid for grid in grids if _cuts(slid, grid, region) and not _cuts(shot, grid, region)]
+    return shot if newly_cut else slid
 
 
 #: The share of the region a gap of empty background must exceed before a close-up slides to close it: a narrow one
