@@ -179,7 +179,7 @@ def filled_by(shot: camera_moves.Shot, whole: Mobject, region: layout.Region | N
     under a pinned heading) is not made; a piece larger than the region is cut in any close-up."""
     body, margin = region or layout.body(), camera_moves.FRAMING_MARGIN / 2
     view = _view(shot)
-    left, right, bottom, top = screen_box(whole, view)
+    left, right, bottom, top = _still_screen_box(whole, view)
     dx = _closing_the_gap(left, right, body.left + margin, body.right - margin)
     dy = _closing_the_gap(bottom, top, body.bottom + margin, body.top - margin)
     if dx == 0.0 and dy == 0.0:
@@ -190,9 +190,27 @@ def filled_by(shot: camera_moves.Shot, whole: Mobject, region: layout.Region | N
     return shot if any(newly_cut) else slid
 
 
+def _still_screen_box(mob: Mobject, view: View) -> tuple[float, float, float, float]:
+    """`screen_box`, from the box a sweep that holds the picture still found once (`shot_content.still_box`)."""
+    left, right, bottom, top = shot_content.still_box(mob)
+    (left, bottom), (right, top) = view.to_screen(left, bottom), view.to_screen(right, top)
+    return left, right, bottom, top
+
+
 def _drawn_pieces(whole: Mobject) -> list[Mobject]:
     """What a viewer takes as one thing: each grid or map whole, each text outside them, each drawn shape outside
-    both (a word's box, an arrow)."""
+    both (a word's box, an arrow). Found once while a sweep holds the picture still (no group gains a part)."""
+    notes = shot_content.still_notes()
+    key = ("drawn pieces", id(whole))
+    if notes is not None and key in notes:
+        return notes[key][1]
+    pieces = _find_drawn_pieces(whole)
+    if notes is not None:
+        notes[key] = (whole, pieces)
+    return pieces
+
+
+def _find_drawn_pieces(whole: Mobject) -> list[Mobject]:
     from .attention_map import AttentionMap
 
     grids = shot_content.outermost(whole, (TensorGrid, AttentionMap))
@@ -210,7 +228,7 @@ def _drawn(shape: Mobject) -> bool:
 
 
 def _fits(piece: Mobject, view: View, region: layout.Region) -> bool:
-    left, right, bottom, top = screen_box(piece, view)
+    left, right, bottom, top = _still_screen_box(piece, view)
     return right - left <= region.width and top - bottom <= region.height
 
 
@@ -418,7 +436,7 @@ def _cuts(shot: camera_moves.Shot, piece: Mobject, region: layout.Region | None 
     """Whether `shot` shows part of `piece` on screen (in the frame, under `region`'s top, default the body's), but
     not all of it in `region`."""
     body, screen = region or layout.body(), _screen()
-    left, right, bottom, top = screen_box(piece, _view(shot))
+    left, right, bottom, top = _still_screen_box(piece, _view(shot))
     seen = left < screen.right and right > screen.left and bottom < body.top and top > screen.bottom
     whole = left >= body.left and right <= body.right and bottom >= body.bottom and top <= body.top
     return seen and not whole

@@ -174,6 +174,8 @@ class _Held:
     moving: frozenset[int] = frozenset()
     #: what a sweep's helpers found once and may read back until the sweep ends (`still_notes`)
     notes: dict = field(default_factory=dict)
+    #: each mobject's box by id (kept alive with it); None for one with a member that moves with the camera
+    boxes: dict[int, tuple[Mobject, tuple | None]] = field(default_factory=dict)
 
 
 #: The sweep under way, if any: set by `held_still` for its duration, as a context variable (no module state).
@@ -209,6 +211,22 @@ def still_notes() -> dict | None:
     found once and may read back until the sweep ends."""
     held = _HELD.get()
     return held.notes if held is not None else None
+
+
+def still_box(mob: Mobject) -> tuple[float, float, float, float]:
+    """`boundary_box(mob)`, found once while the picture is held still (`held_still`: no point of it moves, so a
+    sweep's close-ups measure the picture and its pieces once, not at every shot); a mobject with a member that
+    moves with the camera is measured afresh."""
+    held = _HELD.get()
+    if held is None:
+        return boundary_box(mob)
+    kept = held.boxes.get(id(mob))
+    if kept is None:
+        box = boundary_box(mob)
+        moves = any(id(member) in held.moving for member in mob.get_family())
+        held.boxes[id(mob)] = (mob, None if moves else box)
+        return box
+    return kept[1] if kept[1] is not None else boundary_box(mob)
 
 
 def text_measures(units: Sequence[Mobject]) -> list[tuple[float | None, tuple[float, float, float, float]]]:
