@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from manim import BLUE, Circle, MathTypst, Mobject, VGroup, tempconfig
+from manim import BLUE, Circle, DecimalNumber, MathTypst, Mobject, VGroup, tempconfig
 from manim.utils import typst_file_writing
 
 from scenes.speed import copy_speed, mobject_copy, typst_speed
@@ -156,3 +156,15 @@ def test_a_text_built_from_a_kept_parse_is_the_text_a_fresh_parse_builds(typst_f
                         staticmethod(lambda *args, **kwargs: parses.append(args) or real_parse(*args, **kwargs)))
     assert build(typst_speed.generate_mobject) == stock and len(parses) == 2  # parsed, kept
     assert build(typst_speed.generate_mobject) == stock and len(parses) == 2  # built from the kept parses
+
+
+def test_a_copied_number_shares_the_settings_it_was_made_with_and_still_changes_on_its_own(typst_folder):
+    original = DecimalNumber(0.53, num_decimal_places=2, mob_class=MathTypst)
+    copied = _copy_with(mobject_copy._deepcopy_mobject, original)
+    texts = [[m for m in number.get_family() if isinstance(m, MathTypst)] for number in (copied, original)]
+    assert copied.initial_config is original.initial_config  # read only by set_value, never changed: shared
+    assert len(texts[0]) == len(texts[1]) == 4
+    assert all(c.svg_default is o.svg_default and c is not o for c, o in zip(*texts))
+    copied.set_value(0.91)
+    assert copied.get_value() == pytest.approx(0.91) and original.get_value() == pytest.approx(0.53)
+    assert original.initial_config == DecimalNumber(0.53, num_decimal_places=2, mob_class=MathTypst).initial_config

@@ -7,8 +7,8 @@ headless run that skips the animations: copying was 40% of a headless run, 2.9 m
 copied inline: immutable values are shared (deepcopy returns them as they are), arrays are copied once each (the
 memo keeps two attributes that shared an array sharing its copy), lists and dicts are rebuilt item by item
 through the same memo. Anything else goes to `copy.deepcopy` as before, so the copy is the same object graph as
-manim's, but for the glyphs' parsed SVG paths, shared (see _SHARED), and a Typst text's internal SVG groups, left
-out (see _label_groups).
+manim's, but for the glyphs' parsed SVG paths and the settings a text was made with, shared (see _SHARED and
+_MADE_ONCE), and a Typst text's internal SVG groups, left out (see _label_groups).
 
 A mobject moved with `.animate` keeps the copy manim made of it as its `target` (`generate_target`), and every
 later copy of the mobject copied that stale target too: here it is dropped once the animation is over (nothing
@@ -40,6 +40,10 @@ from manim.mobject.text.typst_mobject import _INTERNAL_TYPST_ID_RE, Typst
 #: quarters of the cost of copying a typeset number (a DecimalNumber of five glyphs: 3.4 ms a copy, 1.0 shared).
 _SHARED = {int, float, bool, str, bytes, complex, type(None), np.float64, np.int64, np.bool_, pathlib.PosixPath,
            svgelements.Path}
+#: Settings a text keeps from when it was made, which manim reads only while making it (an SVG's default style and
+#: its paths' settings, a DecimalNumber's arguments for `set_value`) and never changes after: a copy shares them.
+#: A number's copy went through their two dozen entries one by one (a fifth of its cost).
+_MADE_ONCE = frozenset({"svg_default", "path_string_config", "initial_config"})
 _deepcopy = copy.deepcopy
 _ndarray = np.ndarray
 _stock_deepcopy = Mobject.__deepcopy__  # manim's, kept for the tests that compare with it
@@ -99,7 +103,7 @@ def _deepcopy_mobject(self: Mobject, memo: dict) -> Mobject:
     copied = {}
     for key, value in state.items():  # _copy_value's first cases inline: most values are shared, then arrays
         kind = type(value)
-        if kind in shared:
+        if kind in shared or key in _MADE_ONCE:
             copied[key] = value
         elif kind is _ndarray and value.dtype != object:
             seen = memo.get(id(value))
