@@ -48,7 +48,9 @@ def test_a_cluster_over_tls_renders_a_real_scene_identical_to_a_local_render(tmp
                       security=security, dashboard_address=":0") as tls_cluster:
         assert tls_cluster.scheduler_address.startswith("tls://")
         tls = ["--cluster", tls_cluster.scheduler_address, *_temporary_tls_files(tmp_path / "certs", security)]
-        for name, extra in (("local", ["--jobs", "2"]), ("tls", tls)):
+        # The local reference whole (--jobs 1): on this 2-core machine a --jobs 2 render of bottleneck splits it and
+        # measures it besides, 17.3 CPU s against 9.6 for the same frames.
+        for name, extra in (("local", ["--jobs", "1"]), ("tls", tls)):
             result = subprocess.run(_real_scene_args(tmp_path / name, *extra), cwd=REPO, capture_output=True,
                                     text=True, timeout=600)
             assert result.returncode == 0, result.stdout + result.stderr
