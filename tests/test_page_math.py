@@ -143,7 +143,8 @@ def test_an_unreadable_cached_formula_is_typeset_again(tmp_path, monkeypatch, da
         encoding="utf-8")
 
 
-def test_the_page_keeps_its_formulas_in_the_projects_cache(tmp_path, monkeypatch):
+def test_the_page_keeps_its_formulas_in_the_projects_cache(typeset, tmp_path, monkeypatch):
+    """(After `typeset`, in its worker: the post's formulas are then typeset already in this process.)"""
     from rendering.site.page import write_page
 
     monkeypatch.setenv(math_svg.CACHE_ENV_VAR, str(tmp_path / "root"))
