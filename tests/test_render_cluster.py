@@ -79,7 +79,12 @@ def _chunk_worker_parent(marker: str) -> int | None:
     return None
 
 
-def test_a_worker_killed_mid_chunk_has_its_chunk_run_again_and_the_clip_completes(tmp_path):
+def test_a_worker_killed_mid_chunk_has_its_chunk_run_again_and_the_clip_completes(tmp_path, monkeypatch):
+    # slow_long draws slowly while this file exists (RFX_SLOW_WHILE): long enough to kill a worker mid-chunk; then
+    # the file goes, and the chunk run again, the other chunk and the reference draw the same frames at full speed.
+    slow_while = tmp_path / "slow-while"
+    slow_while.touch()
+    monkeypatch.setenv("RFX_SLOW_WHILE", str(slow_while))
     project = make_project(tmp_path / "killed")
     # --split always: the chunks' re-run is under test, not whether this tiny clip is worth splitting.
     process = subprocess.Popen(project.args("slow_long", "--cluster", "local:2", "--split", "always"),
@@ -90,16 +95,14 @@ def test_a_worker_killed_mid_chunk_has_its_chunk_run_again_and_the_clip_complete
              or process.poll() is not None, 180, "a cluster worker to start a chunk")
     assert process.poll() is None, process.communicate()[0]
     os.kill(found[-1], signal.SIGKILL)
+    slow_while.unlink()
     output, _ = process.communicate(timeout=300)
     assert process.returncode == 0, output
     assert "rendered slow_long@low" in output
     entry = project.entry("slow_long")
     assert sha256(project.clip("slow_long", "mp4")) == entry["files"]["mp4"]["sha256"]
-    # Every chunk is in, the killed one rendered again: the frames of the same clip rendered whole, here (without
-    # the sleep that gave the test time to kill a worker: it draws nothing).
+    # Every chunk is in, the killed one rendered again: the frames of the same clip rendered whole, here.
     whole = make_project(tmp_path / "whole")
-    scene = whole.scene_file("slow_long")
-    scene.write_text(scene.read_text().replace("time.sleep(0.1)", "None"))
     assert whole.render("slow_long", "--jobs", "1").returncode == 0
     assert entry["frames"] == whole.entry("slow_long")["frames"]
     assert sha256(project.clip("slow_long", "vtt")) == sha256(whole.clip("slow_long", "vtt"))
