@@ -104,3 +104,53 @@ def test_html_size_of_a_formula_scales_with_the_text(typeset):
     image = images[("q", False)]
     em = float(image.em(image.height_pt).removesuffix("em"))
     assert em == pytest.approx(image.height_pt / math_svg.FONT_PT * math_svg.EM_PER_FONT, abs=1e-3)
+
+
+def _no_typst(monkeypatch):
+    def no_typst(*args, **kwargs):
+        raise AssertionError("typst was called for a formula that is cached")
+
+    monkeypatch.setattr(typst, "compile", no_typst)
+    monkeypatch.setattr(typst, "query", no_typst)
+
+
+def test_a_page_in_another_folder_takes_its_formulas_from_the_cache(tmp_path, monkeypatch):
+    cache = tmp_path / "cache"
+    monkeypatch.setattr(MathRenderer, "_typeset_in_this_process", {})  # only the cache may remember
+    typeset = MathRenderer(tmp_path / "first", "page/math", cache=cache).render(r"\frac{a}{b_1}", display=False)
+    name = typeset.path.rsplit("/", 1)[1]
+    assert (cache / name).read_text(encoding="utf-8") == (tmp_path / "first" / name).read_text(encoding="utf-8")
+
+    monkeypatch.setattr(MathRenderer, "_typeset_in_this_process", {})
+    with monkeypatch.context() as patched:
+        _no_typst(patched)
+        again = MathRenderer(tmp_path / "second", "page/math", cache=cache).render(r"\frac{a}{b_1}", display=False)
+    assert again == typeset
+    assert (tmp_path / "second" / name).read_bytes() == (tmp_path / "first" / name).read_bytes()
+
+
+@pytest.mark.parametrize("damage", ["", "<svg></svg>", "\udcff"])
+def test_an_unreadable_cached_formula_is_typeset_again(tmp_path, monkeypatch, damage):
+    cache = tmp_path / "cache"
+    monkeypatch.setattr(MathRenderer, "_typeset_in_this_process", {})
+    typeset = MathRenderer(tmp_path / "first", "page/math", cache=cache).render("x^2", display=False)
+    name = typeset.path.rsplit("/", 1)[1]
+    (cache / name).write_bytes(damage.encode("utf-8", "surrogateescape"))
+    monkeypatch.setattr(MathRenderer, "_typeset_in_this_process", {})
+    again = MathRenderer(tmp_path / "second", "page/math", cache=cache).render("x^2", display=False)
+    assert again == typeset
+    assert (tmp_path / "second" / name).read_text(encoding="utf-8") == (tmp_path / "first" / name).read_text(
+        encoding="utf-8")
+
+
+def test_the_page_keeps_its_formulas_in_the_projects_cache(typeset, tmp_path, monkeypatch):
+    """(After `typeset`, in its worker: the post's formulas are then typeset already in this process.)"""
+    from rendering.site.page import write_page
+
+    monkeypatch.setenv(math_svg.CACHE_ENV_VAR, str(tmp_path / "root"))
+    write_page({"version": 1, "clips": []}, tmp_path / "out")
+    on_page = {path.name: path.read_bytes() for path in (tmp_path / "out" / "page" / "math").glob("*.svg")}
+    assert len(on_page) > 70
+    assert {path.name: path.read_bytes() for path in (tmp_path / "root" / "math").glob("*.svg")} == on_page
+    monkeypatch.delenv(math_svg.CACHE_ENV_VAR)
+    assert math_svg.default_cache_dir() == math_svg.DEFAULT_CACHE_ROOT.expanduser() / "math"

@@ -59,9 +59,21 @@ def _assert_same_pictures(joined, whole) -> None:
     assert np.mean(differences) < MEAN_TOLERANCE and max(differences) < FRAME_TOLERANCE, max(differences)
 
 
-@pytest.mark.parametrize("module, class_name", [("toy_matrix", "ToyMatrixScene"), ("held_end", "HeldEndScene")])
-def test_chunks_join_into_the_unsplit_clip(tmp_path, module, class_name):
-    whole = _render(tmp_path, "whole", module, class_name)
+#: The tests that read held_end rendered whole share one render (one worker holds it under --dist loadgroup).
+HELD_END_WHOLE = pytest.mark.xdist_group("render-chunks-held-end-whole")
+
+
+@pytest.fixture(scope="module")
+def held_end_whole(tmp_path_factory) -> dict:
+    """held_end rendered whole by the worker, once for the module: the tests only read its files."""
+    return _render(tmp_path_factory.mktemp("held-end"), "whole", "held_end", "HeldEndScene")
+
+
+@pytest.mark.parametrize("module, class_name", [("toy_matrix", "ToyMatrixScene"),
+                                                pytest.param("held_end", "HeldEndScene", marks=HELD_END_WHOLE)])
+def test_chunks_join_into_the_unsplit_clip(tmp_path, request, module, class_name):
+    whole = (request.getfixturevalue("held_end_whole") if module == "held_end"
+             else _render(tmp_path, "whole", module, class_name))
     edges = _edges(whole["timeline"])
     starts, stops = [0, *edges], [*edges, None]
     chunks = [_render(tmp_path, f"part{k}", module, class_name,
@@ -77,8 +89,9 @@ def test_chunks_join_into_the_unsplit_clip(tmp_path, module, class_name):
         assert joined["files"][ext]["sha256"] == whole["files"][ext]["sha256"], ext
 
 
-def test_a_chunk_that_ends_before_the_scene_stops_early_and_keeps_only_its_frames(tmp_path):
-    whole = _render(tmp_path, "whole", "held_end", "HeldEndScene")
+@HELD_END_WHOLE
+def test_a_chunk_that_ends_before_the_scene_stops_early_and_keeps_only_its_frames(tmp_path, held_end_whole):
+    whole = held_end_whole
     first = _render(tmp_path, "first", "held_end", "HeldEndScene", {"start": 0, "stop": 20, "run_to_end": False})
     assert first["frames"] == 20 and "clip_frames" not in first
     assert len(decode_frames(first["files"]["mp4"])) == 20
@@ -150,14 +163,15 @@ def test_a_lead_chunk_ends_at_its_cut_or_where_it_already_is_if_that_is_later(tm
     assert ahead.window.stop == 80 and said[-1] == 80
 
 
-def test_a_lead_chunk_renders_up_to_its_cut(tmp_path):
+@HELD_END_WHOLE
+def test_a_lead_chunk_renders_up_to_its_cut(tmp_path, held_end_whole):
     cut_file = tmp_path / "cut"
     cut_file.write_text("37")  # inside the 2 s wait after the first animation
     lead = _render(tmp_path, "lead", "held_end", "HeldEndScene",
                    {"start": 0, "stop": None, "run_to_end": True, "cut_file": str(cut_file)})
     assert lead["frames"] == 37 and "clip_frames" not in lead
     rest = _render(tmp_path, "rest", "held_end", "HeldEndScene", {"start": 37, "stop": None, "run_to_end": True})
-    whole = _render(tmp_path, "whole", "held_end", "HeldEndScene")
+    whole = held_end_whole
     joined = assemble([ChunkResult.from_dict(c) for c in (lead, rest)], list(FORMATS), tmp_path / "joined").to_dict()
     assert joined["frames"] == whole["frames"]
     _assert_same_pictures(joined["files"]["mp4"]["tmp"], whole["files"]["mp4"]["tmp"])

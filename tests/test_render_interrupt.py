@@ -52,8 +52,14 @@ def test_ctrl_c_mid_render_stops_cleanly_and_writes_no_partial_clip(tmp_path):
 
 def test_interrupting_a_rebuild_keeps_the_previous_complete_clip(tmp_path):
     project = make_project(tmp_path / "rebuild")
+    # The complete clip to keep, rendered without the sleep that gives the later runs time to be stopped (it draws
+    # nothing): the --force runs render the scene as it is again.
+    scene = project.scene_file("slow")
+    slow = scene.read_text()
+    scene.write_text(slow.replace("time.sleep(0.1)", "None"))
     first = project.render("slow", "-f", "mp4,png")
     assert first.returncode == 0, first.stdout
+    scene.write_text(slow)
     before = project.manifest()
     process = _start_slow(project, "--force", "-f", "mp4,png")
     returncode, output = interrupt(process, signal.SIGTERM)  # `kill` stops a run the same clean way as Ctrl-C

@@ -3,12 +3,17 @@
 Each formula becomes one SVG (glyphs as outlines, no fonts needed by the browser), named by a hash of its Typst
 source, so an unchanged formula is not typeset again. Inline formulas also record where their baseline is, which
 the page needs to sit them on the line of text (`vertical-align`).
+
+A formula typeset once is also kept in the project's cache (`$ATTENTION_CACHE_DIR/math`, else
+`~/.cache/attention-animated/math`, beside the speech and the trained models), so a page built in a new output
+folder does not typeset the post's ~100 formulas again (about 9 s). The name holds the Typst version and source.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 from dataclasses import dataclass
 from importlib.metadata import version
@@ -36,6 +41,14 @@ BASELINE_PROBE = (
 )
 _SIZE = re.compile(r'<svg\b[^>]*?\swidth="([\d.]+)pt"\s+height="([\d.]+)pt"')
 _BASELINE_ATTR = re.compile(r'data-baseline-pt="([\d.]+)"')
+CACHE_ENV_VAR = "ATTENTION_CACHE_DIR"  # the project's cache root (rendering.narration.speech uses it too)
+DEFAULT_CACHE_ROOT = Path("~/.cache/attention-animated")
+
+
+def default_cache_dir() -> Path:
+    """`$ATTENTION_CACHE_DIR/math`, else `~/.cache/attention-animated/math`."""
+    configured = os.environ.get(CACHE_ENV_VAR)
+    return (Path(configured).expanduser() if configured else DEFAULT_CACHE_ROOT.expanduser()) / "math"
 
 
 @dataclass(frozen=True)
@@ -65,13 +78,15 @@ def typst_source(latex: str, display: bool) -> str:
 
 
 class MathRenderer:
-    """Writes formula SVGs into `directory` (which `prefix` names relative to the page) and reuses them."""
+    """Writes formula SVGs into `directory` (which `prefix` names relative to the page) and reuses them: the ones
+    already there, and with a `cache` folder the ones typeset for any other page."""
 
     _typeset_in_this_process: dict[str, str] = {}  # file name -> SVG, shared by renderers of other folders
 
-    def __init__(self, directory: Path, prefix: str):
+    def __init__(self, directory: Path, prefix: str, cache: Path | None = None):
         self.directory = directory
         self.prefix = prefix.rstrip("/")
+        self.cache = cache
         self.used: set[str] = set()
 
     def render(self, latex: str, display: bool) -> MathImage:
@@ -83,10 +98,32 @@ class MathRenderer:
         if path.exists():
             svg = path.read_text(encoding="utf-8")
         else:
-            svg = self._typeset_in_this_process.get(name) or self._typeset(source, display, latex)
+            svg = self._typeset_in_this_process.get(name) or self._cached(name) or self._typeset(source, display,
+                                                                                                    latex)
             write_text(path, svg)
+            self._keep(name, svg)
         self._typeset_in_this_process[name] = svg
         return _image(f"{self.prefix}/{name}", latex, display, svg)
+
+    def _cached(self, name: str) -> str | None:
+        """The cache's SVG of that name, if it has a readable one."""
+        if self.cache is None:
+            return None
+        try:
+            svg = (self.cache / name).read_text(encoding="utf-8")
+            _svg_size(svg)
+        except (OSError, UnicodeError, ValueError):
+            return None
+        return svg if _BASELINE_ATTR.search(svg) else None
+
+    def _keep(self, name: str, svg: str) -> None:
+        """Put a formula in the cache (a cache that cannot be written costs time, not the page)."""
+        if self.cache is None or (self.cache / name).exists():
+            return
+        try:
+            write_text(self.cache / name, svg)
+        except OSError:
+            pass
 
     def remove_unused(self) -> None:
         """Delete SVGs of formulas the post no longer has, so the folder does not grow forever."""

@@ -47,7 +47,7 @@ from rendering.site.interface import number, template_functions, text
 from rendering.site.manifest_check import (
     VIDEO_FORMATS, check_clip, check_relative_path, is_described, is_narrated, is_seconds,
 )
-from rendering.site.math_svg import MathImage, MathRenderer
+from rendering.site.math_svg import MathImage, MathRenderer, default_cache_dir
 from rendering.site.players import Player, choose_film, group_players
 from rendering.site.post_text import (Code, Diagram, DisplayMath, Heading, ListBlock, Paragraph, Post, Preformatted,
                                       Table, inline_parts, load_post_in)
@@ -160,7 +160,7 @@ def write_page(manifest: Mapping, out_dir: Path) -> Path:
     page_dir.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(ASSETS_DIR / "page.css", page_dir / "page.css.tmp")
     (page_dir / "page.css.tmp").replace(page_dir / "page.css")
-    renderer = MathRenderer(page_dir / "math", f"{PAGE_DIR}/math")
+    renderer = MathRenderer(page_dir / "math", f"{PAGE_DIR}/math", cache=default_cache_dir())
     for language, (post, players, film) in pages.items():
         switch = _language_switch(languages, language) if len(languages) > 1 else []
         document = render_document(post, players, renderer, _inline_captions(out_dir), film,
