@@ -168,3 +168,18 @@ def test_a_copied_number_shares_the_settings_it_was_made_with_and_still_changes_
     copied.set_value(0.91)
     assert copied.get_value() == pytest.approx(0.91) and original.get_value() == pytest.approx(0.53)
     assert original.initial_config == DecimalNumber(0.53, num_decimal_places=2, mob_class=MathTypst).initial_config
+
+
+def test_installing_the_patches_makes_the_cycle_collector_run_less_often():
+    import gc
+
+    from scenes.speed import gc_speed, install_speed_patches
+
+    saved = gc.get_threshold()
+    try:
+        gc.set_threshold(700, 10, 10)  # CPython's defaults
+        install_speed_patches()
+        assert gc.get_threshold() == gc_speed.THRESHOLDS
+        assert all(ours > stock for ours, stock in zip(gc_speed.THRESHOLDS, (700, 10, 10)))
+    finally:
+        gc.set_threshold(*saved)
