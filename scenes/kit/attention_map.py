@@ -104,7 +104,7 @@ class AttentionMap(VGroup, metaclass=Reused):
                                if causal and j > i))
         for cell in self.future:
             cell[0].set_fill(palette.MASKED, opacity=1)
-            for number in cell[1:]:
+            for number in cell.submobjects[1:]:
                 number.set_color(readable_on(palette.MASKED, (palette.MUTED, palette.TEXT)))
 
         self.add(grid, self.row_labels, self.column_labels)
@@ -121,7 +121,7 @@ class AttentionMap(VGroup, metaclass=Reused):
 
     def _natural_columns(self, grid: TensorGrid, cell_size: float | None, cell_width: float | None) -> None:
         """Give each column the width of its widest content (number or key token), then lay the cells out."""
-        numbers = [max((part.width for cell in col for part in cell[1:]), default=0.0)
+        numbers = [max((part.width for cell in col for part in cell.submobjects[1:]), default=0.0)
                    for col in (grid.column(j) for j in range(self.cols))]
         base = max(max(numbers) + 2 * self.number_pad, cell_size or grid.cell(0, 0)[0].height, cell_width or 0.0)
         pad = self.label_pad if self.label_pad is not None else UPRIGHT_PAD if self.upright_keys else LABEL_PAD
@@ -140,7 +140,7 @@ class AttentionMap(VGroup, metaclass=Reused):
                 square = cell[0]
                 square.stretch_to_fit_width(widths[j])
                 cell.move_to(RIGHT * (lefts[j] + widths[j] / 2) + DOWN * (i * height))
-                for part in cell[1:]:
+                for part in cell.submobjects[1:]:
                     part.move_to(square)
         grid.move_to(ORIGIN)
         self.column_widths = tuple(float(w) for w in widths)

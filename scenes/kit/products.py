@@ -310,7 +310,7 @@ def _move_box(box: Mobject | None, target: Mobject) -> Animation:
 def row_box_buff(row: Mobject) -> float:
     """How far a row's highlight box stands off its cells: a hairline, or none where the rows are hairline rows
     themselves (a box standing off them would cross the digits of the rows above and below)."""
-    pads = [(cell[0].height - max(part.height for part in cell[1:])) / 2
+    pads = [(cell[0].height - max(part.height for part in cell.submobjects[1:])) / 2
             for cell in row.submobjects if len(cell.submobjects) > 1]
     return layout.HAIRLINE if not pads or min(pads) - layout.HAIRLINE >= 2 * layout.HAIRLINE else 0.0
 
