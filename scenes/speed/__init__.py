@@ -10,6 +10,7 @@ scene, and a scene that does not use the kit (the test fixtures) costs no import
   mobject's width and height reduced by numpy.
 - `mobject_copy`: a mobject's deep copy without a `copy.deepcopy` call per number, string and array.
 - `typst_speed`: Typst compiles with one font book per process, and writes its SVG cache files atomically.
+- `update_speed`: a scene's updaters found by one walk of each family, not a method call per member.
 - `gc_speed`: Python's cycle collector runs less often (it walked the same live picture again and again).
 - `colour_speed`: a fill or stroke set to one colour and opacity written into the mobject's array directly.
 - `skip_speed`: a skipped animation draws no picture nothing reads, and a skipped fade only adds or removes.
@@ -21,7 +22,8 @@ the pixel tests (scenes/quality/headless.py). So the tests draw with exactly wha
 
 from __future__ import annotations
 
-from . import bounds_speed, colour_speed, copy_speed, draw_speed, gc_speed, mobject_copy, skip_speed, typst_speed
+from . import (bounds_speed, colour_speed, copy_speed, draw_speed, gc_speed, mobject_copy, skip_speed, typst_speed,
+               update_speed)
 
 
 def install_speed_patches() -> None:
@@ -34,3 +36,4 @@ def install_speed_patches() -> None:
     bounds_speed.install()
     colour_speed.install()
     gc_speed.install()
+    update_speed.install()
