@@ -12,9 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_page_browser import make_test_media, served_browser
+from tests.test_page_browser import CHROMIUM, CHROMIUM_ARGS, LocalServer, make_test_media, served_browser
 
-pytestmark = pytest.mark.browser
+# One Chromium for the module (a context of its own per test): the group keeps the tests in one xdist worker.
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("page-accessibility")]
 
 ROOT = Path(__file__).resolve().parents[1]
 AXE = ROOT / "tests" / "a11y" / "node_modules" / "axe-core" / "axe.min.js"
@@ -68,17 +69,43 @@ def deck_media(page_media) -> Path:
     return page_media
 
 
+def _check_in(context, url: str, check, reduced_motion: bool):
+    page = context.new_page()
+    if reduced_motion:
+        page.emulate_media(reduced_motion="reduce")
+    page.goto(url, wait_until="load")
+    return check(page)
+
+
 def open_page(media_dir: Path, name: str, check, *, reduced_motion: bool = False, width: int = 1280,
-              height: int = 900):
-    """Serve `media_dir`, open `name` in headless Chromium and return `check(page)`."""
+              height: int = 900, served=None):
+    """Serve `media_dir`, open `name` in headless Chromium and return `check(page)`. `served`, the module's
+    (server of `media_dir`, browser), spares the launch: the page then opens in a fresh context of that browser
+    (its own storage, as a throwaway profile has)."""
     # the page's Content-Security-Policy allows its own inline script only: the audit's script is let in
-    with served_browser(media_dir, bypass_csp=True,
-                        viewport={"width": width, "height": height}) as (server, context):
-        page = context.new_page()
-        if reduced_motion:
-            page.emulate_media(reduced_motion="reduce")
-        page.goto(server.url + name, wait_until="load")
-        return check(page)
+    options = {"bypass_csp": True, "viewport": {"width": width, "height": height}}
+    if served is None:
+        with served_browser(media_dir, **options) as (server, context):
+            return _check_in(context, server.url + name, check, reduced_motion)
+    server, browser = served
+    context = browser.new_context(device_scale_factor=1, **options)
+    try:
+        return _check_in(context, server.url + name, check, reduced_motion)
+    finally:
+        context.close()
+
+
+@pytest.fixture(scope="module")
+def served(deck_media):
+    """deck_media served on 127.0.0.1, and one headless Chromium (as served_browser launches it) for the module."""
+    from playwright.sync_api import sync_playwright
+
+    with LocalServer(deck_media) as server, sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
+        try:
+            yield server, browser
+        finally:
+            browser.close()
 
 
 def axe_violations(page) -> list[dict]:
@@ -91,8 +118,8 @@ PAGES = ["index.html", "slides/low/deck.html"]
 
 
 @pytest.mark.parametrize("name", PAGES)
-def test_axe_core_finds_no_wcag_2_2_a_or_aa_violation(deck_media, name):
-    violations = open_page(deck_media, name, axe_violations)
+def test_axe_core_finds_no_wcag_2_2_a_or_aa_violation(deck_media, served, name):
+    violations = open_page(deck_media, name, axe_violations, served=served)
     assert violations == [], json.dumps(violations, indent=1)
 
 
@@ -129,8 +156,8 @@ def tab_through(page) -> tuple[list[dict], list[dict]]:
 
 
 @pytest.mark.parametrize("name", PAGES)
-def test_every_control_is_reached_from_the_keyboard_with_a_visible_focus(deck_media, name):
-    reached, controls = open_page(deck_media, name, tab_through)
+def test_every_control_is_reached_from_the_keyboard_with_a_visible_focus(deck_media, served, name):
+    reached, controls = open_page(deck_media, name, tab_through, served=served)
     assert controls, "no control on the page"
     unseen = [r for r in reached if not r["visible"]]
     assert not unseen, f"focus not visible on: {unseen}"
@@ -140,8 +167,8 @@ def test_every_control_is_reached_from_the_keyboard_with_a_visible_focus(deck_me
 
 
 @pytest.mark.parametrize("name", PAGES)
-def test_every_target_is_at_least_24_css_px(deck_media, name):
-    controls = open_page(deck_media, name, lambda page: page.evaluate(CONTROL_LIST, CONTROLS))
+def test_every_target_is_at_least_24_css_px(deck_media, served, name):
+    controls = open_page(deck_media, name, lambda page: page.evaluate(CONTROL_LIST, CONTROLS), served=served)
     small = [c for c in controls if not c["inline"] and (c["width"] < MIN_TARGET_PX or c["height"] < MIN_TARGET_PX)]
     assert not small, f"targets under {MIN_TARGET_PX} CSS px: {small}"
 
@@ -151,22 +178,22 @@ MEDIA_STATE = """() => Array.from(document.querySelectorAll("video, audio")).map
 
 
 @pytest.mark.parametrize("name", PAGES)
-def test_nothing_plays_sound_on_its_own(deck_media, name):
+def test_nothing_plays_sound_on_its_own(deck_media, served, name):
     def settle(page):
         page.wait_for_timeout(1500)
         return page.evaluate(MEDIA_STATE)
-    media = open_page(deck_media, name, settle)
+    media = open_page(deck_media, name, settle, served=served)
     assert media, "no player on the page"
     loud = [m for m in media if (m["autoplay"] or not m["paused"]) and not m["muted"]]
     assert not loud, f"playing with sound on their own: {loud}"
 
 
 @pytest.mark.parametrize("name", PAGES)
-def test_under_reduced_motion_every_clip_waits_on_its_poster(deck_media, name):
+def test_under_reduced_motion_every_clip_waits_on_its_poster(deck_media, served, name):
     def settle(page):
         page.wait_for_timeout(1500)
         return page.evaluate(MEDIA_STATE)
-    media = open_page(deck_media, name, settle, reduced_motion=True)
+    media = open_page(deck_media, name, settle, reduced_motion=True, served=served)
     moving = [m for m in media if not m["paused"] or m["autoplay"]]
     assert media and not moving, f"moving under prefers-reduced-motion: {moving}"
 
@@ -175,8 +202,9 @@ STEP_SWITCHES = "() => Array.from(document.querySelectorAll('button.step-toggle'
 
 
 @pytest.mark.parametrize("reduced, pressed", [(True, "true"), (False, "false")])
-def test_step_mode_is_offered_first_under_reduced_motion_only(deck_media, reduced, pressed):
-    switches = open_page(deck_media, "index.html", lambda page: page.evaluate(STEP_SWITCHES), reduced_motion=reduced)
+def test_step_mode_is_offered_first_under_reduced_motion_only(deck_media, served, reduced, pressed):
+    switches = open_page(deck_media, "index.html", lambda page: page.evaluate(STEP_SWITCHES), reduced_motion=reduced,
+                         served=served)
     assert switches and set(switches) == {pressed}, switches
 
 
@@ -189,8 +217,8 @@ WIDEST = """() => ({page: document.documentElement.scrollWidth,
 
 
 @pytest.mark.parametrize("name", PAGES)
-def test_at_320_css_px_nothing_scrolls_sideways(deck_media, name):
+def test_at_320_css_px_nothing_scrolls_sideways(deck_media, served, name):
     """Reflow (1.4.10): at 320 CSS px wide (1280 px at 400% zoom) the page reads without sideways scrolling; only
     tables, code and display formulas may scroll inside their own box."""
-    found = open_page(deck_media, name, lambda page: page.evaluate(WIDEST), width=320, height=640)
+    found = open_page(deck_media, name, lambda page: page.evaluate(WIDEST), width=320, height=640, served=served)
     assert found["page"] <= 320 and not found["wider"], found

@@ -116,6 +116,33 @@ def test_an_unreachable_scheduler_exits_2_with_one_line_and_writes_nothing(tmp_p
     assert not project.out.exists()
 
 
+def test_an_address_nothing_listens_on_is_refused_at_once_and_a_listening_one_passes():
+    """No waiting out Dask's 10 s connect timeout (it retries a refused address until then) when nothing listens;
+    a port something listens on passes the check (Dask's own connect then speaks to it)."""
+    import socket
+    import time
+
+    from rendering.pipeline import cluster
+
+    with socket.socket() as listening:
+        listening.bind(("127.0.0.1", 0))
+        listening.listen()
+        port = listening.getsockname()[1]
+        cluster.check_reachable(f"tcp://127.0.0.1:{port}")
+    begun = time.monotonic()  # the same port, closed now
+    with pytest.raises(ValueError, match=rf"^cannot reach the Dask scheduler at tcp://127.0.0.1:{port}: .*refused"):
+        cluster.check_reachable(f"tcp://127.0.0.1:{port}")
+    assert time.monotonic() - begun < 2
+    # A host that never answers: a listener whose accept queue is full drops further connection attempts.
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(0)
+        address = silent.getsockname()
+        with socket.create_connection(address, timeout=5):  # fills the queue (never accepted)
+            with pytest.raises(ValueError, match=r"no answer within 0.3 s"):
+                cluster.check_reachable(f"tcp://127.0.0.1:{address[1]}", timeout=0.3)
+
+
 @pytest.mark.parametrize("value", ["local:0", "local:", "127.0.0.1:8786", "tcp://nohost", "dask"])
 def test_a_malformed_cluster_address_exits_2_naming_the_valid_forms(tmp_path, value):
     project = make_project(tmp_path / "malformed")

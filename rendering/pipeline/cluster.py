@@ -24,6 +24,7 @@ import itertools
 import os
 import posixpath
 import re
+import socket
 import ssl
 from dataclasses import replace
 from pathlib import Path
@@ -31,6 +32,7 @@ from pathlib import Path
 from rendering.records import ProjectCheck
 
 CONNECT_TIMEOUT = "10s"
+CONNECT_SECONDS = 10.0  # CONNECT_TIMEOUT, for the reachability check
 # One file of a reply: a 2-minute 4k clip's gif, the largest file a task makes, is well under this.
 MAX_FILE_BYTES = 4 << 30
 MAX_FILE_BYTES_ENV = "RENDER_CLUSTER_MAX_FILE_BYTES"  # another cap, in bytes
@@ -133,6 +135,36 @@ def _tls_refusal(error: BaseException) -> str | None:
     if found is None:
         return None
     return re.sub(r"\s*\(_ssl\.c:\d+\)", "", " ".join(str(found).split())) or type(found).__name__
+
+
+def check_reachable(spec: str, security=None, timeout: float = CONNECT_SECONDS) -> None:
+    """ValueError in one line at once when nothing answers at tcp:// or tls:// `spec`'s host and port (refused,
+    unknown host, no route; no answer within `timeout`), where Dask would retry the address until its own connect
+    timeout. For tls:// the probe also makes the TLS handshake with the client's certificate (so that the scheduler
+    does not log a failed handshake for every client) and reports a refused one as DaskBackend does."""
+    host, port = spec.split("://", 1)[1].rsplit(":", 1)
+    try:
+        probe = socket.create_connection((host, int(port)), timeout=timeout)
+    except OSError as error:
+        reason = f"no answer within {timeout:g} s" if isinstance(error, TimeoutError) \
+            else (error.strerror or " ".join(str(error).split()) or type(error).__name__)
+        raise ValueError(f"cannot reach the Dask scheduler at {spec}: {reason}") from error
+    with probe:
+        if security is None:
+            return
+        context = security.get_connection_args("client")["ssl_context"]
+        try:
+            context.wrap_socket(probe, server_hostname=host).close()
+        except ssl.SSLError as error:
+            raise ValueError(_tls_failed(spec, _tls_refusal(error))) from error
+        except OSError:  # closed or timed out mid-handshake: Dask's own connect says what it finds
+            return
+
+
+def _tls_failed(spec: str, refusal: str) -> str:
+    return (f"cannot reach the Dask scheduler at {spec}: the TLS handshake failed ({refusal}); this client's "
+            "certificate must be signed by the cluster's CA, and the CA file must be the one that signed the "
+            "scheduler's")
 
 
 # --- What runs on a worker ---------------------------------------------------------------------------------------
@@ -259,14 +291,13 @@ class DaskBackend:
                                                         processes=True, dashboard_address=None)
                 self.client = distributed.Client(self.cluster)
             else:
+                check_reachable(spec, security)
                 self.client = distributed.Client(spec, timeout=CONNECT_TIMEOUT, security=security)
         except (OSError, TimeoutError) as error:
             self.close()
             refusal = _tls_refusal(error) if spec.startswith("tls://") else None
             if refusal is not None:
-                raise ValueError(f"cannot reach the Dask scheduler at {spec}: the TLS handshake failed ({refusal}); "
-                                 "this client's certificate must be signed by the cluster's CA, and the CA file "
-                                 "must be the one that signed the scheduler's") from error
+                raise ValueError(_tls_failed(spec, refusal)) from error
             reason = " ".join(str(error).split()) or type(error).__name__
             raise ValueError(f"cannot reach the Dask scheduler at {spec}: {reason}") from error
         self.slots = max(1, sum(self.client.nthreads().values()))
