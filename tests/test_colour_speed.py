@@ -56,11 +56,11 @@ def test_every_call_leaves_the_arrays_manim_leaves(shape, monkeypatch):
 
 def test_the_common_call_takes_the_short_way(monkeypatch):
     """Without this, the test above would pass with the patch never taking its own path."""
+    square, shiny = Square(), _shiny()  # made first: with the patches installed, making them goes through it too
     calls = []
     monkeypatch.setattr(colour_speed, "_stock_update_rgbas_array", lambda *args: calls.append(args))
-    square = Square()
     colour_speed._update_rgbas_array(square, "fill_rgbas", RED, 0.4)
     colour_speed._update_rgbas_array(square, "stroke_rgbas", None, 0.2)
     assert calls == [] and square.fill_rgbas[0, 3] == 0.4 and square.stroke_rgbas[0, 3] == 0.2
-    colour_speed._update_rgbas_array(_shiny(), "fill_rgbas", RED, 0.4)
+    colour_speed._update_rgbas_array(shiny, "fill_rgbas", RED, 0.4)
     assert len(calls) == 1

@@ -35,6 +35,7 @@ def _scene(log: list) -> VGroup:
 @pytest.mark.parametrize("dt", [0.0, 1 / 15])
 def test_the_same_updaters_run_in_the_same_order(dt, monkeypatch):
     stock_log, our_log = [], []
+    monkeypatch.setattr(Mobject, "update", update_speed._stock_update)  # manim's, even where the patches are in
     _scene(stock_log).update(dt)
     monkeypatch.setattr(Mobject, "update", update_speed._update)
     _scene(our_log).update(dt)
