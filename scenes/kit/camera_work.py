@@ -192,9 +192,7 @@ def filled_by(shot: camera_moves.Shot, whole: Mobject, region: layout.Region | N
 
 def _still_screen_box(mob: Mobject, view: View) -> tuple[float, float, float, float]:
     """`screen_box`, from the box a sweep that holds the picture still found once (`shot_content.still_box`)."""
-    left, right, bottom, top = shot_content.still_box(mob)
-    (left, bottom), (right, top) = view.to_screen(left, bottom), view.to_screen(right, top)
-    return left, right, bottom, top
+    return view.box_to_screen(shot_content.still_box(mob))
 
 
 def _drawn_pieces(whole: Mobject) -> list[Mobject]:

@@ -31,6 +31,12 @@ class View:
         """A scene point in the coordinates of the frame at rest (what `layout.frame()` and `body()` use)."""
         return (x - self.center_x) * self.zoom, (y - self.center_y) * self.zoom
 
+    def box_to_screen(self, box: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
+        """A scene box (left, right, bottom, top) in the coordinates of the frame at rest."""
+        left, right, bottom, top = box
+        (left, bottom), (right, top) = self.to_screen(left, bottom), self.to_screen(right, top)
+        return left, right, bottom, top
+
 
 def camera_frame(scene) -> Mobject | None:
     """The moving camera's frame mobject, or None for a fixed camera."""
@@ -47,9 +53,7 @@ def current_view(scene) -> View:
 
 def screen_box(mob: Mobject, view: View) -> tuple[float, float, float, float]:
     """A mobject's box in the coordinates of the frame at rest."""
-    left, right, bottom, top = boundary_box(mob)
-    (left, bottom), (right, top) = view.to_screen(left, bottom), view.to_screen(right, top)
-    return left, right, bottom, top
+    return view.box_to_screen(boundary_box(mob))
 
 
 def boundary_box(mob: Mobject) -> tuple[float, float, float, float]:

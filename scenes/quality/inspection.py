@@ -339,12 +339,7 @@ def screen_boxes(units: list[Mobject], view: View, measures: dict | None = None
     the caller has them: screen_box's arithmetic on the same box)."""
     if measures is None:
         return {id(unit): screen_box(unit, view) for unit in units}
-    boxes = {}
-    for unit in units:
-        left, right, bottom, top = measures[id(unit)][1]
-        (left, bottom), (right, top) = view.to_screen(left, bottom), view.to_screen(right, top)
-        boxes[id(unit)] = (left, right, bottom, top)
-    return boxes
+    return {id(unit): view.box_to_screen(measures[id(unit)][1]) for unit in units}
 
 
 def layout_problems(scene: AttentionScene,
@@ -403,9 +398,7 @@ def _drawn_boxes(scene: AttentionScene, view: View) -> list[tuple[float, float, 
             continue
         parts = _drawn_points(mob)
         if parts:
-            left, right, bottom, top = points_box(np.concatenate(parts))
-            (left, bottom), (right, top) = view.to_screen(left, bottom), view.to_screen(right, top)
-            boxes.append((left, right, bottom, top))
+            boxes.append(view.box_to_screen(points_box(np.concatenate(parts))))
     return boxes
 
 
