@@ -8,6 +8,7 @@ import pytest
 import typst
 
 import rendering.site.math_svg as math_svg
+from rendering import cache_root
 from rendering.site.latex_typst import latex_to_typst
 from rendering.site.math_svg import MathRenderer
 from rendering.site.post_text import load_post
@@ -147,10 +148,10 @@ def test_the_page_keeps_its_formulas_in_the_projects_cache(typeset, tmp_path, mo
     """(After `typeset`, in its worker: the post's formulas are then typeset already in this process.)"""
     from rendering.site.page import write_page
 
-    monkeypatch.setenv(math_svg.CACHE_ENV_VAR, str(tmp_path / "root"))
+    monkeypatch.setenv(cache_root.CACHE_ENV_VAR, str(tmp_path / "root"))
     write_page({"version": 1, "clips": []}, tmp_path / "out")
     on_page = {path.name: path.read_bytes() for path in (tmp_path / "out" / "page" / "math").glob("*.svg")}
     assert len(on_page) > 70
     assert {path.name: path.read_bytes() for path in (tmp_path / "root" / "math").glob("*.svg")} == on_page
-    monkeypatch.delenv(math_svg.CACHE_ENV_VAR)
-    assert math_svg.default_cache_dir() == math_svg.DEFAULT_CACHE_ROOT.expanduser() / "math"
+    monkeypatch.delenv(cache_root.CACHE_ENV_VAR)
+    assert math_svg.default_cache_dir() == cache_root.DEFAULT_CACHE_ROOT.expanduser() / "math"

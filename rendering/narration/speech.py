@@ -15,7 +15,6 @@ from __future__ import annotations
 import hashlib
 import io
 import json
-import os
 import wave
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -24,13 +23,12 @@ from pathlib import Path
 import numpy as np
 
 from rendering.atomic import write_bytes
+from rendering.cache_root import cache_folder
 from . import pronounce, pronounce_fr
 from .espeak import EspeakVoice
 from .pronounce import sentences
 from .voice import SYNTHESIS, Voice, VoiceFiles, engine_version
 
-CACHE_ENV_VAR = "ATTENTION_CACHE_DIR"  # the project's cache root (attention_math.learned.cache uses it too)
-DEFAULT_CACHE_ROOT = Path("~/.cache/attention-animated")
 SENTENCE_PAUSE = 0.2  # seconds of silence between two sentences of one speak() call (the kit's SENTENCE_GAP)
 KEY_SCHEMA = "speech-v1"
 _INT16_MAX = 32767
@@ -38,8 +36,7 @@ _INT16_MAX = 32767
 
 def default_cache_dir() -> Path:
     """`$ATTENTION_CACHE_DIR/speech`, else `~/.cache/attention-animated/speech`."""
-    configured = os.environ.get(CACHE_ENV_VAR)
-    return (Path(configured).expanduser() if configured else DEFAULT_CACHE_ROOT.expanduser()) / "speech"
+    return cache_folder("speech")
 
 
 @lru_cache(maxsize=8)

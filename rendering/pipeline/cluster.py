@@ -31,8 +31,8 @@ from pathlib import Path
 
 from rendering.records import ProjectCheck
 
-CONNECT_TIMEOUT = "10s"
-CONNECT_SECONDS = 10.0  # CONNECT_TIMEOUT, for the reachability check
+CONNECT_SECONDS = 10.0  # how long a client waits for the scheduler (the reachability check and Dask's connect)
+CONNECT_TIMEOUT = f"{CONNECT_SECONDS:g}s"
 # One file of a reply: a 2-minute 4k clip's gif, the largest file a task makes, is well under this.
 MAX_FILE_BYTES = 4 << 30
 MAX_FILE_BYTES_ENV = "RENDER_CLUSTER_MAX_FILE_BYTES"  # another cap, in bytes

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
 from dataclasses import dataclass
 from importlib.metadata import version
@@ -22,6 +21,7 @@ from pathlib import Path
 import typst
 
 from rendering.atomic import write_text
+from rendering.cache_root import cache_folder
 from rendering.site.latex_typst import latex_to_typst
 
 TYPST_VERSION = version("typst")  # part of each formula's cache key: a new Typst may typeset differently
@@ -41,14 +41,11 @@ BASELINE_PROBE = (
 )
 _SIZE = re.compile(r'<svg\b[^>]*?\swidth="([\d.]+)pt"\s+height="([\d.]+)pt"')
 _BASELINE_ATTR = re.compile(r'data-baseline-pt="([\d.]+)"')
-CACHE_ENV_VAR = "ATTENTION_CACHE_DIR"  # the project's cache root (rendering.narration.speech uses it too)
-DEFAULT_CACHE_ROOT = Path("~/.cache/attention-animated")
 
 
 def default_cache_dir() -> Path:
     """`$ATTENTION_CACHE_DIR/math`, else `~/.cache/attention-animated/math`."""
-    configured = os.environ.get(CACHE_ENV_VAR)
-    return (Path(configured).expanduser() if configured else DEFAULT_CACHE_ROOT.expanduser()) / "math"
+    return cache_folder("math")
 
 
 @dataclass(frozen=True)
