@@ -61,3 +61,13 @@ def test_a_class_with_its_own_update_is_called_as_manim_calls_it(monkeypatch):
     monkeypatch.setattr(Mobject, "update", update_speed._update)
     VGroup(VGroup(Ticking(Dot()))).update(0.25)
     assert calls == [(0.25, True)]
+
+
+
+def test_a_mobject_inside_itself_ends_in_recursion_error_as_with_manim(monkeypatch):
+    loop = VGroup(Dot().add_updater(lambda m: None))
+    loop.submobjects.append(loop)  # a mobject inside itself
+    for update in (update_speed._stock_update, update_speed._update):
+        monkeypatch.setattr(Mobject, "update", update)
+        with pytest.raises(RecursionError):
+            loop.update(0.1)

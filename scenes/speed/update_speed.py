@@ -7,8 +7,9 @@ updaters. A picture of thousands of glyphs has almost none, so the work is the r
 (1.5 % of a headless run of head_split on the twelve-token example). Here the family is walked in the same order
 (each member's updaters before its submobjects, the submobjects in order, a suspended member skipped with
 everything under it), and `Mobject.update` is called without recursion only on a member that has updaters. A
-class with an `update` of its own is called as manim would (recursively), and so is a family with a mobject inside
-itself.
+class with an `update` of its own is called as manim would (recursively). A family with a mobject inside itself
+ends in RecursionError, as manim's recursion does: not by handing the family to manim's walk midway, which would
+run the updaters already run a second time.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ def _update(self: Mobject, dt: float = 0, recursive: bool = True) -> Mobject:
             push(submobjects[::-1])
             walked += len(submobjects)
             if walked > _CYCLE_GUARD:
-                return _stock_update(self, dt, recursive=True)
+                raise RecursionError(f"{type(self).__name__}.update: a mobject inside its own family")
     return self
 
 
