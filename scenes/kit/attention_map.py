@@ -15,7 +15,7 @@ from manim import DOWN, LEFT, ORIGIN, RIGHT, UP, ManimColor, Typst, VGroup, inte
 from .contrast import readable_on
 from . import layout, palette, typography
 from .numbers import Source
-from .text import SANS_PREAMBLE, align_baselines, escape_markup, label
+from .text import SANS_PREAMBLE, align_baselines, escape_markup, label, typeset
 from .widgets import TensorGrid
 from .reuse import Reused
 
@@ -227,7 +227,7 @@ class AttentionMap(VGroup, metaclass=Reused):
 
 def upright_label(text: str, *, font_size: float, color) -> Typst:
     """A word standing upright (read bottom to top) over a narrow column."""
-    return Typst(f"{UPRIGHT}[{escape_markup(text)}]", typst_preamble=SANS_PREAMBLE, font_size=font_size, color=color)
+    return typeset(Typst, f"{UPRIGHT}[{escape_markup(text)}]", preamble=SANS_PREAMBLE, font_size=font_size, color=color)
 
 
 def flat_if_short(text: str, *, font_size: float, color):

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from manim import MathTypst, Typst
+from collections import OrderedDict
+
+from manim import MathTypst, Typst, config
 
 from . import palette, typography
 
@@ -16,6 +18,34 @@ def escape_markup(text: str) -> str:
     return "".join("\\" + ch if ch in _TYPST_SPECIAL else ch for ch in text)
 
 
+#: How many typeset texts are kept (the most recently used): a few scenes' words and formulas.
+MAX_TYPESET = 4096
+
+_TYPESET: "OrderedDict[tuple, Typst]" = OrderedDict()
+
+
+def typeset(kind: type[Typst], code: str, *, font_size: float, color, preamble: str = "") -> Typst:
+    """`kind(code, ...)` (Typst or MathTypst), copied from the first one made with the same code and style. The
+    layout engine builds every arrangement it tries, and a word wrapped to measure is set again and again: the same
+    words and formulas are made many times a run (weight_free, wide example: 1,236 texts, 149 different). A copy
+    of the finished text is the same mobject, point for point, at a fraction of the cost of building its glyphs
+    from the compiled SVG; the kept one is never handed out, so nothing done to a copy reaches the next. It is made
+    from a fresh parse, never from manim's SVG cache, whose copies lose the text's stroke tracking (a few pixels
+    differ): so every copy is what a fresh parse gives, whichever text came first, in this run or one before. A
+    rule's stroke width is set in pixels when the text is made (manim reads the frame's pixels per unit), so the
+    frame's scale is part of what tells two texts apart: a portrait run's formula is not a landscape run's."""
+    key = (kind, code, preamble, float(font_size), str(color), config.pixel_width / config.frame_width)
+    made = _TYPESET.get(key)
+    if made is None:
+        options = {"typst_preamble": preamble} if preamble else {}
+        made = _TYPESET[key] = kind(code, font_size=font_size, color=color, use_svg_cache=False, **options)
+        while len(_TYPESET) > MAX_TYPESET:
+            _TYPESET.popitem(last=False)
+    else:
+        _TYPESET.move_to_end(key)
+    return made.copy()
+
+
 def label(text: str, *, font_size: float = typography.LABEL_SIZE, color=palette.TEXT,
           bold: bool = False, mono: bool = False) -> Typst:
     """A line of plain text in the kit's font."""
@@ -23,7 +53,7 @@ def label(text: str, *, font_size: float = typography.LABEL_SIZE, color=palette.
     if bold:
         body = f"*{body}*"
     preamble = MONO_PREAMBLE if mono else SANS_PREAMBLE
-    return Typst(body, typst_preamble=preamble, font_size=font_size, color=color)
+    return typeset(Typst, body, preamble=preamble, font_size=font_size, color=color)
 
 
 def wrapped(text: str, width: float, *, line_gap: float = 0.1, **style):
@@ -56,7 +86,7 @@ def heading(text: str, color=palette.TEXT) -> Typst:
 
 def math(expression: str, *, font_size: float = typography.BODY_SIZE + 6, color=palette.TEXT) -> MathTypst:
     """Typst math; label sub-expressions with `{{ ... : name }}` to light them up later (see `highlight`)."""
-    return MathTypst(expression, font_size=font_size, color=color)
+    return typeset(MathTypst, expression, font_size=font_size, color=color)
 
 
 def product_sign(*, downwards: bool, font_size: float = typography.BODY_SIZE + 6, color=palette.TEXT) -> MathTypst:
