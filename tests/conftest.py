@@ -81,9 +81,18 @@ def _quick(item: pytest.Item) -> bool:
         return True
     if item.path.name not in QUICK_MODULES:
         return False
-    params = getattr(item, "callspec", None)
-    scene = params.params.get("scene_id") if params is not None else None
+    scene = _scene_of(item)
     return scene is None or scene == QUICK_SCENE
+
+
+def _scene_of(item: pytest.Item) -> str | None:
+    """The scene a test is parametrized by: its `scene_id`, or the scene group `per_scene` put it in."""
+    params = getattr(item, "callspec", None)
+    if params is not None and isinstance(params.params.get("scene_id"), str):
+        return params.params["scene_id"]
+    group = item.get_closest_marker("xdist_group")
+    name = (group.args[0] if group.args else group.kwargs.get("name", "")) if group else ""
+    return name.removeprefix("scene-") if name.startswith("scene-") else None
 
 
 @pytest.hookimpl(tryfirst=True)
