@@ -19,6 +19,7 @@ It returns the fitted composition and a `Plan`, both settled for the rest of the
 
 from __future__ import annotations
 
+import contextlib
 import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -26,7 +27,7 @@ from typing import Any
 
 from manim import DOWN, Mobject
 
-from . import shot_content, layout, typography
+from . import layout, shot_content, sketch, typography
 
 #: The rungs of the preference order, best first (a Plan says which one won).
 WORKED, FLOOR, CAMERA = "worked", "floor", "camera"
@@ -115,7 +116,9 @@ def rung_of(mob: Mobject, region: layout.Region, *, grow: bool = True, marks: bo
 def compose(forms: Sequence[Form], region: layout.Region | None = None, *,
             pinned: Sequence[Mobject] = ()) -> tuple[Any, Plan]:
     """Build the forms in order until one reads at the worked size, fit the chosen one into `region` (default: the
-    body), and return (what its build returned, the plan). Forms after the one chosen are never built."""
+    body), and return (what its build returned, the plan). Forms after the one chosen are never built; forms after
+    the first are weighed as sketches (`scenes.kit.sketch`: numbers as stand-ins of their size), and the one chosen
+    is then built for real."""
     if not forms:
         raise ValueError("compose needs at least one form")
     region = region or layout.body()
@@ -123,13 +126,17 @@ def compose(forms: Sequence[Form], region: layout.Region | None = None, *,
     for form in forms:
         if form.close_up and any(entry[2] != CAMERA for entry in built):
             continue  # a close-up form is for the camera only, and an earlier form needs none
-        made = form.build()
+        with sketch.sketching() if built else contextlib.nullcontext():  # the first is built for real
+            made = form.build()
         rung = rung_of(form.whole(made), form.region or region, grow=form.grow, marks=form.marks,
                        all_worked=form.all_worked)
         built.append((form, made, rung))
         if rung == WORKED and not form.last_resort:
             break
-    form, made, rung = _preferred(built, region)
+    chosen = _preferred(built, region)
+    form, made, rung = chosen
+    if chosen is not built[0]:
+        made = form.build()  # weighed as a sketch: now for real
     whole, region = form.whole(made), form.region or region
     if rung == CAMERA:
         shot_content.build_legible(whole, region)
@@ -218,7 +225,8 @@ def to_film(wholes: Sequence[Mobject], regions: Sequence[layout.Region]) -> int:
         # forms as narrow (their widest part the same, a matrix under a vector laid as a row or as a column) differ
         # only by a rounding: the one with less to pan across (the vector's row wider than the frame is one more)
         tied = [i for i in indices if width_at_floor(i) <= narrowest * (1 + TIED)]
-        return min(tied, key=panned_across)  # the first of equals
+        least = min(panned_across(i) for i in tied)
+        return next(i for i in tied if panned_across(i) <= least + narrowest * TIED)  # the first of equals
     best = max(legibility(i) for i in one_way)
     return next(i for i in one_way if legibility(i) >= best - 1e-9)  # the first of equals
 

@@ -10,11 +10,11 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from manim import DecimalNumber, MathTypst, VGroup
+from manim import DecimalNumber, MathTypst, Mobject, VGroup
 
 from attention_math import examples
 
-from . import palette, typography
+from . import palette, sketch, typography
 from .translation import localized_number
 
 
@@ -58,10 +58,11 @@ class TracedNumber(VGroup):
         super().__init__()
         self.trace = trace
         self.value = value
-        if math.isinf(value):
-            glyph = MathTypst("-infinity" if value < 0 else "infinity", font_size=font_size, color=color)
+        if sketch.active():  # compose weighing a form it may not show: the number's box and size only
+            glyph = sketch.stand_in(_shown_key(value, trace.decimals, font_size, color, include_sign),
+                                    lambda: _glyph(value, trace.decimals, font_size, color, include_sign))
         else:
-            glyph = typeset_decimal(value, trace.decimals, font_size, color, include_sign)
+            glyph = _glyph(value, trace.decimals, font_size, color, include_sign)
         self.glyph = glyph
         self.add(glyph)
 
@@ -69,6 +70,13 @@ class TracedNumber(VGroup):
     def shown_text(self) -> str:
         """The string a reader sees, e.g. "0.73" (French "0,73") or "-inf"."""
         return format_value(self.value, self.trace.decimals)
+
+
+def _glyph(value: float, decimals: int, font_size: float, color, include_sign: bool) -> Mobject:
+    """A number's typeset glyphs: ∓∞ for a masked score, else its decimal."""
+    if math.isinf(value):
+        return MathTypst("-infinity" if value < 0 else "infinity", font_size=font_size, color=color)
+    return typeset_decimal(value, decimals, font_size, color, include_sign)
 
 
 class LocalizedDecimal(DecimalNumber):
@@ -85,11 +93,16 @@ class LocalizedDecimal(DecimalNumber):
 _TYPESET: dict[tuple, DecimalNumber] = {}
 
 
+def _shown_key(value: float, decimals: int, font_size: float, color, include_sign: bool) -> tuple:
+    """What tells two typeset numbers apart: the text shown and its style."""
+    shown = f"{value:+.{decimals}f}" if include_sign else f"{value:.{decimals}f}"
+    return localized_number(shown), decimals, float(font_size), str(color), include_sign
+
+
 def typeset_decimal(value: float, decimals: int, font_size: float, color, include_sign: bool) -> DecimalNumber:
     """A DecimalNumber showing `value` to `decimals` places, copied from the first one built with the same text
     and style (its `number` is `value` itself)."""
-    probe_text = localized_number(f"{value:+.{decimals}f}" if include_sign else f"{value:.{decimals}f}")
-    key = (probe_text, decimals, float(font_size), str(color), include_sign)
+    key = _shown_key(value, decimals, font_size, color, include_sign)
     if key not in _TYPESET:
         _TYPESET[key] = LocalizedDecimal(value, num_decimal_places=decimals, mob_class=MathTypst,
                                          font_size=font_size, color=color, include_sign=include_sign)

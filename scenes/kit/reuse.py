@@ -8,9 +8,10 @@ cell; a copy of the finished grid (Mobject.copy, a deep copy) is the same mobjec
 `Reused` is the metaclass of such a piece (TensorGrid, AttentionMap): calling the class looks up its arguments. The
 key holds only plain values (strings, numbers, booleans, None, colours, lists or tuples of them) and a `Source` by
 identity (the very object, kept alive with the entry, so a new example or a new scene never meets an old build),
-plus the frame's size; a call with any other argument is built as before. The first build is kept as a copy made
-at once (what the caller then does to its own piece never reaches the kept one), and every later call gets a fresh
-copy of it. Only the last few builds are kept (MAX_KEPT): repeats come within a beat or the next.
+plus the frame's size and whether numbers are stand-ins (`scenes.kit.sketch`); a call with any other argument is
+built as before. The first build is kept as a copy made at once (what the caller then does to its own piece never
+reaches the kept one), and every later call gets a fresh copy of it. Only the last few builds are kept (MAX_KEPT):
+repeats come within a beat or the next.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from typing import Any
 
 from manim import ManimColor, VGroup, config
 
+from . import sketch
 from .numbers import Source
 
 #: How many different builds are kept (the most recent): a beat's forms and its neighbours' repeat within these.
@@ -51,7 +53,7 @@ def key_of(cls: type, args: tuple, kwargs: dict) -> tuple[tuple, tuple[Source, .
     try:
         key = (cls, tuple(_part(arg, sources) for arg in args),
                tuple(sorted((name, _part(value, sources)) for name, value in kwargs.items())),
-               (config.frame_width, config.frame_height, config.pixel_width, config.pixel_height))
+               (config.frame_width, config.frame_height, config.pixel_width, config.pixel_height), sketch.active())
     except _Unkeyable:
         return None
     return key, tuple(sources)
