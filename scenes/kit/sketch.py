@@ -3,7 +3,7 @@
 `compose` builds a beat's forms in order until one reads at the worked size; in a phone frame a big example's forms
 rarely do, so all of them are built (eleven arrangements of head_split's twelve-token maps) and all but one thrown
 away: a third of such a run went into typesetting and copying numbers nobody saw. While `sketching()`, a traced
-number holds a stand-in instead: each of its characters as one leaf spanning the character's box, at its size. A
+number holds a stand-in instead: one leaf spanning the number's box, at its size, with a mark at its baseline. A
 form's size, its texts' sizes and baselines and where its parts sit are the real form's, which is all compose asks
 of it; compose then builds the form it picked again, for real.
 """
@@ -15,7 +15,8 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 
 import numpy as np
-from manim import DL, UR, Mobject, Typst, VGroup
+from manim import DL, UR, Mobject, Typst, VMobject
+from manim.constants import SCALE_FACTOR_PER_FONT_POINT
 
 _SKETCHING: ContextVar[bool] = ContextVar("sketching", default=False)
 
@@ -46,19 +47,19 @@ def stand_in(key: tuple, glyph: Callable[[], Mobject]) -> Mobject:
 
 
 def _boxes_of(glyph: Mobject) -> Mobject:
-    """Each Typst character of `glyph` as one leaf holding only its box (a curve from corner to corner), with the
-    character's own height as built, so the font size it reports (`shot_content.font_size`), its box and its bottom
-    are the real character's: a number's size, box and baseline (`text.baseline_y`, the median of its glyphs'
-    bottoms). A character drawn in several pieces (the minus of -∞) keeps its glyph: its pieces' bottoms count
-    apart in the baseline."""
-    chars = [m for m in glyph.get_family() if isinstance(m, Typst)]
-    if any(len(char.submobjects) != 1 or len(char.points) for char in chars):
-        return glyph
-    leaves = []
-    for char in chars:
-        leaf = char.copy()
-        leaf.submobjects = []
-        lower, upper = char.get_corner(DL), char.get_corner(UR)
-        leaf.points = np.array([lower, lower, upper, upper])
-        leaves.append(leaf)
-    return VGroup(*leaves)
+    """`glyph` as one Typst leaf holding only its box (a curve from corner to corner), with the height as built that
+    makes it report `glyph`'s font size (`shot_content.font_size`), and inside it a mark at `glyph`'s baseline
+    (`text.baseline_y`: the median of its glyphs' bottoms, which the two bottoms give back): a number's size, box
+    and baseline in two members, where its glyphs take two per character."""
+    from .shot_content import font_size
+    from .text import baseline_y
+
+    first = next(m for m in glyph.get_family() if isinstance(m, Typst))
+    box = first.copy()
+    box.submobjects = []
+    lower, upper = glyph.get_corner(DL), glyph.get_corner(UR)
+    box.points = np.array([lower, lower, upper, upper])
+    box.initial_height = (upper[1] - lower[1]) / (font_size(glyph) * SCALE_FACTOR_PER_FONT_POINT)
+    line = [glyph.get_center()[0], baseline_y(glyph), lower[2]]
+    box.add(VMobject().set_points(np.array([line] * 4)))
+    return box
