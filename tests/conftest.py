@@ -115,9 +115,8 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.quick)
         if item.get_closest_marker("xdist_group"):
             continue
-        params = getattr(item, "callspec", None)
-        scene = params.params.get("scene_id") if params is not None else None
-        if isinstance(scene, str) and scene in registered:
+        scene = _scene_of(item)
+        if scene in registered:
             item.add_marker(pytest.mark.xdist_group(f"scene-{scene}"))
         elif _uses_a_module_fixture(item):
             item.add_marker(pytest.mark.xdist_group(f"module-{item.module.__name__}"))
