@@ -15,6 +15,7 @@ from manim import DecimalNumber, MathTypst, Mobject, VGroup
 from attention_math import examples
 
 from . import palette, sketch, typography
+from .kept import Kept
 from .translation import localized_number
 
 
@@ -90,7 +91,8 @@ class LocalizedDecimal(DecimalNumber):
 #: One typeset DecimalNumber per shown string and style: a matrix of a wide example shows thousands of numbers
 #: over a few dozen strings, and building each anew (a copy per glyph, then arranging and aligning them) cost a
 #: third of a scene's headless run. A copy of the finished number is the same mobject at a fraction of the cost.
-_TYPESET: dict[tuple, DecimalNumber] = {}
+#: The most recently used 4096 are kept: a few scenes' numbers.
+_TYPESET: Kept[DecimalNumber] = Kept(4096)
 
 
 def _shown_key(value: float, decimals: int, font_size: float, color, include_sign: bool) -> tuple:
@@ -103,10 +105,9 @@ def typeset_decimal(value: float, decimals: int, font_size: float, color, includ
     """A DecimalNumber showing `value` to `decimals` places, copied from the first one built with the same text
     and style (its `number` is `value` itself)."""
     key = _shown_key(value, decimals, font_size, color, include_sign)
-    if key not in _TYPESET:
-        _TYPESET[key] = LocalizedDecimal(value, num_decimal_places=decimals, mob_class=MathTypst,
-                                         font_size=font_size, color=color, include_sign=include_sign)
-    number = _TYPESET[key].copy()
+    number = _TYPESET.get(key, lambda: LocalizedDecimal(value, num_decimal_places=decimals, mob_class=MathTypst,
+                                                        font_size=font_size, color=color,
+                                                        include_sign=include_sign)).copy()
     number.number = value
     return number
 

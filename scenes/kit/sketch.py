@@ -18,10 +18,13 @@ import numpy as np
 from manim import DL, UR, Mobject, Typst, VMobject
 from manim.constants import SCALE_FACTOR_PER_FONT_POINT
 
+from .kept import Kept
+
 _SKETCHING: ContextVar[bool] = ContextVar("sketching", default=False)
 
-#: One stand-in per typeset number (the same key as its real glyph's), copied out like the real ones.
-_STAND_INS: dict[tuple, Mobject] = {}
+#: One stand-in per typeset number (the same key as its real glyph's), copied out like the real ones; the most
+#: recently used 4096 are kept, as the real ones are.
+_STAND_INS: Kept[Mobject] = Kept(4096)
 
 
 @contextmanager
@@ -41,9 +44,7 @@ def active() -> bool:
 
 def stand_in(key: tuple, glyph: Callable[[], Mobject]) -> Mobject:
     """A copy of the stand-in for the number `key` names, made once from its real glyph (`glyph()`)."""
-    if key not in _STAND_INS:
-        _STAND_INS[key] = _boxes_of(glyph())
-    return _STAND_INS[key].copy()
+    return _STAND_INS.get(key, lambda: _boxes_of(glyph())).copy()
 
 
 def _boxes_of(glyph: Mobject) -> Mobject:

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from collections import OrderedDict
-
 from manim import MathTypst, Typst, config
 
 from . import palette, typography
+from .kept import Kept
 
 SANS_PREAMBLE = f'#set text(font: "{typography.FONT}")'
 MONO_PREAMBLE = f'#set text(font: "{typography.MONO_FONT}")'
@@ -18,10 +17,8 @@ def escape_markup(text: str) -> str:
     return "".join("\\" + ch if ch in _TYPST_SPECIAL else ch for ch in text)
 
 
-#: How many typeset texts are kept (the most recently used): a few scenes' words and formulas.
-MAX_TYPESET = 4096
-
-_TYPESET: "OrderedDict[tuple, Typst]" = OrderedDict()
+#: The typeset texts kept (the most recently used 4096: a few scenes' words and formulas).
+_TYPESET: Kept[Typst] = Kept(4096)
 
 
 def typeset(kind: type[Typst], code: str, *, font_size: float, color, preamble: str = "") -> Typst:
@@ -35,14 +32,8 @@ def typeset(kind: type[Typst], code: str, *, font_size: float, color, preamble: 
     rule's stroke width is set in pixels when the text is made (manim reads the frame's pixels per unit), so the
     frame's scale is part of what tells two texts apart: a portrait run's formula is not a landscape run's."""
     key = (kind, code, preamble, float(font_size), str(color), config.pixel_width / config.frame_width)
-    made = _TYPESET.get(key)
-    if made is None:
-        options = {"typst_preamble": preamble} if preamble else {}
-        made = _TYPESET[key] = kind(code, font_size=font_size, color=color, use_svg_cache=False, **options)
-        while len(_TYPESET) > MAX_TYPESET:
-            _TYPESET.popitem(last=False)
-    else:
-        _TYPESET.move_to_end(key)
+    made = _TYPESET.get(key, lambda: kind(code, font_size=font_size, color=color, use_svg_cache=False,
+                                          typst_preamble=preamble))
     return made.copy()
 
 

@@ -1,0 +1,45 @@
+"""A bounded keep of finished pieces: the kit makes a text, a number or a stand-in once and hands out copies.
+
+A run makes the same pieces many times (every arrangement the layout engine weighs, every beat that shows the same
+number), so the kit keeps the first one made and copies it. A process that runs many scenes (the test suite's
+workers, a render of all the clips) would keep every piece of every scene for good: only the most recently used
+`most` are kept, and one used again moves to the back of the line.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from typing import Generic, TypeVar
+
+T = TypeVar("T")
+
+
+class Kept(Generic[T]):
+    """The last `most` pieces made, by key; `get(key, make)` is the kept piece, made by `make()` on a miss."""
+
+    def __init__(self, most: int) -> None:
+        self.most = most
+        self._pieces: OrderedDict[Hashable, T] = OrderedDict()
+
+    def get(self, key: Hashable, make: Callable[[], T]) -> T:
+        piece = self._pieces.get(key)
+        if piece is None:
+            piece = self._pieces[key] = make()
+            while len(self._pieces) > self.most:
+                self._pieces.popitem(last=False)
+        else:
+            self._pieces.move_to_end(key)
+        return piece
+
+    def clear(self) -> None:
+        self._pieces.clear()
+
+    def __len__(self) -> int:
+        return len(self._pieces)
+
+    def __contains__(self, key: Hashable) -> bool:
+        return key in self._pieces
+
+
+__all__ = ["Kept"]
