@@ -158,13 +158,17 @@ def makespan(costs: list[float], workers: int) -> float:
 # by the others, and by the measuring pass), and the drawing and encoding of its own frames, which at 1080p keeps
 # more than one core busy (the encoder's threads). Chunks of one clip run side by side: they finish when the
 # slowest does, or when the cores have done all their CPU seconds, whichever is later; then the chunks are joined.
-# Figures measured on this project's 2-core machine (teacher_forcing and qkv_scale, low and 1080p60, render.py
-# --trace; the benchmark prints them again): a worker's start and storyboard 3.4 s for 44 s of video and 5.3 s
-# for 97 s; drawing 0.010 to 0.016 CPU s per frame of cost at 480p15 and 0.027 at 1080p60, on 1.0 and 1.3 cores.
-START_SECONDS = 1.2  # a worker's start before the storyboard's first animation
-STORYBOARD_PER_VIDEO_SECOND = 0.045  # the storyboard without drawing, per second of video
-DRAW_PER_FRAME = 0.0096  # CPU s per frame of cost, at any size (paths, interpolation) ...
-DRAW_PER_1080P_FRAME = 0.0175  # ... plus this per 1920x1080 pixels (filling, encoding)
+# Figures measured on this project's 2-core machine with render.py --trace (bench_render.py --one-clip-only prints
+# them), in CPU seconds, as another program kept one core busy: a measuring pass (a fresh worker's start and the
+# storyboard, no drawing) took 6.1 s for weight_free (80 s of video), 7.0 for qkv_scale (110 s, at low and at
+# 1080p60) and 4.2 and 5.7 for teacher_forcing (48 s, low and 1080p60): fitted, 3.3 s + 0.034 s per video second. The
+# whole clip's CPU beyond its measuring pass, per frame of cost: 0.0096 to 0.0137 at 480p15, 0.033 and 0.041 at
+# 1080p60; drawing took 1.0 to 1.6 cores (one core was busy elsewhere). The start is most of a measuring pass: a new
+# process imports manim and torch before the scene.
+START_SECONDS = 3.3  # a worker's start before the storyboard's first animation
+STORYBOARD_PER_VIDEO_SECOND = 0.034  # the storyboard without drawing, per second of video
+DRAW_PER_FRAME = 0.0063  # CPU s per frame of cost, at any size (paths, interpolation) ...
+DRAW_PER_1080P_FRAME = 0.0304  # ... plus this per 1920x1080 pixels (filling, encoding)
 DRAW_EXTRA_CORES = 0.3  # cores the encoder's threads add while drawing, at 1080p (in proportion to the pixels)
 JOIN_PER_FRAME = 3e-5  # joining the chunks' packets, per frame (0.02 s for 667 frames at 480p, 0.08 s for 2668
                        # at 1080p)
