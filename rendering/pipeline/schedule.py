@@ -15,7 +15,7 @@ a static wait, where any frame is as good as another (the frame is drawn once ei
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from rendering.encode.frame_window import Window
@@ -172,6 +172,7 @@ DRAW_PER_1080P_FRAME = 0.0304  # ... plus this per 1920x1080 pixels (filling, en
 DRAW_EXTRA_CORES = 0.3  # cores the encoder's threads add while drawing, at 1080p (in proportion to the pixels)
 JOIN_PER_FRAME = 3e-5  # joining the chunks' packets, per frame (0.02 s for 667 frames at 480p, 0.08 s for 2668
                        # at 1080p)
+TYPICAL_DRAWN_SHARE = 0.55  # of a clip's frames, the rest held waits (0.51 to 0.60 in the renders above)
 MIN_GAIN = 0.12  # a split must be predicted this much faster (a share of the whole render) to be worth it: the
                  # predictions are within about 10% of what is measured
 
@@ -289,3 +290,46 @@ def lead_plan(animations: list[Animation], model: RenderModel, cores: float, mos
             if predicted < best.split and predicted <= rest_alone - margin:
                 best = LeadPlan(stop, tuple(windows), rest_alone, predicted)
     return best
+
+
+def stand_in_timeline(seconds: float, fps: float) -> list[Animation]:
+    """A clip never rendered here, as what a typical clip's timeline looks like: each second of its expected length
+    a drawn animation then a held wait, TYPICAL_DRAWN_SHARE of the frames drawn. (All drawn would overstate the
+    drawing, which is what a split shares out, and so the gain.)"""
+    per_second = max(1, round(fps))
+    drawn = max(1, round(per_second * TYPICAL_DRAWN_SHARE))
+    animations: list[Animation] = []
+    for second in range(max(1, round(seconds))):
+        first = second * per_second
+        animations.append(Animation(first, drawn, False))
+        if drawn < per_second:
+            animations.append(Animation(first + drawn, per_second - drawn, True))
+    return animations
+
+
+def _frame_reached(animations: list[Animation], model: RenderModel, seconds: float) -> int:
+    """The frame a whole-clip worker started `seconds` ago has reached (its start, then the storyboard and its
+    drawing in step)."""
+    low, high = 0, _frames(animations)
+    while low < high:
+        middle = (low + high + 1) // 2
+        if _piece(animations, model, 0, middle, False)[0] <= seconds:
+            low = middle
+        else:
+            high = middle - 1
+    return low
+
+
+def measuring_pays(animations: list[Animation], model: RenderModel, cores: float, most: int) -> bool:
+    """Whether measuring a clip beside its lead chunk is predicted to pay: the measuring pass (start and storyboard)
+    runs first on a core of its own, the lead meanwhile drawing on what is left; then lead_plan cuts the lead where
+    it is. Worth it only if that whole course finishes MIN_GAIN sooner than the clip rendered whole, with no
+    measuring at all: where the storyboard is a large part of the clip (low qualities), the new chunk pays it again
+    and the measuring pass is lost."""
+    if cores < 2 or most < 2:
+        return False
+    measuring = model.start + model.storyboard
+    lead = replace(model, draw_cores=min(model.draw_cores, cores - 1))
+    position = _frame_reached(animations, lead, measuring)
+    plan = lead_plan(animations, model.measured(measuring), cores, most, position, measuring)
+    return plan.stop is not None and measuring + plan.split <= (1 - MIN_GAIN) * predicted_whole(animations, model)
