@@ -13,6 +13,9 @@ For each quality, in one run on this machine:
     each into a fresh folder (its page typeset first, as above; no timeline yet: a lead chunk and a measuring
     pass), then again with --force in the same folder (the timeline known: planned before the first task); the
     jobs 2 / jobs 1 ratio of each, and every task, join, install and plan decision of each run (render.py --trace);
+    and the render model's figures for that clip (schedule.py): the measuring pass's wall and CPU seconds (start and
+    storyboard, no drawing) per video second, and the whole clip's CPU seconds beyond it per frame of cost (the
+    drawing). --one-clip-only runs just these (minutes, not hours);
   - with --examples FILE..., each example's clips at low, --jobs 1, mp4: render seconds per video second against
     the post's (the same scenes, from the runs above).
 Every render.py run is traced: per run, its tasks by kind (how many, wall and CPU seconds), the clips it split, the
@@ -25,6 +28,7 @@ At the end, issue 42's targets, each with its figure and whether it holds: --job
   .venv/bin/python benchmarks/bench_render.py --scenes teacher_forcing --qualities low    # a quick run
   .venv/bin/python benchmarks/bench_render.py --examples examples/wide.toml examples/tiny.toml --qualities low
   .venv/bin/python benchmarks/bench_render.py --fixtures              # the tiny test scenes (seconds, not hours)
+  .venv/bin/python benchmarks/bench_render.py --one-clip weight_free --one-clip-only --qualities low
 """
 
 from __future__ import annotations
@@ -116,6 +120,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--one-clip", metavar="SCENE",
                         help="the clip timed alone with --jobs 1 and 2 (default: qkv_scale, or the first of --scenes; "
                              "'' to skip)")
+    parser.add_argument("--one-clip-only", action="store_true",
+                        help="time only the one clip (no CLI, no run of all the scenes, no examples)")
     parser.add_argument("--examples", nargs="*", default=[], type=Path, metavar="FILE.toml",
                         help="example files to render at low against the post's (render s per video s)")
     parser.add_argument("--json", type=Path, help="also write the figures here")
@@ -144,6 +150,12 @@ def main(argv: list[str] | None = None) -> int:
             if quality not in QUALITIES:
                 raise SystemExit(f"unknown quality {quality!r}; valid: {', '.join(QUALITIES)}")
             row: dict = {}
+            one = args.one_clip if args.one_clip is not None else (specs[0].id if args.scenes else "qkv_scale")
+            if args.one_clip_only:
+                row["one_clip"] = one_clip(one, quality, render_py, env, work)
+                _print_one_clip(quality, row["one_clip"])
+                figures["qualities"][quality] = row
+                continue
             cli_media = work / f"cli-{quality}"
             if not args.skip_cli:
                 runs = [("mp4", [])]
@@ -190,7 +202,6 @@ def main(argv: list[str] | None = None) -> int:
             shutil.rmtree(cli_media, ignore_errors=True)
             figures["qualities"][quality] = row
             _print_row(quality, row, jobs_values)
-            one = args.one_clip if args.one_clip is not None else (specs[0].id if args.scenes else "qkv_scale")
             if one:
                 row["one_clip"] = one_clip(one, quality, render_py, env, work)
                 _print_one_clip(quality, row["one_clip"])
@@ -214,7 +225,8 @@ def _render_py_run(render_py: list[str], out: Path, quality: str, scene_ids: lis
     check(result, f"render.py {' '.join(scene_ids)} -q {quality} --jobs {jobs} {' '.join(extra)}")
     clips = [c for c in json.loads((out / "manifest.json").read_text())["clips"] if c["quality"] == quality]
     return {"seconds": seconds, "cpu": CPU[key], "video_seconds": sum(c["duration"] for c in clips),
-            "trace": json.loads(trace_file.read_text())}
+            "trace": json.loads(trace_file.read_text()), "timelines": [c.get("timeline") for c in clips],
+            "fps": clips[0]["fps"] if clips else None}
 
 
 def one_clip(scene: str, quality: str, render_py: list[str], env: dict, work: Path) -> dict:
@@ -231,7 +243,32 @@ def one_clip(scene: str, quality: str, render_py: list[str], env: dict, work: Pa
         shutil.rmtree(work / f"one-{quality}-jobs{jobs}", ignore_errors=True)
     return {"scene": scene, "runs": runs,
             "ratio_fresh": runs["fresh_jobs2"]["seconds"] / runs["fresh_jobs1"]["seconds"],
-            "ratio_known": runs["known_jobs2"]["seconds"] / runs["known_jobs1"]["seconds"]}
+            "ratio_known": runs["known_jobs2"]["seconds"] / runs["known_jobs1"]["seconds"],
+            "model": model_figures(runs)}
+
+
+def model_figures(runs: dict) -> dict:
+    """The render model's figures for one clip (schedule.RenderModel): a measuring pass draws nothing, so its time
+    is the worker's start and the storyboard; the whole clip's CPU beyond that is the drawing, per frame of cost
+    (schedule.clip_cost). The measuring pass is taken from whichever run had one (a fresh --jobs 2 run that measured
+    the clip beside its lead), the whole clip from the --jobs 1 run with the timeline known."""
+    from rendering.pipeline.schedule import clip_cost, timeline_at
+
+    known = runs["known_jobs1"]
+    timeline = known["timelines"][0] if known["timelines"] else None
+    whole = next((e for e in known["trace"] if e["kind"] == "clip"), None)
+    measure = next((e for run in runs.values() for e in run["trace"] if e["kind"] == "measure"), None)
+    figures = {"video_seconds": known["video_seconds"], "frame_cost": None, "whole_wall": None, "whole_cpu": None,
+               "measure_wall": None, "measure_cpu": None, "draw_cpu_per_frame": None}
+    if timeline:
+        figures["frame_cost"] = clip_cost(timeline_at(timeline, known["fps"], known["fps"]))
+    if whole is not None:
+        figures["whole_wall"], figures["whole_cpu"] = whole["end"] - whole["start"], whole.get("cpu")
+    if measure is not None:
+        figures["measure_wall"], figures["measure_cpu"] = measure["end"] - measure["start"], measure.get("cpu")
+    if figures["frame_cost"] and figures["whole_cpu"] and figures["measure_cpu"] is not None:
+        figures["draw_cpu_per_frame"] = (figures["whole_cpu"] - figures["measure_cpu"]) / figures["frame_cost"]
+    return figures
 
 
 def examples_at_low(files: list[Path], specs, render_py: list[str], env: dict, work: Path, row: dict) -> dict:
@@ -291,6 +328,14 @@ def _print_one_clip(quality: str, figures: dict) -> None:
             print(f"        {_trace_line(entry)}")
     print(f"    --jobs 2 / --jobs 1: fresh folder {figures['ratio_fresh']:.2f}, timeline known "
           f"{figures['ratio_known']:.2f}")
+    model, video = figures["model"], figures["model"]["video_seconds"]
+    measuring = "no measuring pass in these runs" if model["measure_cpu"] is None else (
+        f"measuring pass {model['measure_wall']:.1f} s [{model['measure_cpu']:.1f}] = "
+        f"{model['measure_wall'] / video:.3f} s [{model['measure_cpu'] / video:.3f}] per video s")
+    drawing = "" if model["draw_cpu_per_frame"] is None else (
+        f"; drawing {model['draw_cpu_per_frame']:.4f} CPU s per frame of cost ({model['frame_cost']:.0f})")
+    whole = "" if model["whole_cpu"] is None else f"whole clip {model['whole_wall']:.1f} s [{model['whole_cpu']:.1f}]; "
+    print(f"    render model, {video:.1f} s of video: {whole}{measuring}{drawing}")
     sys.stdout.flush()
 
 

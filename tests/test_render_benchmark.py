@@ -40,6 +40,14 @@ def test_the_render_benchmark_reports_every_figure(tmp_path):
     assert one["ratio_fresh"] == one["runs"]["fresh_jobs2"]["seconds"] / one["runs"]["fresh_jobs1"]["seconds"]
     assert all(run["video_seconds"] > 0 and run["trace"] for run in one["runs"].values())
     assert "--jobs 2 / --jobs 1: fresh folder" in result.stdout and f"{SCENE}-low.install" in result.stdout
+    # The render model's figures for the clip: the whole clip's CPU, its frames of cost from the kept timeline, and
+    # the drawing as what the whole clip costs beyond a measuring pass; said missing, not made up, with no such pass.
+    model = one["model"]
+    assert model["whole_cpu"] > 0 and model["frame_cost"] > 0 and "render model, " in result.stdout
+    if model["measure_cpu"] is None:
+        assert model["draw_cpu_per_frame"] is None and "no measuring pass in these runs" in result.stdout
+    else:
+        assert model["draw_cpu_per_frame"] == (model["whole_cpu"] - model["measure_cpu"]) / model["frame_cost"]
     # The targets, each said measured or not: at low only, the 1080p60 figures are not.
     assert "targets (issue 42)" in result.stdout
     assert f"one clip ({SCENE}) at low, timeline known: --jobs 2 / --jobs 1" in result.stdout

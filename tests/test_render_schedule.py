@@ -269,3 +269,82 @@ def test_a_clip_with_no_timeline_is_measured_beside_its_lead_only_when_the_machi
     assert [t.kind for t in initial_tasks([new], 2, free_cores=probe(None))] == [LEAD, MEASURE]
     assert [t.kind for t in initial_tasks([new], 2)] == [LEAD, MEASURE]  # no probe (a cluster): as before
     assert asked == [2.0, LEAD_MIN_FREE_CORES, 1.2, None]
+
+
+# Measuring a clip with no timeline (schedule.measuring_pays): only where a split could still pay once the measuring
+# pass is paid.
+
+def test_measuring_does_not_pay_where_the_storyboard_outweighs_the_drawing():
+    from rendering.pipeline.schedule import measuring_pays
+
+    clip = _clip(*[(15, False)] * 40)  # 600 drawn frames
+    # Whole: 1 + 10 + 600 * 0.005 = 14 s. The measuring pass alone takes 1 + 10 = 11 s, and a chunk started after it
+    # pays them again before it draws: no split can finish before 22 s.
+    assert not measuring_pays(clip, _model(start=1.0, storyboard=10.0, draw_per_frame=0.005), cores=2, most=2)
+
+
+def test_measuring_pays_where_the_drawing_outweighs_the_storyboard():
+    from rendering.pipeline.schedule import measuring_pays
+
+    clip = _clip(*[(60, False)] * 40)  # 2400 drawn frames
+    model = _model(start=0.5, storyboard=1.0, draw_per_frame=0.02)
+    # Whole: 0.5 + 1 + 48 = 49.5 s. The measuring pass ends at 1.5 s, the lead then at frame 48 (0.5 + 48 / 2400 +
+    # 48 * 0.02 = 1.48 s). Left: the lead's 2352 frames (47 s of drawing) and its storyboard, plus the new chunk's
+    # 1.5 s, about 50 CPU s on 2 cores: about 1.5 + 25 = 26.5 s, well under 49.5 * 0.88 = 43.6.
+    assert measuring_pays(clip, model, cores=2, most=2)
+    # With one core the measuring pass has none of its own; with at most one chunk there is nothing to plan.
+    assert not measuring_pays(clip, model, cores=1, most=2)
+    assert not measuring_pays(clip, model, cores=2, most=1)
+
+
+def test_a_clip_never_rendered_stands_in_as_a_typical_second_of_drawing_then_a_held_wait_repeated():
+    from rendering.pipeline.schedule import stand_in_timeline
+
+    # 0.55 of 15 frames drawn: 8 (8.25 rounded), then 7 held; two seconds.
+    assert stand_in_timeline(2.0, 15) == _clip((8, False), (7, True), (8, False), (7, True))
+    # At 60 fps: 33 drawn, 27 held; a second or less is still one typical second.
+    assert stand_in_timeline(0.4, 60) == _clip((33, False), (27, True))
+
+
+def _fresh_job(quality: str, seconds: float | None):
+    """A silent clip never rendered here: no timeline, and `seconds` expected (None: not even that)."""
+    from rendering.pipeline.jobs import Job
+    from rendering.qualities import QUALITIES
+    from scenes.registry import SceneSpec
+
+    return Job(SceneSpec("new", "New", "S", "scenes.new", "NewScene", 1), QUALITIES[quality], ["mp4"], "h",
+               expected_seconds=seconds)
+
+
+def test_a_fresh_clip_at_low_is_rendered_whole_without_measuring_on_two_idle_cores():
+    from rendering.pipeline.tasks import CLIP, LEAD, MEASURE, initial_tasks
+
+    asked: list[float] = []
+
+    def idle() -> float:
+        asked.append(2.0)
+        return 2.0
+
+    # Never rendered, so 60 s guessed (jobs.GUESSED_SECONDS). Its measuring pass: start 3.3 + storyboard 0.034 * 60
+    # = 5.34 s. A typical second at 15 fps: 8 drawn frames and 7 held (1 + 6 * 0.1): 9.6 frames of cost, 576 in
+    # all, at 0.0063 + 0.0304 * 854 * 480 / (1920 * 1080) = 0.0123 CPU s each: 7.1 s on 1.06 cores, 6.7 s. Whole:
+    # 3.3 + 2.04 + 6.7 = 12.0 s; a split must end by 0.88 * 12.0 = 10.6 s, but a chunk started when the measuring pass
+    # ends (5.34 s) has its own 5.34 s to pay before it draws a frame (10.7 s): measuring cannot pay.
+    assert [t.kind for t in initial_tasks([_fresh_job("low", None)], 2, free_cores=idle)] == [CLIP]
+    assert [t.kind for t in initial_tasks([_fresh_job("low", 60.0)], 2)] == [CLIP]
+    assert asked == []  # nothing to split or measure: the machine is not sampled
+    # --split always measures it all the same (the chunks' mechanics, not their gain).
+    assert [t.kind for t in initial_tasks([_fresh_job("low", None)], 2, always_split=True)] == [LEAD, MEASURE]
+
+
+def test_a_fresh_clip_at_1080p60_is_measured_beside_its_lead_on_two_idle_cores():
+    from rendering.pipeline.tasks import LEAD, MEASURE, initial_tasks
+
+    # 60 s guessed, measuring pass 5.34 s as at low. A typical second at 60 fps: 33 drawn and 27 held frames (1 +
+    # 26 * 0.1): 36.6 of cost, 2196 in all, at 0.0063 + 0.0304 = 0.0367 CPU s each: 80.6 s on 1.3 cores, 62.0 s.
+    # Whole: 3.3 + 2.04 + 62.0 = 67.3 s, and 0.88 of it 59.3 s. After the measuring pass, the lead's rest (at most
+    # 80.6 + 2.04 CPU s) and a new chunk's 5.34 s of set-up share 2 cores: about 44 s, done by about 49 s.
+    assert [t.kind for t in initial_tasks([_fresh_job("high", None)], 2, free_cores=lambda: 2.0)] == [LEAD, MEASURE]
+    # 40 s expected: whole 3.3 + 1.36 + 41.3 = 46.0 s (0.88 of it 40.5); measuring 4.66 s, then about 60 CPU s on
+    # 2 cores: about 35 s.
+    assert [t.kind for t in initial_tasks([_fresh_job("high", 40.0)], 2)] == [LEAD, MEASURE]

@@ -7,6 +7,8 @@ from pathlib import Path
 
 from rendering.qualities import Quality
 
+GUESSED_SECONDS = 60.0  # the video length planned for a clip never rendered here (a typical clip's)
+
 RENDERED, UP_TO_DATE, FAILED, INTERRUPTED, NOT_STARTED = "rendered", "up to date", "failed", "interrupted", "not started"
 
 
@@ -68,7 +70,8 @@ class Job:
         from rendering.pipeline.schedule import RenderModel
 
         q, animations = self.quality, self.animations()
-        seconds = sum(a.frames for a in animations) / q.fps if animations else (self.expected_seconds or 60.0)
+        seconds = (sum(a.frames for a in animations) / q.fps if animations
+                   else (self.expected_seconds or GUESSED_SECONDS))
         return RenderModel.for_quality(q.width, q.height, seconds)
 
     def cost(self) -> float:
@@ -78,7 +81,7 @@ class Job:
 
         q = self.quality
         animations = self.animations()
-        frames = clip_cost(animations) if animations else (self.expected_seconds or 60.0) * q.fps
+        frames = clip_cost(animations) if animations else (self.expected_seconds or GUESSED_SECONDS) * q.fps
         return frames * q.width * q.height / (1920 * 1080)
 
 

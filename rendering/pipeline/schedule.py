@@ -15,7 +15,7 @@ a static wait, where any frame is as good as another (the frame is drawn once ei
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from rendering.encode.frame_window import Window
@@ -158,16 +158,21 @@ def makespan(costs: list[float], workers: int) -> float:
 # by the others, and by the measuring pass), and the drawing and encoding of its own frames, which at 1080p keeps
 # more than one core busy (the encoder's threads). Chunks of one clip run side by side: they finish when the
 # slowest does, or when the cores have done all their CPU seconds, whichever is later; then the chunks are joined.
-# Figures measured on this project's 2-core machine (teacher_forcing and qkv_scale, low and 1080p60, render.py
-# --trace; the benchmark prints them again): a worker's start and storyboard 3.4 s for 44 s of video and 5.3 s
-# for 97 s; drawing 0.010 to 0.016 CPU s per frame of cost at 480p15 and 0.027 at 1080p60, on 1.0 and 1.3 cores.
-START_SECONDS = 1.2  # a worker's start before the storyboard's first animation
-STORYBOARD_PER_VIDEO_SECOND = 0.045  # the storyboard without drawing, per second of video
-DRAW_PER_FRAME = 0.0096  # CPU s per frame of cost, at any size (paths, interpolation) ...
-DRAW_PER_1080P_FRAME = 0.0175  # ... plus this per 1920x1080 pixels (filling, encoding)
+# Figures measured on this project's 2-core machine with render.py --trace (bench_render.py --one-clip-only prints
+# them), in CPU seconds, as another program kept one core busy: a measuring pass (a fresh worker's start and the
+# storyboard, no drawing) took 6.1 s for weight_free (80 s of video), 7.0 for qkv_scale (110 s, at low and at
+# 1080p60) and 4.2 and 5.7 for teacher_forcing (48 s, low and 1080p60): fitted, 3.3 s + 0.034 s per video second. The
+# whole clip's CPU beyond its measuring pass, per frame of cost: 0.0096 to 0.0137 at 480p15, 0.033 and 0.041 at
+# 1080p60; drawing took 1.0 to 1.6 cores (one core was busy elsewhere). The start is most of a measuring pass: a new
+# process imports manim and torch before the scene.
+START_SECONDS = 3.3  # a worker's start before the storyboard's first animation
+STORYBOARD_PER_VIDEO_SECOND = 0.034  # the storyboard without drawing, per second of video
+DRAW_PER_FRAME = 0.0063  # CPU s per frame of cost, at any size (paths, interpolation) ...
+DRAW_PER_1080P_FRAME = 0.0304  # ... plus this per 1920x1080 pixels (filling, encoding)
 DRAW_EXTRA_CORES = 0.3  # cores the encoder's threads add while drawing, at 1080p (in proportion to the pixels)
 JOIN_PER_FRAME = 3e-5  # joining the chunks' packets, per frame (0.02 s for 667 frames at 480p, 0.08 s for 2668
                        # at 1080p)
+TYPICAL_DRAWN_SHARE = 0.55  # of a clip's frames, the rest held waits (0.51 to 0.60 in the renders above)
 MIN_GAIN = 0.12  # a split must be predicted this much faster (a share of the whole render) to be worth it: the
                  # predictions are within about 10% of what is measured
 
@@ -285,3 +290,46 @@ def lead_plan(animations: list[Animation], model: RenderModel, cores: float, mos
             if predicted < best.split and predicted <= rest_alone - margin:
                 best = LeadPlan(stop, tuple(windows), rest_alone, predicted)
     return best
+
+
+def stand_in_timeline(seconds: float, fps: float) -> list[Animation]:
+    """A clip never rendered here, as what a typical clip's timeline looks like: each second of its expected length
+    a drawn animation then a held wait, TYPICAL_DRAWN_SHARE of the frames drawn. (All drawn would overstate the
+    drawing, which is what a split shares out, and so the gain.)"""
+    per_second = max(1, round(fps))
+    drawn = max(1, round(per_second * TYPICAL_DRAWN_SHARE))
+    animations: list[Animation] = []
+    for second in range(max(1, round(seconds))):
+        first = second * per_second
+        animations.append(Animation(first, drawn, False))
+        if drawn < per_second:
+            animations.append(Animation(first + drawn, per_second - drawn, True))
+    return animations
+
+
+def _frame_reached(animations: list[Animation], model: RenderModel, seconds: float) -> int:
+    """The frame a whole-clip worker started `seconds` ago has reached (its start, then the storyboard and its
+    drawing in step)."""
+    low, high = 0, _frames(animations)
+    while low < high:
+        middle = (low + high + 1) // 2
+        if _piece(animations, model, 0, middle, False)[0] <= seconds:
+            low = middle
+        else:
+            high = middle - 1
+    return low
+
+
+def measuring_pays(animations: list[Animation], model: RenderModel, cores: float, most: int) -> bool:
+    """Whether measuring a clip beside its lead chunk is predicted to pay: the measuring pass (start and storyboard)
+    runs first on a core of its own, the lead meanwhile drawing on what is left; then lead_plan cuts the lead where
+    it is. Worth it only if that whole course finishes MIN_GAIN sooner than the clip rendered whole, with no
+    measuring at all: where the storyboard is a large part of the clip (low qualities), the new chunk pays it again
+    and the measuring pass is lost."""
+    if cores < 2 or most < 2:
+        return False
+    measuring = model.start + model.storyboard
+    lead = replace(model, draw_cores=min(model.draw_cores, cores - 1))
+    position = _frame_reached(animations, lead, measuring)
+    plan = lead_plan(animations, model.measured(measuring), cores, most, position, measuring)
+    return plan.stop is not None and measuring + plan.split <= (1 - MIN_GAIN) * predicted_whole(animations, model)

@@ -3,14 +3,13 @@ first tasks of a run (whole clips and chunks of the long ones, longest first).""
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
 from rendering.encode.frame_window import Window
 from rendering.pipeline import cpu_load, schedule
-from rendering.pipeline.jobs import Job
+from rendering.pipeline.jobs import GUESSED_SECONDS, Job
 from rendering.records import WindowSpec, WorkerJob
 
 CLIP, CHUNK, LEAD, MEASURE = "clip", "chunk", "lead", "measure"
@@ -80,13 +79,14 @@ class Cut:
 def initial_tasks(jobs: list[Job], parallel: int, live_cuts: bool = True, always_split: bool = False,
                   free_cores: Callable[[], float | None] | None = None) -> list[Task]:
     """Whole clips, and chunks of the long ones, longest first. A clip with no timeline, where a worker would
-    otherwise be idle, is measured; with `live_cuts` (local processes, which can watch a cut file) it also starts
-    rendering at once, as a lead chunk. `free_cores` (cpu_load.sample_free_cores) is asked only when the plan on
-    idle cores splits a clip even with the time the asking takes (cpu_load.SAMPLE_SECONDS) added to the split: the
-    plan is then made again on the cores really free, or on idle cores if it says None. It is asked too before a
-    clip with no timeline is measured beside its lead: with fewer than LEAD_MIN_FREE_CORES free, the measuring pass
-    would only slow the lead down (teacher_forcing at low on a loaded machine: 16.3 s for the lead beside it against
-    7.9 s for the whole clip alone), so the clip is rendered whole."""
+    otherwise be idle, is measured if a split could pay for the measuring (worth_measuring); with `live_cuts` (local
+    processes, which can watch a cut file) it also starts rendering at once, as a lead chunk. `free_cores`
+    (cpu_load.sample_free_cores) is asked only when the plan on idle cores splits a clip even with the time the
+    asking takes (cpu_load.SAMPLE_SECONDS) added to the split: the plan is then made again on the cores really free,
+    or on idle cores if it says None. It is asked too before a clip with no timeline is measured beside its lead:
+    with fewer than LEAD_MIN_FREE_CORES free, the measuring pass would only slow the lead down (teacher_forcing at
+    low on a loaded machine: 16.3 s for the lead beside it against 7.9 s for the whole clip alone), so the clip is
+    rendered whole."""
     sampled: list[float | None] = []
 
     def cores_free() -> float | None:  # sampled once per run, only when asked
@@ -106,8 +106,7 @@ def initial_tasks(jobs: list[Job], parallel: int, live_cuts: bool = True, always
     tasks = [piece_task(by_key[piece.job_key], piece) for piece in pieces]
     if len(jobs) >= parallel:
         return tasks
-    unknown = {job.key for job in jobs if job.splittable and job.animations() is None
-               and (job.expected_seconds or math.inf) >= 2 * schedule.MIN_CHUNK_SECONDS}
+    unknown = {job.key for job in jobs if worth_measuring(job, parallel, always_split)}
     if unknown and asking:
         cores = cores_free()
         if cores is not None and cores < LEAD_MIN_FREE_CORES:
@@ -121,6 +120,22 @@ def initial_tasks(jobs: list[Job], parallel: int, live_cuts: bool = True, always
         else:
             measured.append(Task(task.job, MEASURE, task.cost))
     return measured
+
+
+def worth_measuring(job: Job, parallel: int, always_split: bool = False) -> bool:
+    """Whether a clip with no timeline is measured (beside its lead, or before its chunks): only where the render
+    model predicts that a split could still pay once the measuring pass is paid (schedule.measuring_pays, on a
+    stand-in timeline of the clip's expected length, on idle cores). At low quality a worker's start and storyboard
+    are a large share of a clip's time (5.3 of 12 s for a typical minute), which the chunk after the cut pays again,
+    so the measuring pass is lost (weight_free at low, fresh: 1.21x slower with --jobs 2 than with --jobs 1). With
+    --split always, every clip long enough for two chunks is."""
+    if not job.splittable or job.animations() is not None:
+        return False
+    seconds = job.expected_seconds or GUESSED_SECONDS
+    most = min(parallel, int(seconds // schedule.MIN_CHUNK_SECONDS))
+    if always_split or most < 2:
+        return most >= 2
+    return schedule.measuring_pays(schedule.stand_in_timeline(seconds, job.quality.fps), job.model(), parallel, most)
 
 
 def piece_task(job: Job, piece: schedule.Piece) -> Task:
