@@ -16,17 +16,18 @@ For each quality, in one run on this machine:
     and the render model's figures for that clip (schedule.py): the measuring pass's wall and CPU seconds (start and
     storyboard, no drawing) per video second, and the whole clip's CPU seconds beyond it per frame of cost (the
     drawing). --one-clip-only runs just these (minutes, not hours);
-  - with --examples FILE..., each example's clips at low, --jobs 1, mp4: render seconds per video second against
-    the post's (the same scenes, from the runs above).
+  - each example's clips at low, --jobs 1, mp4: render seconds per video second against the post's (the same
+    scenes, from the runs above): the kept edge examples (examples/*.toml) or the files given with --examples, and
+    two valid examples drawn at random (--random-examples, --seed: benchmarks/random_examples.py).
 Every render.py run is traced: per run, its tasks by kind (how many, wall and CPU seconds), the clips it split, the
 free cores it sampled. The mp4s are compared too: total size, and render.py's mp4 against the CLI's, frame by frame.
 At the end, issue 42's targets, each with its figure and whether it holds: --jobs 2 never slower than --jobs 1
 (one clip and all the scenes run, at each quality); at 1080p60 with --jobs 1 at most 0.6 render s per video s; at
 1080p60 with --jobs 2 at most 0.35 x the serial CLI; each example at most 1.25 x the post's render s per video s.
 
-  .venv/bin/python benchmarks/bench_render.py                         # every registered scene, low and high
-  .venv/bin/python benchmarks/bench_render.py --scenes teacher_forcing --qualities low    # a quick run
-  .venv/bin/python benchmarks/bench_render.py --examples examples/wide.toml examples/tiny.toml --qualities low
+  .venv/bin/python benchmarks/bench_render.py          # every registered scene, low and high, every example at low
+  .venv/bin/python benchmarks/bench_render.py --scenes teacher_forcing --qualities low --examples --random-examples 0
+  .venv/bin/python benchmarks/bench_render.py --examples examples/wide.toml --random-examples 2 --seed 7 --qualities low
   .venv/bin/python benchmarks/bench_render.py --fixtures              # the tiny test scenes (seconds, not hours)
   .venv/bin/python benchmarks/bench_render.py --one-clip weight_free --one-clip-only --qualities low
 """
@@ -122,8 +123,13 @@ def main(argv: list[str] | None = None) -> int:
                              "'' to skip)")
     parser.add_argument("--one-clip-only", action="store_true",
                         help="time only the one clip (no CLI, no run of all the scenes, no examples)")
-    parser.add_argument("--examples", nargs="*", default=[], type=Path, metavar="FILE.toml",
-                        help="example files to render at low against the post's (render s per video s)")
+    parser.add_argument("--examples", nargs="*", default=None, type=Path, metavar="FILE.toml",
+                        help="example files to render at low against the post's (render s per video s; default: "
+                             "the kept edge examples, examples/*.toml but the post's; none with --fixtures)")
+    parser.add_argument("--random-examples", type=int, default=None, metavar="N",
+                        help="also N valid examples drawn at random (benchmarks/random_examples.py; default 2, none "
+                             "with --fixtures)")
+    parser.add_argument("--seed", type=int, default=0, help="the seed the random examples are drawn from (default 0)")
     parser.add_argument("--json", type=Path, help="also write the figures here")
     args = parser.parse_args(argv)
 
@@ -205,8 +211,8 @@ def main(argv: list[str] | None = None) -> int:
             if one:
                 row["one_clip"] = one_clip(one, quality, render_py, env, work)
                 _print_one_clip(quality, row["one_clip"])
-            if args.examples and quality == "low":
-                row["examples"] = examples_at_low(args.examples, specs, render_py, env, work, row)
+            if quality == "low" and (files := priced_examples(args, work)):
+                row["examples"] = examples_at_low(files, specs, render_py, env, work, row)
                 _print_examples(row)
         _print_targets(figures, len(registry.scenes))
         if args.json:
@@ -271,6 +277,17 @@ def model_figures(runs: dict) -> dict:
     return figures
 
 
+def priced_examples(args: argparse.Namespace, work: Path) -> list[Path]:
+    """The example files priced at low: those given (default: the kept edge examples), then the random ones drawn
+    (the same for a seed). The fixture scenes read no example: none by default with --fixtures."""
+    from benchmarks import random_examples
+
+    kept = args.examples if args.examples is not None else (
+        [] if args.fixtures else sorted(p for p in (REPO / "examples").glob("*.toml") if p.name != "post.toml"))
+    count = args.random_examples if args.random_examples is not None else (0 if args.fixtures else 2)
+    return kept + (random_examples.write(work / "random-examples", count, args.seed) if count else [])
+
+
 def examples_at_low(files: list[Path], specs, render_py: list[str], env: dict, work: Path, row: dict) -> dict:
     """Each example's clips (the same scenes) at low with --jobs 1: render s per video s, and that over the post's
     (render.py --jobs 1 on the post's example, from the runs above)."""
@@ -285,7 +302,9 @@ def examples_at_low(files: list[Path], specs, render_py: list[str], env: dict, w
                              f"low/example_{index}", extra=["--example", str(file.resolve())])
         shutil.rmtree(out, ignore_errors=True)
         per = run["seconds"] / run["video_seconds"]
-        figures["examples"][str(file)] = {**run, "s_per_video_s": per, "against_post": per / post}
+        name = file.name if file.resolve().is_relative_to(work.resolve()) else str(file)  # a drawn one: its name
+        figures["examples"][name] = {**run, "s_per_video_s": per, "against_post": per / post,
+                                     "example_file": file.read_text(encoding="utf-8")}
     return figures
 
 
