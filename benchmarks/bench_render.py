@@ -11,8 +11,9 @@ For each quality, in one run on this machine:
     poster): slow (the CLI's VP9 at 1080p60 takes about 3 s per video second), so not by default.
   - one clip (--one-clip, default qkv_scale, or the first of --scenes) with --jobs 1 and --jobs 2, mp4 only: first
     each into a fresh folder (its page typeset first, as above; no timeline yet: a lead chunk and a measuring
-    pass), then again with --force in the same folder (the timeline known: planned before the first task); the
-    jobs 2 / jobs 1 ratio of each, and every task, join, install and plan decision of each run (render.py --trace);
+    pass), then again with --force in the same folder (the timeline known: planned before the first task), three
+    times (--one-clip-repeats), the two runs of a pair taking turns going first; the median jobs 2 / jobs 1 ratio of
+    each, and every task, join, install and plan decision of each run (render.py --trace);
     and the render model's figures for that clip (schedule.py): the measuring pass's wall and CPU seconds (start and
     storyboard, no drawing) per video second, and the whole clip's CPU seconds beyond it per frame of cost (the
     drawing). --one-clip-only runs just these (minutes, not hours);
@@ -39,6 +40,7 @@ import json
 import os
 import resource
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -121,6 +123,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--one-clip", metavar="SCENE",
                         help="the clip timed alone with --jobs 1 and 2 (default: qkv_scale, or the first of --scenes; "
                              "'' to skip)")
+    parser.add_argument("--one-clip-repeats", type=int, default=3, metavar="N",
+                        help="how many times the one clip's four runs are made; its ratios are the medians (default 3)")
     parser.add_argument("--one-clip-only", action="store_true",
                         help="time only the one clip (no CLI, no run of all the scenes, no examples)")
     parser.add_argument("--examples", nargs="*", default=None, type=Path, metavar="FILE.toml",
@@ -158,7 +162,7 @@ def main(argv: list[str] | None = None) -> int:
             row: dict = {}
             one = args.one_clip if args.one_clip is not None else (specs[0].id if args.scenes else "qkv_scale")
             if args.one_clip_only:
-                row["one_clip"] = one_clip(one, quality, render_py, env, work)
+                row["one_clip"] = one_clip(one, quality, render_py, env, work, args.one_clip_repeats)
                 _print_one_clip(quality, row["one_clip"])
                 figures["qualities"][quality] = row
                 continue
@@ -209,7 +213,7 @@ def main(argv: list[str] | None = None) -> int:
             figures["qualities"][quality] = row
             _print_row(quality, row, jobs_values)
             if one:
-                row["one_clip"] = one_clip(one, quality, render_py, env, work)
+                row["one_clip"] = one_clip(one, quality, render_py, env, work, args.one_clip_repeats)
                 _print_one_clip(quality, row["one_clip"])
             if quality == "low" and (files := priced_examples(args, work)):
                 row["examples"] = examples_at_low(files, specs, render_py, env, work, row)
@@ -235,22 +239,33 @@ def _render_py_run(render_py: list[str], out: Path, quality: str, scene_ids: lis
             "fps": clips[0]["fps"] if clips else None}
 
 
-def one_clip(scene: str, quality: str, render_py: list[str], env: dict, work: Path) -> dict:
-    """One clip with --jobs 1 and --jobs 2: each into a fresh folder (no timeline: the lead chunk and the measuring
-    pass), then again in the same folder (the timeline known), jobs 2 before jobs 1 so neither always goes first."""
-    runs = {}
-    for label, jobs in (("fresh_jobs1", 1), ("fresh_jobs2", 2), ("known_jobs2", 2), ("known_jobs1", 1)):
-        out = work / f"one-{quality}-jobs{jobs}"
-        if label.startswith("fresh"):
-            warm_page(out)  # as for the runs above: the page's formulas typeset once, outside the timing
-        runs[label] = _render_py_run(render_py, out, quality, [scene], jobs, env, work / f"trace-one-{label}.json",
-                                     f"{quality}/one_{label}")
-    for jobs in (1, 2):
-        shutil.rmtree(work / f"one-{quality}-jobs{jobs}", ignore_errors=True)
-    return {"scene": scene, "runs": runs,
-            "ratio_fresh": runs["fresh_jobs2"]["seconds"] / runs["fresh_jobs1"]["seconds"],
-            "ratio_known": runs["known_jobs2"]["seconds"] / runs["known_jobs1"]["seconds"],
-            "model": model_figures(runs)}
+def one_clip(scene: str, quality: str, render_py: list[str], env: dict, work: Path, repeats: int = 1) -> dict:
+    """One clip with --jobs 1 and --jobs 2, `repeats` times: each into a fresh folder (no timeline: rendered whole,
+    or a lead chunk and a measuring pass), then again in the same folder (the timeline known). The two runs of a pair
+    take turns going first, and the ratios are the medians of the repeats: two runs of the very same work differ by
+    up to a tenth here, so one pair can show a split slower that is not. `runs` are the first repeat's."""
+    orders = ((("fresh_jobs1", 1), ("fresh_jobs2", 2), ("known_jobs2", 2), ("known_jobs1", 1)),
+              (("fresh_jobs2", 2), ("fresh_jobs1", 1), ("known_jobs1", 1), ("known_jobs2", 2)))
+    repeated = []
+    for repeat in range(max(1, repeats)):
+        runs = {}
+        for label, jobs in orders[repeat % 2]:
+            out = work / f"one-{quality}-jobs{jobs}"
+            if label.startswith("fresh"):
+                warm_page(out)  # as for the runs above: the page's formulas typeset once, outside the timing
+            runs[label] = _render_py_run(render_py, out, quality, [scene], jobs, env,
+                                         work / f"trace-one-{label}-{repeat}.json", f"{quality}/one_{label}_{repeat}")
+        for jobs in (1, 2):
+            shutil.rmtree(work / f"one-{quality}-jobs{jobs}", ignore_errors=True)
+        repeated.append({"runs": runs, "ratio_fresh": runs["fresh_jobs2"]["seconds"] / runs["fresh_jobs1"]["seconds"],
+                         "ratio_known": runs["known_jobs2"]["seconds"] / runs["known_jobs1"]["seconds"]})
+    first = repeated[0]["runs"]
+    return {"scene": scene, "runs": first,
+            "ratio_fresh": statistics.median(r["ratio_fresh"] for r in repeated),
+            "ratio_known": statistics.median(r["ratio_known"] for r in repeated),
+            "repeats": [{"ratio_fresh": r["ratio_fresh"], "ratio_known": r["ratio_known"],
+                         "seconds": {label: run["seconds"] for label, run in r["runs"].items()}} for r in repeated],
+            "model": model_figures(first)}
 
 
 def model_figures(runs: dict) -> dict:
@@ -345,8 +360,12 @@ def _print_one_clip(quality: str, figures: dict) -> None:
               f"{run['seconds'] / run['video_seconds']:.2f} render s per video s")
         for entry in run["trace"]:
             print(f"        {_trace_line(entry)}")
+    repeats = figures["repeats"]
+    each = "" if len(repeats) < 2 else " (median of {}: fresh {}; known {})".format(
+        len(repeats), ", ".join(f"{r['ratio_fresh']:.2f}" for r in repeats),
+        ", ".join(f"{r['ratio_known']:.2f}" for r in repeats))
     print(f"    --jobs 2 / --jobs 1: fresh folder {figures['ratio_fresh']:.2f}, timeline known "
-          f"{figures['ratio_known']:.2f}")
+          f"{figures['ratio_known']:.2f}{each}")
     model, video = figures["model"], figures["model"]["video_seconds"]
     measuring = "no measuring pass in these runs" if model["measure_cpu"] is None else (
         f"measuring pass {model['measure_wall']:.1f} s [{model['measure_cpu']:.1f}] = "

@@ -17,7 +17,8 @@ SCENE = "square"
 def test_the_render_benchmark_reports_every_figure(tmp_path):
     figures_file = tmp_path / "figures.json"
     result = subprocess.run([sys.executable, "benchmarks/bench_render.py", "--fixtures", "--scenes", SCENE,
-                             "--qualities", "low", "--jobs", "1", "--json", str(figures_file)],
+                             "--qualities", "low", "--jobs", "1", "--one-clip-repeats", "2",
+                             "--json", str(figures_file)],
                             cwd=REPO, capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stdout + result.stderr
     figures = json.loads(figures_file.read_text())
@@ -37,7 +38,13 @@ def test_the_render_benchmark_reports_every_figure(tmp_path):
     one = row["one_clip"]
     assert one["scene"] == SCENE
     assert set(one["runs"]) == {"fresh_jobs1", "fresh_jobs2", "known_jobs1", "known_jobs2"}
-    assert one["ratio_fresh"] == one["runs"]["fresh_jobs2"]["seconds"] / one["runs"]["fresh_jobs1"]["seconds"]
+    first = one["runs"]
+    assert one["repeats"][0]["ratio_fresh"] == first["fresh_jobs2"]["seconds"] / first["fresh_jobs1"]["seconds"]
+    assert len(one["repeats"]) == 2  # the four runs twice, the ratios their medians (of two: the mean)
+    for ratio in ("ratio_fresh", "ratio_known"):
+        assert one[ratio] == sum(repeat[ratio] for repeat in one["repeats"]) / 2
+        assert all(repeat[ratio] == repeat["seconds"][ratio[6:] + "_jobs2"] / repeat["seconds"][ratio[6:] + "_jobs1"]
+                   for repeat in one["repeats"])
     assert all(run["video_seconds"] > 0 and run["trace"] for run in one["runs"].values())
     assert "--jobs 2 / --jobs 1: fresh folder" in result.stdout and f"{SCENE}-low.install" in result.stdout
     # The render model's figures for the clip: the whole clip's CPU, its frames of cost from the kept timeline, and
