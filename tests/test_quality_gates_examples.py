@@ -20,6 +20,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from attention_math import example_spec, examples
+from benchmarks import random_examples
 from conftest import ROOT, STORY_GATED
 from scenes.kit.base import BeatRecord
 from scenes.quality.inspection import inspect_scene, metrics_json, typed_claim_problems
@@ -93,51 +94,15 @@ def figures_path(example: str, scene_id: str, aspect: str) -> Path:
     return (folder if aspect == frame.DEFAULT_ASPECT else folder / aspect) / f"{scene_id}.json"
 
 
-WORDS = st.sampled_from(["the", "cat", "sat", "on", "a", "warm", "mat", "internationalization", "and", "slept",
-                         "very", "soundly", "all", "day"])
-
-FRENCH = st.sampled_from(["le", "chat", "dort", "sur", "un", "tapis", "l'internationalisation", "chaud"])
-
-
-@st.composite
-def valid_examples(draw) -> str:
-    """A random valid example file (TOML text) inside every limit."""
-    tokens = draw(st.lists(WORDS, min_size=2, max_size=example_spec.TOKENS[1]))
-    french = draw(st.lists(FRENCH, min_size=2, max_size=6))
-    english = draw(st.lists(WORDS, min_size=2, max_size=example_spec.TOKENS[1]).filter(
-        lambda words: sum(map(len, words)) <= example_spec.ENGLISH_LETTERS))
-    heads = draw(st.integers(1, 4))
-    head_dim = draw(st.integers(1, 8 // heads))
-    words = lambda xs: "[" + ", ".join(f'"{w}"' for w in xs) + "]"  # noqa: E731
-    wrong = "faux"  # never one of FRENCH, so always a wrong first guess
-    return f"""name = "random"
-[encoder_decoder]
-english = {words(english)}
-french_so_far = {words(french[:-1])}
-next_word = "{french[-1]}"
-wrong_first_word = "{wrong}"
-width = {draw(st.integers(2, 6))}
-seed = {draw(st.integers(0, 10_000))}
-[self_attention]
-tokens = {words(tokens)}
-width = {draw(st.integers(2, 6))}
-seed = {draw(st.integers(0, 10_000))}
-query = {draw(st.integers(1, len(tokens)))}
-d_k = {draw(st.integers(1, 4))}
-heads = {heads}
-d_out = {heads * head_dim}
-dropout = {draw(st.sampled_from([0.0, 0.1, 0.5, 0.9]))}
-[translator]
-english = ["I", "love", "tea"]
-"""
-
-
 @pytest.mark.slow
 # No shrinking: each example costs a minute, and the failure message prints the whole example file anyway.
 @settings(max_examples=2, deadline=None, derandomize=True, phases=[Phase.generate],
           suppress_health_check=[HealthCheck.too_slow])
-@given(text=valid_examples())
-def test_random_valid_examples_pass_the_layout_and_numbers_checks(text):
+@given(rng=st.randoms(use_true_random=False))
+def test_random_valid_examples_pass_the_layout_and_numbers_checks(rng):
+    """A random valid example file, drawn inside every limit as the render benchmark draws its own
+    (benchmarks/random_examples.py)."""
+    text = random_examples.draw(rng, "random")
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "random.toml"
         path.write_text(text)
