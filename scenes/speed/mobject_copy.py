@@ -66,10 +66,7 @@ def _copy_value(value, memo: dict):
         memo[id(value)] = result
         return result
     if kind is list:
-        result = []
-        memo[id(value)] = result
-        result.extend([_copy_value(item, memo) for item in value])
-        return result
+        return _copy_list(value, memo)
     if kind is dict:
         result = {}
         memo[id(value)] = result
@@ -92,33 +89,53 @@ def _label_groups(groups: dict) -> dict:
             if key != "root" and not key.startswith("numbered_group_") and not _INTERNAL_TYPST_ID_RE.fullmatch(key)}
 
 
+def _copy_list(value: list, memo: dict) -> list:
+    """A list of a mobject's state (its submobjects, mostly): a member that is a mobject copied by its own
+    `__deepcopy__` straight away, without `_copy_value`'s tests for the kinds a mobject is not."""
+    result: list = []
+    memo[id(value)] = result
+    append = result.append
+    for item in value:
+        if isinstance(item, Mobject):
+            seen = memo.get(id(item))
+            if seen is None:
+                seen = memo[id(item)] = item.__deepcopy__(memo)
+            append(seen)
+        else:
+            append(_copy_value(item, memo))
+    return result
+
+
 def _deepcopy_mobject(self: Mobject, memo: dict) -> Mobject:
+    """The copy's state starts as a shallow copy of the original's (one C-level dict copy: most values are shared
+    anyway), and only the values a deep copy must not share are replaced: arrays, lists, and the rest through
+    `_copy_value`. Building the state key by key was a third of a copy's cost."""
     cls = self.__class__
     result = cls.__new__(cls)
     memo[id(self)] = result
-    shared = _SHARED
     state = self.__dict__
     if isinstance(self, Typst) and state.get("id_to_vgroup_dict"):
         state = {**state, "id_to_vgroup_dict": _label_groups(state["id_to_vgroup_dict"])}
-    copied = {}
+    copied = state.copy()
+    shared = _SHARED
     for key, value in state.items():  # _copy_value's first cases inline: most values are shared, then arrays
         kind = type(value)
-        if kind in shared or key in _MADE_ONCE:
-            copied[key] = value
-        elif kind is _ndarray and value.dtype != object:
+        if kind in shared:
+            continue
+        if kind is _ndarray and value.dtype != object:
             seen = memo.get(id(value))
             if seen is None:
                 seen = memo[id(value)] = value.copy()
             copied[key] = seen
-        elif kind is list and not value:  # most lists of a glyph (its submobjects, its updaters) are empty
+        elif kind is list:
             seen = memo.get(id(value))
-            if seen is None:
-                seen = memo[id(value)] = []
+            if seen is None:  # most lists of a glyph (its submobjects, its updaters) are empty
+                seen = memo[id(value)] = _copy_list(value, memo) if value else []
             copied[key] = seen
-        else:
+        elif key not in _MADE_ONCE:
             copied[key] = _copy_value(value, memo)
-    result.__dict__.update(copied)  # Mobject defines no __setattr__
-    result.original_id = str(id(self))
+    copied["original_id"] = str(id(self))
+    result.__dict__ = copied  # Mobject defines no __setattr__
     return result
 
 
