@@ -239,7 +239,7 @@ def _render_py_run(render_py: list[str], out: Path, quality: str, scene_ids: lis
             "fps": clips[0]["fps"] if clips else None}
 
 
-def one_clip(scene: str, quality: str, render_py: list[str], env: dict, work: Path, repeats: int = 1) -> dict:
+def one_clip(scene: str, quality: str, render_py: list[str], env: dict, work: Path, repeats: int) -> dict:
     """One clip with --jobs 1 and --jobs 2, `repeats` times: each into a fresh folder (no timeline: rendered whole,
     or a lead chunk and a measuring pass), then again in the same folder (the timeline known). The two runs of a pair
     take turns going first, and the ratios are the medians of the repeats: two runs of the very same work differ by

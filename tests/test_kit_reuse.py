@@ -90,7 +90,7 @@ def test_an_attention_map_is_kept_with_its_parts():
 
 
 def test_only_the_most_recent_builds_are_kept(monkeypatch):
-    monkeypatch.setattr(reuse, "MAX_KEPT", 2)
+    monkeypatch.setattr(reuse._KEPT, "most", 2)
     src = Source()
     for shading in ("weights", "diverging", "none"):
         TensorGrid(src, "weights", shading=shading)

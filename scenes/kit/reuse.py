@@ -10,24 +10,26 @@ key holds only plain values (strings, numbers, booleans, None, colours, lists or
 identity (the very object, kept alive with the entry, so a new example or a new scene never meets an old build),
 plus the frame's size and whether numbers are stand-ins (`scenes.kit.sketch`); a call with any other argument is
 built as before. The first build is kept as a copy made at once (what the caller then does to its own piece never
-reaches the kept one), and every later call gets a fresh copy of it. Only the last few builds are kept (MAX_KEPT):
-repeats come within a beat or the next.
+reaches the kept one), and every later call gets a fresh copy of it. Only the last few builds are kept (MAX_KEPT, a
+`kept.Kept`): repeats come within a beat or the next. A kept entry holds its sources, so no later object can take
+one of their ids while the entry lasts: a key that matches names the very same sources.
 """
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from typing import Any
 
 from manim import ManimColor, VGroup, config
 
 from . import sketch
+from .kept import Kept
 from .numbers import Source
 
 #: How many different builds are kept (the most recent): a beat's forms and its neighbours' repeat within these.
 MAX_KEPT = 48
 
-_KEPT: "OrderedDict[tuple, tuple[tuple[Source, ...], Any]]" = OrderedDict()
+#: key -> (the sources it names, kept alive with the entry; the first build's copy)
+_KEPT: Kept[tuple[tuple[Source, ...], Any]] = Kept(MAX_KEPT)
 
 
 class _Unkeyable(Exception):
@@ -67,16 +69,14 @@ class Reused(type(VGroup)):
         if keyed is None:
             return super().__call__(*args, **kwargs)
         key, sources = keyed
-        kept = _KEPT.get(key)
-        if kept is not None and all(a is b for a, b in zip(kept[0], sources)):
-            _KEPT.move_to_end(key)
-            return kept[1].copy()
-        built = super().__call__(*args, **kwargs)
-        _KEPT[key] = (sources, built.copy())
-        _KEPT.move_to_end(key)
-        while len(_KEPT) > MAX_KEPT:
-            _KEPT.popitem(last=False)
-        return built
+        fresh: list[Any] = []
+
+        def build() -> tuple[tuple[Source, ...], Any]:
+            fresh.append(super(Reused, cls).__call__(*args, **kwargs))
+            return sources, fresh[0].copy()
+
+        kept = _KEPT.get(key, build)
+        return fresh[0] if fresh else kept[1].copy()
 
 
 def forget() -> None:
