@@ -185,7 +185,8 @@ class _EncoderPipeline:
 
     def abort(self) -> None:
         if self.error is None:  # a stage's own error stays the one reported
-            self._converting.error = RuntimeError("aborted")
+            aborted = RuntimeError("aborted")
+            self._converting.error = self._encoding.error = aborted  # both drain: nothing more is encoded
         self._drain()
         for writer in self.writers:
             writer.close()

@@ -120,7 +120,7 @@ def _deepcopy_mobject(self: Mobject, memo: dict) -> Mobject:
     shared = _SHARED
     for key, value in state.items():  # _copy_value's first cases inline: most values are shared, then arrays
         kind = type(value)
-        if kind in shared:
+        if kind in shared or key in _MADE_ONCE:
             continue
         if kind is _ndarray and value.dtype != object:
             seen = memo.get(id(value))
@@ -132,7 +132,7 @@ def _deepcopy_mobject(self: Mobject, memo: dict) -> Mobject:
             if seen is None:  # most lists of a glyph (its submobjects, its updaters) are empty
                 seen = memo[id(value)] = _copy_list(value, memo) if value else []
             copied[key] = seen
-        elif key not in _MADE_ONCE:
+        else:
             copied[key] = _copy_value(value, memo)
     copied["original_id"] = str(id(self))
     result.__dict__ = copied  # Mobject defines no __setattr__
