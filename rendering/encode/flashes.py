@@ -89,7 +89,7 @@ class FlashMeter:
                 gone = self._recent.popleft()
                 if gone is not None:
                     self._counts -= gone
-            if entry is not None:
+            if entry is not None and entry.any():  # no pixel turned: no count grew, the worst stays
                 self._note_worst()
 
     def _note_worst(self) -> None:

@@ -5,7 +5,8 @@ repeats included, it copies the RGBA array into a new frame and converts it to Y
 converted once, the conversion feeds both encoders, and a repeated frame (a wait) is only re-encoded, not
 re-converted. That, and x264's veryfast preset, is render.py's speed over the plain CLI at 1080p60 (see
 benchmarks/bench_render.py). Drawing, converting and encoding each run on a thread of their own, one frame apart:
-at 1080p60 x264 is the slowest of the three, so the other two wait on it rather than add to it.
+at 1080p60 x264 is the slowest of the three, so the other two wait on it rather than add to it. The flash meter
+reads each frame on the converting thread too (~2 ms a 1080p frame, once on the drawing thread).
 
 Every beat's first frame is a key frame (forced as picture type I; x264 makes it an IDR with forced-idr), so that a
 beat's video can be cut out of the clip by copying packets (rendering/encode/segments.py, for the slides). The sink learns
@@ -137,13 +138,18 @@ class _EncoderPipeline:
     conversion (~6 ms a frame) and x264 (~9 ms a frame, a repeat nearly as much as a new one) one after the other
     in one thread were slower than the drawing: the render waited on them for a third of its time."""
 
-    def __init__(self, writers: list[_StreamWriter]) -> None:
+    def __init__(self, writers: list[_StreamWriter], meter: Callable[[np.ndarray, int], None] | None = None) -> None:
+        """`meter`, if given, is shown every drawn frame with its repeats, in order, on the converting thread (the
+        flash meter: ~2 ms a 1080p frame that the drawing thread no longer spends)."""
         self.writers = writers
+        self._meter = meter
         self._encoding = _Stage("frame-encoder", self._encode)
         self._converting = _Stage("frame-converter", self._convert)
 
     def _convert(self, item) -> None:
         pixels, repeat, key = item
+        if self._meter is not None:
+            self._meter(pixels, repeat)
         # from_numpy_buffer wraps the array without copying it; reformat makes the one YUV copy, in this thread
         # alone (the same bytes as swscale's own threads, for less CPU: x264, not this, is what the drawing waits on).
         frame = av.VideoFrame.from_numpy_buffer(pixels, format="rgba").reformat(format=PIXEL_FORMAT, threads=1)
@@ -232,7 +238,9 @@ class FrameSink:
         self._beats_started = beats_started or (lambda: 0)
         self._beats_seen = 0
         self.key_frames: list[int] = []  # the frames (of this sink) forced to be key frames: beat starts
-        self.flashes = FlashMeter(fps)  # WCAG 2.3.1, metered on the frames as they are drawn
+        # WCAG 2.3.1, metered on the frames as they are drawn, on the encoder's converting thread: complete once
+        # finish() has returned
+        self.flashes = FlashMeter(fps)
         writers: list[_StreamWriter] = []
         try:
             for name, path in videos.items():
@@ -241,7 +249,7 @@ class FrameSink:
             for writer in writers:
                 writer.close()
             raise
-        self._encoder = _EncoderPipeline(writers)
+        self._encoder = _EncoderPipeline(writers, meter=self.flashes.add)
 
     def attach(self, file_writer) -> None:
         """Take over the writer's frame path (instance attributes shadow its methods): manim draws, we encode."""
@@ -276,7 +284,6 @@ class FrameSink:
         if key:
             self.key_frames.append(self.frames)
         self._encoder.put(pixels, repeat, key)
-        self.flashes.add(pixels, repeat)
         self.frames += repeat
         if self._on_frames is not None:
             self._on_frames(self.frames)
