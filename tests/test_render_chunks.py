@@ -21,7 +21,7 @@ from rendering.pipeline.remote import relocate, render_task
 from rendering.encode.media import sha256
 from rendering.qualities import QUALITIES
 from rendering.records import ChunkResult, WindowSpec, WorkerJob
-from tests.fixtures.render.harness import REPO, ctrl_c_reaches_it, decode_frames, make_project, wait_for, worker_pids
+from tests.fixtures.render.harness import REPO, ctrl_c_reaches_it, decode_frames, make_project, wait_for, warm_server_pids, worker_pids
 
 FORMATS = ("mp4", "webm", "png")
 MEAN_TOLERANCE = 0.5  # mean absolute difference over the clip, in levels of 255 (as for the manim CLI)
@@ -143,7 +143,7 @@ def test_interrupting_a_chunked_render_installs_nothing(tmp_path):
     assert not list(project.out.glob("clips/**/slow_long.*"))
     assert project.manifest()["clips"] == []
     assert not (project.out / ".render" / "tmp").exists()
-    assert not worker_pids(str(project.out))
+    assert not worker_pids(str(project.out)) and not warm_server_pids(str(project.out))
 
 
 def test_a_lead_chunk_ends_at_its_cut_or_where_it_already_is_if_that_is_later(tmp_path):

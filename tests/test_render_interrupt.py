@@ -14,7 +14,7 @@ import pytest
 
 from rendering.encode.media import sha256
 from tests.fixtures.render.harness import (ctrl_c_reaches_it, frames_drawn, interrupt, make_project, wait_for,
-                                           worker_pids)
+                                           warm_server_pids, worker_pids)
 
 
 def _assert_consistent(project) -> dict:
@@ -26,6 +26,7 @@ def _assert_consistent(project) -> dict:
             assert path.stat().st_size == info["bytes"] and sha256(path) == info["sha256"], info["path"]
     assert not (project.out / ".render" / "tmp").exists(), "work folders must be removed"
     assert not worker_pids(str(project.out)), "no worker may outlive render.py"
+    assert not warm_server_pids(str(project.out)), "nor its warm server"
     return manifest
 
 

@@ -1,4 +1,5 @@
-"""The default backend: each task in a worker process of its own on this machine, followed through its event pipe."""
+"""The default backend: each task in a worker process of its own on this machine, followed through its event pipe
+(forked from the warm server, which has imported manim and torch once for the whole run)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from pathlib import Path
 
 from rendering import REPO_ROOT
 from rendering.pipeline.tasks import Cut, Finished, Task
+from rendering.pipeline.warm_start import ForkedWorker, WarmServer, WarmServerGone
 from rendering.records import WORKER_MODULE
 
 
@@ -27,7 +29,7 @@ def worker_env(root: Path) -> dict[str, str]:
 @dataclass
 class _Process:
     task: Task
-    process: subprocess.Popen
+    process: subprocess.Popen | ForkedWorker
     fd: int
     work: Path
     log: Path | None
@@ -47,6 +49,8 @@ class LocalProcesses:
         self.env = worker_env(root)
         self.selector = selectors.DefaultSelector()
         self.processes: dict[int, _Process] = {}
+        # the warm server (rendering.pipeline.warm_start): None until the first clip, False once it cannot serve
+        self.warm: WarmServer | None | bool = None
 
     def start(self, task: Task, work: Path) -> int:
         job_file = work / "job.json"
@@ -55,10 +59,7 @@ class LocalProcesses:
         log = None if self.verbose else work / "worker.log"
         stderr = None if log is None else open(log, "wb")
         try:
-            process = subprocess.Popen(
-                [sys.executable, "-m", WORKER_MODULE, str(job_file), str(write_fd)],
-                cwd=self.root, env=self.env, pass_fds=(write_fd,), stdin=subprocess.DEVNULL,
-                stdout=stderr if stderr is not None else None, stderr=stderr)
+            process = self._launch(job_file, write_fd, stderr)
         finally:
             os.close(write_fd)
             if stderr is not None:
@@ -66,6 +67,26 @@ class LocalProcesses:
         self.processes[read_fd] = _Process(task, process, read_fd, work, log)
         self.selector.register(read_fd, selectors.EVENT_READ)
         return read_fd
+
+    def _launch(self, job_file: Path, write_fd: int, stderr) -> subprocess.Popen | ForkedWorker:
+        """The worker: forked by the warm server (started with the first clip), or spawned the plain way if the
+        server cannot serve (it failed to start or ended)."""
+        if self.warm is not False:
+            try:
+                if self.warm is None:
+                    self.warm = WarmServer(self.root, self.env, job_file.parent.parent)
+                return self.warm.start(job_file, write_fd, None if stderr is None else stderr.fileno())
+            except (OSError, WarmServerGone):
+                self._close_warm()
+                self.warm = False
+        return subprocess.Popen(
+            [sys.executable, "-m", WORKER_MODULE, str(job_file), str(write_fd)],
+            cwd=self.root, env=self.env, pass_fds=(write_fd,), stdin=subprocess.DEVNULL,
+            stdout=stderr if stderr is not None else None, stderr=stderr)
+
+    def _close_warm(self) -> None:
+        if self.warm:
+            self.warm.close()
 
     live_cuts = True  # its workers run here, so a lead chunk can watch a cut file in its work folder
 
@@ -133,10 +154,13 @@ class LocalProcesses:
         for handle in list(self.processes):
             self.stop(handle)
         self.selector.close()
+        self._close_warm()
 
 
-def _reap(process: subprocess.Popen) -> tuple[int, float | None]:
+def _reap(process: subprocess.Popen | ForkedWorker) -> tuple[int, float | None]:
     """Wait for a worker's end: its exit status and the CPU seconds (user + system, all its threads) it used."""
+    if isinstance(process, ForkedWorker):
+        return process.reap()
     if process.returncode is None:
         try:
             _, status, usage = os.wait4(process.pid, 0)
