@@ -1,5 +1,6 @@
-"""render.py's workers are forked from one warm server per run (rendering.encode.warm_server), which has imported
-manim and torch once; where the server cannot serve, workers are spawned the plain way and the run goes on."""
+"""Once one of a run's workers has ended, render.py forks the later ones from one warm server (rendering.encode.
+warm_server), which has imported manim and torch once; where the server cannot serve, workers are spawned the plain
+way and the run goes on."""
 
 from __future__ import annotations
 
@@ -10,23 +11,32 @@ from tests.fixtures.render.harness import (_processes, frames_drawn, make_projec
                                            worker_pids)
 
 
-def test_a_clips_worker_is_forked_from_the_runs_warm_server_which_ends_with_the_run(tmp_path):
-    project = make_project(tmp_path / "warm")
-    process = project.start("slow", "-f", "mp4", "--jobs", "1")
-    wait_for(lambda: frames_drawn(project, "slow") or process.poll() is not None, 120, "slow to start drawing")
+def _forked_worker(project) -> tuple[int, int] | None:
+    """(worker, its warm server) if a worker of `project` runs forked from its run's warm server now."""
     servers, workers = warm_server_pids(str(project.out)), worker_pids(str(project.out))
     parents = {pid: parent for pid, (_, parent) in _processes().items()}
-    assert len(servers) == 1 and len(workers) == 1, (servers, workers)
-    assert parents[workers[0]] == servers[0]
+    forked = [(pid, parents.get(pid)) for pid in workers if parents.get(pid) in servers]
+    return forked[0] if forked else None
+
+
+def test_after_the_first_clip_the_workers_are_forked_from_the_runs_warm_server_which_ends_with_the_run(tmp_path):
+    project = make_project(tmp_path / "warm")
+    process = project.start("slow", "slow_long", "-f", "mp4", "--jobs", "1")
+    wait_for(lambda: frames_drawn(project, "slow") or frames_drawn(project, "slow_long") or process.poll() is not None,
+             120, "the first clip to start drawing")
+    assert _forked_worker(project) is None and not warm_server_pids(str(project.out)), "the first is spawned"
+    wait_for(lambda: _forked_worker(project) is not None or process.poll() is not None, 120, "a forked worker")
+    assert process.poll() is None and _forked_worker(project) is not None
     output, _ = process.communicate(timeout=120)
     assert process.returncode == 0, output
-    assert (project.out / "clips" / "low" / "slow.mp4").exists()
+    assert {path.name for path in (project.out / "clips" / "low").iterdir()} >= {"slow.mp4", "slow_long.mp4"}
     assert not warm_server_pids(str(project.out)) and not worker_pids(str(project.out))
 
 
 def test_a_worker_is_spawned_the_plain_way_when_the_warm_server_cannot_start(tmp_path, monkeypatch):
     monkeypatch.setattr("rendering.pipeline.warm_start.SERVER_MODULE", "rendering.no_such_server")
     backend = LocalProcesses(tmp_path, verbose=False)
+    backend.ended = 1  # as after a run's first clip
     job = tmp_path / "work" / "job.json"
     job.parent.mkdir()
     job.write_text("{}", encoding="utf-8")  # not a job: the worker exits at once, which is all this needs

@@ -49,8 +49,9 @@ class LocalProcesses:
         self.env = worker_env(root)
         self.selector = selectors.DefaultSelector()
         self.processes: dict[int, _Process] = {}
-        # the warm server (rendering.pipeline.warm_start): None until the first clip, False once it cannot serve
+        # the warm server (rendering.pipeline.warm_start): None until a worker has ended, False once it cannot serve
         self.warm: WarmServer | None | bool = None
+        self.ended = 0  # workers that have ended
 
     def start(self, task: Task, work: Path) -> int:
         job_file = work / "job.json"
@@ -69,9 +70,10 @@ class LocalProcesses:
         return read_fd
 
     def _launch(self, job_file: Path, write_fd: int, stderr) -> subprocess.Popen | ForkedWorker:
-        """The worker: forked by the warm server (started with the first clip), or spawned the plain way if the
-        server cannot serve (it failed to start or ended)."""
-        if self.warm is not False:
+        """The worker: spawned the plain way until one has ended (a run whose tasks all start at once gains nothing
+        from a server, which would import torch even for a clip that does not need it), then forked by the warm
+        server, started then; spawned the plain way again if the server cannot serve (it failed or ended)."""
+        if self.warm is not False and (self.warm is not None or self.ended):
             try:
                 if self.warm is None:
                     self.warm = WarmServer(self.root, self.env, job_file.parent.parent)
@@ -102,6 +104,7 @@ class LocalProcesses:
                 continue
             self._forget(key.fd)
             returncode, cpu = _reap(run.process)
+            self.ended += 1
             if returncode == 0 and run.result is not None:
                 events.append((key.fd, Finished(run.task, run.result, cpu=cpu)))
             else:

@@ -1,8 +1,9 @@
 """Render workers forked from a process that has already imported manim and torch (rendering.encode.warm_server).
 
 `WarmServer.start` does what `subprocess.Popen([python, -m, worker, job, fd])` did, three seconds sooner: the worker
-is a process of its own, with the same environment, folder and event pipe, its output in the same log. The server
-is started on the first clip of a run, so a run with nothing to render never starts it.
+is a process of its own, with the same environment, folder and event pipe, its output in the same log. The local
+backend starts the server once a worker has ended (rendering.pipeline.local): a run whose tasks all start at once
+never starts it.
 """
 
 from __future__ import annotations
