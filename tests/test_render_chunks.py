@@ -21,7 +21,8 @@ from rendering.pipeline.remote import relocate, render_task
 from rendering.encode.media import sha256
 from rendering.qualities import QUALITIES
 from rendering.records import ChunkResult, WindowSpec, WorkerJob
-from tests.fixtures.render.harness import REPO, ctrl_c_reaches_it, decode_frames, make_project, wait_for, warm_server_pids, worker_pids
+from tests.fixtures.render.harness import (REPO, ctrl_c_reaches_it, decode_frames, make_project, wait_for,
+                                           warm_server_pids, worker_pids)
 
 FORMATS = ("mp4", "webm", "png")
 MEAN_TOLERANCE = 0.5  # mean absolute difference over the clip, in levels of 255 (as for the manim CLI)

@@ -4,7 +4,9 @@ way and the run goes on."""
 
 from __future__ import annotations
 
+import signal
 import subprocess
+import time
 
 from rendering.pipeline.local import LocalProcesses
 from tests.fixtures.render.harness import (_processes, frames_drawn, make_project, wait_for, warm_server_pids,
@@ -12,10 +14,11 @@ from tests.fixtures.render.harness import (_processes, frames_drawn, make_projec
 
 
 def _forked_worker(project) -> tuple[int, int] | None:
-    """(worker, its warm server) if a worker of `project` runs forked from its run's warm server now."""
-    servers, workers = warm_server_pids(str(project.out)), worker_pids(str(project.out))
-    parents = {pid: parent for pid, (_, parent) in _processes().items()}
-    forked = [(pid, parents.get(pid)) for pid in workers if parents.get(pid) in servers]
+    """(worker, its warm server) if a worker of `project` runs forked from its run's warm server now (one look at
+    the processes, so the server and its child are seen at the same moment)."""
+    processes = _processes()
+    servers = warm_server_pids(str(project.out), processes)
+    forked = [(pid, parent) for pid, (_, parent) in processes.items() if parent in servers]
     return forked[0] if forked else None
 
 
@@ -48,3 +51,16 @@ def test_a_worker_is_spawned_the_plain_way_when_the_warm_server_cannot_start(tmp
         assert backend.warm is False  # and no later clip tries the server again
     finally:
         backend.close()
+
+
+def test_a_worker_whose_server_has_ended_is_waited_for_until_it_is_gone_even_as_an_unreaped_zombie():
+    from rendering.pipeline.warm_start import _lost
+
+    child = subprocess.Popen(["sleep", "30"])
+    try:
+        assert _lost(child.pid, time.monotonic() + 0.2) is None  # still running when the deadline passes
+    finally:
+        child.kill()
+    time.sleep(0.2)  # ended, not reaped yet: a zombie, as an orphan is until whoever adopted it reaps it
+    assert _lost(child.pid, time.monotonic() + 10) == (-signal.SIGTERM, None)
+    child.wait()

@@ -79,10 +79,9 @@ def _run_worker(sock: socket.socket, job_file: str, fds: list[int]) -> None:
         sock.close()
         signal.signal(signal.SIGINT, signal.default_int_handler)
         events_fd, *log = fds
-        for stream in (1, 2):
-            if log:
-                os.dup2(log[0], stream)
-        if log:
+        if log:  # not verbose: stdout and stderr to the worker's log, as render.py's Popen did
+            os.dup2(log[0], 1)
+            os.dup2(log[0], 2)
             os.close(log[0])
         from rendering.encode import worker
 

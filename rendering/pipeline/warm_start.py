@@ -74,7 +74,7 @@ class WarmServer:
                 if self._receive(left) is None:
                     return None
             except (OSError, WarmServerGone):
-                return (-signal.SIGKILL, None) if _gone(pid) else None
+                return _lost(pid, deadline)
         return self.exits[pid]
 
     def close(self) -> None:
@@ -86,14 +86,26 @@ class WarmServer:
             self.process.wait()
 
 
+def _lost(pid: int, deadline: float | None) -> tuple[int, None] | None:
+    """The end of a worker whose server has ended, so that its own status reaches no one: the server's end sends it
+    SIGTERM (worker._die_with_parent), so once it is gone it is reported as ended by that signal; None if `deadline`
+    passes first."""
+    while not _gone(pid):
+        if deadline is not None and time.monotonic() >= deadline:
+            return None
+        time.sleep(0.05)
+    return -signal.SIGTERM, None
+
+
 def _gone(pid: int) -> bool:
+    """No such process, or one that has ended and waits to be reaped by whoever adopted it."""
     try:
         os.kill(pid, 0)
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
     except ProcessLookupError:
         return True
-    except PermissionError:
+    except (PermissionError, OSError, IndexError):
         return False
-    return False
 
 
 class ForkedWorker:

@@ -157,11 +157,9 @@ def _split_2d(vmobject, points: np.ndarray) -> list[tuple[int, int]]:
 def _calls(camera: Camera, vmobject, points: np.ndarray) -> list:
     """The Cairo calls manim's set_cairo_context_path makes for these points, as data: per subpath its first point,
     its curves' six coordinates each, and whether it is closed (the same doubles, in the same order)."""
-    if type(camera).transform_points_pre_display is _stock_transform_points_pre_display:
-        if not np.isfinite(points).all():  # stock manim's transform_points_pre_display, one numpy call fewer
-            points = np.zeros((1, 3))
-    else:
-        points = camera.transform_points_pre_display(vmobject, points)
+    # stock manim's transform_points_pre_display (set_cairo_context_path comes here with no other), one numpy call
+    if not np.isfinite(points).all():
+        points = np.zeros((1, 3))
     nppcc = vmobject.n_points_per_cubic_curve
     if points.dtype == np.float64 and len(points) <= _FEW_POINTS:
         split = _split_2d(vmobject, points)
@@ -199,8 +197,8 @@ def set_cairo_context_path(self: Camera, ctx, vmobject):
     kept = _paths.get(vmobject)
     tolerance = vmobject.tolerance_for_point_equality
     # the points' bytes (with their shape and type): the same bytes make the same calls, whatever they hold
-    held_points = (points.shape, points.dtype.str, points.tobytes())
-    if kept is not None and kept[4] == tolerance and kept[1] == held_points:
+    points_key = (points.shape, points.dtype.str, points.tobytes())
+    if kept is not None and kept[4] == tolerance and kept[1] == points_key:
         if kept[0] == view:  # the same points in the same view: Cairo's own copy of the path
             ctx.new_path()
             ctx.append_path(kept[2])
@@ -209,7 +207,7 @@ def set_cairo_context_path(self: Camera, ctx, vmobject):
     else:
         calls = _calls(self, vmobject, points)
     _make_path(ctx, calls)
-    _paths[vmobject] = (view, held_points, ctx.copy_path(), calls, tolerance)
+    _paths[vmobject] = (view, points_key, ctx.copy_path(), calls, tolerance)
     return self
 
 
