@@ -1,11 +1,15 @@
-"""staging's row-at-a-time work and its sweeps (scenes.kit.staging.work_rows, end_over): the grouping of a row's
-parts into shots, and what plays at rest."""
+"""staging's row-at-a-time work and its sweeps (scenes.kit.staging.work_rows, end_over, grid_tiles): the grouping of
+a row's parts into shots, a wide grid's blocks, and what plays at rest."""
 
 from __future__ import annotations
 
-from manim import Animation, Square, VGroup
+import torch
+from manim import Animation, Square, VGroup, tempconfig
 
 from scenes.kit import camera_work, compose, layout, staging
+from scenes.kit.numbers import Source
+from scenes.kit.widgets import TensorGrid
+from scenes.quality.headless import resolution_480p
 
 
 class _Recorder:
@@ -157,3 +161,38 @@ def test_a_table_keeps_its_head_in_view_only_where_every_row_fits_under_it():
     assert kept == (head,) and abs(room.top - (short[0].get_top()[1] + staging.camera_moves.FRAMING_MARGIN)) < 1e-9
     tall = [*short, Square(4.6).move_to([0, -8, 0])]  # taller than the room under the head
     assert staging._scroll_room(plan, tall, head) == (plan.region, ())
+
+
+def _tall_grid() -> TensorGrid:
+    """Twelve rows of six numbers, as the twelve-token example's Q is."""
+    source = Source.__new__(Source)
+    source.name, source.data = "tiles", {"q": torch.linspace(-1.0, 1.0, 72).reshape(12, 6)}
+    return TensorGrid(source, "q")
+
+
+def test_a_grid_too_wide_for_a_shot_is_swept_in_blocks_of_whole_columns_each_read_in_one_shot():
+    """A phone frame's body, narrower than a row and as tall as a few rows: the sweep's pieces are blocks of cells
+    in reading order, each reads in one shot, and each is as large as reads (one more column or row does not),
+    so twelve rows take fewer shots than rows, where two pieces of every row took 24."""
+    with tempconfig(resolution_480p("portrait")):
+        grid = _tall_grid()
+        cell_w, cell_h = grid.cells[0][0].width, grid.cells[0][0].height
+        region = layout.Region(-1.3 * cell_w, 1.3 * cell_w, -2.6 * cell_h, 2.6 * cell_h)
+        assert not camera_work.reads_in_one_shot(grid.row(0), region)
+        tiles = staging.grid_tiles(grid, region)
+        where = {id(cell): (r, c) for r, row in enumerate(grid.cells) for c, cell in enumerate(row)}
+        seen = [[where[id(cell)] for cell in tile.submobjects] for tile in tiles]
+        assert sorted(rc for tile in seen for rc in tile) == [(r, c) for r in range(12) for c in range(6)]
+        bands = [min(r for r, _ in tile) for tile in seen]
+        assert bands == sorted(bands), "bands of rows top to bottom"
+        assert all(camera_work.reads_in_one_shot(tile, region) for tile in tiles)
+        assert len(tiles) < grid.rows
+        for cells in seen:
+            rows, cols = sorted({r for r, _ in cells}), sorted({c for _, c in cells})
+            assert len(cells) == len(rows) * len(cols), "a block, not a ragged piece"
+            if cols[-1] + 1 < grid.cols:
+                wider = VGroup(*(grid.cells[r][c] for r in rows for c in [*cols, cols[-1] + 1]))
+                assert not camera_work.reads_in_one_shot(wider, region)
+            if rows[-1] + 1 < grid.rows:
+                taller = VGroup(*(grid.cells[r][c] for r in [*rows, rows[-1] + 1] for c in cols))
+                assert not camera_work.reads_in_one_shot(taller, region)

@@ -146,10 +146,35 @@ def legible_pieces(part: Mobject, plan: Plan) -> list[Mobject]:
         return [part] if shot_content.text_units(part) else []
     if isinstance(part, TensorGrid):
         rows = [part.row(r) for r in range(part.rows)]
-        return [piece for row in rows for piece in
-                ([row] if camera_work.reads_in_one_shot(row, plan.region) else list(row.submobjects))]
+        if all(camera_work.reads_in_one_shot(row, plan.region) for row in rows):
+            return rows  # the sweep frames as many whole rows together as one shot reads
+        return grid_tiles(part, plan.region)
     pieces = [piece for sub in part.submobjects for piece in legible_pieces(sub, plan)]
     return pieces or [part]
+
+
+def grid_tiles(grid: TensorGrid, region: layout.Region | None = None) -> list[Mobject]:
+    """A grid whose rows are too wide for one legible shot, as blocks of cells in reading order (bands of rows top
+    to bottom, each band's column groups left to right), each block as many columns as one shot reads and then as
+    many rows: a tall, narrow phone frame shows a twelve-row grid in a few blocks of whole columns instead of two
+    pieces of every row, every number still read once at the frame's own scale."""
+    def block(rows: Sequence[int], columns: Sequence[int]) -> VGroup:
+        return VGroup(*(grid.cells[r][c] for r in rows for c in columns))
+
+    def reads(rows: Sequence[int], columns: Sequence[int]) -> bool:
+        return camera_work.reads_in_one_shot(block(rows, columns), region)
+
+    columns: list[list[int]] = [[]]
+    for c in range(grid.cols):
+        if columns[-1] and not reads([0], [*columns[-1], c]):
+            columns.append([])
+        columns[-1].append(c)
+    bands: list[list[int]] = [[]]
+    for r in range(grid.rows):
+        if bands[-1] and not all(reads([*bands[-1], r], group) for group in columns):
+            bands.append([])
+        bands[-1].append(r)
+    return [block(band, group) for band in bands for group in columns]
 
 
 def end_along(scene: Scene, plan: Plan, name: Mobject, grid) -> None:
@@ -583,4 +608,4 @@ def read_closely(scene: Scene, plan: Plan, part: Mobject, shades: Mobject, numbe
 
 __all__ = ["fade_out_all", "enter", "dot_every_row", "scale_every_row", "end_on", "end_along", "back_to_rest",
            "come_to_rest", "rest_as", "end_across", "follow_along", "hang_from_top", "enter_below", "pan_down",
-           "end_over", "work_rows", "in_view", "look_at", "look_back", "out_over", "read_closely"]
+           "end_over", "work_rows", "grid_tiles", "in_view", "look_at", "look_back", "out_over", "read_closely"]
