@@ -196,3 +196,25 @@ def test_a_grid_too_wide_for_a_shot_is_swept_in_blocks_of_whole_columns_each_rea
             if rows[-1] + 1 < grid.rows:
                 taller = VGroup(*(grid.cells[r][c] for r in [*rows, rows[-1] + 1] for c in cols))
                 assert not camera_work.reads_in_one_shot(taller, region)
+
+
+def test_under_the_camera_end_over_frames_a_tall_wide_grid_in_bands_each_shot_inside_the_room(monkeypatch):
+    """A map's upper triangle (row i holds the cells right of the diagonal) of twelve rows, each row wider than a
+    shot, in a frame a few rows tall: every cell framed once, each shot within the room, and fewer shots than the
+    pieces of each row framed on their own."""
+    region = layout.Region(-2.0, 2.0, -3.0, 3.0)
+    plan = compose.Plan(VGroup(), "f", compose.CAMERA, region)
+    grid = [[Square(0.9).move_to([j * 1.0, -i * 1.0, 0]) for j in range(12)] for i in range(12)]
+    rows = [row[i + 1:] for i, row in enumerate(grid)]
+    framed = []
+    monkeypatch.setattr(staging.camera_moves, "shot_on", lambda piece, region, max_zoom=None: piece)
+    monkeypatch.setattr(staging.camera_work, "move_through",
+                        lambda scene, shots, *rest, **options: framed.extend(shots))
+    staging.end_over(_Recorder(), plan, rows)
+    cells = [id(part) for shot in framed for part in shot.submobjects]
+    assert sorted(cells) == sorted(id(part) for row in rows for part in row), "every cell once"
+    room_w = region.width - 2 * staging.camera_moves.FRAMING_MARGIN
+    room_h = region.height - 2 * staging.camera_moves.FRAMING_MARGIN
+    assert all(shot.width <= room_w + 1e-9 and shot.height <= room_h + 1e-9 for shot in framed)
+    one_row_at_a_time = sum(len(staging._shot_groups(row, region)) for row in rows if row)
+    assert len(framed) < one_row_at_a_time

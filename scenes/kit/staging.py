@@ -449,29 +449,31 @@ def end_over(scene: Scene, plan: Plan, rows: Sequence[Sequence[Mobject]], *anima
              run_time: float = AFTER_TIME) -> None:
     """Under the camera plan, show every part of a grid (`rows`, each its parts left to right) once at the frame's
     own scale, so each of its numbers is seen legible (the whole is built at the floor; the camera pans, never
-    zooms): where the grid is no taller than a shot, left to right, as many parts together as a shot holds (the
-    rows may hold differing counts: a map's upper triangle); else a block of rows at a time, a row too wide for a
-    shot in pieces. `animations` play with the first move. At rest, play `animations` only."""
+    zooms): in bands of as many rows as a shot's height holds, top to bottom, each band left to right, as many
+    parts together as a shot's width holds (the rows may hold differing counts: a map's upper triangle). A grid
+    no taller than a shot is one band. `animations` play with the first move. At rest, play `animations` only."""
     if not plan.camera:
         if animations:
             scene.play(*animations, run_time=run_time)
         return
-    room = plan.region.height - 2 * camera_moves.FRAMING_MARGIN
-    parts = [part for row in rows for part in row]
-    if VGroup(*parts).height <= room:  # left to right, whatever each row holds (a map's upper triangle)
-        parts.sort(key=lambda part: part.get_center()[0])
-        shots = [VGroup(*(parts[k] for k in group)) for group in _shot_groups(parts, plan.region)]
-    else:
-        shots = []
-        for row in rows:
-            pieces = [VGroup(*(row[k] for k in group)) for group in _shot_groups(row, plan.region)]
-            if len(pieces) == 1 and shots and VGroup(shots[-1], pieces[0]).height <= room \
-                    and VGroup(shots[-1], pieces[0]).width <= plan.region.width - 2 * camera_moves.FRAMING_MARGIN:
-                shots[-1] = VGroup(shots[-1], pieces[0])
-            else:
-                shots.extend(pieces)
+    shots = []
+    for band in _row_bands(rows, plan.region.height - 2 * camera_moves.FRAMING_MARGIN):
+        parts = sorted((part for row in band for part in row), key=lambda part: part.get_center()[0])
+        shots.extend(VGroup(*(parts[k] for k in group)) for group in _shot_groups(parts, plan.region))
     camera_work.move_through(scene, (camera_moves.shot_on(piece, plan.region, max_zoom=1.0) for piece in shots),
                              plan.whole, plan.pinned, *animations, run_time=run_time, region=plan.region)
+
+
+def _row_bands(rows: Sequence[Sequence[Mobject]], room: float) -> list[list[Sequence[Mobject]]]:
+    """`rows` (the empty ones left out) in bands top to bottom, each as many rows as fit `room` in height (a row
+    taller than that alone)."""
+    bands: list[list[Sequence[Mobject]]] = []
+    for row in (row for row in rows if len(row)):
+        if bands and VGroup(*(part for kept in bands[-1] for part in kept), *row).height <= room:
+            bands[-1].append(row)
+        else:
+            bands.append([row])
+    return bands
 
 
 def _shot_groups(parts: Sequence[Mobject], region: layout.Region) -> list[list[int]]:
