@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from manim import DOWN, LEFT, RIGHT, UP, Dot, Group, Square, Text, Typst, VGroup, config
+import numpy as np
+from manim import DOWN, LEFT, PI, RIGHT, UP, Arc, Dot, Group, Square, Text, Typst, VGroup, VMobject, config
 
 from scenes.kit.on_screen import View, boundary_box, screen_box
 
@@ -21,13 +22,23 @@ def shapes():
         "group": Group(Square(1.0).shift(UP), Dot(3 * LEFT)),  # a plain Mobject: every point, handles too
         "dot": Dot(),
         "empty": VGroup(),
+        # an arc's handles reach past its anchors (the box is the anchors'), beside a lone point: members of whole
+        # curves are measured from one join, the others one by one
+        "mixed": VGroup(Arc(radius=1.0, angle=PI, num_components=4).shift(DOWN), _lone_point(2.5, -2.0), Square(0.5).shift(3 * LEFT + DOWN)),
     }
+
+
+def _lone_point(x: float, y: float) -> VMobject:
+    point = VMobject()
+    point.set_points(np.array([[x, y, 0.0]]))
+    return point
 
 
 @pytest.mark.parametrize("name", list(shapes()))
 def test_boundary_box_matches_manims_edges(name):
     mob = shapes()[name]
     assert boundary_box(mob) == pytest.approx(manim_box(mob), abs=1e-12)
+    assert boundary_box(mob) == tuple(float(v) for v in manim_box(mob))  # the same floats
 
 
 def test_screen_box_maps_through_the_cameras_view():
