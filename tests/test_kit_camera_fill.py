@@ -70,3 +70,19 @@ def test_a_slide_that_would_cut_a_piece_the_region_holds_whole_is_not_made():
 
 def shot_zoom(shot) -> float:
     return config.frame_width / shot.width
+
+
+def test_a_sweep_after_a_close_up_frames_only_the_pieces_the_close_up_did_not_read():
+    """Four numbers in a row, the camera zoomed on the first two: those two read where the camera is, the two off
+    screen do not, and only those are left for the sweep."""
+    from types import SimpleNamespace
+
+    from scenes.kit.numbers import NumberTrace, TracedNumber
+
+    numbers = [TracedNumber(0.25 * k, NumberTrace("post", "demo", (k,), 2), font_size=30).move_to([4.0 * k, 0, 0])
+               for k in range(4)]
+    frame = Rectangle(width=config.frame_width / 2, height=config.frame_height / 2).move_to([2.0, 0.0, 0.0])
+    scene = SimpleNamespace(camera=SimpleNamespace(frame=frame))
+    assert camera_work.unread_pieces(scene, numbers, REGION) == numbers[2:]
+    frame.move_to([10.0, 0.0, 0.0])  # now on the last two
+    assert camera_work.unread_pieces(scene, numbers, REGION) == numbers[:2]

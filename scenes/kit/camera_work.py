@@ -16,10 +16,11 @@ from collections.abc import Callable, Iterable, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass
 
+import numpy as np
 from manim import Animation, FadeOut, Mobject, Rectangle, Scene, VGroup, config
 
 from . import camera_moves, shot_content, layout, palette
-from .on_screen import View, screen_box
+from .on_screen import View, current_view, screen_box
 from .light_animations import end_at_once
 from .products import DotProducts, ShownProduct, WeightedRows, row_times_vector, settle
 from .widgets import TensorGrid
@@ -170,6 +171,14 @@ def sweep(scene: Scene, pieces: Sequence[Mobject], whole: Mobject, pinned: Seque
                          region=region)
 
 
+def unread_pieces(scene: Scene, pieces: Sequence[Mobject], region: layout.Region | None = None) -> list[Mobject]:
+    """`pieces` less those the camera shows legibly where it is now: a sweep after a worked row's close-up frames
+    what that close-up did not read, not again the cells the viewer has just read in it."""
+    view = current_view(scene)
+    here = camera_moves.Shot(np.array([view.center_x, view.center_y, 0.0]), view.width)
+    return [piece for piece in pieces if not shows_legibly(here, piece, region)]
+
+
 def filled_by(shot: camera_moves.Shot, whole: Mobject, region: layout.Region | None = None) -> camera_moves.Shot:
     """`shot` slid, along each axis where `whole` is larger than `region` (default: the body) in that shot, until
     `whole` reaches the region's edge on the side it fell short of: a close-up on a piece at a picture's edge shows
@@ -308,7 +317,7 @@ def every_row(scene: Scene, rows: Sequence[RowWork], whole: Mobject, pinned: Seq
         shown.append(row.work(shown[-1].box if shown else None, run_time, i == 0))
         keep_in_front(scene, pinned)
         if every_row_close and not shows_legibly(shot, row.subject, region):
-            sweep(scene, row.pieces, whole, pinned, region=region)
+            sweep(scene, unread_pieces(scene, row.pieces, region), whole, pinned, region=region)
     units, pieces_of = settled
     settle(scene, units, [m for s in shown for m in pieces_of(s)])
     keep_in_front(scene, pinned)
@@ -480,4 +489,4 @@ def fade_out_all(scene: Scene, piece: Mobject) -> list[Animation]:
 
 __all__ = ["CLOSE_ROWS", "RowWork", "every_row", "BandCover", "band_cover", "frame_along", "cover_top_band", "keep_in_front", "pinned_on_screen", "move_to_shot", "move_through",
            "show_whole", "dot_every_row", "scale_every_row", "frame_part", "shot_without_slivers", "fade_out_all",
-           "reads_in_one_shot", "sweep"]
+           "reads_in_one_shot", "sweep", "unread_pieces"]
