@@ -29,7 +29,8 @@ ends on the part the caption talks about. A scene calls them unconditionally.
     come_to_rest(scene, pinned, *animations)         the same where the step before's plan is not at hand: from
                                                      wherever the camera is, `pinned` still on screen
     end_over(scene, plan, rows)                      frame every part of a grid at the frame's own scale (no zoom):
-                                                     across its columns where its height fits, else rows at a time
+                                                     in bands of rows a shot's height holds, each across its columns
+    grid_tiles(grid, region)                         a grid too wide for a shot as blocks read one shot each
     work_rows(scene, plan, rows)                     a grid worked a row at a time (scores into weights, rows into
                                                      their sums): at rest in place, under the camera plan each row
                                                      in close-up, panned left to right where it is wider than a shot
