@@ -95,3 +95,62 @@ def test_only_the_most_recent_builds_are_kept(monkeypatch):
     for shading in ("weights", "diverging", "none"):
         TensorGrid(src, "weights", shading=shading)
     assert len(reuse._KEPT) == 2
+
+
+def geometry(mob):
+    """Where a mobject's every member lies (its points), member by member: what compose measures of a sketch."""
+    return [(type(m).__name__, m.points.round(12).tolist()) for m in mob.get_family()]
+
+
+PORTRAIT = {"frame_width": 4.5, "frame_height": 8.0, "pixel_width": 270, "pixel_height": 480}
+
+
+def test_a_sketch_is_kept_across_runs_and_frames_and_measures_as_a_fresh_sketch_in_that_frame(monkeypatch):
+    """A sketch's geometry does not depend on the frame: one made in landscape is copied into a portrait run after
+    `forget` (no build), and lies exactly where a sketch built afresh in portrait lies. A real build is not kept
+    across runs or frames, and a sketch is not kept across languages."""
+    from scenes.kit import sketch
+    from scenes.kit.translation import LANGUAGE_ENV_VAR
+
+    reuse.forget_sketches()
+    src = Source()
+    builds = []
+    real_init = AttentionMap.__init__
+    monkeypatch.setattr(AttentionMap, "__init__", lambda self, *a, **k: builds.append(1) or real_init(self, *a, **k))
+    with sketch.sketching():
+        landscape = geometry(build_map(src))
+    reuse.forget()  # a new headless run
+    with tempconfig(PORTRAIT), sketch.sketching():
+        copied = build_map(src)
+        assert len(builds) == 1, "the portrait run copied the landscape run's sketch"
+        reuse.forget_sketches()
+        fresh = build_map(src)
+        assert len(builds) == 2
+    assert geometry(copied) == geometry(fresh) == landscape
+    with tempconfig(PORTRAIT):
+        build_map(src)  # a real build: drawn, so made in its own frame
+        assert len(builds) == 3
+    with sketch.sketching():
+        monkeypatch.setenv(LANGUAGE_ENV_VAR, "fr")
+        build_map(src)
+        assert len(builds) == 4, "a French run weighs its own sketches"
+    reuse.forget_sketches()
+
+
+def test_a_sketch_names_a_source_by_its_data():
+    """Two sources over the same data are one key for a sketch (the same numbers), two for a real build; sources
+    over other data are two keys for both."""
+    from scenes.kit import sketch
+
+    src = Source()
+    twin = Source_.__new__(Source_)
+    twin.name, twin.data = src.name, src.data
+    other = Source()
+
+    def key(source):
+        return reuse.key_of(TensorGrid, (source, "weights"), {})[0]
+
+    assert key(src) != key(twin)
+    with sketch.sketching():
+        assert key(src) == key(twin)
+        assert key(src) != key(other)

@@ -66,12 +66,19 @@ EDGE_CASES = sorted(((scene_id, name, aspect) for scene_id in EXAMPLE_SCENES for
                     key=lambda case: (COSTLIEST_FIRST[0].index(case[1]), COSTLIEST_FIRST[1].index(case[2])))
 
 
+#: Each case a test; the three frames of one scene and example in one worker (`--dist loadgroup`), one after the
+#: other: the second and third frame copy the forms the first weighed (`scenes.kit.reuse`, sketches), which the
+#: layout engine measures alike in every frame.
+EDGE_PARAMS = [pytest.param(case, id="-".join(case), marks=pytest.mark.xdist_group(f"edge-{case[0]}-{case[1]}"))
+               for case in EDGE_CASES]
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("case", EDGE_CASES, ids="-".join)
+@pytest.mark.parametrize("case", EDGE_PARAMS)
 def test_every_clip_passes_the_quality_gates_for_the_edge_example(case, monkeypatch):
     """In the test's own process. Each case is its own headless run, shared with no other test, so the cases are
-    not kept in their scene's worker (`conftest.per_scene`): under pytest-xdist they spread over the workers one by
-    one, costliest first, and the two workers end together. Every frame: a phone's portrait and square clips are
+    not kept in their scene's worker (`conftest.per_scene`): under pytest-xdist the scene and example's three frames
+    go to one worker together (EDGE_PARAMS), costliest first, and the two workers end together. Every frame: a phone's portrait and square clips are
     laid out for the example too (in portrait the gates hold texts and numbers to the phone's CSS-px floors). A
     scene on the layout engine (STORY_GATED) is held to the story gate too, and every scene to the shade gate: a
     small grid shows its values as numbers, shades only in a picture the engine films."""

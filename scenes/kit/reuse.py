@@ -13,6 +13,14 @@ built as before. The first build is kept as a copy made at once (what the caller
 reaches the kept one), and every later call gets a fresh copy of it. Only the last few builds are kept (MAX_KEPT, a
 `kept.Kept`): repeats come within a beat or the next. A kept entry holds its sources, so no later object can take
 one of their ids while the entry lasts: a key that matches names the very same sources.
+
+A sketch (a build while compose weighs a form, `scenes.kit.sketch`) is kept apart, and from one headless run to the
+next (`forget` leaves it): a sketch is measured, never drawn, and what compose measures (sizes, texts' sizes, where
+parts sit) does not depend on the frame, only the pixel width of a rule does. So a sketch's key leaves the frame out
+and names a source by what it reads (its example's name and data, the data kept alive with the entry), and holds the
+language (a French word is wider): the runs of one scene and example in each frame weigh the same forms, and the
+second and third frame copy the first's sketches (head_split, twelve tokens: 344 sketches a run, 193 different; the
+square and portrait runs built none). Real builds, which are drawn, stay within their run and frame.
 """
 
 from __future__ import annotations
@@ -24,38 +32,49 @@ from manim import ManimColor, VGroup, config
 from . import sketch
 from .kept import Kept
 from .numbers import Source
+from .translation import active_language
 
 #: How many different builds are kept (the most recent): a beat's forms and its neighbours' repeat within these.
 MAX_KEPT = 48
 
+#: How many different sketches are kept (the most recent), over the runs of a process: one scene and example's
+#: forms in every frame (a few hundred for the largest).
+MAX_SKETCHES = 512
+
 #: key -> (the sources it names, kept alive with the entry; the first build's copy)
 _KEPT: Kept[tuple[tuple[Source, ...], Any]] = Kept(MAX_KEPT)
+#: the same for sketches, kept from one run to the next (see the module's docstring)
+_SKETCHES: Kept[tuple[tuple[Source, ...], Any]] = Kept(MAX_SKETCHES)
 
 
 class _Unkeyable(Exception):
     """An argument that is no plain value: the call is built as before."""
 
 
-def _part(value: Any, sources: list[Source]) -> Any:
+def _part(value: Any, sources: list[Source], by_content: bool) -> Any:
     if value is None or isinstance(value, (str, bool, int, float)):
         return type(value).__name__, value
     if isinstance(value, ManimColor):
         return "colour", tuple(float(x) for x in value._internal_value)
     if isinstance(value, (list, tuple)):
-        return type(value).__name__, tuple(_part(item, sources) for item in value)
+        return type(value).__name__, tuple(_part(item, sources, by_content) for item in value)
     if isinstance(value, Source):
         sources.append(value)
-        return "source", id(value)
+        return ("source", value.name, id(value.data)) if by_content else ("source", id(value))
     raise _Unkeyable
 
 
 def key_of(cls: type, args: tuple, kwargs: dict) -> tuple[tuple, tuple[Source, ...]] | None:
-    """The call's key and the sources it names, or None when an argument is no plain value."""
+    """The call's key and the sources it names, or None when an argument is no plain value. A real build's key
+    holds the frame's size and each source itself; a sketch's the language and what each source reads."""
     sources: list[Source] = []
+    sketching = sketch.active()
+    setting = (("language", active_language()) if sketching else
+               (config.frame_width, config.frame_height, config.pixel_width, config.pixel_height))
     try:
-        key = (cls, tuple(_part(arg, sources) for arg in args),
-               tuple(sorted((name, _part(value, sources)) for name, value in kwargs.items())),
-               (config.frame_width, config.frame_height, config.pixel_width, config.pixel_height), sketch.active())
+        key = (cls, tuple(_part(arg, sources, sketching) for arg in args),
+               tuple(sorted((name, _part(value, sources, sketching)) for name, value in kwargs.items())),
+               setting, sketching)
     except _Unkeyable:
         return None
     return key, tuple(sources)
@@ -75,13 +94,19 @@ class Reused(type(VGroup)):
             fresh.append(super(Reused, cls).__call__(*args, **kwargs))
             return sources, fresh[0].copy()
 
-        kept = _KEPT.get(key, build)
+        kept = (_SKETCHES if key[-1] else _KEPT).get(key, build)
         return fresh[0] if fresh else kept[1].copy()
 
 
 def forget() -> None:
-    """Drop every kept build (a headless run starts with none, as a render's process does)."""
+    """Drop every kept build (a headless run starts with none, as a render's process does); the sketches stay (see
+    the module's docstring)."""
     _KEPT.clear()
 
 
-__all__ = ["Reused", "forget", "key_of", "MAX_KEPT"]
+def forget_sketches() -> None:
+    """Drop the kept sketches too."""
+    _SKETCHES.clear()
+
+
+__all__ = ["Reused", "forget", "forget_sketches", "key_of", "MAX_KEPT", "MAX_SKETCHES"]
