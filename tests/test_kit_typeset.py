@@ -91,3 +91,22 @@ def test_a_formula_made_in_another_frame_is_made_for_that_frame():
     landscape = _drawn(math(formula))
     assert landscape == _drawn(_parsed_afresh(MathTypst, formula, font_size=math(formula).font_size))
     assert landscape != upright
+
+
+def test_a_word_made_in_one_frame_serves_another_and_is_what_a_fresh_parse_there_gives(monkeypatch):
+    """A text with no rule has no pixel width in it: the landscape run's word is copied into the portrait run (not
+    made again), and draws as the word parsed afresh in portrait does."""
+    made = []
+    real_init = Typst.__init__
+    monkeypatch.setattr(Typst, "__init__", lambda self, *a, **k: made.append(a[0]) or real_init(self, *a, **k))
+    landscape = _drawn(label("coffee", font_size=30))
+    with tempconfig({"frame_width": 4.5, "frame_height": 8.0, "pixel_width": 480, "pixel_height": 854}):
+        upright = label("coffee", font_size=30)
+        assert made == ["coffee"], "the portrait run copied the landscape run's word"
+        fresh = _parsed_afresh(Typst, "coffee", typst_preamble=SANS_PREAMBLE, font_size=30)
+        assert _drawn(upright) == _drawn(fresh) == landscape
+        math("a / b")
+        math("a / b")
+    assert sum("a / b" in code for code in made) == 1
+    math("a / b")  # a rule: made again for the landscape frame
+    assert sum("a / b" in code for code in made) == 2

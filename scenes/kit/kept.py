@@ -32,6 +32,10 @@ class Kept(Generic[T]):
             self._pieces.move_to_end(key)
         return piece
 
+    def drop(self, key: Hashable) -> None:
+        """Forget the piece kept under `key` (if any)."""
+        self._pieces.pop(key, None)
+
     def clear(self) -> None:
         self._pieces.clear()
 

@@ -19,6 +19,8 @@ def escape_markup(text: str) -> str:
 
 #: The typeset texts kept (the most recently used 4096: a few scenes' words and formulas).
 _TYPESET: Kept[Typst] = Kept(4096)
+#: The (kind, code, preamble, size, colour) of texts found to hold a rule: kept per frame (see typeset).
+_HOLDS_A_RULE: set[tuple] = set()
 
 
 def typeset(kind: type[Typst], code: str, *, font_size: float, color, preamble: str = "") -> Typst:
@@ -29,11 +31,23 @@ def typeset(kind: type[Typst], code: str, *, font_size: float, color, preamble: 
     from the compiled SVG; the kept one is never handed out, so nothing done to a copy reaches the next. It is made
     from a fresh parse, never from manim's SVG cache, whose copies lose the text's stroke tracking (a few pixels
     differ): so every copy is what a fresh parse gives, whichever text came first, in this run or one before. A
-    rule's stroke width is set in pixels when the text is made (manim reads the frame's pixels per unit), so the
-    frame's scale is part of what tells two texts apart: a portrait run's formula is not a landscape run's."""
-    key = (kind, code, preamble, float(font_size), str(color), config.pixel_width / config.frame_width)
-    made = _TYPESET.get(key, lambda: kind(code, font_size=font_size, color=color, use_svg_cache=False,
-                                          typst_preamble=preamble))
+    rule's stroke width (a fraction's bar, manim's tracked strokes) is set in pixels when the text is made (manim
+    reads the frame's pixels per unit), so a text that holds one is kept per frame: a portrait run's formula is not
+    a landscape run's. A text without one (every word) is the same in every frame, and one frame's copy serves the
+    next (the edge gates run a scene's three frames one after another)."""
+    style = (kind, code, preamble, float(font_size), str(color))
+    frame = config.pixel_width / config.frame_width
+
+    def make() -> Typst:
+        return kind(code, font_size=font_size, color=color, use_svg_cache=False, typst_preamble=preamble)
+
+    if style in _HOLDS_A_RULE:
+        return _TYPESET.get((*style, frame), make).copy()
+    made = _TYPESET.get(style, make)
+    if made._stroke_width_tracked_submobjects:  # made in this frame: kept under this frame's key instead
+        _HOLDS_A_RULE.add(style)
+        _TYPESET.drop(style)
+        _TYPESET.get((*style, frame), lambda: made)
     return made.copy()
 
 
