@@ -3,10 +3,12 @@ colours, numbers and their traces, parts), a new object each time, never touched
 
 from __future__ import annotations
 
+import contextlib
+
 import numpy as np
 import pytest
 import torch
-from manim import tempconfig
+from manim import VGroup, tempconfig
 
 from scenes.kit import reuse
 from scenes.kit.attention_map import AttentionMap
@@ -105,52 +107,83 @@ def geometry(mob):
 PORTRAIT = {"frame_width": 4.5, "frame_height": 8.0, "pixel_width": 270, "pixel_height": 480}
 
 
-def test_a_sketch_is_kept_across_runs_and_frames_and_measures_as_a_fresh_sketch_in_that_frame(monkeypatch):
-    """A sketch's geometry does not depend on the frame: one made in landscape is copied into a portrait run after
-    `forget` (no build), and lies exactly where a sketch built afresh in portrait lies. A real build is not kept
-    across runs or frames, and a sketch is not kept across languages."""
+@pytest.fixture
+def builds(monkeypatch):
+    """Every AttentionMap really built (not copied)."""
+    made = []
+    real_init = AttentionMap.__init__
+    monkeypatch.setattr(AttentionMap, "__init__", lambda self, *a, **k: made.append(1) or real_init(self, *a, **k))
+    return made
+
+
+@pytest.mark.parametrize("sketching", [False, True], ids=["real", "sketch"])
+def test_a_build_in_one_frame_serves_another_and_is_what_a_fresh_build_there_is(builds, sketching):
+    """A map (its words hold no rule) is the same in every frame: the one made in landscape is copied into a portrait
+    run, and draws (points, colours, stroke widths) as a map built afresh in portrait does."""
+    from scenes.kit import sketch
+
+    src = Source()
+    with sketch.sketching() if sketching else contextlib.nullcontext():
+        landscape = picture(build_map(src))
+        with tempconfig(PORTRAIT):
+            copied = build_map(src)
+            assert len(builds) == 1, "the portrait run copied the landscape run's map"
+            reuse.forget()
+            fresh = build_map(src)
+            assert len(builds) == 2
+    assert picture(copied) == picture(fresh) == landscape
+
+
+class Formula(VGroup, metaclass=reuse.Reused):
+    """A kept piece made of one formula (a rule in it or not), counting its builds."""
+
+    made: list[str] = []
+
+    def __init__(self, code: str):
+        from scenes.kit.text import math
+
+        Formula.made.append(code)
+        super().__init__(math(code))
+
+
+def test_a_build_holding_a_rule_is_kept_per_frame():
+    """A fraction's bar is stroked in the frame's pixels: a piece holding one is made again in another frame (and
+    draws there as one made afresh), and copied within its own; a piece without one is made once for both."""
+    Formula.made = []
+    landscape = picture(Formula("a / b"))
+    Formula("a b")
+    with tempconfig(PORTRAIT):
+        upright = Formula("a / b")
+        assert Formula.made == ["a / b", "a b", "a / b"]
+        assert picture(Formula("a / b")) == picture(upright)
+        Formula("a b")
+        assert Formula.made == ["a / b", "a b", "a / b"], "copied within the frame; a formula without a rule in both"
+        reuse.forget()
+        assert picture(Formula("a / b")) == picture(upright)
+    assert picture(upright) != landscape
+    assert reuse.holds_a_rule(upright) and not reuse.holds_a_rule(Formula("a b"))
+
+
+def test_a_sketch_is_not_kept_across_languages(builds, monkeypatch):
     from scenes.kit import sketch
     from scenes.kit.translation import LANGUAGE_ENV_VAR
 
-    reuse.forget_sketches()
     src = Source()
-    builds = []
-    real_init = AttentionMap.__init__
-    monkeypatch.setattr(AttentionMap, "__init__", lambda self, *a, **k: builds.append(1) or real_init(self, *a, **k))
     with sketch.sketching():
-        landscape = geometry(build_map(src))
-    reuse.forget()  # a new headless run
-    with tempconfig(PORTRAIT), sketch.sketching():
-        copied = build_map(src)
-        assert len(builds) == 1, "the portrait run copied the landscape run's sketch"
-        reuse.forget_sketches()
-        fresh = build_map(src)
-        assert len(builds) == 2
-    assert geometry(copied) == geometry(fresh) == landscape
-    with tempconfig(PORTRAIT):
-        build_map(src)  # a real build: drawn, so made in its own frame
-        assert len(builds) == 3
-    with sketch.sketching():
+        build_map(src)
         monkeypatch.setenv(LANGUAGE_ENV_VAR, "fr")
         build_map(src)
-        assert len(builds) == 4, "a French run weighs its own sketches"
-    reuse.forget_sketches()
+    assert len(builds) == 2, "a French run weighs its own sketches"
 
 
-def test_a_sketch_names_a_source_by_its_data():
-    """Two sources over the same data are one key for a sketch (the same numbers), two for a real build; sources
-    over other data are two keys for both."""
-    from scenes.kit import sketch
-
+def test_a_source_is_named_by_its_data():
+    """Two sources over the same data are one key (the same numbers); sources over other data are two."""
     src = Source()
     twin = Source_.__new__(Source_)
     twin.name, twin.data = src.name, src.data
-    other = Source()
 
     def key(source):
         return reuse.key_of(TensorGrid, (source, "weights"), {})[0]
 
-    assert key(src) != key(twin)
-    with sketch.sketching():
-        assert key(src) == key(twin)
-        assert key(src) != key(other)
+    assert key(src) == key(twin)
+    assert key(src) != key(Source())

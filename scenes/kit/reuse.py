@@ -7,77 +7,82 @@ cell; a copy of the finished grid (Mobject.copy, a deep copy) is the same mobjec
 
 `Reused` is the metaclass of such a piece (TensorGrid, AttentionMap): calling the class looks up its arguments. The
 key holds only plain values (strings, numbers, booleans, None, colours, lists or tuples of them) and a `Source` by
-identity (the very object, kept alive with the entry, so a new example or a new scene never meets an old build),
-plus the frame's size and whether numbers are stand-ins (`scenes.kit.sketch`); a call with any other argument is
-built as before. The first build is kept as a copy made at once (what the caller then does to its own piece never
-reaches the kept one), and every later call gets a fresh copy of it. Only the last few builds are kept (MAX_KEPT, a
-`kept.Kept`): repeats come within a beat or the next. A kept entry holds its sources, so no later object can take
-one of their ids while the entry lasts: a key that matches names the very same sources.
+what it reads (its example's name and data: the data kept alive with the entry, so no later example's data can
+take its id while the entry lasts), the language (a French word is wider) and whether numbers are stand-ins
+(`scenes.kit.sketch`); a call with any other argument is built as before. The first build is kept as a copy made
+at once (what the caller then does to its own piece never reaches the kept one), and every later call gets a fresh
+copy of it. Only the most recent builds are kept (a `kept.Kept` each for real builds and for sketches).
 
-A sketch (a build while compose weighs a form, `scenes.kit.sketch`) is kept apart, and from one headless run to the
-next (`forget` leaves it): a sketch is measured, never drawn, and what compose measures (sizes, texts' sizes, where
-parts sit) does not depend on the frame, only the pixel width of a rule does. So a sketch's key leaves the frame out
-and names a source by what it reads (its example's name and data, the data kept alive with the entry), and holds the
-language (a French word is wider): the runs of one scene and example in each frame weigh the same forms, and the
-second and third frame copy the first's sketches (head_split, twelve tokens: 344 sketches a run, 193 different; the
-square and portrait runs built none). Real builds, which are drawn, stay within their run and frame.
+The frame is not in the key: a piece's points, colours and stroke widths are the same in every frame, except a
+text's rule (a fraction's bar), whose stroke width manim sets in the frame's pixels. A build found to hold one is
+kept per frame. So the builds of one run serve the next run of the same scene and example in another frame (the
+edge gates run a scene's three frames one after another in one worker): head_split on the twelve-token example
+builds 344 sketches and 78 grids and maps a run; after the portrait run, the square run copies every sketch and 64
+of the 78 real builds from it. A copy is the build point for point (tests/test_kit_reuse.py), so a run gives the
+same picture whichever ran before it.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from manim import ManimColor, VGroup, config
+from manim import ManimColor, Typst, VGroup, config
 
 from . import sketch
 from .kept import Kept
 from .numbers import Source
 from .translation import active_language
 
-#: How many different builds are kept (the most recent): a beat's forms and its neighbours' repeat within these.
-MAX_KEPT = 48
+#: How many different real builds are kept (the most recent): one run's grids and maps (78 in head_split's largest
+#: run), so the next frame's run finds them.
+MAX_KEPT = 192
 
-#: How many different sketches are kept (the most recent), over the runs of a process: one scene and example's
-#: forms in every frame (a few hundred for the largest).
+#: How many different sketches are kept (the most recent): one run's (193 in head_split's largest run).
 MAX_SKETCHES = 512
 
 #: key -> (the sources it names, kept alive with the entry; the first build's copy)
 _KEPT: Kept[tuple[tuple[Source, ...], Any]] = Kept(MAX_KEPT)
-#: the same for sketches, kept from one run to the next (see the module's docstring)
 _SKETCHES: Kept[tuple[tuple[Source, ...], Any]] = Kept(MAX_SKETCHES)
+#: keys of real builds found to hold a rule: kept per frame
+_FRAME_BOUND: set[tuple] = set()
 
 
 class _Unkeyable(Exception):
     """An argument that is no plain value: the call is built as before."""
 
 
-def _part(value: Any, sources: list[Source], by_content: bool) -> Any:
+def _part(value: Any, sources: list[Source]) -> Any:
     if value is None or isinstance(value, (str, bool, int, float)):
         return type(value).__name__, value
     if isinstance(value, ManimColor):
         return "colour", tuple(float(x) for x in value._internal_value)
     if isinstance(value, (list, tuple)):
-        return type(value).__name__, tuple(_part(item, sources, by_content) for item in value)
+        return type(value).__name__, tuple(_part(item, sources) for item in value)
     if isinstance(value, Source):
         sources.append(value)
-        return ("source", value.name, id(value.data)) if by_content else ("source", id(value))
+        return "source", value.name, id(value.data)
     raise _Unkeyable
 
 
 def key_of(cls: type, args: tuple, kwargs: dict) -> tuple[tuple, tuple[Source, ...]] | None:
-    """The call's key and the sources it names, or None when an argument is no plain value. A real build's key
-    holds the frame's size and each source itself; a sketch's the language and what each source reads."""
+    """The call's key and the sources it names, or None when an argument is no plain value."""
     sources: list[Source] = []
-    sketching = sketch.active()
-    setting = (("language", active_language()) if sketching else
-               (config.frame_width, config.frame_height, config.pixel_width, config.pixel_height))
     try:
-        key = (cls, tuple(_part(arg, sources, sketching) for arg in args),
-               tuple(sorted((name, _part(value, sources, sketching)) for name, value in kwargs.items())),
-               setting, sketching)
+        key = (cls, tuple(_part(arg, sources) for arg in args),
+               tuple(sorted((name, _part(value, sources)) for name, value in kwargs.items())),
+               active_language(), sketch.active())
     except _Unkeyable:
         return None
     return key, tuple(sources)
+
+
+def _frame() -> tuple[float, ...]:
+    return config.frame_width, config.frame_height, config.pixel_width, config.pixel_height
+
+
+def holds_a_rule(mob: Any) -> bool:
+    """Whether a member of `mob` is a text whose stroke widths manim set in the frame's pixels (a rule)."""
+    return any(isinstance(m, Typst) and m._stroke_width_tracked_submobjects for m in mob.get_family())
 
 
 class Reused(type(VGroup)):
@@ -88,25 +93,29 @@ class Reused(type(VGroup)):
         if keyed is None:
             return super().__call__(*args, **kwargs)
         key, sources = keyed
+        sketching = key[-1]
+        keep = _SKETCHES if sketching else _KEPT
+        framed = key in _FRAME_BOUND
+        if framed:
+            key = (*key, _frame())
         fresh: list[Any] = []
 
         def build() -> tuple[tuple[Source, ...], Any]:
             fresh.append(super(Reused, cls).__call__(*args, **kwargs))
             return sources, fresh[0].copy()
 
-        kept = (_SKETCHES if key[-1] else _KEPT).get(key, build)
+        kept = keep.get(key, build)
+        if fresh and not sketching and not framed and holds_a_rule(fresh[0]):  # made for this frame
+            _FRAME_BOUND.add(key)
+            keep.drop(key)
+            keep.get((*key, _frame()), lambda: kept)
         return fresh[0] if fresh else kept[1].copy()
 
 
 def forget() -> None:
-    """Drop every kept build (a headless run starts with none, as a render's process does); the sketches stay (see
-    the module's docstring)."""
+    """Drop every kept build (a test's next build is made anew)."""
     _KEPT.clear()
-
-
-def forget_sketches() -> None:
-    """Drop the kept sketches too."""
     _SKETCHES.clear()
 
 
-__all__ = ["Reused", "forget", "forget_sketches", "key_of", "MAX_KEPT", "MAX_SKETCHES"]
+__all__ = ["Reused", "forget", "key_of", "holds_a_rule", "MAX_KEPT", "MAX_SKETCHES"]

@@ -22,7 +22,6 @@ from manim.mobject.svg import svg_mobject
 
 from scenes import frame, registry
 
-from scenes.kit import reuse
 from scenes.kit.base import AttentionScene, BeatRecord
 from scenes.speed import install_speed_patches
 
@@ -78,8 +77,9 @@ def run_headless(scene: str | type[AttentionScene], *, on_beat_end: Callable[[At
     }):
         # Each run parses its SVGs afresh, as a render's process does: manim's in-memory SVG cache hands out copies
         # that draw a few pixels differently from a fresh parse, so a run must not depend on the runs before it.
+        # (The kit's own keeps, scenes.kit.reuse and text.typeset, hand out copies that are their builds point for
+        # point, kept per frame where a build depends on it: a run may take them from the run before.)
         svg_mobject.SVG_HASH_TO_MOB_MAP.clear()
-        reuse.forget()  # nor on a grid or map kept from a run before (scenes.kit.reuse)
         probe = Probe(skip_animations=True)
         probe.render()
     return probe
