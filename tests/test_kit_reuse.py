@@ -13,6 +13,7 @@ from manim import VGroup, tempconfig
 from scenes.kit import reuse
 from scenes.kit.attention_map import AttentionMap
 from scenes.kit.numbers import Source as Source_, TracedNumber
+from scenes.kit.text import holds_a_rule
 from scenes.kit.widgets import TensorGrid
 
 
@@ -99,11 +100,6 @@ def test_only_the_most_recent_builds_are_kept(monkeypatch):
     assert len(reuse._KEPT) == 2
 
 
-def geometry(mob):
-    """Where a mobject's every member lies (its points), member by member: what compose measures of a sketch."""
-    return [(type(m).__name__, m.points.round(12).tolist()) for m in mob.get_family()]
-
-
 PORTRAIT = {"frame_width": 4.5, "frame_height": 8.0, "pixel_width": 270, "pixel_height": 480}
 
 
@@ -161,7 +157,7 @@ def test_a_build_holding_a_rule_is_kept_per_frame():
         reuse.forget()
         assert picture(Formula("a / b")) == picture(upright)
     assert picture(upright) != landscape
-    assert reuse.holds_a_rule(upright) and not reuse.holds_a_rule(Formula("a b"))
+    assert holds_a_rule(upright) and not holds_a_rule(Formula("a b"))
 
 
 def test_a_sketch_is_not_kept_across_languages(builds, monkeypatch):

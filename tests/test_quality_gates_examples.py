@@ -78,8 +78,9 @@ EDGE_PARAMS = [pytest.param(case, id="-".join(case), marks=pytest.mark.xdist_gro
 def test_every_clip_passes_the_quality_gates_for_the_edge_example(case, monkeypatch):
     """In the test's own process. Each case is its own headless run, shared with no other test, so the cases are
     not kept in their scene's worker (`conftest.per_scene`): under pytest-xdist the scene and example's three frames
-    go to one worker together (EDGE_PARAMS), costliest first, and the two workers end together. Every frame: a phone's portrait and square clips are
-    laid out for the example too (in portrait the gates hold texts and numbers to the phone's CSS-px floors). A
+    go to one worker together (EDGE_PARAMS), costliest first, and the two workers end together. Every frame: a
+    phone's portrait and square clips are laid out for the example too (in portrait the gates hold texts and numbers
+    to the phone's CSS-px floors). A
     scene on the layout engine (STORY_GATED) is held to the story gate too, and every scene to the shade gate: a
     small grid shows its values as numbers, shades only in a picture the engine films."""
     scene_id, name, aspect = case

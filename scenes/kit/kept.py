@@ -32,10 +32,6 @@ class Kept(Generic[T]):
             self._pieces.move_to_end(key)
         return piece
 
-    def drop(self, key: Hashable) -> None:
-        """Forget the piece kept under `key` (if any)."""
-        self._pieces.pop(key, None)
-
     def clear(self) -> None:
         self._pieces.clear()
 
@@ -46,4 +42,25 @@ class Kept(Generic[T]):
         return key in self._pieces
 
 
-__all__ = ["Kept"]
+class KeptAcrossFrames(Kept[T]):
+    """A keep whose pieces serve every frame, except those found to depend on it when made: `get_in(frame, key,
+    make, depends_on_frame)` keeps such a piece (and every later one under the same key) per frame."""
+
+    def __init__(self, most: int) -> None:
+        super().__init__(most)
+        self._framed: set[Hashable] = set()  # keys whose pieces were found to depend on the frame
+
+    def get_in(self, frame: Hashable, key: Hashable, make: Callable[[], T],
+               depends_on_frame: Callable[[T], bool]) -> T:
+        if key in self._framed:
+            return self.get((key, frame), make)
+        made: list[T] = []
+        piece = self.get(key, lambda: made.append(make()) or made[0])
+        if made and depends_on_frame(piece):  # made for this frame: kept under this frame's key instead
+            self._framed.add(key)
+            self._pieces.pop(key)
+            self.get((key, frame), lambda: piece)
+        return piece
+
+
+__all__ = ["Kept", "KeptAcrossFrames"]

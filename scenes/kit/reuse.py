@@ -26,11 +26,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from manim import ManimColor, Typst, VGroup, config
+from manim import ManimColor, VGroup, config
 
 from . import sketch
-from .kept import Kept
+from .kept import Kept, KeptAcrossFrames
 from .numbers import Source
+from .text import holds_a_rule
 from .translation import active_language
 
 #: How many different real builds are kept (the most recent): one run's grids and maps (78 in head_split's largest
@@ -41,10 +42,9 @@ MAX_KEPT = 192
 MAX_SKETCHES = 512
 
 #: key -> (the sources it names, kept alive with the entry; the first build's copy)
-_KEPT: Kept[tuple[tuple[Source, ...], Any]] = Kept(MAX_KEPT)
+_KEPT: KeptAcrossFrames[tuple[tuple[Source, ...], Any]] = KeptAcrossFrames(MAX_KEPT)
+#: sketches are measured, never drawn: one serves every frame
 _SKETCHES: Kept[tuple[tuple[Source, ...], Any]] = Kept(MAX_SKETCHES)
-#: keys of real builds found to hold a rule: kept per frame
-_FRAME_BOUND: set[tuple] = set()
 
 
 class _Unkeyable(Exception):
@@ -76,15 +76,6 @@ def key_of(cls: type, args: tuple, kwargs: dict) -> tuple[tuple, tuple[Source, .
     return key, tuple(sources)
 
 
-def _frame() -> tuple[float, ...]:
-    return config.frame_width, config.frame_height, config.pixel_width, config.pixel_height
-
-
-def holds_a_rule(mob: Any) -> bool:
-    """Whether a member of `mob` is a text whose stroke widths manim set in the frame's pixels (a rule)."""
-    return any(isinstance(m, Typst) and m._stroke_width_tracked_submobjects for m in mob.get_family())
-
-
 class Reused(type(VGroup)):
     """The metaclass of a piece built once per set of arguments and copied after (see the module's docstring)."""
 
@@ -93,22 +84,17 @@ class Reused(type(VGroup)):
         if keyed is None:
             return super().__call__(*args, **kwargs)
         key, sources = keyed
-        sketching = key[-1]
-        keep = _SKETCHES if sketching else _KEPT
-        framed = key in _FRAME_BOUND
-        if framed:
-            key = (*key, _frame())
         fresh: list[Any] = []
 
         def build() -> tuple[tuple[Source, ...], Any]:
             fresh.append(super(Reused, cls).__call__(*args, **kwargs))
             return sources, fresh[0].copy()
 
-        kept = keep.get(key, build)
-        if fresh and not sketching and not framed and holds_a_rule(fresh[0]):  # made for this frame
-            _FRAME_BOUND.add(key)
-            keep.drop(key)
-            keep.get((*key, _frame()), lambda: kept)
+        if key[-1]:  # a sketch
+            kept = _SKETCHES.get(key, build)
+        else:
+            frame = (config.frame_width, config.frame_height, config.pixel_width, config.pixel_height)
+            kept = _KEPT.get_in(frame, key, build, lambda entry: holds_a_rule(entry[1]))
         return fresh[0] if fresh else kept[1].copy()
 
 
@@ -118,4 +104,4 @@ def forget() -> None:
     _SKETCHES.clear()
 
 
-__all__ = ["Reused", "forget", "key_of", "holds_a_rule", "MAX_KEPT", "MAX_SKETCHES"]
+__all__ = ["Reused", "forget", "key_of", "MAX_KEPT", "MAX_SKETCHES"]

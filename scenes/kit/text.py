@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from manim import MathTypst, Typst, config
+from manim import MathTypst, Mobject, Typst, config
 
 from . import palette, typography
-from .kept import Kept
+from .kept import KeptAcrossFrames
 
 SANS_PREAMBLE = f'#set text(font: "{typography.FONT}")'
 MONO_PREAMBLE = f'#set text(font: "{typography.MONO_FONT}")'
@@ -18,9 +18,7 @@ def escape_markup(text: str) -> str:
 
 
 #: The typeset texts kept (the most recently used 4096: a few scenes' words and formulas).
-_TYPESET: Kept[Typst] = Kept(4096)
-#: The (kind, code, preamble, size, colour) of texts found to hold a rule: kept per frame (see typeset).
-_HOLDS_A_RULE: set[tuple] = set()
+_TYPESET: KeptAcrossFrames[Typst] = KeptAcrossFrames(4096)
 
 
 def typeset(kind: type[Typst], code: str, *, font_size: float, color, preamble: str = "") -> Typst:
@@ -35,20 +33,17 @@ def typeset(kind: type[Typst], code: str, *, font_size: float, color, preamble: 
     reads the frame's pixels per unit), so a text that holds one is kept per frame: a portrait run's formula is not
     a landscape run's. A text without one (every word) is the same in every frame, and one frame's copy serves the
     next (the edge gates run a scene's three frames one after another)."""
-    style = (kind, code, preamble, float(font_size), str(color))
-    frame = config.pixel_width / config.frame_width
-
     def make() -> Typst:
         return kind(code, font_size=font_size, color=color, use_svg_cache=False, typst_preamble=preamble)
 
-    if style in _HOLDS_A_RULE:
-        return _TYPESET.get((*style, frame), make).copy()
-    made = _TYPESET.get(style, make)
-    if made._stroke_width_tracked_submobjects:  # made in this frame: kept under this frame's key instead
-        _HOLDS_A_RULE.add(style)
-        _TYPESET.drop(style)
-        _TYPESET.get((*style, frame), lambda: made)
-    return made.copy()
+    style = (kind, code, preamble, float(font_size), str(color))
+    return _TYPESET.get_in(config.pixel_width / config.frame_width, style, make, holds_a_rule).copy()
+
+
+def holds_a_rule(mob: Mobject) -> bool:
+    """Whether a member of `mob` is a text whose stroke widths manim set in the frame's pixels (a rule: a fraction's
+    bar), which a copy made for another frame would draw at that frame's width."""
+    return any(isinstance(m, Typst) and m._stroke_width_tracked_submobjects for m in mob.get_family())
 
 
 def label(text: str, *, font_size: float = typography.LABEL_SIZE, color=palette.TEXT,
